@@ -1,0 +1,105 @@
+package assemble
+
+import (
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// Build renders every artifact of the project (§4): for each task in manifest order and each fixture admitting it,
+// in name order, the runbook, then each turn message when the project has a turn order. Rendering runs in parallel;
+// the result does not depend on scheduling. Problems found while rendering are reported once per position and
+// message, with the tasks and fixtures they occur in.
+func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
+	type job struct {
+		task    string
+		fixture *blocks.Fixture
+		out     []*Artifact
+		diags   blocks.Diagnostics
+	}
+	var jobs []*job
+	for _, task := range prog.Project.Tasks {
+		for _, f := range prog.Project.Fixtures {
+			if f.AdmitsTask(task) {
+				jobs = append(jobs, &job{task: task, fixture: f})
+			}
+		}
+	}
+	var wg sync.WaitGroup
+	next := make(chan *job)
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(jobs)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range next {
+				j.out, j.diags = prog.buildFixture(j.task, j.fixture)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		next <- j
+	}
+	close(next)
+	wg.Wait()
+
+	var out []*Artifact
+	type key struct {
+		pos blocks.Pos
+		msg string
+	}
+	contexts := map[key][]string{}
+	var order []key
+	for _, j := range jobs {
+		out = append(out, j.out...)
+		for _, d := range j.diags {
+			k := key{d.Pos, d.Message}
+			if _, seen := contexts[k]; !seen {
+				order = append(order, k)
+			}
+			contexts[k] = append(contexts[k], j.task+"/"+j.fixture.Name)
+		}
+	}
+	var diags blocks.Diagnostics
+	for _, k := range order {
+		diags.Add(k.pos, "%s (rendering %s)", k.msg, summarize(contexts[k]))
+	}
+	return out, diags.Sort()
+}
+
+// summarize lists at most three task/fixture pairs.
+func summarize(ctx []string) string {
+	sort.Strings(ctx)
+	if len(ctx) <= 3 {
+		return strings.Join(ctx, ", ")
+	}
+	return strings.Join(ctx[:3], ", ") + " and " + strconv.Itoa(len(ctx)-3) + " more"
+}
+
+// buildFixture renders one task's artifacts for one fixture.
+func (prog *Program) buildFixture(task string, f *blocks.Fixture) ([]*Artifact, blocks.Diagnostics) {
+	prefix := task + "/" + f.Name
+	s, diags := prog.newSession(task, f.Session, f.Pos)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	rb := *s.runbook
+	rb.Path = prefix + ".runbook.md"
+	out := []*Artifact{&rb}
+	if len(prog.Project.Turn.Order) == 0 {
+		return out, nil
+	}
+	for k, turn := range f.Turns {
+		a, d := s.renderTurn(turn, f.Pos, k+1)
+		if len(d) > 0 {
+			diags = append(diags, d...)
+			continue
+		}
+		a.Path = prefix + ".turn-" + strconv.Itoa(k+1) + ".md"
+		out = append(out, a)
+	}
+	return out, diags
+}

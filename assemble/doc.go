@@ -1,0 +1,3 @@
+// Package assemble is the promptc compiler: it checks a loaded project's bodies, constants, references and scopes,
+// then assembles runbooks and per-turn messages with a source map of which block produced which bytes.
+package assemble

@@ -1,0 +1,331 @@
+package assemble
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/templates"
+)
+
+// Artifact is one compiled output: a runbook or a turn message, with its source map.
+type Artifact struct {
+	// Path is the artifact's path under the output tree ("issue/basic.runbook.md"); empty for artifacts rendered
+	// through the runtime API.
+	Path  string
+	Task  string
+	Kind  string // blocks.Runbook or blocks.Turn
+	Turn  int    // 1-based turn number, for turn messages
+	Text  string
+	Spans []Span
+}
+
+// Session is one task's runbook rendered for one set of session values. Turn messages of that session render against
+// it, since their references point into it. A Session is immutable and safe for concurrent use.
+type Session struct {
+	prog    *Program
+	task    string
+	values  map[string]any // prepared session values
+	runbook *Artifact
+	// rendered holds the ids of the blocks present in the runbook.
+	rendered map[string]bool
+}
+
+// NewSession renders task's runbook with the given session values (Go values: string, bool, int, []string). Values
+// are checked against their declarations: unknown names, wrong types and missing required variables are errors.
+func (prog *Program) NewSession(task string, session blocks.Values) (*Session, error) {
+	s, diags := prog.newSession(task, session, blocks.Pos{})
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	return s, nil
+}
+
+// Runbook renders task's runbook with the given session values. See NewSession.
+func (prog *Program) Runbook(task string, session blocks.Values) (*Artifact, error) {
+	s, err := prog.NewSession(task, session)
+	if err != nil {
+		return nil, err
+	}
+	return s.Runbook(), nil
+}
+
+// Runbook returns the session's runbook. Its Text ends with one newline, or is empty when no block renders.
+func (s *Session) Runbook() *Artifact { return s.runbook }
+
+// Task returns the session's task.
+func (s *Session) Task() string { return s.task }
+
+// Turn renders the per-turn message for the given turn values.
+func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
+	a, diags := s.renderTurn(turn, blocks.Pos{}, 0)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	return a, nil
+}
+
+func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.Pos) (*Session, blocks.Diagnostics) {
+	var diags blocks.Diagnostics
+	if !prog.hasTask(task) {
+		diags.Add(origin, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
+		return nil, diags
+	}
+	data := make(map[string]any, len(prog.sessionVars)+1)
+	diags = append(diags, prog.prepare(data, vals, blocks.ScopeSession, origin)...)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	data["task"] = task
+	s := &Session{prog: prog, task: task, values: data}
+	s.runbook, s.rendered, diags = prog.assemble(prog.runbook, task, data, nil, blocks.Runbook)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	return s, nil
+}
+
+func (prog *Program) hasTask(task string) bool {
+	for _, t := range prog.Project.Tasks {
+		if t == task {
+			return true
+		}
+	}
+	return false
+}
+
+// prepare checks vals against the variables of scope and stores their escaped, limited forms in data; absent optional
+// variables get their zero value.
+func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope string, origin blocks.Pos) blocks.Diagnostics {
+	var diags blocks.Diagnostics
+	vars := prog.sessionVars
+	if scope == blocks.ScopeTurn {
+		vars = prog.turnVars
+	}
+	names := make([]string, 0, len(vals))
+	for name := range vals {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		v, ok := prog.Project.Vars[name]
+		switch {
+		case !ok:
+			var cands []string
+			for _, v := range vars {
+				cands = append(cands, v.Name)
+			}
+			diags.Add(origin, "unknown %s variable %q%s", scope, name, blocks.DidYouMean(name, cands))
+		case v.Scope != scope:
+			diags.Add(origin, "%q is a %s variable, not a %s variable", name, v.Scope, scope)
+		}
+	}
+	for _, v := range vars {
+		raw, ok := vals[v.Name]
+		if !ok {
+			if v.Required {
+				diags.Add(origin, "required %s variable %q has no value", scope, v.Name)
+				continue
+			}
+			data[v.Name] = templates.Zero(v)
+			continue
+		}
+		val, err := templates.Prepare(v, raw)
+		if err != nil {
+			diags.Add(origin, "%s", err.Error())
+			continue
+		}
+		data[v.Name] = val
+	}
+	return diags
+}
+
+func (s *Session) renderTurn(turn blocks.Values, origin blocks.Pos, k int) (*Artifact, blocks.Diagnostics) {
+	prog := s.prog
+	data := make(map[string]any, len(s.values)+len(prog.turnVars))
+	for k, v := range s.values {
+		data[k] = v
+	}
+	if diags := prog.prepare(data, turn, blocks.ScopeTurn, origin); len(diags) > 0 {
+		return nil, diags
+	}
+	a, _, diags := prog.assemble(prog.turn, s.task, data, s.rendered, blocks.Turn)
+	if a != nil {
+		a.Turn = k
+	}
+	return a, diags
+}
+
+// refCall is a reference that ran while a block rendered.
+type refCall struct {
+	from *compiled
+	id   string
+}
+
+// assemble renders the blocks of an order list for one task (§3.3–3.6). For a turn message, runbook holds the ids of
+// the blocks of the task's runbook, which its references must point into.
+func (prog *Program) assemble(slots []*slot, task string, data map[string]any, runbook map[string]bool, kind string) (*Artifact, map[string]bool, blocks.Diagnostics) {
+	var diags blocks.Diagnostics
+	sep := prog.Project.Runbook.Separator
+	if kind == blocks.Turn {
+		sep = prog.Project.Turn.Separator
+	}
+	a := &Artifact{Task: task, Kind: kind}
+	rendered := map[string]bool{}
+	var refs []refCall
+	var out strings.Builder
+	for _, sl := range slots {
+		c := pick(sl, task, data)
+		if c == nil {
+			continue
+		}
+		ref := func(id string) (string, error) {
+			target, ok := prog.Project.ByID[id]
+			if !ok {
+				ids := make([]string, 0, len(prog.Project.Blocks))
+				for _, b := range prog.Project.Blocks {
+					ids = append(ids, b.ID)
+				}
+				return "", fmt.Errorf("ref %q: no block has this id%s", id, blocks.DidYouMean(id, ids))
+			}
+			if target.Title == "" {
+				return "", fmt.Errorf("ref %q: block %q has no title, so there is no heading to refer to; give it a title", id, id)
+			}
+			refs = append(refs, refCall{from: c, id: id})
+			return target.Heading(), nil
+		}
+		text, err := c.body.Execute(data, ref)
+		if err != nil {
+			diags.Add(bodyPos(c.Block, err.Line, err.Col), "block %q: %s", c.ID, err.Msg)
+			continue
+		}
+		text = strings.TrimRight(strings.TrimLeft(text, "\n"), " \t\n")
+		if text == "" {
+			continue
+		}
+		span := Span{Start: out.Len(), Block: c.Block, Scope: c.scope}
+		if len(a.Spans) > 0 {
+			out.WriteString(sep)
+		}
+		span.TextStart = out.Len()
+		if c.heading != "" {
+			out.WriteString(c.heading)
+			out.WriteString("\n\n")
+		}
+		out.WriteString(text)
+		span.End = out.Len()
+		a.Spans = append(a.Spans, span)
+		rendered[c.ID] = true
+	}
+	if len(a.Spans) > 0 {
+		out.WriteByte('\n')
+		a.Spans[len(a.Spans)-1].End = out.Len()
+	}
+	a.Text = out.String()
+
+	// A runbook block's references point into its own runbook; a turn block's into its task's runbook.
+	present := rendered
+	if kind == blocks.Turn {
+		present = runbook
+	}
+	for _, r := range refs {
+		if !present[r.id] {
+			diags.Add(refPos(r), "block %q: ref %q points at a block that is not rendered in task %q's runbook; gate the ref with the same tasks and when, or refer to a block that is there", r.from.ID, r.id, task)
+		}
+	}
+	diags = append(diags, prog.checkMarkers(a)...)
+	if len(diags) > 0 {
+		return nil, nil, diags.Sort()
+	}
+	return a, rendered, nil
+}
+
+// pick returns the block that fills a slot for this task and these values: a replacement whose gate admits the task,
+// else the slot's own block if its gate does, else nothing.
+func pick(sl *slot, task string, data map[string]any) *compiled {
+	for _, r := range sl.replacers {
+		if admits(r, task, data) {
+			return r
+		}
+	}
+	if admits(sl.base, task, data) {
+		return sl.base
+	}
+	return nil
+}
+
+// admits is the gate of §3.6.
+func admits(c *compiled, task string, data map[string]any) bool {
+	if !c.AdmitsTask(task) {
+		return false
+	}
+	if c.When == "" {
+		return true
+	}
+	name, negated := c.WhenVar()
+	return truthy(data[name]) != negated
+}
+
+// truthy: bool true, non-empty string, non-zero int, non-empty list.
+func truthy(v any) bool {
+	switch v := v.(type) {
+	case bool:
+		return v
+	case string:
+		return v != ""
+	case int:
+		return v != 0
+	case int64:
+		return v != 0
+	case []string:
+		return len(v) > 0
+	case []any:
+		return len(v) > 0
+	}
+	return false
+}
+
+// refPos is the position of a ref call: the first literal ref to the same id in the block, else the block itself.
+func refPos(r refCall) blocks.Pos {
+	for _, u := range r.from.body.Uses.Refs {
+		if u.Name == r.id {
+			line, col := r.from.body.Position(u)
+			return bodyPos(r.from.Block, line, col)
+		}
+	}
+	return r.from.Pos
+}
+
+// checkMarkers enforces §3.9: no artifact may contain a target's begin or end marker, since installing it would
+// corrupt the context file's managed block.
+func (prog *Program) checkMarkers(a *Artifact) blocks.Diagnostics {
+	var diags blocks.Diagnostics
+	for _, t := range prog.Project.Targets {
+		for _, m := range []struct{ which, marker string }{{"begin", t.Begin}, {"end", t.End}} {
+			if m.marker == "" {
+				continue
+			}
+			i := strings.Index(a.Text, m.marker)
+			if i < 0 {
+				continue
+			}
+			pos := t.Pos
+			owner := ""
+			if sp, ok := a.SpanAt(i); ok {
+				pos, owner = sp.Block.Pos, " (from block "+quote(sp.Block.ID)+")"
+			}
+			diags.Add(pos, "the %s of task %q contains the %s marker of target %q%s: installing it would corrupt %s; remove or reword that text", kindName(a.Kind), a.Task, m.which, t.Name, owner, t.File)
+		}
+	}
+	return diags
+}
+
+func kindName(kind string) string {
+	if kind == blocks.Turn {
+		return "turn message"
+	}
+	return "runbook"
+}
+
+func quote(s string) string { return `"` + s + `"` }

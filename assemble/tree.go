@@ -1,0 +1,75 @@
+package assemble
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/promptc/promptc/internal/atomicfile"
+)
+
+// artifactName matches the paths of artifacts (§4): TASK/FIXTURE.runbook.md and TASK/FIXTURE.turn-K.md.
+var artifactName = regexp.MustCompile(`^[a-z][a-z0-9_]*/[^/]+\.(runbook|turn-[1-9][0-9]*)\.md$`)
+
+// IsArtifactPath reports whether a slash path relative to an output tree has the shape of an artifact.
+func IsArtifactPath(p string) bool { return artifactName.MatchString(p) }
+
+// WriteTree writes the artifacts under dir, each file atomically, and removes files under dir that have the shape of
+// an artifact but are not among arts (left over from a task or fixture that no longer exists). Other files are
+// never touched, so pointing --out at a directory that holds something else loses nothing. It returns the removed
+// paths, sorted.
+func WriteTree(dir string, arts []*Artifact) (removed []string, err error) {
+	want := map[string]bool{}
+	for _, a := range arts {
+		want[a.Path] = true
+		if err := atomicfile.Write(filepath.Join(dir, filepath.FromSlash(a.Path)), []byte(a.Text), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	stale, err := ListTree(dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range stale {
+		if want[p] {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
+			return removed, err
+		}
+		removed = append(removed, p)
+		// Drop the task directory when it is left empty; a non-empty one fails harmlessly.
+		os.Remove(filepath.Join(dir, filepath.FromSlash(p[:strings.IndexByte(p, '/')])))
+	}
+	return removed, nil
+}
+
+// ListTree returns the slash paths of the artifact-shaped files under dir, sorted. A missing dir holds none.
+func ListTree(dir string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == dir && os.IsNotExist(err) {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return err
+		}
+		rel = filepath.ToSlash(rel)
+		if IsArtifactPath(rel) {
+			out = append(out, rel)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}

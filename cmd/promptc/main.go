@@ -1,0 +1,176 @@
+// Command promptc compiles prompt blocks written in TOML into byte-exact runbooks and per-turn messages.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+)
+
+// version is set at link time (-ldflags "-X main.version=…"); a plain build reports the development version.
+var version = "0.1.0-dev"
+
+// Exit codes (DESIGN §5).
+const (
+	exitOK      = 0
+	exitChanged = 1
+	exitInvalid = 2
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// exitError carries an exit status out of a command; its message, if any, has been printed already.
+type exitError struct{ code int }
+
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
+
+// env is what every command needs: where the project is and where to write.
+type env struct {
+	stdout, stderr io.Writer
+	// dir is the directory relative paths in flags are resolved against: the -C directory, or the working directory.
+	dir string
+	// root is the project root, found on first use.
+	root string
+}
+
+// run is the whole command line: it never calls os.Exit, so tests can drive it.
+func run(args []string, stdout, stderr io.Writer) int {
+	e := &env{stdout: stdout, stderr: stderr}
+	app := newApp(e)
+	err := app.Run(args)
+	var ee exitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee):
+		return ee.code
+	default:
+		fmt.Fprintf(stderr, "promptc: %v\n", err)
+		return exitInvalid
+	}
+}
+
+func newApp(e *env) *cli.App {
+	cli.VersionPrinter = func(c *cli.Context) {
+		fmt.Fprintf(c.App.Writer, "promptc %s\n", c.App.Version)
+	}
+	app := &cli.App{
+		Name:      "promptc",
+		Usage:     "compile prompt blocks into byte-exact runbooks and per-turn messages",
+		UsageText: "promptc [-C DIR] COMMAND [options]",
+		Version:   version,
+		Writer:    e.stdout,
+		ErrWriter: e.stderr,
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
+		},
+		HideHelpCommand: true,
+		Before: func(c *cli.Context) error {
+			if dir := c.String("C"); dir != "" {
+				abs, err := filepath.Abs(dir)
+				if err != nil {
+					return usageErr(e, "-C %s: %v", dir, err)
+				}
+				if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+					return usageErr(e, "-C %s: no such directory", dir)
+				}
+				e.dir, e.root = abs, abs
+				return nil
+			}
+			wd, err := os.Getwd()
+			if err != nil {
+				return usageErr(e, "cannot read the working directory: %v", err)
+			}
+			e.dir = wd
+			return nil
+		},
+		Commands: []*cli.Command{
+			buildCommand(e),
+			renderCommand(e),
+		},
+		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
+		ExitErrHandler: func(*cli.Context, error) {},
+		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			return usageErr(e, "%v (see promptc --help)", err)
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, blocks.DidYouMean(name, commandNames(c.App)))
+		},
+	}
+	return app
+}
+
+func commandNames(app *cli.App) []string {
+	var names []string
+	for _, c := range app.Commands {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// usageErr prints a usage problem and returns exit status 2.
+func usageErr(e *env, format string, args ...any) error {
+	fmt.Fprintf(e.stderr, "promptc: "+format+"\n", args...)
+	return exitError{exitInvalid}
+}
+
+// commandUsageError makes flag errors of a subcommand exit with status 2.
+func commandUsageError(e *env) cli.OnUsageErrorFunc {
+	return func(c *cli.Context, err error, _ bool) error {
+		return usageErr(e, "%s: %v (see promptc %s --help)", c.Command.Name, err, c.Command.Name)
+	}
+}
+
+// path resolves a path given on the command line.
+func (e *env) path(p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(e.dir, p)
+}
+
+// projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.
+func (e *env) projectRoot() (string, error) {
+	if e.root != "" {
+		return e.root, nil
+	}
+	for dir := e.dir; ; {
+		if _, err := os.Stat(filepath.Join(dir, blocks.ManifestFile)); err == nil {
+			e.root = dir
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", usageErr(e, "no promptc.toml in %s or any parent directory: run promptc inside a project, or pass -C DIR", e.dir)
+		}
+		dir = parent
+	}
+}
+
+// load loads and compiles the project, printing every diagnostic on failure.
+func (e *env) load() (*assemble.Program, error) {
+	root, err := e.projectRoot()
+	if err != nil {
+		return nil, err
+	}
+	prog, diags := assemble.LoadDir(root)
+	if len(diags) > 0 {
+		return nil, e.diagnostics(diags)
+	}
+	return prog, nil
+}
+
+// diagnostics prints diagnostics, one per line, and returns exit status 2.
+func (e *env) diagnostics(diags blocks.Diagnostics) error {
+	io.WriteString(e.stderr, diags.String())
+	return exitError{exitInvalid}
+}

@@ -1,0 +1,145 @@
+package main
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+)
+
+func renderCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "render",
+		Usage:     "print one runbook, or one turn message, to stdout",
+		UsageText: "promptc render --task T [--fixture F | --session FILE] [--turn K | --turn-file FILE]",
+		Description: "Without --turn or --turn-file, prints the runbook of task T; with one, prints that turn message.\n" +
+			"Session values come from fixture F (default: the only fixture rendering T) or from FILE; turn values\n" +
+			"from turn K (1-based) of the fixture, or from FILE. A values FILE is a JSON object or a TOML table of\n" +
+			"variable values (name = value), read as JSON when it ends in .json or starts with \"{\".",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "task", Usage: "the task kind `T`", Required: true},
+			&cli.StringFlag{Name: "fixture", Usage: "take values from fixtures/`F`.toml"},
+			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML)"},
+			&cli.IntFlag{Name: "turn", Usage: "print the message of turn `K` of the fixture"},
+			&cli.StringFlag{Name: "turn-file", Usage: "print the turn message for the turn values in `FILE` (JSON or TOML)"},
+		},
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr(e, "render takes no arguments, got %q", c.Args().First())
+			}
+			if c.IsSet("fixture") && c.IsSet("session") {
+				return usageErr(e, "render: --fixture and --session both give session values; choose one")
+			}
+			if c.IsSet("turn") && c.IsSet("turn-file") {
+				return usageErr(e, "render: --turn and --turn-file both give turn values; choose one")
+			}
+			if c.IsSet("turn") && c.IsSet("session") {
+				return usageErr(e, "render: --turn K picks a turn of a fixture; with --session, give the turn values with --turn-file")
+			}
+			prog, err := e.load()
+			if err != nil {
+				return err
+			}
+			text, err := e.render(c, prog)
+			if err != nil {
+				return err
+			}
+			_, err = io.WriteString(e.stdout, text)
+			return err
+		},
+	}
+}
+
+func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
+	req := assemble.Request{Task: c.String("task")}
+	wantTurn := c.IsSet("turn") || c.IsSet("turn-file")
+	if wantTurn && len(prog.Project.Turn.Order) == 0 {
+		return "", usageErr(e, "render: this project has no turn message ([turn] order is empty)")
+	}
+	switch {
+	case c.IsSet("session"):
+		vals, origin, err := e.readValues(c.String("session"))
+		if err != nil {
+			return "", err
+		}
+		req.Session, req.SessionOrigin = vals, origin
+	default:
+		f, err := e.fixture(prog, req.Task, c.String("fixture"), c.IsSet("fixture"))
+		if err != nil {
+			return "", err
+		}
+		req.Fixture = f
+	}
+	switch {
+	case c.IsSet("turn"):
+		k := c.Int("turn")
+		if n := len(req.Fixture.Turns); k < 1 || k > n {
+			return "", usageErr(e, "render: fixture %q has %d turns; --turn must be between 1 and %d", req.Fixture.Name, n, n)
+		}
+		req.Turn = k
+	case c.IsSet("turn-file"):
+		vals, origin, err := e.readValues(c.String("turn-file"))
+		if err != nil {
+			return "", err
+		}
+		req.TurnValues, req.TurnOrigin = vals, origin
+		req.Turn = -1
+	}
+	a, diags := prog.Render(req)
+	if len(diags) > 0 {
+		return "", e.diagnostics(diags)
+	}
+	return a.Text, nil
+}
+
+// fixture picks the fixture to render task with: the named one, or the only one that renders the task.
+func (e *env) fixture(prog *assemble.Program, task, name string, named bool) (*blocks.Fixture, error) {
+	var names []string
+	for _, f := range prog.Project.Fixtures {
+		if named && f.Name == name {
+			if !f.AdmitsTask(task) {
+				return nil, usageErr(e, "render: fixture %q does not render task %q (see its tasks)", name, task)
+			}
+			return f, nil
+		}
+		if f.AdmitsTask(task) {
+			names = append(names, f.Name)
+		}
+	}
+	if named {
+		var all []string
+		for _, f := range prog.Project.Fixtures {
+			all = append(all, f.Name)
+		}
+		return nil, usageErr(e, "render: no fixture %q%s", name, blocks.DidYouMean(name, all))
+	}
+	switch len(names) {
+	case 1:
+		for _, f := range prog.Project.Fixtures {
+			if f.Name == names[0] {
+				return f, nil
+			}
+		}
+	case 0:
+		return nil, usageErr(e, "render: no fixture renders task %q; give session values with --session FILE", task)
+	}
+	return nil, usageErr(e, "render: %d fixtures render task %q (%s): choose one with --fixture", len(names), task, strings.Join(names, ", "))
+}
+
+// readValues reads a JSON or TOML values file given on the command line.
+func (e *env) readValues(name string) (blocks.Values, blocks.Pos, error) {
+	data, err := os.ReadFile(e.path(name))
+	if err != nil {
+		return nil, blocks.Pos{}, usageErr(e, "render: %v", err)
+	}
+	vals, diags := blocks.ParseValues(name, data)
+	if len(diags) > 0 {
+		return nil, blocks.Pos{}, e.diagnostics(diags)
+	}
+	return vals, blocks.Pos{File: name}, nil
+}

@@ -1,0 +1,140 @@
+package templates
+
+import (
+	"text/template/parse"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// Use is one use of a name in a body, at a byte offset of the body text.
+type Use struct {
+	Name string
+	Off  int
+}
+
+// Uses is what a body depends on, read from its parse tree rather than from any one rendering (§3.7): every
+// variable, constant and reference it names, in source order, whether or not the branch holding it runs.
+type Uses struct {
+	Vars   []Use // .name and $.name
+	Consts []Use // const "name" with a literal name
+	Refs   []Use // ref "id" with a literal id
+	// Task is set when the body reads .task.
+	Task bool
+	// Data is set when the body uses the data as a whole (. or $ outside range and with), which exposes every
+	// variable in scope.
+	Data bool
+	// DynamicConst and DynamicRef are set when const or ref is called with a computed argument: checked when it runs.
+	DynamicConst, DynamicRef bool
+}
+
+// Position returns the 1-based line and rune column of a use within the body text.
+func (b *Body) Position(u Use) (line, col int) { return blocks.LineCol(b.Text, u.Off) }
+
+type analyzer struct {
+	uses Uses
+	errs []Error
+	text string
+}
+
+func analyze(tree *parse.Tree, text string) (Uses, []Error) {
+	a := &analyzer{text: text}
+	a.node(tree.Root, false)
+	return a.uses, a.errs
+}
+
+// node walks a node. rebound is set inside range and with, where dot is no longer the data: there, .x reads a
+// field of the current item, not a variable.
+func (a *analyzer) node(n parse.Node, rebound bool) {
+	switch n := n.(type) {
+	case *parse.ListNode:
+		if n == nil {
+			return
+		}
+		for _, c := range n.Nodes {
+			a.node(c, rebound)
+		}
+	case *parse.ActionNode:
+		a.pipe(n.Pipe, rebound)
+	case *parse.IfNode:
+		a.pipe(n.Pipe, rebound)
+		a.node(n.List, rebound)
+		a.node(n.ElseList, rebound)
+	case *parse.RangeNode:
+		a.pipe(n.Pipe, rebound)
+		a.node(n.List, true)
+		a.node(n.ElseList, rebound)
+	case *parse.WithNode:
+		a.pipe(n.Pipe, rebound)
+		a.node(n.List, true)
+		a.node(n.ElseList, rebound)
+	case *parse.TemplateNode:
+		line, col := blocks.LineCol(a.text, int(n.Pos))
+		a.errs = append(a.errs, Error{line, col, "the \"template\" action is not allowed: blocks compose through the order lists, constants (const) and references (ref)"})
+	}
+}
+
+func (a *analyzer) pipe(p *parse.PipeNode, rebound bool) {
+	if p == nil {
+		return
+	}
+	for _, cmd := range p.Cmds {
+		a.command(cmd, rebound)
+	}
+}
+
+func (a *analyzer) command(cmd *parse.CommandNode, rebound bool) {
+	if len(cmd.Args) > 0 {
+		if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok && (id.Ident == "const" || id.Ident == "ref") {
+			var lit *parse.StringNode
+			if len(cmd.Args) == 2 {
+				lit, _ = cmd.Args[1].(*parse.StringNode)
+			}
+			switch {
+			case lit != nil && id.Ident == "const":
+				a.uses.Consts = append(a.uses.Consts, Use{lit.Text, int(lit.Pos)})
+			case lit != nil:
+				a.uses.Refs = append(a.uses.Refs, Use{lit.Text, int(lit.Pos)})
+			case id.Ident == "const":
+				a.uses.DynamicConst = true
+			default:
+				a.uses.DynamicRef = true
+			}
+		}
+	}
+	for _, arg := range cmd.Args {
+		a.arg(arg, rebound)
+	}
+}
+
+func (a *analyzer) arg(n parse.Node, rebound bool) {
+	switch n := n.(type) {
+	case *parse.FieldNode:
+		if !rebound {
+			a.field(n.Ident[0], int(n.Pos))
+		}
+	case *parse.VariableNode:
+		if n.Ident[0] == "$" {
+			if len(n.Ident) > 1 {
+				a.field(n.Ident[1], int(n.Pos))
+			} else {
+				a.uses.Data = true
+			}
+		}
+	case *parse.DotNode:
+		if !rebound {
+			a.uses.Data = true
+		}
+	case *parse.ChainNode:
+		a.arg(n.Node, rebound)
+	case *parse.PipeNode:
+		a.pipe(n, rebound)
+	}
+}
+
+func (a *analyzer) field(name string, off int) {
+	if name == "task" {
+		a.uses.Task = true
+		return
+	}
+	a.uses.Vars = append(a.uses.Vars, Use{name, off})
+}

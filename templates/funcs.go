@@ -1,0 +1,85 @@
+package templates
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"text/template"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// FuncNames lists the functions promptc adds to text/template's builtins.
+var FuncNames = []string{"bullets", "const", "join", "json", "quote", "ref"}
+
+// baseFuncs returns the function map a body is parsed and executed with. ref is bound per execution (see Execute),
+// because whether a reference holds depends on what else renders.
+func baseFuncs(consts map[string]string) template.FuncMap {
+	return template.FuncMap{
+		"const": func(name string) (string, error) {
+			if v, ok := consts[name]; ok {
+				return v, nil
+			}
+			names := make([]string, 0, len(consts))
+			for n := range consts {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			return "", fmt.Errorf("const %q: no such constant%s", name, blocks.DidYouMean(name, names))
+		},
+		"ref": func(id string) (string, error) {
+			return "", fmt.Errorf("ref %q: references are resolved only while a runbook is assembled", id)
+		},
+		"quote": func(text any) (string, error) {
+			s, ok := text.(string)
+			if !ok {
+				return "", fmt.Errorf("quote takes a string, not %s", describe(text))
+			}
+			return Quote(s), nil
+		},
+		"bullets": Bullets,
+		"join":    Join,
+		"json":    JSON,
+	}
+}
+
+// Execute renders the body with data. ref is called for every ref call that runs and returns the heading line to
+// insert, or an error. Errors are positioned within the body text.
+func (b *Body) Execute(data map[string]any, ref func(id string) (string, error)) (string, *Error) {
+	if b.Static {
+		return b.Text, nil
+	}
+	t := b.tmpl
+	if len(b.Uses.Refs) > 0 || b.Uses.DynamicRef {
+		// The clone shares the parse tree; only the function map is copied, so that concurrent executions each
+		// resolve references against their own runbook.
+		c, err := t.Clone()
+		if err != nil {
+			return "", &Error{Line: 1, Col: 1, Msg: err.Error()}
+		}
+		t = c.Funcs(template.FuncMap{"ref": ref})
+	}
+	var out strings.Builder
+	out.Grow(len(b.Text))
+	if err := t.Execute(&out, data); err != nil {
+		e := execError(b.Text, err)
+		return "", &e
+	}
+	return out.String(), nil
+}
+
+func describe(v any) string {
+	switch v.(type) {
+	case nil:
+		return "nothing"
+	case string:
+		return "a string"
+	case bool:
+		return "a bool"
+	case int, int64:
+		return "an int"
+	case []string, []any:
+		return "a list"
+	}
+	return fmt.Sprintf("a %T", v)
+}
