@@ -1,0 +1,55 @@
+# promptc: build, test, check, golden, bench, fuzz. `make test` is what the README and CI run.
+
+GO       ?= go
+BIN      := bin/promptc
+EXAMPLES := $(patsubst %/promptc.toml,%,$(wildcard examples/*/promptc.toml))
+FUZZTIME ?= 30s
+
+.PHONY: all build test golden-check check golden bench fuzz clean
+
+all: build
+
+build:
+	$(GO) build -o $(BIN) ./cmd/promptc
+
+# The test suite, then every example's build compared byte for byte with its committed golden tree.
+test: build
+	$(GO) test ./...
+	@$(MAKE) --no-print-directory golden-check
+
+golden-check: build
+	@set -e; for d in $(EXAMPLES); do \
+		out=$$(mktemp -d); \
+		./$(BIN) -C $$d build --out $$out; \
+		if ! diff -r $$d/golden $$out; then \
+			echo "$$d: build output differs from $$d/golden (run 'make golden' to accept)"; rm -rf $$out; exit 1; \
+		fi; \
+		rm -rf $$out; echo "ok   $$d golden tree"; \
+	done
+
+# Everything a change must pass before it lands; leaves the tree clean.
+check: build
+	@test -z "$$(gofmt -l .)" || { gofmt -l .; echo "gofmt: files above need formatting"; exit 1; }
+	$(GO) vet ./...
+	$(GO) test -race ./...
+	$(GO) mod tidy -diff
+	@$(MAKE) --no-print-directory golden-check
+	@test -z "$$(git status --porcelain)" || { git status --porcelain; echo "check left the tree dirty"; exit 1; }
+
+# Rewrite the examples' golden trees from the current compiler.
+golden: build
+	@set -e; for d in $(EXAMPLES); do ./$(BIN) -C $$d build --out $$d/golden; echo "wrote $$d/golden"; done
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+	bash scripts/bench-process.sh
+
+fuzz:
+	@set -e; for pkg in ./blocks ./templates ./assemble; do \
+		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
+			echo "fuzz $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME); \
+		done; \
+	done
+
+clean:
+	rm -rf bin build
