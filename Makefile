@@ -38,7 +38,7 @@ check: build
 
 # Rewrite the examples' golden trees from the current compiler.
 golden: build
-	@set -e; for d in $(EXAMPLES); do ./$(BIN) -C $$d build --out $$d/golden; echo "wrote $$d/golden"; done
+	@set -e; for d in $(EXAMPLES); do ./$(BIN) -C $$d build --out golden; echo "wrote $$d/golden"; done
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
