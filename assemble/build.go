@@ -84,6 +84,14 @@ func (prog *Program) buildFixture(task string, f *blocks.Fixture) ([]*Artifact, 
 	prefix := task + "/" + f.Name
 	s, diags := prog.newSession(task, f.Session, f.Pos)
 	if len(diags) > 0 {
+		if f.Implicit {
+			for i := range diags {
+				if !strings.Contains(diags[i].Message, "has no value") {
+					continue
+				}
+				diags[i].Message += `; fixtures/ is empty, so the implicit fixture "default" sets no values: add fixtures/NAME.toml with a [session] table`
+			}
+		}
 		return nil, diags
 	}
 	rb := *s.runbook

@@ -2,6 +2,8 @@ package assemble
 
 import (
 	"sort"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
@@ -80,10 +82,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 			continue
 		}
 		c.body = body
-		at := func(u templates.Use) blocks.Pos {
-			line, col := body.Position(u)
-			return bodyPos(b, line, col)
-		}
+		at := func(u templates.Use) blocks.Pos { return b.SourcePos(u.Off) }
 		for _, u := range body.Uses.Vars {
 			v, ok := p.Vars[u.Name]
 			switch {
@@ -100,10 +99,9 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		}
 		for _, u := range body.Uses.Refs {
 			target, ok := p.ByID[u.Name]
+			// A ref to an unknown id is checked when it runs, like every ref (§3.2); lint reports it statically.
 			switch {
-			case !ok:
-				diags.Add(at(u), "block %q refers to unknown block %q%s", b.ID, u.Name, blocks.DidYouMean(u.Name, ids))
-			case b.Section == blocks.Runbook && target.Section == blocks.Turn:
+			case ok && b.Section == blocks.Runbook && target.Section == blocks.Turn:
 				diags.Add(at(u), "runbook block %q refers to turn block %q: a runbook must not point into the per-turn message", b.ID, u.Name)
 			}
 		}
@@ -134,21 +132,24 @@ func (prog *Program) slots(order []string) []*slot {
 	return out
 }
 
-// bodyPos maps a line and column inside a block body to a position in its source file. Line 1 of a body written
-// inline starts at the column of the TOML value; later lines start at column 1. Col 0 (unknown) maps to the start of
-// the line.
+// bodyPos maps a line and column inside a block body (col 0: unknown, the start of the line) to its source file.
 func bodyPos(b *blocks.Block, line, col int) blocks.Pos {
-	pos := b.BodyPos
 	if line <= 0 {
-		return blocks.Pos{File: pos.File}
+		return blocks.Pos{File: b.BodyPos.File}
 	}
-	if col <= 0 {
-		col = 1
+	off := 0
+	for l := 1; l < line; l++ {
+		i := strings.IndexByte(b.Body[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
 	}
-	if line == 1 {
-		return blocks.Pos{File: pos.File, Line: pos.Line, Col: pos.Col + col - 1}
+	for c := 1; c < col && off < len(b.Body) && b.Body[off] != '\n'; c++ {
+		_, size := utf8.DecodeRuneInString(b.Body[off:])
+		off += size
 	}
-	return blocks.Pos{File: pos.File, Line: pos.Line + line - 1, Col: col}
+	return b.SourcePos(off)
 }
 
 // scopeOf decides a block's scope (§3.11).
@@ -195,4 +196,12 @@ func (prog *Program) Scope(id string) string {
 		return c.scope
 	}
 	return ""
+}
+
+// Uses returns what block id's body uses (variables, constants, refs), from the parse done at compile time.
+func (prog *Program) Uses(id string) (templates.Uses, bool) {
+	if c, ok := prog.blocks[id]; ok && c.body != nil {
+		return c.body.Uses, true
+	}
+	return templates.Uses{}, false
 }

@@ -75,7 +75,7 @@ func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.P
 	data := make(map[string]any, len(prog.sessionVars)+1)
 	diags = append(diags, prog.prepare(data, vals, blocks.ScopeSession, origin)...)
 	if len(diags) > 0 {
-		return nil, diags
+		return nil, diags.Sort()
 	}
 	data["task"] = task
 	s := &Session{prog: prog, task: task, values: data}
@@ -131,7 +131,13 @@ func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope stri
 			data[v.Name] = templates.Zero(v)
 			continue
 		}
-		val, err := templates.Prepare(v, raw)
+		// Check the type first, for the same message whether values come from a fixture, a file or Go.
+		checked, msg := blocks.CheckValue(v, raw)
+		if msg != "" {
+			diags.Add(origin, "%s", msg)
+			continue
+		}
+		val, err := templates.Prepare(v, checked)
 		if err != nil {
 			diags.Add(origin, "%s", err.Error())
 			continue
@@ -148,7 +154,7 @@ func (s *Session) renderTurn(turn blocks.Values, origin blocks.Pos, k int) (*Art
 		data[k] = v
 	}
 	if diags := prog.prepare(data, turn, blocks.ScopeTurn, origin); len(diags) > 0 {
-		return nil, diags
+		return nil, diags.Sort()
 	}
 	a, _, diags := prog.assemble(prog.turn, s.task, data, s.rendered, blocks.Turn)
 	if a != nil {
@@ -290,8 +296,7 @@ func truthy(v any) bool {
 func refPos(r refCall) blocks.Pos {
 	for _, u := range r.from.body.Uses.Refs {
 		if u.Name == r.id {
-			line, col := r.from.body.Position(u)
-			return bodyPos(r.from.Block, line, col)
+			return r.from.SourcePos(u.Off)
 		}
 	}
 	return r.from.Pos

@@ -6,7 +6,10 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/promptc/promptc/blocks"
 
 	"github.com/promptc/promptc/internal/atomicfile"
 )
@@ -72,4 +75,19 @@ func ListTree(dir string) ([]string, error) {
 	})
 	sort.Strings(out)
 	return out, err
+}
+
+// ParsePath splits an artifact path into its task, kind (blocks.Runbook or blocks.Turn) and turn number. It returns
+// empty strings for a path that is not an artifact's.
+func ParsePath(p string) (task, kind string, turn int) {
+	m := artifactName.FindStringSubmatch(p)
+	if m == nil {
+		return "", "", 0
+	}
+	task = p[:strings.IndexByte(p, '/')]
+	if m[1] == "runbook" {
+		return task, blocks.Runbook, 0
+	}
+	n, _ := strconv.Atoi(strings.TrimPrefix(m[1], "turn-"))
+	return task, blocks.Turn, n
 }

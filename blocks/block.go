@@ -126,6 +126,7 @@ func (l *loader) block(file string, ix *keyIndex, n int, m map[string]any) {
 	case hasBody:
 		b.Body = body
 		b.BodyPos = t.valPos("body")
+		b.setBodySource(file, l.p.Files[file], b.BodyPos)
 	case hasTmpl:
 		b.Template = tmpl
 		clean := path.Clean(tmpl)
@@ -134,6 +135,9 @@ func (l *loader) block(file string, ix *keyIndex, n int, m map[string]any) {
 			break
 		}
 		text, found := l.p.Templates[tmpl]
+		if !found && l.brokenTemplates[tmpl] {
+			break // reported where it was read
+		}
 		if !found {
 			names := make([]string, 0, len(l.p.Templates))
 			for name := range l.p.Templates {
@@ -144,6 +148,7 @@ func (l *loader) block(file string, ix *keyIndex, n int, m map[string]any) {
 		}
 		b.Body = text
 		b.BodyPos = Pos{File: "templates/" + tmpl, Line: 1, Col: 1}
+		b.setBodySource(b.BodyPos.File, text, b.BodyPos)
 	}
 	b.Raw, _ = t.boolean("raw")
 	if r, ok := t.str("replaces"); ok {
@@ -214,21 +219,25 @@ func (l *loader) checkBlocks() {
 	}{{Runbook, &p.Runbook}, {Turn, &p.Turn}} {
 		for _, id := range sec.s.Order {
 			b, ok := p.ByID[id]
+			if !ok && l.brokenBlocks {
+				continue
+			}
 			if !ok {
 				l.errorf(l.locate(sec.s.Pos, `"`+id+`"`), "%s.order names unknown block %q%s", sec.name, id, DidYouMean(id, ids))
 				continue
 			}
 			if prev, dup := placed[id]; dup {
+				at := l.locateNth(sec.s.Pos, `"`+id+`"`, sec.s.Order, id)
 				if prev == sec.name {
-					l.errorf(sec.s.Pos, "block %q appears twice in %s.order", id, sec.name)
+					l.errorf(at, "block %q appears twice in %s.order", id, sec.name)
 				} else {
-					l.errorf(sec.s.Pos, "block %q is in both runbook.order and turn.order: place it in one", id)
+					l.errorf(at, "block %q is in both runbook.order and turn.order: place it in one", id)
 				}
 				continue
 			}
 			placed[id] = sec.name
 			if b.Replaces != "" {
-				l.errorf(sec.s.Pos, "block %q replaces %q, so it takes that block's slot: remove it from %s.order", id, b.Replaces, sec.name)
+				l.errorf(l.locate(sec.s.Pos, `"`+id+`"`), "block %q replaces %q, so it takes that block's slot: remove it from %s.order", id, b.Replaces, sec.name)
 				continue
 			}
 			b.Section = sec.name

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"encoding/json"
 	"path"
 	"sort"
 	"strings"
@@ -108,15 +109,8 @@ func CheckValue(v *Var, raw any) (any, string) {
 		}
 		return nil, "variable " + quoteName(v.Name) + " is a bool, so its value must be true or false, not " + tomlType(raw)
 	case TypeInt:
-		switch n := raw.(type) {
-		case int64:
+		if n, ok := wholeNumber(raw); ok {
 			return n, ""
-		case int:
-			return int64(n), ""
-		case float64:
-			if n == float64(int64(n)) && n >= -1<<53 && n <= 1<<53 {
-				return int64(n), ""
-			}
 		}
 		return nil, "variable " + quoteName(v.Name) + " is an int, so its value must be a whole number, not " + tomlType(raw)
 	case TypeList:
@@ -138,4 +132,36 @@ func CheckValue(v *Var, raw any) (any, string) {
 	}
 	// The variable's own declaration is broken and already reported; accept the value as it is.
 	return raw, ""
+}
+
+// wholeNumber accepts every Go integer type that fits an int64, and whole float64 values (JSON numbers).
+func wholeNumber(raw any) (int64, bool) {
+	switch n := raw.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	case int16:
+		return int64(n), true
+	case int8:
+		return int64(n), true
+	case uint8:
+		return int64(n), true
+	case uint16:
+		return int64(n), true
+	case uint32:
+		return int64(n), true
+	case uint:
+		return int64(n), n <= 1<<63-1
+	case uint64:
+		return int64(n), n <= 1<<63-1
+	case float64:
+		return int64(n), n == float64(int64(n)) && n >= -1<<53 && n <= 1<<53
+	case json.Number:
+		i, err := n.Int64()
+		return i, err == nil
+	}
+	return 0, false
 }

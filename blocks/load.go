@@ -39,13 +39,11 @@ type loader struct {
 	p        *Project
 	diags    Diagnostics
 	constPos map[string]Pos
-	// placed records where each block id was placed: "runbook.order" or "turn.order", and the position.
-	placed map[string]placement
-}
-
-type placement struct {
-	section string
-	pos     Pos
+	// brokenBlocks is set when a blocks/ file could not be read or parsed: its blocks are unknown, so an order list
+	// naming them is not reported again.
+	brokenBlocks bool
+	// brokenTemplates holds the templates/ files that exist but could not be read, by name relative to templates/.
+	brokenTemplates map[string]bool
 }
 
 func (l *loader) errorf(pos Pos, format string, args ...any) {
@@ -119,10 +117,13 @@ func (l *loader) load() {
 	for _, name := range l.listTOML("blocks", true) {
 		text, ok := l.readSource(name)
 		if !ok {
+			l.brokenBlocks = true
 			continue
 		}
 		if m, ix, ok := l.parseTOML(name, text); ok {
 			l.blockFile(name, m, ix)
+		} else {
+			l.brokenBlocks = true
 		}
 	}
 	l.checkBlocks()
@@ -138,7 +139,7 @@ func (l *loader) load() {
 	// Fixture names, not file paths, give the order: "a-b.toml" sorts before "a.toml" by path but after it by name.
 	sort.SliceStable(l.p.Fixtures, func(i, j int) bool { return l.p.Fixtures[i].Name < l.p.Fixtures[j].Name })
 	if len(l.p.Fixtures) == 0 {
-		l.p.Fixtures = []*Fixture{{Name: "default", Tasks: []string{"*"}, Session: Values{}}}
+		l.p.Fixtures = []*Fixture{{Name: "default", Tasks: []string{"*"}, Session: Values{}, Implicit: true}}
 	}
 }
 
@@ -194,9 +195,13 @@ func (l *loader) loadTemplates() {
 		return nil
 	})
 	sort.Strings(names)
+	l.brokenTemplates = map[string]bool{}
 	for _, name := range names {
+		rel := strings.TrimPrefix(name, "templates/")
 		if text, ok := l.readSource(name); ok {
-			l.p.Templates[strings.TrimPrefix(name, "templates/")] = text
+			l.p.Templates[rel] = text
+		} else {
+			l.brokenTemplates[rel] = true
 		}
 	}
 }
@@ -381,7 +386,7 @@ func (t *table) unknown(allowed ...string) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		pos := t.pos(k)
-		if kp, ok := t.ix.table(joinKey(t.name, k), 0); ok && pos == t.head() {
+		if kp, ok := t.ix.table(joinKey(t.name, k), t.n); ok && pos == t.head() {
 			pos = Pos{File: t.file, Line: kp.Line, Col: kp.Col}
 		}
 		where := ""
@@ -413,13 +418,13 @@ func tomlType(v any) string {
 	switch v := v.(type) {
 	case string:
 		return "a string"
-	case int64:
+	case int64, int, int8, int16, int32, uint, uint8, uint16, uint32, uint64:
 		return "an integer"
 	case float64:
 		return "a float"
 	case bool:
 		return "a boolean"
-	case []any, []map[string]any:
+	case []any, []map[string]any, []string:
 		return "an array"
 	case map[string]any:
 		return "a table"
@@ -458,4 +463,27 @@ func (l *loader) locate(from Pos, needle string) Pos {
 	}
 	line, col := LineCol(text, off+i)
 	return Pos{File: from.File, Line: line, Col: col}
+}
+
+// locateNth finds the last occurrence of needle among the first occurrences of id in order up to the current one:
+// for a duplicate in a list, the second mention rather than the first.
+func (l *loader) locateNth(from Pos, needle string, order []string, id string) Pos {
+	count := 0
+	for _, o := range order {
+		if o == id {
+			count++
+		}
+	}
+	pos := from
+	for i := 0; i < count; i++ {
+		next := l.locate(pos, needle)
+		if next == pos {
+			break
+		}
+		pos = next
+		if i < count-1 {
+			pos.Col++ // search past this occurrence
+		}
+	}
+	return pos
 }

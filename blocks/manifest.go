@@ -6,7 +6,9 @@ import (
 )
 
 var (
-	manifestKeys = []string{"name", "tasks", "runbook", "turn", "vars", "target"}
+	manifestKeys = []string{"name", "tasks", "runbook", "turn", "vars", "target", "lint"}
+	lintKeys     = []string{"allow"}
+	allowKeys    = []string{"lint", "block", "reason"}
 	sectionKeys  = []string{"order", "separator"}
 	varKeys      = []string{"scope", "type", "trust", "required", "max_runes", "overflow", "notice",
 		"item_max_runes", "max_items", "max_bytes", "pin_first", "omitted"}
@@ -127,6 +129,27 @@ func (l *loader) manifest(file string, m map[string]any, ix *keyIndex) {
 			p.Targets = append(p.Targets, tg)
 		}
 	}
+	if lint, ok := t.sub("lint"); ok {
+		lt := l.table(file, ix, "lint", 0, "[lint]", lint)
+		if allows, ok := lt.tables("allow"); ok {
+			for i, am := range allows {
+				at := l.table(file, ix, "lint.allow", i, "[[lint.allow]]", am)
+				a := &Allow{Pos: at.head()}
+				a.Lint, _ = at.str("lint")
+				a.Block, _ = at.str("block")
+				a.Reason, _ = at.str("reason")
+				if a.Lint == "" {
+					l.errorf(a.Pos, `[[lint.allow]] needs the lint it silences: add lint = "…"`)
+				}
+				if strings.TrimSpace(a.Reason) == "" {
+					l.errorf(a.Pos, `[[lint.allow]] needs a reason: add reason = "…" saying why the finding is deliberate`)
+				}
+				at.unknown(allowKeys...)
+				p.Allow = append(p.Allow, a)
+			}
+		}
+		lt.unknown(lintKeys...)
+	}
 	t.unknown(manifestKeys...)
 }
 
@@ -153,7 +176,11 @@ func (l *loader) section(t *table, key string) Section {
 func (l *loader) variable(file string, ix *keyIndex, name string, raw any, parent *table) {
 	m, ok := raw.(map[string]any)
 	if !ok {
-		l.errorf(parent.pos("vars."+name), "vars.%s must be a table with scope and type, not %s", name, tomlType(raw))
+		pos := parent.pos("vars." + name)
+		if kp, ok := ix.key("vars", 0, name); ok {
+			pos = Pos{File: file, Line: kp.Line, Col: kp.Col}
+		}
+		l.errorf(pos, "vars.%s must be a table with scope and type, not %s", name, tomlType(raw))
 		return
 	}
 	t := l.table(file, ix, "vars."+name, 0, "[vars."+name+"]", m)
@@ -201,6 +228,7 @@ func (l *loader) variable(file string, ix *keyIndex, name string, raw any, paren
 	isList := v.Type == TypeList
 	onlyFor := func(key string, applies bool, kind string) bool {
 		if _, present := m[key]; present && !applies && v.Type != "" {
+			t.known[key] = true
 			t.errorf(key, "%s applies only to %s variables; %q is of type %s", key, kind, name, v.Type)
 			return false
 		}

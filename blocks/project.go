@@ -45,6 +45,8 @@ type Project struct {
 	Blocks  []*Block
 	ByID    map[string]*Block
 	Targets []*Target
+	// Allow lists the lint findings the project silences deliberately, each with its reason ([[lint.allow]]).
+	Allow []*Allow
 	// Templates holds the files under templates/, by slash path relative to that directory, normalised (§3.1).
 	Templates map[string]string
 	Fixtures  []*Fixture
@@ -112,8 +114,9 @@ type Block struct {
 
 	Pos     Pos // the block's id key (or its [[block]] header when id is missing)
 	BodyPos Pos // where the body text starts: inside the TOML value, or line 1 col 1 of the template file
-	// BodyFirstCol is the column of body line 1 in BodyPos.File; later lines start at column 1.
 	WhenPos Pos
+
+	src *bodySource
 }
 
 // WhenVar returns the variable named by When and whether the condition is negated.
@@ -169,6 +172,8 @@ type Fixture struct {
 	Session Values
 	Turns   []Values
 	Pos     Pos
+	// Implicit marks the fixture "default" that stands in when fixtures/ holds no file.
+	Implicit bool
 }
 
 // AdmitsTask reports whether the fixture renders task.
@@ -184,3 +189,11 @@ func (f *Fixture) AdmitsTask(task string) bool {
 // Values holds variable values by name. A value is a string (string and text variables), bool, int64, or []string
 // (list variables).
 type Values map[string]any
+
+// Allow silences the findings of one lint, optionally only for one block, with the reason written down.
+type Allow struct {
+	Lint   string // lint id
+	Block  string // "" for every block
+	Reason string
+	Pos    Pos
+}

@@ -20,8 +20,8 @@ type keyPos struct {
 // keyIndex holds the positions of every key and table header in one TOML source.
 //
 // Keys inside inline tables ({ a = 1 }) are not indexed: a diagnostic about one points at the key that holds the
-// inline table. Names are normalised with quotes removed, so `"a.b" = 1` and `a.b = 1` share the name "a.b"; the
-// first one written wins.
+// inline table. Names are normalised with quotes removed, so `"a.b" = 1` and `a.b = 1` share the name "a.b", and a
+// table [""] shares the root's; the first one written wins.
 type keyIndex struct {
 	keys   map[keyRef]keyPos
 	tables map[tableRef]keyPos
@@ -55,7 +55,7 @@ func indexKeys(src string) *keyIndex {
 	for {
 		s.skipSpace()
 		switch s.peek(0) {
-		case eof:
+		case tomlEOF:
 			return ix
 		case '#':
 			s.skipLine()
@@ -135,7 +135,7 @@ func (ix *keyIndex) table(table string, n int) (keyPos, bool) {
 // count returns how many times the array-of-tables header [[table]] occurs.
 func (ix *keyIndex) count(table string) int { return ix.arrays[table] }
 
-const eof = -1
+const tomlEOF = -1
 
 // tomlScanner walks a source rune by rune, keeping the line and column of the next rune.
 type tomlScanner struct {
@@ -144,12 +144,12 @@ type tomlScanner struct {
 	line, col int
 }
 
-// peek returns the rune k ahead of the next one, or eof.
+// peek returns the rune k ahead of the next one, or tomlEOF.
 func (s *tomlScanner) peek(k int) rune {
 	if s.i+k < len(s.src) {
 		return s.src[s.i+k]
 	}
-	return eof
+	return tomlEOF
 }
 
 func (s *tomlScanner) next() {
@@ -192,7 +192,7 @@ func (s *tomlScanner) skipSpace() {
 
 // skipLine skips the rest of the line, newline included: after a header or a value, only blanks and a comment.
 func (s *tomlScanner) skipLine() {
-	for r := s.peek(0); r != eof; r = s.peek(0) {
+	for r := s.peek(0); r != tomlEOF; r = s.peek(0) {
 		s.next()
 		if r == '\n' {
 			return
@@ -293,7 +293,7 @@ func (s *tomlScanner) value() (line, col int) {
 // single skips a one-line string after its opening quote q, through its closing quote, and reports whether it found
 // that quote; if not, it stops before the newline.
 func (s *tomlScanner) single(q rune) bool {
-	for r := s.peek(0); r != eof && r != '\n'; r = s.peek(0) {
+	for r := s.peek(0); r != tomlEOF && r != '\n'; r = s.peek(0) {
 		s.next()
 		if r == q {
 			return true
@@ -308,7 +308,7 @@ func (s *tomlScanner) single(q rune) bool {
 // multiline skips a multi-line string after its opening delimiter, through its closing one. Up to two more quotes
 // may follow a closing delimiter and still belong to the content (`"""a""""`).
 func (s *tomlScanner) multiline(q rune) {
-	for r := s.peek(0); r != eof; r = s.peek(0) {
+	for r := s.peek(0); r != tomlEOF; r = s.peek(0) {
 		if s.has3(q) {
 			s.next()
 			s.next()
@@ -328,7 +328,7 @@ func (s *tomlScanner) multiline(q rune) {
 // bracket that closes it.
 func (s *tomlScanner) composite() {
 	depth := 0
-	for r := s.peek(0); r != eof; r = s.peek(0) {
+	for r := s.peek(0); r != tomlEOF; r = s.peek(0) {
 		switch {
 		case r == '[' || r == '{':
 			depth++
@@ -340,7 +340,7 @@ func (s *tomlScanner) composite() {
 				return
 			}
 		case r == '#':
-			for s.peek(0) != eof && s.peek(0) != '\n' {
+			for s.peek(0) != tomlEOF && s.peek(0) != '\n' {
 				s.next()
 			}
 		case (r == '"' || r == '\'') && s.has3(r):

@@ -7,9 +7,9 @@ import (
 	"github.com/BurntSushi/toml"
 )
 
-// blockFile has the shapes of a real block file, and some traps: a multi-line string holding lines that look like
+// posBlocks has the shapes of a real block file, and some traps: a multi-line string holding lines that look like
 // headers, keys and comments, a multi-line array with comments, quoted keys and odd spacing.
-const blockFile = `# Blocks for the ops agent.
+const posBlocks = `# Blocks for the ops agent.
 title = "Ops"
 vars.agent_name.scope = "turn"
 
@@ -41,8 +41,8 @@ tasks = [
 after = 1
 `
 
-// quirks holds the less common corners of TOML.
-const quirks = `"my key" = 1
+// posQuirks holds the less common corners of TOML.
+const posQuirks = `"my key" = 1
 'k' = 2
 a . "b" . c = 3
 point = { x = 1, y = "}" }
@@ -66,14 +66,17 @@ owner = "me"
 owner = "you"
 `
 
-// arrayQuotes ends a multi-line string in an array with extra quotes: miss them and the rest is out of step.
-const arrayQuotes = `arr = ["""a"""", '''
+// posQuotes has multi-line strings ending in extra quotes and holding an escaped delimiter: miss either and the
+// scanner gets out of step.
+const posQuotes = `arr = ["""a"""", '''
 fake = 1
 ''']
 real = 'x'
+m = """x \"""
+y = 1"""
 `
 
-const unicode = `"ünï" = "wört"
+const posUnicode = `"ünï" = "wört"
 [t]
   "ß" = 1 # ü
 "日本" . k = 'v'
@@ -81,8 +84,8 @@ const unicode = `"ünï" = "wört"
 
 // TestKeyIndexSources checks that the table sources are valid TOML, the only input the scanner is written for.
 func TestKeyIndexSources(t *testing.T) {
-	for name, src := range map[string]string{"blockFile": blockFile, "quirks": quirks, "arrayQuotes": arrayQuotes,
-		"unicode": unicode} {
+	for name, src := range map[string]string{"posBlocks": posBlocks, "posQuirks": posQuirks, "posQuotes": posQuotes,
+		"posUnicode": posUnicode} {
 		var doc map[string]any
 		if _, err := toml.Decode(src, &doc); err != nil {
 			t.Errorf("%s: %v", name, err)
@@ -100,54 +103,56 @@ func TestKeyIndexKey(t *testing.T) {
 		want  keyPos
 		ok    bool
 	}{
-		{name: "root", src: blockFile, key: "title", want: keyPos{2, 1, 2, 10}, ok: true},
-		{name: "root dotted key", src: blockFile, key: "vars.agent_name.scope", want: keyPos{3, 1, 3, 26}, ok: true},
-		{name: "runbook array value", src: blockFile, table: "runbook", key: "order", want: keyPos{6, 1, 6, 9}, ok: true},
-		{name: "runbook literal", src: blockFile, table: "runbook", key: "sep", want: keyPos{7, 1, 7, 8}, ok: true},
-		{name: "block 0 id", src: blockFile, table: "block", key: "id", want: keyPos{10, 1, 10, 7}, ok: true},
-		{name: "body newline after delimiter", src: blockFile, table: "block", key: "body",
+		{name: "root", src: posBlocks, key: "title", want: keyPos{2, 1, 2, 10}, ok: true},
+		{name: "root dotted key", src: posBlocks, key: "vars.agent_name.scope", want: keyPos{3, 1, 3, 26}, ok: true},
+		{name: "runbook array value", src: posBlocks, table: "runbook", key: "order", want: keyPos{6, 1, 6, 9}, ok: true},
+		{name: "runbook literal", src: posBlocks, table: "runbook", key: "sep", want: keyPos{7, 1, 7, 8}, ok: true},
+		{name: "block 0 id", src: posBlocks, table: "block", key: "id", want: keyPos{10, 1, 10, 7}, ok: true},
+		{name: "body newline after delimiter", src: posBlocks, table: "block", key: "body",
 			want: keyPos{11, 1, 12, 1}, ok: true},
-		{name: "block 1 id", src: blockFile, table: "block", n: 1, key: "id", want: keyPos{16, 1, 16, 7}, ok: true},
-		{name: "body on delimiter line", src: blockFile, table: "block", n: 1, key: "body",
+		{name: "block 1 id", src: posBlocks, table: "block", n: 1, key: "id", want: keyPos{16, 1, 16, 7}, ok: true},
+		{name: "body on delimiter line", src: posBlocks, table: "block", n: 1, key: "body",
 			want: keyPos{17, 1, 17, 11}, ok: true},
-		{name: "key after multi-line string", src: blockFile, table: "block", n: 1, key: "scope",
+		{name: "key after multi-line string", src: posBlocks, table: "block", n: 1, key: "scope",
 			want: keyPos{22, 1, 22, 10}, ok: true},
-		{name: "block 2 indented", src: blockFile, table: "block", n: 2, key: "id", want: keyPos{25, 3, 25, 13}, ok: true},
-		{name: "multi-line array", src: blockFile, table: "block", n: 2, key: "tasks", want: keyPos{26, 1, 26, 9}, ok: true},
-		{name: "key after multi-line array", src: blockFile, table: "block", n: 2, key: "after",
+		{name: "block 2 indented", src: posBlocks, table: "block", n: 2, key: "id", want: keyPos{25, 3, 25, 13}, ok: true},
+		{name: "multi-line array", src: posBlocks, table: "block", n: 2, key: "tasks", want: keyPos{26, 1, 26, 9}, ok: true},
+		{name: "key after multi-line array", src: posBlocks, table: "block", n: 2, key: "after",
 			want: keyPos{30, 1, 30, 9}, ok: true},
-		{name: "fake key in string", src: blockFile, table: "block", n: 3, key: "id"},
-		{name: "fake key in block 1", src: blockFile, table: "block", n: 1, key: "note"},
-		{name: "array element", src: blockFile, table: "block", n: 2, key: "b"},
-		{name: "missing key", src: blockFile, table: "runbook", key: "title"},
-		{name: "missing table", src: blockFile, table: "nope", key: "id"},
+		{name: "fake key in string", src: posBlocks, table: "block", n: 3, key: "id"},
+		{name: "fake key in block 1", src: posBlocks, table: "block", n: 1, key: "note"},
+		{name: "array element", src: posBlocks, table: "block", n: 2, key: "b"},
+		{name: "missing key", src: posBlocks, table: "runbook", key: "title"},
+		{name: "missing table", src: posBlocks, table: "nope", key: "id"},
 
-		{name: "basic quoted key", src: quirks, key: "my key", want: keyPos{1, 1, 1, 12}, ok: true},
-		{name: "literal quoted key", src: quirks, key: "k", want: keyPos{2, 1, 2, 7}, ok: true},
-		{name: "spaced dotted key", src: quirks, key: "a.b.c", want: keyPos{3, 1, 3, 15}, ok: true},
-		{name: "inline table", src: quirks, key: "point", want: keyPos{4, 1, 4, 9}, ok: true},
-		{name: "inline table key not indexed", src: quirks, key: "x"},
-		{name: "escaped quote", src: quirks, key: "s", want: keyPos{5, 1, 5, 6}, ok: true},
-		{name: "key in escaped string", src: quirks, key: "b"},
-		{name: "extra closing quotes", src: quirks, key: "q", want: keyPos{6, 1, 6, 8}, ok: true},
-		{name: "escaped delimiter", src: quirks, key: "m", want: keyPos{7, 1, 7, 8}, ok: true},
-		{name: "key in escaped delimiter", src: quirks, key: "y"},
-		{name: "literal multi-line", src: quirks, key: "lit", want: keyPos{8, 1, 8, 10}, ok: true},
-		{name: "after quirks", src: quirks, key: "t", want: keyPos{9, 1, 9, 5}, ok: true},
-		{name: "spaced quoted header", src: quirks, table: "vars.agent_name", key: "scope",
+		{name: "basic quoted key", src: posQuirks, key: "my key", want: keyPos{1, 1, 1, 12}, ok: true},
+		{name: "literal quoted key", src: posQuirks, key: "k", want: keyPos{2, 1, 2, 7}, ok: true},
+		{name: "spaced dotted key", src: posQuirks, key: "a.b.c", want: keyPos{3, 1, 3, 15}, ok: true},
+		{name: "inline table", src: posQuirks, key: "point", want: keyPos{4, 1, 4, 9}, ok: true},
+		{name: "inline table key not indexed", src: posQuirks, key: "x"},
+		{name: "escaped quote", src: posQuirks, key: "s", want: keyPos{5, 1, 5, 6}, ok: true},
+		{name: "key in escaped string", src: posQuirks, key: "b"},
+		{name: "extra closing quotes", src: posQuirks, key: "q", want: keyPos{6, 1, 6, 8}, ok: true},
+		{name: "escaped delimiter", src: posQuirks, key: "m", want: keyPos{7, 1, 7, 8}, ok: true},
+		{name: "key in escaped delimiter", src: posQuirks, key: "y"},
+		{name: "literal multi-line", src: posQuirks, key: "lit", want: keyPos{8, 1, 8, 10}, ok: true},
+		{name: "after posQuirks", src: posQuirks, key: "t", want: keyPos{9, 1, 9, 5}, ok: true},
+		{name: "spaced quoted header", src: posQuirks, table: "vars.agent_name", key: "scope",
 			want: keyPos{12, 1, 12, 10}, ok: true},
-		{name: "nested array table", src: quirks, table: "block.sub", key: "id", want: keyPos{16, 1, 16, 7}, ok: true},
-		{name: "subtable of block 0", src: quirks, table: "block.meta", key: "owner",
+		{name: "nested array table", src: posQuirks, table: "block.sub", key: "id", want: keyPos{16, 1, 16, 7}, ok: true},
+		{name: "subtable of block 0", src: posQuirks, table: "block.meta", key: "owner",
 			want: keyPos{18, 1, 18, 10}, ok: true},
-		{name: "subtable of block 1", src: quirks, table: "block.meta", n: 1, key: "owner",
+		{name: "subtable of block 1", src: posQuirks, table: "block.meta", n: 1, key: "owner",
 			want: keyPos{22, 1, 22, 10}, ok: true},
 
-		{name: "unicode value column", src: unicode, key: "ünï", want: keyPos{1, 1, 1, 10}, ok: true},
-		{name: "unicode indented", src: unicode, table: "t", key: "ß", want: keyPos{3, 3, 3, 9}, ok: true},
-		{name: "unicode dotted", src: unicode, table: "t", key: "日本.k", want: keyPos{4, 1, 4, 13}, ok: true},
+		{name: "posUnicode value column", src: posUnicode, key: "ünï", want: keyPos{1, 1, 1, 10}, ok: true},
+		{name: "posUnicode indented", src: posUnicode, table: "t", key: "ß", want: keyPos{3, 3, 3, 9}, ok: true},
+		{name: "posUnicode dotted", src: posUnicode, table: "t", key: "日本.k", want: keyPos{4, 1, 4, 13}, ok: true},
 
-		{name: "extra closing quotes in array", src: arrayQuotes, key: "real", want: keyPos{4, 1, 4, 9}, ok: true},
-		{name: "key in multi-line string in array", src: arrayQuotes, key: "fake"},
+		{name: "extra closing quotes in array", src: posQuotes, key: "real", want: keyPos{4, 1, 4, 9}, ok: true},
+		{name: "key in multi-line string in array", src: posQuotes, key: "fake"},
+		{name: "escaped delimiter across lines", src: posQuotes, key: "m", want: keyPos{5, 1, 5, 8}, ok: true},
+		{name: "key after escaped delimiter across lines", src: posQuotes, key: "y"},
 		{name: "empty source", src: "", key: "a"},
 		{name: "empty quoted key", src: `"" = 1`, key: "", want: keyPos{1, 1, 1, 6}, ok: true},
 		{name: "escaped key", src: `"a\u00e9\"" = 1`, key: `aé"`, want: keyPos{1, 1, 1, 15}, ok: true},
@@ -172,19 +177,19 @@ func TestKeyIndexTable(t *testing.T) {
 		want  keyPos
 		ok    bool
 	}{
-		{name: "root", src: blockFile, want: keyPos{Line: 1, Col: 1}, ok: true},
+		{name: "root", src: posBlocks, want: keyPos{Line: 1, Col: 1}, ok: true},
 		{name: "root of empty source", src: "", want: keyPos{Line: 1, Col: 1}, ok: true},
-		{name: "root has one occurrence", src: blockFile, n: 1, want: keyPos{Line: 1, Col: 1}},
-		{name: "plain", src: blockFile, table: "runbook", want: keyPos{Line: 5, Col: 1}, ok: true},
-		{name: "block 0", src: blockFile, table: "block", want: keyPos{Line: 9, Col: 1}, ok: true},
-		{name: "block 1", src: blockFile, table: "block", n: 1, want: keyPos{Line: 15, Col: 1}, ok: true},
-		{name: "block 2 indented", src: blockFile, table: "block", n: 2, want: keyPos{Line: 24, Col: 3}, ok: true},
-		{name: "fake header in string", src: blockFile, table: "block", n: 3},
-		{name: "missing", src: blockFile, table: "vars"},
-		{name: "spaced quoted header", src: quirks, table: "vars.agent_name", want: keyPos{Line: 11, Col: 3}, ok: true},
-		{name: "nested array table", src: quirks, table: "block.sub", want: keyPos{Line: 15, Col: 1}, ok: true},
-		{name: "second subtable", src: quirks, table: "block.meta", n: 1, want: keyPos{Line: 21, Col: 1}, ok: true},
-		{name: "unicode", src: unicode, table: "t", want: keyPos{Line: 2, Col: 1}, ok: true},
+		{name: "root has one occurrence", src: posBlocks, n: 1, want: keyPos{Line: 1, Col: 1}},
+		{name: "plain", src: posBlocks, table: "runbook", want: keyPos{Line: 5, Col: 1}, ok: true},
+		{name: "block 0", src: posBlocks, table: "block", want: keyPos{Line: 9, Col: 1}, ok: true},
+		{name: "block 1", src: posBlocks, table: "block", n: 1, want: keyPos{Line: 15, Col: 1}, ok: true},
+		{name: "block 2 indented", src: posBlocks, table: "block", n: 2, want: keyPos{Line: 24, Col: 3}, ok: true},
+		{name: "fake header in string", src: posBlocks, table: "block", n: 3},
+		{name: "missing", src: posBlocks, table: "vars"},
+		{name: "spaced quoted header", src: posQuirks, table: "vars.agent_name", want: keyPos{Line: 11, Col: 3}, ok: true},
+		{name: "nested array table", src: posQuirks, table: "block.sub", want: keyPos{Line: 15, Col: 1}, ok: true},
+		{name: "second subtable", src: posQuirks, table: "block.meta", n: 1, want: keyPos{Line: 21, Col: 1}, ok: true},
+		{name: "posUnicode", src: posUnicode, table: "t", want: keyPos{Line: 2, Col: 1}, ok: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -203,11 +208,11 @@ func TestKeyIndexCount(t *testing.T) {
 		table string
 		want  int
 	}{
-		{name: "blocks, not the one in a string", src: blockFile, table: "block", want: 3},
-		{name: "plain table", src: blockFile, table: "runbook", want: 0},
-		{name: "root", src: blockFile, table: "", want: 0},
-		{name: "outer", src: quirks, table: "block", want: 2},
-		{name: "nested counts on its own", src: quirks, table: "block.sub", want: 1},
+		{name: "blocks, not the one in a string", src: posBlocks, table: "block", want: 3},
+		{name: "plain table", src: posBlocks, table: "runbook", want: 0},
+		{name: "root", src: posBlocks, table: "", want: 0},
+		{name: "outer", src: posQuirks, table: "block", want: 2},
+		{name: "nested counts on its own", src: posQuirks, table: "block.sub", want: 1},
 		{name: "empty source", src: "", table: "block", want: 0},
 	}
 	for _, tt := range tests {
@@ -223,7 +228,7 @@ func TestKeyIndexCount(t *testing.T) {
 // the source and points at a key or header, and, when BurntSushi/toml accepts the input, that the scanner indexed
 // exactly the keys the parser saw and that string values start where it says.
 func FuzzKeyIndex(f *testing.F) {
-	for _, src := range []string{blockFile, quirks, arrayQuotes, unicode, "", "a = '''\n", `"" = 1`, `"a\u00e9\"" = 1`,
+	for _, src := range []string{posBlocks, posQuirks, posQuotes, posUnicode, "", "a = '''\n", `"" = 1`, `"a\u00e9\"" = 1`,
 		"a = [[1], {b = [2]}]\n[x]\n", "[[a]]\n[[a]]\nb = \"\"\"\\\n  c\"\"\"", "a = \"\\e\"\n\"\\e\" = 1"} {
 		f.Add(src)
 	}
@@ -238,13 +243,13 @@ func FuzzKeyIndex(f *testing.F) {
 		for ref, p := range ix.keys {
 			inside("key "+ref.key, p.Line, p.Col)
 			inside("value of "+ref.key, p.ValLine, p.ValCol)
-			if r := runeAt(lines, p.Line, p.Col); !isBareKeyRune(r) && r != '"' && r != '\'' {
+			if r := posRuneAt(lines, p.Line, p.Col); !isBareKeyRune(r) && r != '"' && r != '\'' {
 				t.Fatalf("key %q at %d:%d starts with %q", ref.key, p.Line, p.Col, r)
 			}
 		}
 		for ref, p := range ix.tables {
 			inside("table "+ref.name, p.Line, p.Col)
-			if r := runeAt(lines, p.Line, p.Col); r != '[' || p.ValLine != 0 || p.ValCol != 0 {
+			if r := posRuneAt(lines, p.Line, p.Col); r != '[' || p.ValLine != 0 || p.ValCol != 0 {
 				t.Fatalf("table %q at %+v starts with %q", ref.name, p, r)
 			}
 		}
@@ -263,22 +268,25 @@ func FuzzKeyIndex(f *testing.F) {
 		if err != nil || strings.Contains(src, "\r") {
 			return // not the normalised, valid TOML the scanner is written for
 		}
+		if _, ok := ix.tables[tableRef{}]; ok {
+			return // a table named "" shares its name with the root
+		}
 		parsed := map[string]bool{}
 		for _, k := range md.Keys() {
 			parsed[strings.Join(k, ".")] = true
 		}
 		var indexed []string
 		for ref, p := range ix.keys {
-			full := join(ref.table.name, ref.key)
+			full := posJoin(ref.table.name, ref.key)
 			indexed = append(indexed, full)
 			if !parsed[full] {
 				t.Fatalf("indexed key %q that the parser did not see in %q", full, src)
 			}
-			want, ok := decodedString(doc, ref.table, ref.key)
+			want, ok := posDecodedString(doc, ref.table, ref.key)
 			if !ok || want == "" {
 				continue
 			}
-			if r := runeAt(lines, p.ValLine, p.ValCol); r != '\\' && r != []rune(want)[0] {
+			if r := posRuneAt(lines, p.ValLine, p.ValCol); r != '\\' && r != []rune(want)[0] {
 				t.Fatalf("value of %q at %d:%d starts with %q, want %q", full, p.ValLine, p.ValCol, r, want)
 			}
 		}
@@ -304,17 +312,17 @@ func FuzzKeyIndex(f *testing.F) {
 	})
 }
 
-func join(table, key string) string {
+func posJoin(table, key string) string {
 	if table == "" {
 		return key
 	}
 	return table + "." + key
 }
 
-// runeAt returns the rune at line:col, '\n' just past the end of a line that has one, or eof.
-func runeAt(lines []string, line, col int) rune {
+// posRuneAt returns the rune at line:col, '\n' just past the end of a line that has one, or tomlEOF.
+func posRuneAt(lines []string, line, col int) rune {
 	if line < 1 || line > len(lines) || col < 1 {
-		return eof
+		return tomlEOF
 	}
 	rs := []rune(lines[line-1])
 	switch {
@@ -323,12 +331,12 @@ func runeAt(lines []string, line, col int) rune {
 	case col == len(rs)+1 && line < len(lines):
 		return '\n'
 	}
-	return eof
+	return tomlEOF
 }
 
-// decodedString returns the string value of key in occurrence n of table, when the dotted names lead there
+// posDecodedString returns the string value of key in occurrence n of table, when the dotted names lead there
 // unambiguously.
-func decodedString(doc map[string]any, t tableRef, key string) (string, bool) {
+func posDecodedString(doc map[string]any, t tableRef, key string) (string, bool) {
 	m := doc
 	if t.name != "" {
 		parts := strings.Split(t.name, ".")

@@ -34,16 +34,40 @@ type analyzer struct {
 	uses Uses
 	errs []Error
 	text string
+	// aliases holds the template variables bound to the data ({{$d := .}}): $d.x reads variable x. Template
+	// variables are scoped, but treating a name as an alias everywhere only finds more uses, never fewer.
+	aliases map[string]bool
 }
 
 func analyze(tree *parse.Tree, text string) (Uses, []Error) {
-	a := &analyzer{text: text}
+	a := &analyzer{text: text, aliases: map[string]bool{}}
 	a.node(tree.Root, false)
 	return a.uses, a.errs
 }
 
+// isData reports whether a pipeline evaluates to the data itself: ., $ or an alias of it, with nothing applied.
+func (a *analyzer) isData(p *parse.PipeNode, rebound bool) bool {
+	if p == nil || len(p.Cmds) != 1 || len(p.Cmds[0].Args) != 1 {
+		return false
+	}
+	switch n := p.Cmds[0].Args[0].(type) {
+	case *parse.DotNode:
+		return !rebound
+	case *parse.VariableNode:
+		return len(n.Ident) == 1 && (n.Ident[0] == "$" || a.aliases[n.Ident[0]])
+	}
+	return false
+}
+
+// bind records the variables a pipeline declares when it evaluates to the data.
+func (a *analyzer) bind(p *parse.PipeNode, rebound bool) {
+	if p != nil && len(p.Decl) == 1 && a.isData(p, rebound) {
+		a.aliases[p.Decl[0].Ident[0]] = true
+	}
+}
+
 // node walks a node. rebound is set inside range and with, where dot is no longer the data: there, .x reads a
-// field of the current item, not a variable.
+// field of the current item, not a variable. {{with .}} keeps dot the data.
 func (a *analyzer) node(n parse.Node, rebound bool) {
 	switch n := n.(type) {
 	case *parse.ListNode:
@@ -54,8 +78,10 @@ func (a *analyzer) node(n parse.Node, rebound bool) {
 			a.node(c, rebound)
 		}
 	case *parse.ActionNode:
+		a.bind(n.Pipe, rebound)
 		a.pipe(n.Pipe, rebound)
 	case *parse.IfNode:
+		a.bind(n.Pipe, rebound)
 		a.pipe(n.Pipe, rebound)
 		a.node(n.List, rebound)
 		a.node(n.ElseList, rebound)
@@ -64,8 +90,9 @@ func (a *analyzer) node(n parse.Node, rebound bool) {
 		a.node(n.List, true)
 		a.node(n.ElseList, rebound)
 	case *parse.WithNode:
+		a.bind(n.Pipe, rebound)
 		a.pipe(n.Pipe, rebound)
-		a.node(n.List, true)
+		a.node(n.List, !a.isData(n.Pipe, rebound))
 		a.node(n.ElseList, rebound)
 	case *parse.TemplateNode:
 		line, col := blocks.LineCol(a.text, int(n.Pos))
@@ -113,7 +140,7 @@ func (a *analyzer) arg(n parse.Node, rebound bool) {
 			a.field(n.Ident[0], int(n.Pos))
 		}
 	case *parse.VariableNode:
-		if n.Ident[0] == "$" {
+		if n.Ident[0] == "$" || a.aliases[n.Ident[0]] {
 			if len(n.Ident) > 1 {
 				a.field(n.Ident[1], int(n.Pos))
 			} else {

@@ -37,6 +37,7 @@ func baseFuncs(consts map[string]string) template.FuncMap {
 			}
 			return Quote(s), nil
 		},
+		"index":   index,
 		"bullets": Bullets,
 		"join":    Join,
 		"json":    JSON,
@@ -82,4 +83,43 @@ func describe(v any) string {
 		return "a list"
 	}
 	return fmt.Sprintf("a %T", v)
+}
+
+// index replaces text/template's builtin, which returns a zero value (printed "<no value>") for a missing map key:
+// under missingkey=error semantics, reading a variable that is not there must fail, however it is spelled.
+func index(item any, keys ...any) (any, error) {
+	for _, k := range keys {
+		if m, ok := item.(map[string]any); ok {
+			name, isName := k.(string)
+			if !isName {
+				return nil, fmt.Errorf("index: the data is indexed by variable name, not %s", describe(k))
+			}
+			if item, ok = m[name]; !ok {
+				return nil, fmt.Errorf("index: no variable %q here", name)
+			}
+			continue
+		}
+		i, isInt := k.(int)
+		if !isInt {
+			return nil, fmt.Errorf("index: a list or string is indexed by an int, not %s", describe(k))
+		}
+		var n int
+		switch v := item.(type) {
+		case []string:
+			n = len(v)
+		case string:
+			n = len(v)
+		default:
+			return nil, fmt.Errorf("index: cannot index %s", describe(item))
+		}
+		if i < 0 || i >= n {
+			return nil, fmt.Errorf("index: %d out of range (length %d)", i, n)
+		}
+		if l, isList := item.([]string); isList {
+			item = l[i]
+		} else {
+			item = item.(string)[i]
+		}
+	}
+	return item, nil
 }

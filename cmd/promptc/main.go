@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -40,6 +41,10 @@ type env struct {
 	dir string
 	// root is the project root, found on first use.
 	root string
+	// cdir is the -C argument as given, to repeat it in suggested commands.
+	cdir string
+	// unknownCommand is set when the command line named no known command: a usage error.
+	unknownCommand bool
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
@@ -49,6 +54,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	err := app.Run(args)
 	var ee exitError
 	switch {
+	case err == nil && e.unknownCommand:
+		return exitInvalid
 	case err == nil:
 		return exitOK
 	case errors.As(err, &ee):
@@ -83,7 +90,10 @@ func newApp(e *env) *cli.App {
 				if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
 					return usageErr(e, "-C %s: no such directory", dir)
 				}
-				e.dir, e.root = abs, abs
+				if _, err := os.Stat(filepath.Join(abs, blocks.ManifestFile)); err != nil {
+					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", dir)
+				}
+				e.dir, e.root, e.cdir = abs, abs, dir
 				return nil
 			}
 			wd, err := os.Getwd()
@@ -96,6 +106,11 @@ func newApp(e *env) *cli.App {
 		Commands: []*cli.Command{
 			buildCommand(e),
 			renderCommand(e),
+			checkCommand(e),
+			diffCommand(e),
+			lintCommand(e),
+			statsCommand(e),
+			hookCommand(e),
 		},
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -103,6 +118,7 @@ func newApp(e *env) *cli.App {
 			return usageErr(e, "%v (see promptc --help)", err)
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
+			e.unknownCommand = true
 			fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, blocks.DidYouMean(name, commandNames(c.App)))
 		},
 	}
@@ -167,6 +183,56 @@ func (e *env) load() (*assemble.Program, error) {
 		return nil, e.diagnostics(diags)
 	}
 	return prog, nil
+}
+
+// invocation is how the user ran promptc, to suggest a follow-up command: "promptc -C examples/tracker".
+func (e *env) invocation() string {
+	if e.cdir != "" {
+		return "promptc -C " + shellQuote(e.cdir)
+	}
+	return "promptc"
+}
+
+// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters.
+func shellQuote(s string) string {
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+=:@,", r)) {
+			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+		}
+	}
+	return s
+}
+
+// color reports whether output may be coloured: stdout is a terminal and NO_COLOR is not set (https://no-color.org).
+func (e *env) color() bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := e.stdout.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// repoPrefix is the project root relative to the enclosing git repository's top, with a trailing slash ("" at the
+// top or outside a repository): annotations name files from the repository root.
+func (e *env) repoPrefix() string {
+	for dir := e.root; ; {
+		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
+			rel, err := filepath.Rel(dir, e.root)
+			if err != nil || rel == "." {
+				return ""
+			}
+			return filepath.ToSlash(rel) + "/"
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
 }
 
 // diagnostics prints diagnostics, one per line, and returns exit status 2.

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
@@ -25,10 +26,17 @@ func TestMain(m *testing.M) {
 
 // TestScripts runs the end-to-end command-line tests in testdata/script: one txtar file per concern, each building
 // a small project inline and asserting stdout, stderr and exit status exactly.
+var update = flag.Bool("update", false, "rewrite the expected output in testdata/script")
+
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                "testdata/script",
 		RequireUniqueNames: true,
+		// A failing line does not hide the ones after it: one run shows every difference in a script.
+		ContinueOnError: true,
+		// go test ./cmd/promptc -run TestScripts -update rewrites the expected files of failing cmp lines; read
+		// the resulting diff before committing it.
+		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
 			"exits":    cmdExits,
 			"crlf":     cmdCRLF,

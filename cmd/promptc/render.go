@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"strings"
 
@@ -21,7 +23,7 @@ func renderCommand(e *env) *cli.Command {
 			"from turn K (1-based) of the fixture, or from FILE. A values FILE is a JSON object or a TOML table of\n" +
 			"variable values (name = value), read as JSON when it ends in .json or starts with \"{\".",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "task", Usage: "the task kind `T`", Required: true},
+			&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
 			&cli.StringFlag{Name: "fixture", Usage: "take values from fixtures/`F`.toml"},
 			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML)"},
 			&cli.IntFlag{Name: "turn", Usage: "print the message of turn `K` of the fixture"},
@@ -31,6 +33,9 @@ func renderCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr(e, "render takes no arguments, got %q", c.Args().First())
+			}
+			if c.String("task") == "" {
+				return usageErr(e, "render: --task T is required (see promptc render --help)")
 			}
 			if c.IsSet("fixture") && c.IsSet("session") {
 				return usageErr(e, "render: --fixture and --session both give session values; choose one")
@@ -57,6 +62,9 @@ func renderCommand(e *env) *cli.Command {
 
 func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	req := assemble.Request{Task: c.String("task")}
+	if tasks := prog.Project.Tasks; !contains(tasks, req.Task) {
+		return "", usageErr(e, "render: unknown task %q%s; the tasks are: %s", req.Task, blocks.DidYouMean(req.Task, tasks), strings.Join(tasks, ", "))
+	}
 	wantTurn := c.IsSet("turn") || c.IsSet("turn-file")
 	if wantTurn && len(prog.Project.Turn.Order) == 0 {
 		return "", usageErr(e, "render: this project has no turn message ([turn] order is empty)")
@@ -78,8 +86,11 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	switch {
 	case c.IsSet("turn"):
 		k := c.Int("turn")
-		if n := len(req.Fixture.Turns); k < 1 || k > n {
-			return "", usageErr(e, "render: fixture %q has %d turns; --turn must be between 1 and %d", req.Fixture.Name, n, n)
+		switch n := len(req.Fixture.Turns); {
+		case n == 0:
+			return "", usageErr(e, "render: fixture %q has no [[turn]] entries; add one, or give turn values with --turn-file", req.Fixture.Name)
+		case k < 1 || k > n:
+			return "", usageErr(e, "render: fixture %q has %d %s; --turn must be between 1 and %d", req.Fixture.Name, n, noun(n, "turn", "turns"), n)
 		}
 		req.Turn = k
 	case c.IsSet("turn-file"):
@@ -135,11 +146,24 @@ func (e *env) fixture(prog *assemble.Program, task, name string, named bool) (*b
 func (e *env) readValues(name string) (blocks.Values, blocks.Pos, error) {
 	data, err := os.ReadFile(e.path(name))
 	if err != nil {
-		return nil, blocks.Pos{}, usageErr(e, "render: %v", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, blocks.Pos{}, usageErr(e, "render: cannot read %s: %v", name, err)
 	}
 	vals, diags := blocks.ParseValues(name, data)
 	if len(diags) > 0 {
 		return nil, blocks.Pos{}, e.diagnostics(diags)
 	}
 	return vals, blocks.Pos{File: name}, nil
+}
+
+func contains(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
 }

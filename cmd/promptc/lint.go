@@ -1,0 +1,59 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/guard"
+)
+
+func lintCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "lint",
+		Usage:     "report text that makes prompts unstable or repeats itself (exit 1 on errors)",
+		UsageText: "promptc lint [--format text|json] [--tokenizer o200k_base|cl100k_base]",
+		Description: "Compiles the project, builds every artifact in memory and runs the stability lints: volatile text in\n" +
+			"runbooks, blocks placed before more stable ones, repeated sentences and pasted constants, unused\n" +
+			"constants and variables, invisible characters, task prefixes too short to cache. Silence a deliberate\n" +
+			"finding with a [[lint.allow]] entry in promptc.toml. Exit status: 0 no error-level finding, 1 at least\n" +
+			"one, 2 the project does not compile. See docs/lint.md.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
+			tokenizerFlag(),
+		},
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr(e, "lint takes no arguments, got %q", c.Args().First())
+			}
+			format := c.String("format")
+			if format != "text" && format != "json" {
+				return usageErr(e, "lint: --format must be text or json, not %q", format)
+			}
+			tok, err := guard.NewCounter(c.String("tokenizer"))
+			if err != nil {
+				return usageErr(e, "lint: %v", err)
+			}
+			prog, err := e.load()
+			if err != nil {
+				return err
+			}
+			arts, diags := prog.Build()
+			if len(diags) > 0 {
+				return e.diagnostics(diags)
+			}
+			findings := guard.Lint(prog, arts, tok)
+			if format == "json" {
+				err = guard.WriteFindingsJSON(e.stdout, findings)
+			} else {
+				err = guard.WriteFindings(e.stdout, findings)
+			}
+			if err != nil {
+				return usageErr(e, "lint: %v", err)
+			}
+			if errs, _ := guard.CountSeverities(findings); errs > 0 {
+				return exitError{exitChanged}
+			}
+			return nil
+		},
+	}
+}

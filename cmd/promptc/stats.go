@@ -1,0 +1,55 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/guard"
+)
+
+func statsCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "stats",
+		Usage:     "bytes and tokens per task, block and scope, and the prefixes runbooks share",
+		UsageText: "promptc stats [--format text|json] [--tokenizer o200k_base|cl100k_base]",
+		Description: "Compiles the project, builds every artifact in memory and measures it: for each task, the bytes and\n" +
+			"tokens of every block of its first fixture's runbook, totals per scope, where the global and task\n" +
+			"prefixes end, and the prefix common to all its fixtures; then the prefix every task shares. Token\n" +
+			"counts are estimates. See docs/stats.md.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
+			tokenizerFlag(),
+		},
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr(e, "stats takes no arguments, got %q", c.Args().First())
+			}
+			format := c.String("format")
+			if format != "text" && format != "json" {
+				return usageErr(e, "stats: --format must be text or json, not %q", format)
+			}
+			tok, err := guard.NewCounter(c.String("tokenizer"))
+			if err != nil {
+				return usageErr(e, "stats: %v", err)
+			}
+			prog, err := e.load()
+			if err != nil {
+				return err
+			}
+			arts, diags := prog.Build()
+			if len(diags) > 0 {
+				return e.diagnostics(diags)
+			}
+			r := guard.Stats(prog, arts, tok)
+			if format == "json" {
+				err = r.WriteJSON(e.stdout)
+			} else {
+				err = r.WriteText(e.stdout)
+			}
+			if err != nil {
+				return usageErr(e, "stats: %v", err)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,5 @@
+//go:build race
+
+package golden
+
+func init() { raceEnabled = true }

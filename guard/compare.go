@@ -1,0 +1,171 @@
+package guard
+
+import (
+	"sort"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+)
+
+// Statuses of an artifact that differs between two sides.
+const (
+	Changed = "changed" // both sides have it, with different bytes
+	Added   = "added"   // only the new side has it (missing from golden/)
+	Removed = "removed" // only the old side has it (stale in golden/)
+)
+
+// Side is one version of a project's artifacts. Old sides read from golden/ carry bytes only; sides compiled from
+// sources (the working tree, a git revision) carry source maps too.
+type Side struct {
+	// Label names the side in diffs: "golden", "HEAD", "working tree".
+	Label string
+	// Dir prefixes artifact paths in diff headers: "golden/", "build/".
+	Dir  string
+	Arts []*assemble.Artifact
+}
+
+// FromBytes makes artifacts without source maps from a path → bytes tree (golden/ as read from disk).
+func FromBytes(tree map[string][]byte) []*assemble.Artifact {
+	paths := make([]string, 0, len(tree))
+	for p := range tree {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	arts := make([]*assemble.Artifact, 0, len(paths))
+	for _, p := range paths {
+		a := &assemble.Artifact{Path: p, Text: string(tree[p])}
+		a.Task, a.Kind, a.Turn = assemble.ParsePath(p)
+		arts = append(arts, a)
+	}
+	return arts
+}
+
+// Change is one artifact that differs, with everything a reviewer needs to judge it.
+type Change struct {
+	Path   string `json:"path"`
+	Status string `json:"status"`
+	Task   string `json:"task"`
+	Kind   string `json:"kind"` // "runbook" or "turn"
+	// Offset is the first differing byte; Line and Col (1-based, col in runes) locate it in both sides.
+	Offset int `json:"offset"`
+	Line   int `json:"line"`
+	Col    int `json:"col"`
+	// Block owns the first differing byte: from the new side's source map, or from the old side's when bytes were
+	// only removed. Empty when no source map covers it (bytes removed at the end, compared with golden/).
+	Block  string     `json:"block,omitempty"`
+	Source blocks.Pos `json:"-"`
+	Scope  string     `json:"scope,omitempty"`
+	Side   string     `json:"side,omitempty"` // "new" or "old"
+	// After names the last block before the change when no block owns it.
+	After string `json:"after,omitempty"`
+	// InvalidatedBytes and InvalidatedTokens price the change: the cached prefix from Offset to the end of the
+	// artifact's stable part (a runbook; a turn message has none).
+	InvalidatedBytes  int `json:"invalidated_bytes"`
+	InvalidatedTokens int `json:"invalidated_tokens"`
+	OldBytes          int `json:"old_bytes"`
+	NewBytes          int `json:"new_bytes"`
+	// Diff is a unified line diff of the two sides (3 lines of context).
+	Diff string `json:"diff"`
+}
+
+// Report is the result of comparing two sides.
+type Report struct {
+	Old, New Side
+	Encoding string
+	Changes  []*Change
+}
+
+// Compare compares two sides artifact by artifact and attributes every difference. tok counts the invalidated tokens;
+// it is only used when something differs, so a clean comparison never loads a vocabulary.
+func Compare(old, new Side, tok *Counter) *Report {
+	r := &Report{Old: old, New: new, Encoding: tok.Encoding()}
+	olds := map[string]*assemble.Artifact{}
+	for _, a := range old.Arts {
+		olds[a.Path] = a
+	}
+	news := map[string]*assemble.Artifact{}
+	for _, a := range new.Arts {
+		news[a.Path] = a
+	}
+	paths := make([]string, 0, len(olds)+len(news))
+	for p := range olds {
+		paths = append(paths, p)
+	}
+	for p := range news {
+		if _, ok := olds[p]; !ok {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		o, n := olds[p], news[p]
+		if o != nil && n != nil && o.Text == n.Text {
+			continue
+		}
+		r.Changes = append(r.Changes, compareOne(p, o, n, old, new, tok))
+	}
+	return r
+}
+
+func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counter) *Change {
+	c := &Change{Path: path, Status: Changed}
+	var oldText, newText string
+	switch {
+	case o == nil:
+		c.Status = Added
+		newText = n.Text
+	case n == nil:
+		c.Status = Removed
+		oldText = o.Text
+	default:
+		oldText, newText = o.Text, n.Text
+	}
+	c.Task, c.Kind, _ = assemble.ParsePath(path)
+	c.OldBytes, c.NewBytes = len(oldText), len(newText)
+	c.Offset = commonPrefix(oldText, newText)
+	if c.Offset < len(newText) {
+		c.Line, c.Col = blocks.LineCol(newText, c.Offset)
+	} else {
+		c.Line, c.Col = blocks.LineCol(oldText, c.Offset)
+	}
+
+	// Attribute the first differing byte: to the new side's block, or, when bytes were only removed, the old side's.
+	switch {
+	case n != nil && c.Offset < len(newText):
+		c.attribute(n, "new")
+	case o != nil && c.Offset < len(oldText) && len(o.Spans) > 0:
+		c.attribute(o, "old")
+	case n != nil && len(n.Spans) > 0:
+		c.After = n.Spans[len(n.Spans)-1].Block.ID
+		c.Scope = n.Spans[len(n.Spans)-1].Scope
+	}
+
+	// The cache holds the old bytes: everything from the first difference to the end of the old runbook is lost.
+	// A turn message is the volatile suffix: no cached prefix to lose. A new artifact had nothing cached.
+	if c.Kind == blocks.Runbook && c.Status != Added {
+		lost := oldText[c.Offset:]
+		c.InvalidatedBytes = len(lost)
+		c.InvalidatedTokens = tok.Count(lost)
+	}
+	c.Diff = UnifiedDiff(old.Dir+path, new.Dir+path, oldText, newText, o != nil, n != nil)
+	return c
+}
+
+func (c *Change) attribute(a *assemble.Artifact, side string) {
+	if sp, ok := a.SpanAt(c.Offset); ok {
+		c.Block, c.Source, c.Scope, c.Side = sp.Block.ID, sp.Block.Pos, sp.Scope, side
+	}
+}
+
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	// Compare eight bytes at a time: artifacts are large and mostly equal.
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
+	}
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	return i
+}

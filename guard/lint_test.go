@@ -1,0 +1,838 @@
+package guard
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"testing/fstest"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+)
+
+var (
+	ltTokOnce sync.Once
+	ltTok     *Counter
+)
+
+// ltCounter returns one o200k counter shared by every test, so the vocabulary loads once.
+func ltCounter(t testing.TB) *Counter {
+	t.Helper()
+	ltTokOnce.Do(func() {
+		var err error
+		ltTok, err = NewCounter(O200k)
+		if err != nil {
+			panic(err)
+		}
+	})
+	return ltTok
+}
+
+// ltCompile loads a project from files held in memory and builds its artifacts; it fails the test on diagnostics.
+func ltCompile(t *testing.T, files map[string]string) (*assemble.Program, []*assemble.Artifact) {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for name, text := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(text)}
+	}
+	prog, diags := assemble.Load(fsys)
+	if len(diags) > 0 {
+		t.Fatalf("project does not compile:\n%s", diags)
+	}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		t.Fatalf("project does not build:\n%s", diags)
+	}
+	return prog, arts
+}
+
+// ltManifest returns a promptc.toml with tasks issue and chat, the given runbook order and extra text.
+func ltManifest(order, extra string) string {
+	return `name  = "acme"
+tasks = ["issue", "chat"]
+
+[runbook]
+order = [` + order + `]
+
+[vars.agent_name]
+scope = "session"
+type  = "string"
+
+[vars.issue_id]
+scope = "turn"
+type  = "string"
+` + extra
+}
+
+// ltBrief formats a finding as "file:line:col lint [block]" for table tests; messages are checked in their own tests.
+func ltBrief(f Finding) string {
+	s := f.Pos.String() + " " + f.Lint
+	if f.Block != "" {
+		s += " " + f.Block
+	}
+	return s
+}
+
+func TestLintTable(t *testing.T) {
+	const useVars = `
+[turn]
+order = ["assignment"]
+`
+	const assignment = `
+[[block]]
+id   = "assignment"
+body = "Work on {{.issue_id}} as {{.agent_name}}."
+`
+	tests := []struct {
+		name  string
+		files map[string]string
+		only  []string // compare only findings of these lints (every lint when empty)
+		want  []string
+	}{
+		{
+			name: "volatile-text in runbook block",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"intro"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "intro"
+body = "Released on 2024-05-01 at 10:30, build 1715000000, see 3f2a9c1e4b5d6a7f8e9d."
+` + assignment,
+			},
+			only: []string{LintVolatileText},
+			want: []string{
+				"blocks/a.toml:3:21 volatile-text intro",
+				"blocks/a.toml:3:35 volatile-text intro",
+				"blocks/a.toml:3:48 volatile-text intro",
+				"blocks/a.toml:3:64 volatile-text intro",
+			},
+		},
+		{
+			name: "volatile-text: positions through escapes and lines",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"intro", "more"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "intro"
+body = "Tab\there, quote \" and today."
+
+[[block]]
+id   = "more"
+body = """
+First line.
+Second line: as of 12 March 2025 {{.agent_name}} is currently on call."""
+` + assignment,
+			},
+			only: []string{LintVolatileText},
+			want: []string{
+				"blocks/a.toml:3:33 volatile-text intro",
+				"blocks/a.toml:9:20 volatile-text more",
+				"blocks/a.toml:9:53 volatile-text more",
+			},
+		},
+		{
+			name: "volatile-text in a template file and a constant",
+			files: map[string]string{
+				"promptc.toml":       ltManifest(`"intro"`, useVars),
+				"templates/intro.md": "Line one.\n\nCall {{const \"ops\"}} tomorrow.\n",
+				"blocks/a.toml": `[const]
+ops = "the on-call of 2024-12-24"
+
+[[block]]
+id       = "intro"
+template = "intro.md"
+` + assignment,
+			},
+			only: []string{LintVolatileText},
+			want: []string{
+				"blocks/a.toml:2:23 volatile-text ops",
+				"templates/intro.md:3:22 volatile-text intro",
+			},
+		},
+		{
+			name: "volatile-text: none in turn blocks, paths, versions or code actions",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"intro"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "intro"
+body = "See main.go:12:30 and version 1.2.3; {{if .agent_name}}x{{end}}"
+
+[[block]]
+id   = "assignment"
+body = "Today, 2024-05-01, work on {{.issue_id}}."
+`,
+			},
+			only: []string{LintVolatileText},
+		},
+		{
+			name: "volatile-text silenced by an allow for its block",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"intro"`, useVars+`
+[[lint.allow]]
+lint   = "volatile-text"
+block  = "intro"
+reason = "the release date is part of the contract"
+`),
+				"blocks/a.toml": `[[block]]
+id   = "intro"
+body = "Released on 2024-05-01."
+` + assignment,
+			},
+			only: []string{LintVolatileText, LintUnusedAllow},
+		},
+		{
+			name: "unused-allow",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"intro"`, useVars+`
+[[lint.allow]]
+lint   = "volatile-text"
+reason = "dates were fine once"
+`),
+				"blocks/a.toml": `[[block]]
+id   = "intro"
+body = "Nothing volatile {{.agent_name}}."
+` + assignment,
+			},
+			only: []string{LintVolatileText, LintUnusedAllow},
+			want: []string{"promptc.toml:18:1 unused-allow"},
+		},
+		{
+			name: "scope-inversion: session block before a global one",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"who", "rules"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+
+[[block]]
+id   = "rules"
+body = "Never push to main."
+` + assignment,
+			},
+			only: []string{LintScopeInversion},
+			want: []string{"promptc.toml:5:10 scope-inversion who"},
+		},
+		{
+			name: "scope-inversion: task block before a global one",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"issue-only", "rules", "who"`, useVars),
+				"blocks/a.toml": `[[block]]
+id    = "issue-only"
+tasks = ["issue"]
+body  = "Issues only."
+
+[[block]]
+id   = "rules"
+body = "Never push to main."
+
+[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+` + assignment,
+			},
+			only: []string{LintScopeInversion},
+			want: []string{"promptc.toml:5:10 scope-inversion issue-only"},
+		},
+		{
+			name: "scope-inversion: none from most to least stable",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"rules", "issue-only", "who"`, useVars),
+				"blocks/a.toml": `[[block]]
+id    = "issue-only"
+tasks = ["issue"]
+body  = "Issues only."
+
+[[block]]
+id   = "rules"
+body = "Never push to main."
+
+[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+` + assignment,
+			},
+			only: []string{LintScopeInversion},
+		},
+		{
+			name: "scope-inversion silenced",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"who", "rules"`, useVars+`
+[[lint.allow]]
+lint   = "scope-inversion"
+block  = "who"
+reason = "the identity must come first"
+`),
+				"blocks/a.toml": `[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+
+[[block]]
+id   = "rules"
+body = "Never push to main."
+` + assignment,
+			},
+			only: []string{LintScopeInversion, LintUnusedAllow},
+		},
+		{
+			name: "duplicate-sentence in two blocks",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "b"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "Short one. Never merge a pull request that you opened yourself. Done."
+
+[[block]]
+id   = "b"
+body = """
+- Never merge a pull request
+  that you opened yourself.
+- Short one."""
+` + assignment,
+			},
+			only: []string{LintDuplicateSentence},
+			want: []string{"blocks/a.toml:8:3 duplicate-sentence b"},
+		},
+		{
+			name: "duplicate-sentence: none for short sentences, code spans, fences or one block",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "b"`, useVars),
+				"blocks/a.toml": "[[block]]\nid   = \"a\"\nraw  = true\nbody = '''\nRead the issue first. Then act.\n`tracker issue create --title <title> --body-file <file>`.\n```\nThis line is code and is repeated in another block.\n```\nThe same sentence twice within one single block is fine.\nThe same sentence twice within one single block is fine.\n'''\n\n" +
+					"[[block]]\nid   = \"b\"\nbody = '''\nRead the issue first.\n`tracker issue create --title <title> --body-file <file>`.\n```\nThis line is code and is repeated in another block.\n```\n'''\n" + assignment,
+			},
+			only: []string{LintDuplicateSentence},
+		},
+		{
+			name: "duplicate-sentence between a constant and a block",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "c"`, useVars),
+				"blocks/a.toml": `[const]
+rules = "Always run the full test suite before you push a branch. Keep commits small."
+
+[[block]]
+id   = "a"
+body = "{{const \"rules\"}}"
+
+[[block]]
+id   = "c"
+body = "First. Always run the full test suite before you push a branch."
+` + assignment,
+			},
+			only: []string{LintDuplicateSentence},
+			want: []string{"blocks/a.toml:10:16 duplicate-sentence c"},
+		},
+		{
+			name: "pasted-constant",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a"`, useVars),
+				"blocks/a.toml": `[const]
+boundary = "Run only the commands listed in this runbook, and nothing else."
+
+[[block]]
+id   = "a"
+body = """
+Intro.
+Run only the commands listed
+in this runbook, and nothing else. {{const "boundary"}}"""
+` + assignment,
+			},
+			only: []string{LintPastedConstant, LintDuplicateSentence},
+			want: []string{"blocks/a.toml:8:1 pasted-constant a"},
+		},
+		{
+			name: "pasted-constant silenced; its sentence is not also a duplicate",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a"`, useVars+`
+[[lint.allow]]
+lint   = "pasted-constant"
+block  = "a"
+reason = "kept verbatim for the legal team"
+`),
+				"blocks/a.toml": `[const]
+boundary = "Run only the commands listed in this runbook, and nothing else."
+
+[[block]]
+id   = "a"
+body = "Run only the commands listed in this runbook, and nothing else. {{const \"boundary\"}}"
+` + assignment,
+			},
+			only: []string{LintPastedConstant, LintDuplicateSentence, LintUnusedAllow},
+		},
+		{
+			name: "unused constant and variable",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a"`, useVars+`
+[vars.spare]
+scope = "session"
+type  = "bool"
+
+[vars.flag]
+scope = "session"
+type  = "bool"
+`),
+				"blocks/a.toml": `[const]
+used   = "x"
+unused = "y"
+
+[[block]]
+id   = "a"
+when = "flag"
+body = "{{const \"used\"}}"
+` + assignment,
+			},
+			only: []string{LintUnusedConstant, LintUnusedVariable},
+			want: []string{
+				"blocks/a.toml:3:1 unused-constant unused",
+				"promptc.toml:18:1 unused-variable spare",
+			},
+		},
+		{
+			name: "unused: the whole data uses every variable in scope",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a"`, useVars+`
+[vars.spare]
+scope = "session"
+type  = "bool"
+`),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "{{json .}}"
+
+[[block]]
+id   = "assignment"
+body = "{{.issue_id}}"
+`,
+			},
+			only: []string{LintUnusedConstant, LintUnusedVariable},
+		},
+		{
+			name: "unused silenced by name",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a"`, useVars+`
+[vars.spare]
+scope = "session"
+type  = "bool"
+
+[[lint.allow]]
+lint   = "unused-variable"
+block  = "spare"
+reason = "the platform sends it; the next release uses it"
+`),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "Hi."
+` + assignment,
+			},
+			only: []string{LintUnusedVariable, LintUnusedAllow},
+		},
+		{
+			name: "invisible-char in a body, an escape, and a fixture",
+			files: map[string]string{
+				"promptc.toml":    ltManifest(`"a", "b"`, useVars),
+				"blocks/a.toml":   "[[block]]\nid   = \"a\"\nbody = \"Never\u200b push \u202eto main.\"\n\n[[block]]\nid   = \"b\"\nbody = \"Hidden\\u2066 text.\"\n" + assignment,
+				"fixtures/f.toml": "[session]\nagent_name = \"A\u200dB\"\n",
+			},
+			only: []string{LintInvisibleChar},
+			want: []string{
+				"blocks/a.toml:3:14 invisible-char a",
+				"blocks/a.toml:3:21 invisible-char a",
+				"blocks/a.toml:7:15 invisible-char b",
+				"fixtures/f.toml:2:16 invisible-char",
+			},
+		},
+		{
+			name: "short-prefix: one per task",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "who"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "Never push to main."
+
+[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+` + assignment,
+			},
+			only: []string{LintShortPrefix},
+			want: []string{
+				"promptc.toml:2:10 short-prefix issue",
+				"promptc.toml:2:19 short-prefix chat",
+			},
+		},
+		{
+			name: "short-prefix: none over the minimum",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "who"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "` + ltLongText(1100) + `"
+
+[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+` + assignment,
+			},
+			only: []string{LintShortPrefix},
+		},
+		{
+			name: "short-prefix silenced for one task",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a"`, useVars+`
+[[lint.allow]]
+lint   = "short-prefix"
+block  = "chat"
+reason = "chat sessions are short"
+`),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "Never push to main."
+` + assignment,
+			},
+			only: []string{LintShortPrefix, LintUnusedAllow},
+			want: []string{"promptc.toml:2:10 short-prefix issue"},
+		},
+		{
+			name: "unknown-allow: lint, block, and a lint that cannot be silenced",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a"`, useVars+`
+[[lint.allow]]
+lint   = "volatile-txt"
+reason = "typo"
+
+[[lint.allow]]
+lint   = "volatile-text"
+block  = "nope"
+reason = "no such block"
+
+[[lint.allow]]
+lint   = "unused-allow"
+reason = "cannot"
+
+[[lint.allow]]
+lint   = "unused-variable"
+block  = "a"
+reason = "a is a block, not a variable"
+`),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "Hello."
+` + assignment,
+			},
+			only: []string{LintUnknownAllow, LintUnusedAllow},
+			want: []string{
+				"promptc.toml:19:10 unknown-allow",
+				"promptc.toml:24:10 unknown-allow",
+				"promptc.toml:28:10 unknown-allow",
+				"promptc.toml:33:10 unknown-allow",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prog, arts := ltCompile(t, tt.files)
+			var got []string
+			for _, f := range Lint(prog, arts, ltCounter(t)) {
+				if len(tt.only) == 0 || lintHas(tt.only, f.Lint) {
+					got = append(got, ltBrief(f))
+				}
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// ltLongText returns n distinct-enough words, one token each in o200k.
+func ltLongText(n int) string {
+	words := []string{"alpha", "beta", "gamma", "delta", "omega", "river", "stone", "cloud"}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(words[i%len(words)])
+	}
+	return b.String()
+}
+
+// TestLintMessages pins the full text of one finding of each lint: what it says and the fix it names.
+func TestLintMessages(t *testing.T) {
+	files := map[string]string{
+		"promptc.toml": ltManifest(`"who", "rules", "more"`, `
+[turn]
+order = ["assignment"]
+
+[vars.spare]
+scope = "turn"
+type  = "string"
+
+[[lint.allow]]
+lint   = "duplicate-sentence"
+reason = "stale"
+`),
+		"blocks/a.toml": `[const]
+boundary = "Run only the commands listed in this runbook, and nothing else."
+
+[[block]]
+id   = "who"
+body = "You are {{.agent_name}}, on call today."
+
+[[block]]
+id   = "rules"
+body = "Run only the commands listed in this runbook, and nothing else."
+
+[[block]]
+id   = "more"
+body = "More\u200b."
+
+[[block]]
+id   = "assignment"
+body = "Work on {{.issue_id}}."
+`,
+	}
+	prog, arts := ltCompile(t, files)
+	tok := ltCounter(t)
+	var b strings.Builder
+	if err := WriteFindings(&b, Lint(prog, arts, tok)); err != nil {
+		t.Fatal(err)
+	}
+	// The inversion's cost: the spans of "rules" and "more" after "who" in issue/default.runbook.md.
+	rules, more := "\n\nRun only the commands listed in this runbook, and nothing else.", "\n\nMore\u200b.\n"
+	want := fmt.Sprintf(`blocks/a.toml:2:1: warning: constant "boundary" is never used: no block emits it with {{const "boundary"}} (unused-constant)
+    fix: emit it with {{const "boundary"}} where the rule applies, or delete it
+blocks/a.toml:6:42: warning: runbook block "who" (session scope) contains a word relative to the present, "today": the cached runbook is sent unchanged on later days, when it no longer holds (volatile-text)
+    fix: state it without reference to the present, or move it into a turn block that renders the actual time
+blocks/a.toml:10:9: error: block "rules" pastes the text of constant "boundary" (blocks/a.toml:2:1) instead of using it: one rule, one place; the copy will drift from the constant (pasted-constant)
+    fix: replace the text with {{const "boundary"}}
+blocks/a.toml:14:13: error: invisible character U+200B ZERO WIDTH SPACE (written as an escape): it is invisible in review but reaches the model (invisible-char)
+    fix: delete it; if it is deliberate (an emoji sequence, a script that needs joiners), silence it with [[lint.allow]] and say why
+promptc.toml:2:10: warning: task "issue" shares only 0 bytes (~0 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 1:1 of issue/default.runbook.md, where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
+    fix: move stable text (rules, command tables, formats) before "who", or accept that sessions of this task share no cache
+promptc.toml:2:19: warning: task "chat" shares only 0 bytes (~0 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 1:1 of chat/default.runbook.md, where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
+    fix: move stable text (rules, command tables, formats) before "who", or accept that sessions of this task share no cache
+promptc.toml:5:10: warning: block "who" has session scope but comes before more stable blocks "rules" (global), "more" (global) in tasks issue, chat: in issue/default.runbook.md this keeps %d bytes (~%d tokens, o200k_base estimate) of stable text from being shared between sessions (scope-inversion)
+    fix: move "who" after "more" in runbook.order, or make it session-free (no session variables in its body or when)
+promptc.toml:18:1: warning: turn variable "spare" is declared but no block uses it: a value given for it changes no output (unused-variable)
+    fix: use it in a block ({{.spare}} or when = "spare"), or delete [vars.spare] and its values in fixtures/
+promptc.toml:22:1: warning: [[lint.allow]] of "duplicate-sentence" silences nothing: the finding it was written for is gone (unused-allow)
+    fix: remove this [[lint.allow]]
+2 errors, 7 warnings
+`, len(rules)+len(more), tok.Count(rules)+tok.Count(more))
+	if got := b.String(); got != want {
+		t.Errorf("lint output:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestLintJSON(t *testing.T) {
+	f := Finding{Lint: LintPastedConstant, Severity: SeverityError, Pos: blocks.Pos{File: "blocks/a.toml", Line: 3, Col: 9},
+		Block: "rules", Message: "m", Fix: "f"}
+	var b strings.Builder
+	if err := WriteFindingsJSON(&b, []Finding{f}); err != nil {
+		t.Fatal(err)
+	}
+	want := `[
+  {
+    "lint": "pasted-constant",
+    "severity": "error",
+    "file": "blocks/a.toml",
+    "line": 3,
+    "col": 9,
+    "block": "rules",
+    "message": "m",
+    "fix": "f"
+  }
+]
+`
+	if b.String() != want {
+		t.Errorf("JSON:\n%s\nwant:\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := WriteFindingsJSON(&b, nil); err != nil || b.String() != "[]\n" {
+		t.Errorf("no findings: %q, %v; want []", b.String(), err)
+	}
+	var back []map[string]any
+	if err := json.Unmarshal([]byte(want), &back); err != nil || len(back) != 1 {
+		t.Errorf("round trip: %v", err)
+	}
+}
+
+// TestLintDeterministic lints the same project twice and expects the same findings in the same order.
+func TestLintDeterministic(t *testing.T) {
+	prog, arts := ltCompile(t, map[string]string{
+		"promptc.toml": ltManifest(`"who", "a", "b"`, ""),
+		"blocks/a.toml": `[[block]]
+id   = "who"
+body = "You are {{.agent_name}} today, 2024-01-01."
+
+[[block]]
+id   = "a"
+body = "Never merge a pull request that you opened yourself."
+
+[[block]]
+id   = "b"
+body = "Never merge a pull request that you opened yourself."
+`,
+	})
+	first := Lint(prog, arts, ltCounter(t))
+	for i := 0; i < 5; i++ {
+		again := Lint(prog, arts, ltCounter(t))
+		if fmt.Sprint(again) != fmt.Sprint(first) {
+			t.Fatalf("run %d differs:\n%v\nwant:\n%v", i, again, first)
+		}
+	}
+}
+
+// TestLintTracker lints the reference project: it must have no error-level finding.
+func TestLintTracker(t *testing.T) {
+	if _, err := os.Stat("../examples/tracker/promptc.toml"); err != nil {
+		t.Skip("examples/tracker not present")
+	}
+	prog, diags := assemble.LoadDir("../examples/tracker")
+	if len(diags) > 0 {
+		t.Fatalf("examples/tracker does not compile:\n%s", diags)
+	}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		t.Fatalf("examples/tracker does not build:\n%s", diags)
+	}
+	for _, f := range Lint(prog, arts, ltCounter(t)) {
+		if f.Severity == SeverityError {
+			t.Errorf("%s", f)
+		} else {
+			t.Logf("%s", f)
+		}
+	}
+}
+
+func TestTOMLString(t *testing.T) {
+	tests := []struct {
+		name, src string
+		start     int
+		want      string
+		offs      []int
+	}{
+		{"basic", `a = "x\ty"`, 5, "x\ty", []int{5, 6, 8, 9}},
+		{"literal", `a = 'x\ty'`, 5, `x\ty`, []int{5, 6, 7, 8, 9}},
+		{"unicode escape", `a = "\u00e9!"`, 5, "é!", []int{5, 5, 11, 12}},
+		{"multi-line trims", "a = \"\"\"\nab\\\n   cd\"\"\"", 8, "abcd", []int{8, 9, 15, 16, 17}},
+		{"quotes before closing", `a = """x""""`, 7, `x"`, []int{7, 8, 9}},
+		{"multi-line literal", "a = '''\nx\n'''", 8, "x\n", []int{8, 9, 10}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, offs, ok := tomlString(tt.src, tt.start)
+			if !ok || got != tt.want || fmt.Sprint(offs) != fmt.Sprint(tt.offs) {
+				t.Errorf("tomlString = %q, %v, %v; want %q, %v", got, offs, ok, tt.want, tt.offs)
+			}
+		})
+	}
+}
+
+func TestSplitSentences(t *testing.T) {
+	text := "Intro sentence that is long enough to count here. Short.\n- A list item that is also long enough to count.\n" +
+		"| `cmd --flag` | A table cell sentence that is long enough. |\n```\ncode line that is long enough to be a sentence.\n```\n" +
+		"Wrapped sentence that runs\nover two lines and is long enough."
+	var got []string
+	for _, s := range splitSentences(text) {
+		got = append(got, s.key)
+	}
+	want := []string{
+		"Intro sentence that is long enough to count here.",
+		"A list item that is also long enough to count.",
+		"A table cell sentence that is long enough.",
+		"Wrapped sentence that runs over two lines and is long enough.",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("sentences:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestFindVolatile(t *testing.T) {
+	tests := []struct {
+		text string
+		want string // matches, "|"-separated
+	}{
+		{"id 123e4567-e89b-12d3-a456-426614174000 here", "123e4567-e89b-12d3-a456-426614174000"},
+		{"on 2024-05-01T10:30:00Z sharp", "2024-05-01T10:30:00Z"},
+		{"1/5/2024, 01.05.2024 and 1/5/24", "1/5/2024|01.05.2024|1/5/24"},
+		{"5 May 2024, May 5, 2024, March 2024", "5 May 2024|May 5, 2024|March 2024"},
+		{"at 1715000000 or 1715000000123", "1715000000|1715000000123"},
+		{"commit 3f2a9c1e4b5d6a7f8e9d", "3f2a9c1e4b5d6a7f8e9d"},
+		{"at 10:30, 10:30:15, 10am or 3 p.m.", "10:30|10:30:15|10am|3 p.m."},
+		{"Today, currently, right now, as of today, this week", "Today|currently|right now|as of today|this week"},
+		// Not volatile: paths with line numbers, versions, ratios, durations, "now" alone, short hex.
+		{"main.go:12:30, v1.2.3, 1:2:3, 300 words, from now on, you may go, 20 lines, abc123", ""},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, m := range findVolatile(tt.text) {
+			got = append(got, tt.text[m.start:m.end])
+		}
+		if strings.Join(got, "|") != tt.want {
+			t.Errorf("findVolatile(%q) = %q, want %q", tt.text, strings.Join(got, "|"), tt.want)
+		}
+	}
+}
+
+// FuzzTOMLString: decoding never panics, and a decoded string maps every byte to a source offset, in order.
+func FuzzTOMLString(f *testing.F) {
+	for _, seed := range []string{`a = "x\ty"`, `a = 'x'`, "a = \"\"\"\nab\\\n   cd\"\"\"", `a = """x""""`, `a = "\u00e9"`, `a = "\x`} {
+		f.Add(seed, 5)
+	}
+	f.Fuzz(func(t *testing.T, src string, start int) {
+		if start < 0 || start > len(src) {
+			return
+		}
+		val, offs, ok := tomlString(src, start)
+		if !ok {
+			return
+		}
+		if len(offs) != len(val)+1 {
+			t.Fatalf("%d offsets for %d bytes", len(offs), len(val))
+		}
+		for i, o := range offs {
+			if o < start || o > len(src) || i > 0 && o < offs[i-1] {
+				t.Fatalf("offset %d of byte %d out of order or range", o, i)
+			}
+		}
+	})
+}
+
+// FuzzSplitSentences: splitting never panics and every sentence lies inside the text.
+func FuzzSplitSentences(f *testing.F) {
+	f.Add("Intro sentence that is long enough to count here. Short.\n- A list item that is also long enough to count.\n")
+	f.Add("| `cmd` | A table cell sentence that is long enough. |\n```\ncode\n```\nWrapped\nline.")
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, s := range splitSentences(text) {
+			if s.start < 0 || s.end > len(text) || s.start >= s.end {
+				t.Fatalf("sentence [%d, %d) outside text of %d bytes", s.start, s.end, len(text))
+			}
+		}
+	})
+}
+
+// FuzzLint: linting any project that compiles never panics, whatever its block body and constant hold.
+func FuzzLint(f *testing.F) {
+	f.Add("Released on 2024-05-01 {{.agent_name}}.", "Run only the commands listed in this runbook, and nothing else.")
+	f.Add("Never\u200b push. {{const \"c\"}}", "x")
+	f.Add("{{if .agent_name}}Today{{else}}2024-01-01{{end}}\n- Run only the commands listed in this runbook, and nothing else.", "today")
+	tok := ltCounter(f)
+	f.Fuzz(func(t *testing.T, body, value string) {
+		fsys := fstest.MapFS{
+			"promptc.toml": {Data: []byte(ltManifest(`"a", "b"`, ""))},
+			"blocks/a.toml": {Data: []byte("[const]\nc = " + strconv.Quote(value) + "\n\n[[block]]\nid = \"a\"\nbody = " +
+				strconv.Quote(body) + "\n\n[[block]]\nid = \"b\"\nbody = '''\n" + strings.ReplaceAll(body, "'''", "") + "'''\n")},
+		}
+		prog, diags := assemble.Load(fsys)
+		if len(diags) > 0 {
+			return
+		}
+		arts, diags := prog.Build()
+		if len(diags) > 0 {
+			return
+		}
+		Lint(prog, arts, tok)
+	})
+}

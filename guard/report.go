@@ -1,0 +1,348 @@
+package guard
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// Summary says in a few lines what a set of changes costs: which tasks and scopes are hit, and the cached tokens
+// lost in all.
+type Summary struct {
+	Lines             []string `json:"lines"`
+	Artifacts         int      `json:"artifacts"`
+	InvalidatedBytes  int      `json:"invalidated_bytes"`
+	InvalidatedTokens int      `json:"invalidated_tokens"`
+}
+
+// Summarize reads the changes the way a reviewer would: a global prefix change invalidates every task's cache; a task
+// or session change only its own; a turn message change loses no cached prefix.
+func (r *Report) Summarize() Summary {
+	s := Summary{Artifacts: len(r.Changes)}
+	byScope := map[string][]string{}
+	var added, removed []string
+	for _, c := range r.Changes {
+		s.InvalidatedBytes += c.InvalidatedBytes
+		s.InvalidatedTokens += c.InvalidatedTokens
+		switch {
+		case c.Status == Added:
+			added = append(added, c.Path)
+		case c.Status == Removed:
+			removed = append(removed, c.Path)
+		case c.Kind == blocks.Turn:
+			byScope[blocks.ScopeTurn] = append(byScope[blocks.ScopeTurn], c.Task)
+		default:
+			scope := c.Scope
+			if scope == "" {
+				scope = blocks.ScopeTask
+			}
+			byScope[scope] = append(byScope[scope], c.Task)
+		}
+	}
+	if tasks := byScope[blocks.ScopeGlobal]; len(tasks) > 0 {
+		s.Lines = append(s.Lines, "global prefix changed: every task's cache is invalidated")
+	}
+	if tasks := byScope[blocks.ScopeTask]; len(tasks) > 0 {
+		s.Lines = append(s.Lines, fmt.Sprintf("task prefix of %s changed: %s cache is invalidated", listTasks(tasks), possessive(tasks)))
+	}
+	if tasks := byScope[blocks.ScopeSession]; len(tasks) > 0 {
+		s.Lines = append(s.Lines, fmt.Sprintf("session part of %s runbook changed: cached sessions of %s are invalidated from there", possessive(tasks), listTasks(tasks)))
+	}
+	if tasks := byScope[blocks.ScopeTurn]; len(tasks) > 0 {
+		s.Lines = append(s.Lines, fmt.Sprintf("%s turn message changed: no cached prefix is lost", possessive(tasks)))
+	}
+	if len(added) > 0 {
+		s.Lines = append(s.Lines, fmt.Sprintf("%d new %s: %s", len(added), noun(len(added), "artifact", "artifacts"), listPaths(added)))
+	}
+	if len(removed) > 0 {
+		s.Lines = append(s.Lines, fmt.Sprintf("%d %s no longer produced: %s", len(removed), noun(len(removed), "artifact", "artifacts"), listPaths(removed)))
+	}
+	return s
+}
+
+func uniqueSorted(list []string) []string {
+	set := map[string]bool{}
+	var out []string
+	for _, s := range list {
+		if !set[s] {
+			set[s] = true
+			out = append(out, s)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func listTasks(tasks []string) string {
+	return strings.Join(uniqueSorted(tasks), ", ")
+}
+
+// possessive is "chat's" for one task and "issue, chat's"-free English for several: "the tasks issue, chat".
+func possessive(tasks []string) string {
+	u := uniqueSorted(tasks)
+	if len(u) == 1 {
+		return u[0] + "'s"
+	}
+	return strings.Join(u, ", ") + " tasks'"
+}
+
+func listPaths(paths []string) string {
+	if len(paths) <= 3 {
+		return strings.Join(paths, ", ")
+	}
+	return strings.Join(paths[:3], ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
+}
+
+// noun picks the singular or plural form for n.
+func noun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// thousands formats n with thousands separators: 12,345.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// TextOptions shape the text report.
+type TextOptions struct {
+	// Title is the first line: "promptc check: 2 artifacts differ from golden/".
+	Title string
+	// Color adds ANSI colours (a terminal without NO_COLOR).
+	Color bool
+}
+
+const (
+	ansiReset = "\x1b[0m"
+	ansiBold  = "\x1b[1m"
+	ansiRed   = "\x1b[31m"
+	ansiGreen = "\x1b[32m"
+	ansiCyan  = "\x1b[36m"
+)
+
+// WriteText writes the report for a terminal or a CI log: the summary first, then each artifact with its first
+// differing byte, owning block, scope, cache impact and diff.
+func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
+	paint := func(code, s string) string {
+		if !opt.Color {
+			return s
+		}
+		return code + s + ansiReset
+	}
+	var b strings.Builder
+	s := r.Summarize()
+	b.WriteString(paint(ansiBold, opt.Title) + "\n")
+	for _, l := range s.Lines {
+		b.WriteString("  " + l + "\n")
+	}
+	if s.InvalidatedBytes > 0 {
+		fmt.Fprintf(&b, "  cached prefix invalidated: %s bytes, %s tokens (%s estimates)\n", thousands(s.InvalidatedBytes), thousands(s.InvalidatedTokens), r.Encoding)
+	}
+	// The same edit usually shows up in many artifacts (every task's runbook, every fixture): print each distinct
+	// diff once and point back to it.
+	shown := map[string]string{}
+	for _, c := range r.Changes {
+		b.WriteString("\n")
+		b.WriteString(paint(ansiBold, c.Headline()) + "\n")
+		if owner := c.Owner(); owner != "" {
+			b.WriteString("  block: " + owner + "\n")
+		}
+		if c.Kind == blocks.Runbook && c.Status != Added {
+			fmt.Fprintf(&b, "  cache: invalidates %s bytes, %s tokens of cached prefix\n", thousands(c.InvalidatedBytes), thousands(c.InvalidatedTokens))
+		} else if c.Kind == blocks.Turn {
+			b.WriteString("  cache: turn message, no cached prefix lost\n")
+		}
+		body := diffBody(c.Diff)
+		if first, ok := shown[body]; ok && body != "" {
+			b.WriteString("  diff: same as " + first + "\n")
+			continue
+		}
+		shown[body] = c.Path
+		for _, line := range strings.SplitAfter(c.Diff, "\n") {
+			if line == "" {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(line, "---"), strings.HasPrefix(line, "+++"):
+				b.WriteString(paint(ansiBold, strings.TrimSuffix(line, "\n")) + "\n")
+			case strings.HasPrefix(line, "@@"):
+				b.WriteString(paint(ansiCyan, strings.TrimSuffix(line, "\n")) + "\n")
+			case line[0] == '-':
+				b.WriteString(paint(ansiRed, strings.TrimSuffix(line, "\n")) + "\n")
+			case line[0] == '+':
+				b.WriteString(paint(ansiGreen, strings.TrimSuffix(line, "\n")) + "\n")
+			default:
+				b.WriteString(line)
+			}
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// diffBody is a unified diff without its two file header lines.
+func diffBody(d string) string {
+	for i := 0; i < 2; i++ {
+		if j := strings.IndexByte(d, '\n'); j >= 0 {
+			d = d[j+1:]
+		}
+	}
+	return d
+}
+
+// Headline is one line naming the artifact and where it first differs.
+func (c *Change) Headline() string {
+	switch c.Status {
+	case Added:
+		return c.Path + ": new artifact"
+	case Removed:
+		return c.Path + ": no longer produced"
+	}
+	return fmt.Sprintf("%s: changed at byte %d (line %d, col %d)", c.Path, c.Offset, c.Line, c.Col)
+}
+
+// Owner names the block owning the first differing byte, its source position and scope.
+func (c *Change) Owner() string {
+	switch {
+	case c.Block != "":
+		side := ""
+		if c.Side == "old" {
+			side = ", removed text"
+		}
+		return fmt.Sprintf("%s (%s), scope %s%s", c.Block, c.Source, c.Scope, side)
+	case c.After != "":
+		return fmt.Sprintf("text removed after block %s (scope %s)", c.After, c.Scope)
+	}
+	return ""
+}
+
+// WriteMarkdown writes a ready pull-request comment: a summary table, then each diff in a collapsible section.
+func (r *Report) WriteMarkdown(w io.Writer, title string) error {
+	var b strings.Builder
+	s := r.Summarize()
+	fmt.Fprintf(&b, "### %s\n\n", title)
+	if len(r.Changes) == 0 {
+		b.WriteString("No artifact changed: every cached prefix is intact.\n")
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
+	for _, l := range s.Lines {
+		b.WriteString("- " + l + "\n")
+	}
+	fmt.Fprintf(&b, "\n**Cached prefix invalidated:** %s bytes, %s tokens (%s estimates)\n\n", thousands(s.InvalidatedBytes), thousands(s.InvalidatedTokens), r.Encoding)
+	b.WriteString("| artifact | first change | block | scope | cached tokens invalidated |\n")
+	b.WriteString("|---|---|---|---|---:|\n")
+	for _, c := range r.Changes {
+		first := fmt.Sprintf("byte %d (%d:%d)", c.Offset, c.Line, c.Col)
+		switch c.Status {
+		case Added:
+			first = "new artifact"
+		case Removed:
+			first = "no longer produced"
+		}
+		block := "—"
+		if c.Block != "" {
+			block = fmt.Sprintf("`%s` (%s)", c.Block, c.Source)
+		} else if c.After != "" {
+			block = fmt.Sprintf("after `%s`", c.After)
+		}
+		scope := c.Scope
+		if scope == "" {
+			scope = "—"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, thousands(c.InvalidatedTokens))
+	}
+	for _, c := range r.Changes {
+		fence := "```"
+		for strings.Contains(c.Diff, fence) {
+			fence += "`"
+		}
+		fmt.Fprintf(&b, "\n<details><summary><code>%s</code>: %s</summary>\n\n%sdiff\n%s%s\n\n</details>\n", c.Path, escapeHTML(c.Headline()), fence, c.Diff, fence)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func escapeHTML(s string) string {
+	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+}
+
+// jsonReport is the stable JSON form of a report (version 1): documented in docs/guard.md.
+type jsonReport struct {
+	Version  int          `json:"version"`
+	Old      string       `json:"old"`
+	New      string       `json:"new"`
+	Encoding string       `json:"encoding"`
+	Summary  Summary      `json:"summary"`
+	Changes  []jsonChange `json:"changes"`
+}
+
+type jsonChange struct {
+	*Change
+	Source string `json:"source,omitempty"`
+}
+
+// WriteJSON writes the report as indented JSON with a stable field order.
+func (r *Report) WriteJSON(w io.Writer) error {
+	jr := jsonReport{Version: 1, Old: r.Old.Label, New: r.New.Label, Encoding: r.Encoding, Summary: r.Summarize(), Changes: []jsonChange{}}
+	if jr.Summary.Lines == nil {
+		jr.Summary.Lines = []string{}
+	}
+	for _, c := range r.Changes {
+		jc := jsonChange{Change: c}
+		if c.Source.Known() {
+			jc.Source = c.Source.String()
+		}
+		jr.Changes = append(jr.Changes, jc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(jr)
+}
+
+// WriteAnnotations writes GitHub Actions workflow commands that put each change on the line of the block source that
+// caused it. prefix is the project root's path relative to the repository root ("" or "examples/tracker/").
+func (r *Report) WriteAnnotations(w io.Writer, prefix string) error {
+	var b strings.Builder
+	for _, c := range r.Changes {
+		msg := c.Headline()
+		if owner := c.Owner(); owner != "" {
+			msg += "; block " + owner
+		}
+		if c.InvalidatedTokens > 0 {
+			msg += fmt.Sprintf("; invalidates %s cached tokens", thousands(c.InvalidatedTokens))
+		}
+		if c.Source.Known() {
+			fmt.Fprintf(&b, "::error file=%s,line=%d,col=%d::%s\n", annotationValue(prefix+c.Source.File), max(c.Source.Line, 1), max(c.Source.Col, 1), annotationData(msg))
+		} else {
+			fmt.Fprintf(&b, "::error file=%s::%s\n", annotationValue(prefix+"golden/"+c.Path), annotationData(msg))
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// annotationData escapes a workflow command's message, as GitHub's toolkit does.
+func annotationData(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+}
+
+// annotationValue escapes a workflow command's property value.
+func annotationValue(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+}

@@ -1,0 +1,475 @@
+package gitfs
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/promptc/promptc/assemble"
+)
+
+// TestMain keeps the tests' git runs to the temporary repositories and out of the user's configuration: run from
+// a git hook, the test binary inherits variables such as GIT_DIR and GIT_INDEX_FILE that would point git at the
+// enclosing repository, and a global core.autocrlf or commit.gpgsign would change what the tests commit.
+func TestMain(m *testing.M) {
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); strings.HasPrefix(k, "GIT_") && k != "GIT_EXEC_PATH" {
+			os.Unsetenv(k)
+		}
+	}
+	home, err := os.MkdirTemp("", "gitfs-home-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("HOME", home)
+	os.Setenv("XDG_CONFIG_HOME", home)
+	os.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	os.Setenv("GIT_CONFIG_GLOBAL", os.DevNull)
+	code := m.Run()
+	os.RemoveAll(home)
+	os.Exit(code)
+}
+
+// repo is a temporary git repository.
+type repo struct {
+	t   *testing.T
+	dir string
+}
+
+func newRepo(t *testing.T) *repo {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on $PATH")
+	}
+	r := &repo{t: t, dir: t.TempDir()}
+	r.git("-c", "init.defaultBranch=main", "init", "-q")
+	r.git("config", "user.name", "Test")
+	r.git("config", "user.email", "test@example.com")
+	r.git("config", "core.autocrlf", "false")
+	r.git("config", "commit.gpgsign", "false")
+	return r
+}
+
+// git runs git in the repository and returns its standard output.
+func (r *repo) git(args ...string) string {
+	r.t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", r.dir}, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		r.t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, stderr.Bytes())
+	}
+	return string(out)
+}
+
+// write creates or replaces files, by slash path relative to the repository's top.
+func (r *repo) write(files map[string]string) {
+	r.t.Helper()
+	for p, data := range files {
+		name := filepath.Join(r.dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			r.t.Fatal(err)
+		}
+		if err := os.WriteFile(name, []byte(data), 0o644); err != nil {
+			r.t.Fatal(err)
+		}
+	}
+}
+
+// commit writes files and commits everything in the working tree.
+func (r *repo) commit(msg string, files map[string]string) {
+	r.t.Helper()
+	r.write(files)
+	r.git("add", "-A")
+	r.git("commit", "-q", "--allow-empty", "-m", msg)
+}
+
+func (r *repo) path(p string) string { return filepath.Join(r.dir, filepath.FromSlash(p)) }
+
+// readAll returns every file of fsys by path.
+func readAll(t *testing.T, fsys fs.FS) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		out[p] = string(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func mustOpen(t *testing.T, dir, rev string) fs.FS {
+	t.Helper()
+	fsys, err := Open(dir, rev)
+	if err != nil {
+		t.Fatalf("Open(%s, %q): %v", dir, rev, err)
+	}
+	return fsys
+}
+
+func checkFiles(t *testing.T, fsys fs.FS, want map[string]string) {
+	t.Helper()
+	got := readAll(t, fsys)
+	if maps.Equal(got, want) {
+		return
+	}
+	for _, p := range slices.Sorted(maps.Keys(want)) {
+		g, ok := got[p]
+		switch {
+		case !ok:
+			t.Errorf("%q: missing", p)
+		case g != want[p]:
+			t.Errorf("%q: got %s, want %s", p, short(g), short(want[p]))
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(got)) {
+		if _, ok := want[p]; !ok {
+			t.Errorf("%q: unexpected file", p)
+		}
+	}
+}
+
+// short quotes s, or describes it when it is too long to read.
+func short(s string) string {
+	if len(s) > 80 {
+		return fmt.Sprintf("%d bytes starting %q", len(s), s[:40])
+	}
+	return strconv.Quote(s)
+}
+
+// untouched records the state Open must leave alone: what git status reports, and the index's bytes.
+func untouched(r *repo) func() {
+	r.t.Helper()
+	status := r.git("status", "--porcelain", "--untracked-files=all")
+	index, err := os.ReadFile(r.path(".git/index"))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return func() {
+		r.t.Helper()
+		after, err := os.ReadFile(r.path(".git/index"))
+		if err != nil || !bytes.Equal(after, index) {
+			r.t.Errorf("the index changed (%v)", err)
+		}
+		if got := r.git("status", "--porcelain", "--untracked-files=all"); got != status {
+			r.t.Errorf("git status changed:\nbefore\n%s\nafter\n%s", status, got)
+		}
+	}
+}
+
+func TestOpenCommittedBytes(t *testing.T) {
+	r := newRepo(t)
+	r.commit("first", map[string]string{
+		"promptc.toml":     "name = \"p\"\n",
+		"blocks/a.toml":    "committed\n",
+		"blocks/gone.toml": "deleted from the working tree\n",
+	})
+	r.write(map[string]string{"blocks/a.toml": "staged\n", "blocks/new-staged.toml": "staged only\n"})
+	r.git("add", "blocks/a.toml", "blocks/new-staged.toml")
+	r.write(map[string]string{"blocks/a.toml": "working tree\n", "blocks/untracked.toml": "untracked\n"})
+	if err := os.Remove(r.path("blocks/gone.toml")); err != nil {
+		t.Fatal(err)
+	}
+	check := untouched(r)
+	fsys := mustOpen(t, r.dir, "HEAD")
+	checkFiles(t, fsys, map[string]string{
+		"promptc.toml":     "name = \"p\"\n",
+		"blocks/a.toml":    "committed\n",
+		"blocks/gone.toml": "deleted from the working tree\n",
+	})
+	check()
+	if data, _ := os.ReadFile(r.path("blocks/a.toml")); string(data) != "working tree\n" {
+		t.Errorf("working tree file changed to %q", data)
+	}
+	// "" is HEAD.
+	checkFiles(t, mustOpen(t, r.dir, ""), readAll(t, fsys))
+}
+
+func TestOpenSubdirectory(t *testing.T) {
+	r := newRepo(t)
+	r.commit("first", map[string]string{
+		"README.md":                     "top\n",
+		"promptc.toml":                  "name = \"top\"\n",
+		"prompts/agent/promptc.toml":    "name = \"agent\"\n",
+		"prompts/agent/blocks/x.toml":   "x\n",
+		"prompts/agent2/promptc.toml":   "a sibling sharing the prefix\n",
+		"prompts/agent.toml":            "a file sharing the prefix\n",
+		"prompts/other/blocks/x.toml":   "other\n",
+		"prompts/agent/fixtures/f.toml": "f\n",
+	})
+	r.write(map[string]string{"prompts/agent/blocks/x.toml": "changed\n"})
+	check := untouched(r)
+	fsys := mustOpen(t, r.path("prompts/agent"), "HEAD")
+	checkFiles(t, fsys, map[string]string{
+		"promptc.toml":    "name = \"agent\"\n",
+		"blocks/x.toml":   "x\n",
+		"fixtures/f.toml": "f\n",
+	})
+	check()
+}
+
+func TestOpenNames(t *testing.T) {
+	r := newRepo(t)
+	files := map[string]string{
+		"my project/ö/promptc.toml":                 "p\n",
+		"my project/ö/blocks/a b.toml":              "spaces\n",
+		"my project/ö/templates/ünïcödé 日本語.md":     "unicode\n",
+		"my project/ö/templates/quote\"and'apos.md": "quotes\n",
+		"my project/ö/templates/a[1]*?.md":          "glob characters\n",
+		"my project/ö/fixtures/-dash.toml":          "leading dash\n",
+		"my project/ö/templates/back\\slash.md":     "backslash\n",
+		"my project/ö/templates/tab\there.md":       "tab\n",
+		"my project/ö/templates/new\nline.md":       "newline\n",
+	}
+	if runtime.GOOS == "windows" {
+		for p := range files {
+			if strings.ContainsAny(p, "\"*?\\\t\n") {
+				delete(files, p)
+			}
+		}
+	}
+	r.commit("names", files)
+	fsys := mustOpen(t, r.path("my project/ö"), "HEAD")
+	want := map[string]string{}
+	for p, data := range files {
+		want[strings.TrimPrefix(p, "my project/ö/")] = data
+	}
+	checkFiles(t, fsys, want)
+}
+
+func TestOpenGlobPrefix(t *testing.T) {
+	r := newRepo(t)
+	r.commit("first", map[string]string{
+		"p[1]/promptc.toml": "brackets\n",
+		"p1/promptc.toml":   "what the glob p[1] would match\n",
+		"p*/promptc.toml":   "star\n",
+	})
+	checkFiles(t, mustOpen(t, r.path("p[1]"), "HEAD"), map[string]string{"promptc.toml": "brackets\n"})
+	if runtime.GOOS != "windows" {
+		checkFiles(t, mustOpen(t, r.path("p*"), "HEAD"), map[string]string{"promptc.toml": "star\n"})
+	}
+}
+
+func TestOpenOlderRevision(t *testing.T) {
+	r := newRepo(t)
+	r.commit("v1", map[string]string{"promptc.toml": "v1\n", "blocks/a.toml": "a1\n", "blocks/old.toml": "old\n"})
+	r.git("tag", "v1")
+	first := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	r.git("rm", "-q", "blocks/old.toml")
+	r.commit("v2", map[string]string{"promptc.toml": "v2\n", "blocks/a.toml": "a2\n", "blocks/new.toml": "new\n"})
+	v1 := map[string]string{"promptc.toml": "v1\n", "blocks/a.toml": "a1\n", "blocks/old.toml": "old\n"}
+	for _, rev := range []string{"HEAD~1", "HEAD^", "v1", first, first[:10], "main~1", "main@{1}"} {
+		t.Run(rev, func(t *testing.T) { checkFiles(t, mustOpen(t, r.dir, rev), v1) })
+	}
+	checkFiles(t, mustOpen(t, r.dir, "HEAD"),
+		map[string]string{"promptc.toml": "v2\n", "blocks/a.toml": "a2\n", "blocks/new.toml": "new\n"})
+}
+
+func TestOpenUnknownRevision(t *testing.T) {
+	r := newRepo(t)
+	r.commit("first", map[string]string{"promptc.toml": "p\n", "blocks/a.toml": "a\n"})
+	blob := strings.TrimSpace(r.git("rev-parse", "HEAD:blocks/a.toml"))
+	for _, rev := range []string{"nope", "HEAD~5", "origin/main", "-x", "--all", blob, "HEAD:blocks", "main..HEAD"} {
+		t.Run(rev, func(t *testing.T) {
+			_, err := Open(r.dir, rev)
+			if !errors.Is(err, ErrUnknownRevision) {
+				t.Fatalf("Open(%q) error = %v, want ErrUnknownRevision", rev, err)
+			}
+			msg := err.Error()
+			for _, want := range []string{`unknown revision "` + rev + `"`, "git log", "origin/main"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("error %q does not say %q", msg, want)
+				}
+			}
+		})
+	}
+
+	t.Run("no commits yet", func(t *testing.T) {
+		r := newRepo(t)
+		r.write(map[string]string{"promptc.toml": "p\n"})
+		if _, err := Open(r.dir, "HEAD"); !errors.Is(err, ErrUnknownRevision) {
+			t.Errorf("Open(HEAD) in an empty repository: %v, want ErrUnknownRevision", err)
+		}
+	})
+}
+
+func TestOpenNoProject(t *testing.T) {
+	r := newRepo(t)
+	r.commit("before the project", map[string]string{"README.md": "r\n"})
+	r.commit("project", map[string]string{"sub/promptc.toml": "p\n"})
+	r.write(map[string]string{"work/promptc.toml": "not committed yet\n"})
+	tests := []struct {
+		dir, rev, want string
+	}{
+		{"sub", "HEAD~1", `no promptc project at revision "HEAD~1" (commit `},
+		{"sub", "HEAD~1", "no promptc.toml at sub/ in the repository"},
+		{"work", "HEAD", "no promptc.toml at work/ in the repository"},
+		{".", "HEAD", "no promptc.toml at the top of the repository"},
+	}
+	for _, tt := range tests {
+		_, err := Open(r.path(tt.dir), tt.rev)
+		if !errors.Is(err, ErrNoProject) || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("Open(%s, %s) error = %v, want ErrNoProject saying %q", tt.dir, tt.rev, err, tt.want)
+		}
+	}
+}
+
+func TestOpenNotRepository(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not on $PATH")
+	}
+	dir := t.TempDir()
+	_, err := Open(dir, "HEAD")
+	if err == nil || !strings.Contains(err.Error(), "is not in a git work tree") {
+		t.Errorf("Open outside a repository: %v, want an error saying so", err)
+	}
+	_, err = Open(filepath.Join(dir, "missing"), "HEAD")
+	if err == nil {
+		t.Error("Open of a missing directory: no error")
+	}
+}
+
+func TestOpenBytesExact(t *testing.T) {
+	r := newRepo(t)
+	large := bytes.Repeat([]byte("0123456789abcdef\r\n\x00"), 100_000) // larger than any pipe or read buffer
+	files := map[string]string{
+		"promptc.toml":           "p\r\n",
+		"blocks/crlf.toml":       "a = 1\r\nb = 2\r\n",
+		"blocks/cr.toml":         "a\rb\r",
+		"blocks/no-newline.toml": "x",
+		"blocks/empty.toml":      "",
+		"blocks/bom.toml":        "\ufeffbom\n",
+		"blocks/binary.bin":      "\x00\xff\xfe\n\x80\r\n\x00",
+		"blocks/large.bin":       string(large),
+		"blocks/copy.toml":       "a = 1\r\nb = 2\r\n", // the same blob as crlf.toml
+	}
+	r.commit("bytes", files)
+	checkFiles(t, mustOpen(t, r.dir, "HEAD"), files)
+}
+
+func TestOpenSkipsLinksAndSubmodules(t *testing.T) {
+	r := newRepo(t)
+	r.commit("first", map[string]string{"promptc.toml": "p\n", "blocks/a.toml": "a\n", "run.sh": "#!/bin/sh\n"})
+	head := strings.TrimSpace(r.git("rev-parse", "HEAD"))
+	// A symbolic link and a submodule, recorded in the index directly so no file system or second repository is
+	// needed; the executable bit likewise.
+	link := strings.TrimSpace(r.git("hash-object", "-w", "blocks/a.toml"))
+	r.git("update-index", "--add", "--cacheinfo", "120000,"+link+",blocks/link.toml")
+	r.git("update-index", "--add", "--cacheinfo", "160000,"+head+",vendor/sub")
+	r.git("update-index", "--chmod=+x", "run.sh")
+	r.git("commit", "-q", "-m", "links")
+	fsys := mustOpen(t, r.dir, "HEAD")
+	checkFiles(t, fsys, map[string]string{"promptc.toml": "p\n", "blocks/a.toml": "a\n", "run.sh": "#!/bin/sh\n"})
+	if _, err := fs.Stat(fsys, "vendor"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Stat(vendor) = %v, want not exist (the directory holds only a submodule)", err)
+	}
+	for name, want := range map[string]fs.FileMode{"run.sh": 0o555, "promptc.toml": 0o444, "blocks": fs.ModeDir | 0o555} {
+		if fi, err := fs.Stat(fsys, name); err != nil || fi.Mode() != want {
+			t.Errorf("Stat(%s) mode = %v, %v; want %v", name, fi.Mode(), err, want)
+		}
+	}
+}
+
+// TestFS checks the file system Open returns against the fs package's contracts.
+func TestFS(t *testing.T) {
+	r := newRepo(t)
+	r.commit("first", map[string]string{
+		"promptc.toml":            "p\n",
+		"blocks/a.toml":           "a\n",
+		"blocks/roles/b.toml":     "b\n",
+		"blocks/roles/deep/c.md":  "c\n",
+		"templates/t.md":          "t\n",
+		"templates/empty.md":      "",
+		"fixtures/basic.toml":     "f\n",
+		"fixtures/untrusted.toml": "u\n",
+	})
+	fsys := mustOpen(t, r.dir, "HEAD")
+	if err := fstest.TestFS(fsys, "promptc.toml", "blocks/a.toml", "blocks/roles/deep/c.md", "templates/empty.md",
+		"fixtures/untrusted.toml"); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := fs.ReadDir(fsys, "blocks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	if want := []string{"a.toml", "roles"}; !slices.Equal(names, want) {
+		t.Errorf("ReadDir(blocks) = %q, want %q", names, want)
+	}
+	for _, name := range []string{"/promptc.toml", "./promptc.toml", "blocks/", "../x", ""} {
+		if _, err := fsys.Open(name); !errors.Is(err, fs.ErrInvalid) {
+			t.Errorf("Open(%q) error = %v, want fs.ErrInvalid", name, err)
+		}
+	}
+	if _, err := fsys.Open("blocks/missing.toml"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Open(missing) error = %v, want fs.ErrNotExist", err)
+	}
+	if _, err := fs.ReadFile(fsys, "blocks"); err == nil {
+		t.Error("ReadFile(directory): no error")
+	}
+	if _, err := fs.ReadDir(fsys, "promptc.toml"); err == nil {
+		t.Error("ReadDir(file): no error")
+	}
+	// ReadFile hands out a copy.
+	data, _ := fs.ReadFile(fsys, "blocks/a.toml")
+	data[0] = 'X'
+	if again, _ := fs.ReadFile(fsys, "blocks/a.toml"); string(again) != "a\n" {
+		t.Errorf("changing ReadFile's result changed the file to %q", again)
+	}
+}
+
+// TestOpenExample commits the reference project and checks that the compiler sees the same project, and builds
+// the same artifacts, from the commit as from the working tree.
+func TestOpenExample(t *testing.T) {
+	r := newRepo(t)
+	src := os.DirFS(filepath.Join("..", "..", "examples", "tracker"))
+	files := map[string]string{}
+	for p, data := range readAll(t, src) {
+		files["examples/tracker/"+p] = data
+	}
+	r.commit("example", files)
+	dir := r.path("examples/tracker")
+	fsys := mustOpen(t, dir, "HEAD")
+	checkFiles(t, fsys, readAll(t, src))
+
+	fromGit, gitDiags := assemble.Load(fsys)
+	fromDir, dirDiags := assemble.LoadDir(dir)
+	if gitDiags.String() != dirDiags.String() {
+		t.Fatalf("diagnostics differ:\nfrom git\n%s\nfrom the directory\n%s", gitDiags, dirDiags)
+	}
+	if fromGit == nil || fromDir == nil {
+		t.Skipf("the example does not compile: %v", dirDiags)
+	}
+	gitArts, gitDiags := fromGit.Build()
+	dirArts, dirDiags := fromDir.Build()
+	if gitDiags.String() != dirDiags.String() || len(gitArts) != len(dirArts) {
+		t.Fatalf("builds differ: %d artifacts and %q from git, %d and %q from the directory",
+			len(gitArts), gitDiags, len(dirArts), dirDiags)
+	}
+	for i := range gitArts {
+		if gitArts[i].Path != dirArts[i].Path || gitArts[i].Text != dirArts[i].Text {
+			t.Errorf("artifact %d: %s from git differs from %s from the directory", i, gitArts[i].Path, dirArts[i].Path)
+		}
+	}
+}
