@@ -1699,11 +1699,11 @@ issue_id = "X"
 		vals values
 		want string
 	}{
-		{"unknown task", "tt", values{"name": "A"}, `?:?:?: unknown task "tt" (did you mean "t"?); the tasks are: t`},
-		{"unknown variable", "t", values{"name": "A", "nme": "B"}, `?:?:?: unknown session variable "nme" (did you mean "name"?)`},
-		{"turn variable in the session", "t", values{"name": "A", "issue_id": "X"}, `?:?:?: "issue_id" is a turn variable, not a session variable`},
-		{"wrong type", "t", values{"name": 1}, `?:?:?: variable "name" is a string, so its value must be a string, not an integer`},
-		{"missing required", "t", values{}, `?:?:?: required session variable "name" has no value`},
+		{"unknown task", "tt", values{"name": "A"}, `unknown task "tt" (did you mean "t"?); the tasks are: t`},
+		{"unknown variable", "t", values{"name": "A", "nme": "B"}, `unknown session variable "nme" (did you mean "name"?)`},
+		{"turn variable in the session", "t", values{"name": "A", "issue_id": "X"}, `"issue_id" is a turn variable, not a session variable`},
+		{"wrong type", "t", values{"name": 1}, `variable "name" is a string, so its value must be a string, not an integer`},
+		{"missing required", "t", values{}, `required session variable "name" has no value`},
 	}
 	for _, tt := range runbookErrs {
 		t.Run(tt.name, func(t *testing.T) {
@@ -1731,7 +1731,7 @@ issue_id = "X"
 	if s.Task() != "t" {
 		t.Errorf("Task() = %q", s.Task())
 	}
-	if _, err := s.Turn(values{}); err == nil || err.Error() != `?:?:?: required turn variable "issue_id" has no value` {
+	if _, err := s.Turn(values{}); err == nil || err.Error() != `required turn variable "issue_id" has no value` {
 		t.Errorf("turn without issue_id: %v", err)
 	}
 	if turn, err := s.Turn(values{"issue_id": "X\nY"}); err != nil || turn.Text != "X Y\n" {

@@ -3,6 +3,7 @@ package assemble
 import (
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
@@ -19,6 +20,8 @@ type Program struct {
 	// sessionVars and turnVars are the declared variables of each scope, sorted by name.
 	sessionVars []*blocks.Var
 	turnVars    []*blocks.Var
+	// renders caches the output of blocks that read no variable: see cacheKey.
+	renders sync.Map
 }
 
 // compiled is a block with its parsed body and its scope.

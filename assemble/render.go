@@ -186,27 +186,15 @@ func (prog *Program) assemble(slots []*slot, task string, data map[string]any, r
 		if c == nil {
 			continue
 		}
-		ref := func(id string) (string, error) {
-			target, ok := prog.Project.ByID[id]
-			if !ok {
-				ids := make([]string, 0, len(prog.Project.Blocks))
-				for _, b := range prog.Project.Blocks {
-					ids = append(ids, b.ID)
-				}
-				return "", fmt.Errorf("ref %q: no block has this id%s", id, blocks.DidYouMean(id, ids))
-			}
-			if target.Title == "" {
-				return "", fmt.Errorf("ref %q: block %q has no title, so there is no heading to refer to; give it a title", id, id)
-			}
-			refs = append(refs, refCall{from: c, id: id})
-			return target.Heading(), nil
-		}
-		text, err := c.body.Execute(data, ref)
-		if err != nil {
-			diags.Add(bodyPos(c.Block, err.Line, err.Col), "block %q: %s", c.ID, err.Msg)
+		r := prog.render(c, task, data)
+		if r.err != nil {
+			diags.Add(bodyPos(c.Block, r.err.Line, r.err.Col), "block %q: %s", c.ID, r.err.Msg)
 			continue
 		}
-		text = strings.TrimRight(strings.TrimLeft(text, "\n"), " \t\n")
+		for _, id := range r.refs {
+			refs = append(refs, refCall{from: c, id: id})
+		}
+		text := r.text
 		if text == "" {
 			continue
 		}
@@ -245,6 +233,59 @@ func (prog *Program) assemble(slots []*slot, task string, data map[string]any, r
 		return nil, nil, diags.Sort()
 	}
 	return a, rendered, nil
+}
+
+// rendered is one execution of a block body: its trimmed text, the refs that ran, or the error.
+type rendered struct {
+	text string
+	refs []string
+	err  *templates.Error
+}
+
+// cacheKey says whether a block's output can be reused, and under which key. A runbook block that reads no variable
+// (scope global or task) renders the same bytes for every session: once per task when it reads .task, once in all
+// otherwise. Its refs are replayed from the cache, so every runbook still checks them.
+func (c *compiled) cacheKey(task string) (string, bool) {
+	switch {
+	case c.scope != blocks.ScopeGlobal && c.scope != blocks.ScopeTask:
+		return "", false
+	case c.body.Uses.Task || c.body.Uses.Data:
+		return c.ID + "\x00" + task, true
+	}
+	return c.ID, true
+}
+
+// render executes a block body, or returns its cached output.
+func (prog *Program) render(c *compiled, task string, data map[string]any) *rendered {
+	key, cacheable := c.cacheKey(task)
+	if cacheable {
+		if r, ok := prog.renders.Load(key); ok {
+			return r.(*rendered)
+		}
+	}
+	r := &rendered{}
+	ref := func(id string) (string, error) {
+		target, ok := prog.Project.ByID[id]
+		if !ok {
+			ids := make([]string, 0, len(prog.Project.Blocks))
+			for _, b := range prog.Project.Blocks {
+				ids = append(ids, b.ID)
+			}
+			return "", fmt.Errorf("ref %q: no block has this id%s", id, blocks.DidYouMean(id, ids))
+		}
+		if target.Title == "" {
+			return "", fmt.Errorf("ref %q: block %q has no title, so there is no heading to refer to; give it a title", id, id)
+		}
+		r.refs = append(r.refs, id)
+		return target.Heading(), nil
+	}
+	r.text, r.err = c.body.Execute(data, ref)
+	// Trim (§3.3): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
+	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
+	if cacheable {
+		prog.renders.Store(key, r)
+	}
+	return r
 }
 
 // pick returns the block that fills a slot for this task and these values: a replacement whose gate admits the task,

@@ -39,8 +39,14 @@ type Diagnostic struct {
 	Message string
 }
 
-// String formats the diagnostic as path:line:col: message.
-func (d Diagnostic) String() string { return d.Pos.String() + ": " + d.Message }
+// String formats the diagnostic as path:line:col: message. A problem that belongs to no file at all (a value passed
+// through the Go API, say) is just the message: "?:?:?: " would add nothing.
+func (d Diagnostic) String() string {
+	if d.Pos == (Pos{}) {
+		return d.Message
+	}
+	return d.Pos.String() + ": " + d.Message
+}
 
 // Diagnostics is every problem found in one pass. A nil or empty Diagnostics means success.
 type Diagnostics []Diagnostic

@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -52,18 +54,78 @@ func (l *loader) errorf(pos Pos, format string, args ...any) {
 
 // readSource reads and normalises one source file; it reports a problem and returns ok=false when it cannot.
 func (l *loader) readSource(name string) (string, bool) {
-	data, err := fs.ReadFile(l.fsys, name)
-	if err != nil {
-		l.errorf(Pos{File: name}, "cannot read file: %s", unwrapPathError(err))
+	f := readFile(l.fsys, name)
+	return l.record(f)
+}
+
+// record keeps a read file's text, or reports why it could not be read.
+func (l *loader) record(f *sourceFile) (string, bool) {
+	if f.diag != nil {
+		l.diags = append(l.diags, *f.diag)
 		return "", false
+	}
+	l.p.Files[f.name] = f.text
+	return f.text, true
+}
+
+// keepText keeps the text of a file that was read but did not parse, so that later passes can still see it.
+func (l *loader) keepText(f *sourceFile) {
+	if f.text != "" {
+		l.p.Files[f.name] = f.text
+	}
+}
+
+// sourceFile is one source file read, normalised and, for TOML, parsed: work that depends on the file alone, so it
+// can run in parallel; its results are used in path order.
+type sourceFile struct {
+	name string
+	text string
+	m    map[string]any
+	ix   *keyIndex
+	diag *Diagnostic // why the file could not be read or parsed
+}
+
+func readFile(fsys fs.FS, name string) *sourceFile {
+	f := &sourceFile{name: name}
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		f.diag = &Diagnostic{Pos{File: name}, "cannot read file: " + unwrapPathError(err)}
+		return f
 	}
 	text, line, col, ok := Normalize(data)
 	if !ok {
-		l.errorf(Pos{File: name, Line: line, Col: col}, "invalid UTF-8: source files must be UTF-8 encoded")
-		return "", false
+		f.diag = &Diagnostic{Pos{File: name, Line: line, Col: col}, "invalid UTF-8: source files must be UTF-8 encoded"}
+		return f
 	}
-	l.p.Files[name] = text
-	return text, true
+	f.text = text
+	return f
+}
+
+// parseTOMLFiles reads and parses files on all processors. A file that was read but does not parse keeps its text
+// (the loader records it) and carries the syntax error.
+func parseTOMLFiles(fsys fs.FS, names []string) []*sourceFile {
+	out := make([]*sourceFile, len(names))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), len(names)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range work {
+				f := readFile(fsys, names[i])
+				if f.diag == nil {
+					f.m, f.ix, f.diag = parseTOML(f.name, f.text)
+				}
+				out[i] = f
+			}
+		}()
+	}
+	for i := range names {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return out
 }
 
 func unwrapPathError(err error) string {
@@ -76,6 +138,15 @@ func unwrapPathError(err error) string {
 
 // parseTOML decodes one file into a generic map, reporting syntax errors with their position.
 func (l *loader) parseTOML(name, text string) (map[string]any, *keyIndex, bool) {
+	m, ix, d := parseTOML(name, text)
+	if d != nil {
+		l.diags = append(l.diags, *d)
+		return nil, nil, false
+	}
+	return m, ix, true
+}
+
+func parseTOML(name, text string) (map[string]any, *keyIndex, *Diagnostic) {
 	var m map[string]any
 	if _, err := toml.Decode(text, &m); err != nil {
 		var pe toml.ParseError
@@ -84,13 +155,11 @@ func (l *loader) parseTOML(name, text string) (map[string]any, *keyIndex, bool) 
 			if pe.Usage != "" {
 				msg += "; " + firstLine(pe.Usage)
 			}
-			l.errorf(Pos{File: name, Line: pe.Position.Line, Col: pe.Position.Col}, "TOML syntax error: %s", msg)
-		} else {
-			l.errorf(Pos{File: name}, "TOML error: %v", err)
+			return nil, nil, &Diagnostic{Pos{File: name, Line: pe.Position.Line, Col: pe.Position.Col}, "TOML syntax error: " + msg}
 		}
-		return nil, nil, false
+		return nil, nil, &Diagnostic{Pos{File: name}, "TOML error: " + err.Error()}
 	}
-	return m, indexKeys(text), true
+	return m, indexKeys(text), nil
 }
 
 func firstLine(s string) string {
@@ -114,26 +183,19 @@ func (l *loader) load() {
 		l.manifest(ManifestFile, manifest, ix)
 	}
 	l.loadTemplates()
-	for _, name := range l.listTOML("blocks", true) {
-		text, ok := l.readSource(name)
-		if !ok {
-			l.brokenBlocks = true
-			continue
-		}
-		if m, ix, ok := l.parseTOML(name, text); ok {
-			l.blockFile(name, m, ix)
+	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("blocks", true)) {
+		l.keepText(f)
+		if _, ok := l.record(f); ok {
+			l.blockFile(f.name, f.m, f.ix)
 		} else {
 			l.brokenBlocks = true
 		}
 	}
 	l.checkBlocks()
-	for _, name := range l.listTOML("fixtures", false) {
-		text, ok := l.readSource(name)
-		if !ok {
-			continue
-		}
-		if m, ix, ok := l.parseTOML(name, text); ok {
-			l.fixture(name, m, ix)
+	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("fixtures", false)) {
+		l.keepText(f)
+		if _, ok := l.record(f); ok {
+			l.fixture(f.name, f.m, f.ix)
 		}
 	}
 	// Fixture names, not file paths, give the order: "a-b.toml" sorts before "a.toml" by path but after it by name.

@@ -285,6 +285,17 @@ type lintConst struct {
 type litSegment struct {
 	off  int
 	text string
+	// norm is text with whitespace runs squeezed to one space, and idx maps each byte of norm back to text; computed
+	// once, on first use, since every constant is searched for in every segment.
+	norm string
+	idx  []int
+}
+
+func (seg *litSegment) squeezed() (string, []int) {
+	if seg.idx == nil {
+		seg.norm, seg.idx = squeezeSpace(seg.text)
+	}
+	return seg.norm, seg.idx
 }
 
 func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) *linter {
@@ -608,8 +619,9 @@ func (l *linter) pastedConstants() {
 			continue
 		}
 		for _, bd := range l.bodies {
-			for _, seg := range bd.lits {
-				norm, idx := squeezeSpace(seg.text)
+			for i := range bd.lits {
+				seg := &bd.lits[i]
+				norm, idx := seg.squeezed()
 				for from := 0; ; {
 					i := strings.Index(norm[from:], want)
 					if i < 0 {
@@ -986,6 +998,10 @@ func (l *linter) invisibleChars() {
 	for _, file := range lintKeys(l.p.Files) {
 		text := l.p.Files[file]
 		for i := 0; i < len(text); {
+			if text[i] < utf8.RuneSelf {
+				i++ // every format character is outside ASCII
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(text[i:])
 			if !unicode.Is(unicode.Cf, r) {
 				i += size
@@ -1008,6 +1024,10 @@ func (l *linter) invisibleChars() {
 	// Escapes such as \u200B are visible in the source but not in the output: find them in the decoded text.
 	scan := func(text string, src *srcMap, subject string) {
 		for i := 0; i < len(text); {
+			if text[i] < utf8.RuneSelf {
+				i++ // every format character is outside ASCII
+				continue
+			}
 			r, size := utf8.DecodeRuneInString(text[i:])
 			if !unicode.Is(unicode.Cf, r) {
 				i += size
@@ -1231,7 +1251,7 @@ func lintHas(list []string, s string) bool {
 // without actions, is all literal.
 func literalText(text string, raw bool) []litSegment {
 	if raw || !strings.Contains(text, "{{") {
-		return []litSegment{{0, text}}
+		return []litSegment{{off: 0, text: text}}
 	}
 	t := parse.New("body")
 	t.Mode = parse.SkipFuncCheck
@@ -1252,7 +1272,7 @@ func literalText(text string, raw bool) []litSegment {
 		case *parse.TextNode:
 			off, s := int(n.Pos), string(n.Text)
 			if off >= 0 && off+len(s) <= len(text) && text[off:off+len(s)] == s {
-				segs = append(segs, litSegment{off, s})
+				segs = append(segs, litSegment{off: off, text: s})
 			}
 		case *parse.IfNode:
 			walk(n.List)
@@ -1279,9 +1299,19 @@ type srcMap struct {
 	offs    []int
 	decoded string
 	base    blocks.Pos
+	// fill computes offs on first use: decoding a TOML string is wasted work for the bodies no finding points into.
+	fill func()
+}
+
+func (s *srcMap) ensure() {
+	if s.fill != nil {
+		s.fill()
+		s.fill = nil
+	}
 }
 
 func (s *srcMap) pos(off int) blocks.Pos {
+	s.ensure()
 	if s.offs != nil && off >= 0 && off < len(s.offs) {
 		line, col := blocks.LineCol(s.text, s.offs[off])
 		return blocks.Pos{File: s.file, Line: line, Col: col}
@@ -1298,6 +1328,7 @@ func (s *srcMap) pos(off int) blocks.Pos {
 
 // holds reports whether file offset off lies inside the text (delimiters excluded).
 func (s *srcMap) holds(off int) bool {
+	s.ensure()
 	return s.offs != nil && off >= s.offs[0] && off < s.offs[len(s.offs)-1]
 }
 
@@ -1310,9 +1341,11 @@ func bodySource(p *blocks.Project, b *blocks.Block) *srcMap {
 		}
 		return s
 	}
-	if start, ok := lineColOffset(s.text, b.BodyPos.Line, b.BodyPos.Col); ok {
-		if val, offs, ok := tomlString(s.text, start); ok && val == b.Body {
-			s.offs = offs
+	s.fill = func() {
+		if start, ok := lineColOffset(s.text, b.BodyPos.Line, b.BodyPos.Col); ok {
+			if val, offs, ok := tomlString(s.text, start); ok && val == b.Body {
+				s.offs = offs
+			}
 		}
 	}
 	return s

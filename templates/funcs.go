@@ -9,6 +9,20 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
+// MaxOutput bounds what one block body may render: a loop such as {{range 100000000}} must fail with a diagnostic,
+// not exhaust memory.
+const MaxOutput = 16 << 20
+
+// limitedBuilder collects a body's output and fails once it passes MaxOutput.
+type limitedBuilder struct{ strings.Builder }
+
+func (w *limitedBuilder) Write(p []byte) (int, error) {
+	if w.Len()+len(p) > MaxOutput {
+		return 0, fmt.Errorf("the block renders more than %d MiB; a template loop is probably running away", MaxOutput>>20)
+	}
+	return w.Builder.Write(p)
+}
+
 // FuncNames lists the functions promptc adds to text/template's builtins.
 var FuncNames = []string{"bullets", "const", "join", "json", "quote", "ref"}
 
@@ -60,9 +74,9 @@ func (b *Body) Execute(data map[string]any, ref func(id string) (string, error))
 		}
 		t = c.Funcs(template.FuncMap{"ref": ref})
 	}
-	var out strings.Builder
+	out := &limitedBuilder{}
 	out.Grow(len(b.Text))
-	if err := t.Execute(&out, data); err != nil {
+	if err := t.Execute(out, data); err != nil {
 		e := execError(b.Text, err)
 		return "", &e
 	}

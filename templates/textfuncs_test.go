@@ -2,6 +2,7 @@ package templates
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -135,5 +136,16 @@ func checkFunc(t *testing.T, fn string, in any, got string, err error, want, wan
 	}
 	if got != want {
 		t.Errorf("%s(%#v) = %q, want %q", fn, in, got, want)
+	}
+}
+
+func TestOutputLimit(t *testing.T) {
+	b, errs := Parse("loop", "{{range 20000000}}xxxxxxxxxx{{end}}", false, nil)
+	if len(errs) > 0 {
+		t.Fatal(errs)
+	}
+	_, err := b.Execute(map[string]any{}, nil)
+	if err == nil || !strings.Contains(err.Msg, "renders more than 16 MiB") {
+		t.Fatalf("Execute = %v, want the output limit error", err)
 	}
 }
