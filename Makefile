@@ -5,7 +5,7 @@ BIN      := bin/promptc
 EXAMPLES := $(patsubst %/promptc.toml,%,$(wildcard examples/*/promptc.toml))
 FUZZTIME ?= 30s
 
-.PHONY: all build test golden-check check golden bench fuzz clean
+.PHONY: all build test golden-check check golden bench fuzz integration clean
 
 all: build
 
@@ -32,6 +32,10 @@ check: build
 # Rewrite the examples' golden trees from the current compiler.
 golden: build
 	@set -e; for d in $(EXAMPLES); do ./$(BIN) -C $$d check --update; done
+
+# The hooks of .pre-commit-hooks.yaml driven by the real pre-commit framework (installs it with apt when missing).
+integration:
+	bash scripts/test-pre-commit.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

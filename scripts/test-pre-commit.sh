@@ -23,8 +23,10 @@ skip() {
 if ! command -v pre-commit >/dev/null 2>&1; then
 	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 		echo "installing pre-commit with apt-get"
-		apt-get update -qq
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit >/dev/null
+		# A package mirror that cannot be reached is the machine's problem, not the hook's: skip, loudly.
+		if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit >/dev/null; }; then
+			skip "apt-get could not install pre-commit"
+		fi
 	else
 		skip "pre-commit is not installed (apt-get install pre-commit, or pipx install pre-commit)"
 	fi
