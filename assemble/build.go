@@ -22,6 +22,11 @@ func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
 		diags   blocks.Diagnostics
 	}
 	var jobs []*job
+	// Session blocks render the same for every task of a fixture: each fixture's jobs share one cache.
+	shared := map[*blocks.Fixture]*sync.Map{}
+	for _, f := range prog.Project.Fixtures {
+		shared[f] = &sync.Map{}
+	}
 	for _, task := range prog.Project.Tasks {
 		for _, f := range prog.Project.Fixtures {
 			if f.AdmitsTask(task) {
@@ -36,7 +41,7 @@ func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
 		go func() {
 			defer wg.Done()
 			for j := range next {
-				j.out, j.diags = prog.buildFixture(j.task, j.fixture)
+				j.out, j.diags = prog.buildFixture(j.task, j.fixture, shared[j.fixture])
 			}
 		}()
 	}
@@ -80,9 +85,9 @@ func summarize(ctx []string) string {
 }
 
 // buildFixture renders one task's artifacts for one fixture.
-func (prog *Program) buildFixture(task string, f *blocks.Fixture) ([]*Artifact, blocks.Diagnostics) {
+func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.Map) ([]*Artifact, blocks.Diagnostics) {
 	prefix := task + "/" + f.Name
-	s, diags := prog.newSession(task, f.Session, f.Pos)
+	s, diags := prog.newSession(task, f.Session, f.Pos, shared)
 	if len(diags) > 0 {
 		if f.Implicit {
 			for i := range diags {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
@@ -35,7 +36,7 @@ type Session struct {
 // NewSession renders task's runbook with the given session values (Go values: string, bool, int, []string). Values
 // are checked against their declarations: unknown names, wrong types and missing required variables are errors.
 func (prog *Program) NewSession(task string, session blocks.Values) (*Session, error) {
-	s, diags := prog.newSession(task, session, blocks.Pos{})
+	s, diags := prog.newSession(task, session, blocks.Pos{}, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -66,7 +67,7 @@ func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
 	return a, nil
 }
 
-func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.Pos) (*Session, blocks.Diagnostics) {
+func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.Pos, shared *sync.Map) (*Session, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
 	if !prog.hasTask(task) {
 		diags.Add(origin, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
@@ -79,7 +80,7 @@ func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.P
 	}
 	data["task"] = task
 	s := &Session{prog: prog, task: task, values: data}
-	s.runbook, s.rendered, diags = prog.assemble(prog.runbook, task, data, nil, blocks.Runbook)
+	s.runbook, s.rendered, diags = prog.assemble(prog.runbook, task, data, nil, blocks.Runbook, shared)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -156,7 +157,7 @@ func (s *Session) renderTurn(turn blocks.Values, origin blocks.Pos, k int) (*Art
 	if diags := prog.prepare(data, turn, blocks.ScopeTurn, origin); len(diags) > 0 {
 		return nil, diags.Sort()
 	}
-	a, _, diags := prog.assemble(prog.turn, s.task, data, s.rendered, blocks.Turn)
+	a, _, diags := prog.assemble(prog.turn, s.task, data, s.rendered, blocks.Turn, nil)
 	if a != nil {
 		a.Turn = k
 	}
@@ -171,7 +172,9 @@ type refCall struct {
 
 // assemble renders the blocks of an order list for one task (§3.3–3.6). For a turn message, runbook holds the ids of
 // the blocks of the task's runbook, which its references must point into.
-func (prog *Program) assemble(slots []*slot, task string, data map[string]any, runbook map[string]bool, kind string) (*Artifact, map[string]bool, blocks.Diagnostics) {
+//
+// shared caches the output of session blocks for one set of session values across tasks; nil for none.
+func (prog *Program) assemble(slots []*slot, task string, data map[string]any, runbook map[string]bool, kind string, shared *sync.Map) (*Artifact, map[string]bool, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
 	sep := prog.Project.Runbook.Separator
 	if kind == blocks.Turn {
@@ -186,7 +189,7 @@ func (prog *Program) assemble(slots []*slot, task string, data map[string]any, r
 		if c == nil {
 			continue
 		}
-		r := prog.render(c, task, data)
+		r := prog.render(c, task, data, shared)
 		if r.err != nil {
 			diags.Add(bodyPos(c.Block, r.err.Line, r.err.Col), "block %q: %s", c.ID, r.err.Msg)
 			continue
@@ -242,24 +245,33 @@ type rendered struct {
 	err  *templates.Error
 }
 
-// cacheKey says whether a block's output can be reused, and under which key. A runbook block that reads no variable
-// (scope global or task) renders the same bytes for every session: once per task when it reads .task, once in all
-// otherwise. Its refs are replayed from the cache, so every runbook still checks them.
-func (c *compiled) cacheKey(task string) (string, bool) {
-	switch {
-	case c.scope != blocks.ScopeGlobal && c.scope != blocks.ScopeTask:
-		return "", false
-	case c.body.Uses.Task || c.body.Uses.Data:
-		return c.ID + "\x00" + task, true
+// renderKey identifies a block's output in a cache: the block, and the task when the output depends on it.
+type renderKey struct{ id, task string }
+
+// cache says where a block's output can be reused, and under which key. A runbook block that reads no variable
+// (scope global or task) renders the same bytes for every session: the program's cache holds it. A session block
+// renders the same bytes for every task of one set of session values: the session values' cache (shared, when the
+// caller has one) holds it. Either is keyed by task when the block reads .task or the whole data. Refs are replayed
+// from the cache, so every runbook still checks them.
+func (prog *Program) cache(c *compiled, task string, shared *sync.Map) (*sync.Map, renderKey) {
+	key := renderKey{id: c.ID}
+	if c.body.Uses.Task || c.body.Uses.Data {
+		key.task = task
 	}
-	return c.ID, true
+	switch c.scope {
+	case blocks.ScopeGlobal, blocks.ScopeTask:
+		return &prog.renders, key
+	case blocks.ScopeSession:
+		return shared, key
+	}
+	return nil, key
 }
 
 // render executes a block body, or returns its cached output.
-func (prog *Program) render(c *compiled, task string, data map[string]any) *rendered {
-	key, cacheable := c.cacheKey(task)
-	if cacheable {
-		if r, ok := prog.renders.Load(key); ok {
+func (prog *Program) render(c *compiled, task string, data map[string]any, shared *sync.Map) *rendered {
+	cache, key := prog.cache(c, task, shared)
+	if cache != nil {
+		if r, ok := cache.Load(key); ok {
 			return r.(*rendered)
 		}
 	}
@@ -282,8 +294,8 @@ func (prog *Program) render(c *compiled, task string, data map[string]any) *rend
 	r.text, r.err = c.body.Execute(data, ref)
 	// Trim (§3.3): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
 	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
-	if cacheable {
-		prog.renders.Store(key, r)
+	if cache != nil {
+		cache.Store(key, r)
 	}
 	return r
 }

@@ -22,7 +22,7 @@ func (prog *Program) Render(req Request) (*Artifact, blocks.Diagnostics) {
 	if req.Fixture != nil && session == nil {
 		session, origin = req.Fixture.Session, req.Fixture.Pos
 	}
-	s, diags := prog.newSession(req.Task, session, origin)
+	s, diags := prog.newSession(req.Task, session, origin, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}

@@ -20,17 +20,20 @@ var artifactName = regexp.MustCompile(`^[a-z][a-z0-9_]*/[^/]+\.(runbook|turn-[1-
 // IsArtifactPath reports whether a slash path relative to an output tree has the shape of an artifact.
 func IsArtifactPath(p string) bool { return artifactName.MatchString(p) }
 
-// WriteTree writes the artifacts under dir, each file atomically, and removes files under dir that have the shape of
+// WriteTree writes the artifacts under dir, each file atomically (renamed into place, not synced: build output can be
+// regenerated; golden files are synced by package golden), and removes files under dir that have the shape of
 // an artifact but are not among arts (left over from a task or fixture that no longer exists). Other files are
 // never touched, so pointing --out at a directory that holds something else loses nothing. It returns the removed
 // paths, sorted.
 func WriteTree(dir string, arts []*Artifact) (removed []string, err error) {
 	want := map[string]bool{}
+	files := make([]atomicfile.File, 0, len(arts))
 	for _, a := range arts {
 		want[a.Path] = true
-		if err := atomicfile.Write(filepath.Join(dir, filepath.FromSlash(a.Path)), []byte(a.Text), 0o644); err != nil {
-			return nil, err
-		}
+		files = append(files, atomicfile.File{Name: filepath.Join(dir, filepath.FromSlash(a.Path)), Data: []byte(a.Text), Perm: 0o644, NoSync: true})
+	}
+	if err := atomicfile.WriteAll(files); err != nil {
+		return nil, err
 	}
 	stale, err := ListTree(dir)
 	if err != nil {

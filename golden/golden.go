@@ -174,14 +174,19 @@ func Update(dir string, built map[string][]byte) (changed []Entry, err error) {
 		pruneDirs(dir, e.Path)
 		changed = append(changed, e)
 	}
+	var files []atomicfile.File
 	for _, e := range diff {
-		if e.Status == Stale {
-			continue
+		if e.Status != Stale {
+			files = append(files, atomicfile.File{Name: filepath.Join(dir, filepath.FromSlash(e.Path)), Data: e.Built, Perm: 0o644})
 		}
-		if err := atomicfile.Write(filepath.Join(dir, filepath.FromSlash(e.Path)), e.Built, 0o644); err != nil {
-			return changed, err
+	}
+	if err := atomicfile.WriteAll(files); err != nil {
+		return changed, err
+	}
+	for _, e := range diff {
+		if e.Status != Stale {
+			changed = append(changed, e)
 		}
-		changed = append(changed, e)
 	}
 	slices.SortFunc(changed, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 	return changed, nil

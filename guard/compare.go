@@ -2,6 +2,7 @@ package guard
 
 import (
 	"sort"
+	"unicode/utf8"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -123,11 +124,16 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counte
 	c.Task, c.Kind, _ = assemble.ParsePath(path)
 	c.OldBytes, c.NewBytes = len(oldText), len(newText)
 	c.Offset = commonPrefix(oldText, newText)
-	if c.Offset < len(newText) {
-		c.Line, c.Col = blocks.LineCol(newText, c.Offset)
-	} else {
-		c.Line, c.Col = blocks.LineCol(oldText, c.Offset)
+	// Line and column name the character holding the first differing byte, which may be inside it.
+	text := newText
+	if c.Offset >= len(newText) {
+		text = oldText
 	}
+	start := c.Offset
+	for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
+		start--
+	}
+	c.Line, c.Col = blocks.LineCol(text, start)
 
 	// Attribute the first differing byte: to the new side's block, or, when bytes were only removed, the old side's.
 	switch {
@@ -136,6 +142,8 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counte
 	case o != nil && c.Offset < len(oldText) && len(o.Spans) > 0:
 		c.attribute(o, "old")
 	case n != nil && len(n.Spans) > 0:
+		// Text was removed after the last block. Without the old side's source map the removed block is unknown;
+		// name the last block kept, and its scope. The prefixes up to it are intact (see Summarize).
 		c.After = n.Spans[len(n.Spans)-1].Block.ID
 		c.Scope = n.Spans[len(n.Spans)-1].Scope
 	}

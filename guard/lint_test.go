@@ -427,7 +427,9 @@ body = "Hi."
 			only: []string{LintUnusedVariable, LintUnusedAllow},
 		},
 		{
-			name: "invisible-char in a body, an escape, and a fixture",
+			// Fixtures hold sample values, hostile on purpose, and escaping strips format characters from them: not
+			// a finding.
+			name: "invisible-char in a body and an escape, not in a fixture",
 			files: map[string]string{
 				"promptc.toml":    ltManifest(`"a", "b"`, useVars),
 				"blocks/a.toml":   "[[block]]\nid   = \"a\"\nbody = \"Never\u200b push \u202eto main.\"\n\n[[block]]\nid   = \"b\"\nbody = \"Hidden\\u2066 text.\"\n" + assignment,
@@ -438,7 +440,6 @@ body = "Hi."
 				"blocks/a.toml:3:14 invisible-char a",
 				"blocks/a.toml:3:21 invisible-char a",
 				"blocks/a.toml:7:15 invisible-char b",
-				"fixtures/f.toml:2:16 invisible-char",
 			},
 		},
 		{

@@ -25,7 +25,7 @@ type Summary struct {
 func (r *Report) Summarize() Summary {
 	s := Summary{Artifacts: len(r.Changes)}
 	byScope := map[string][]string{}
-	var added, removed []string
+	var added, removed, tails []string
 	for _, c := range r.Changes {
 		s.InvalidatedBytes += c.InvalidatedBytes
 		s.InvalidatedTokens += c.InvalidatedTokens
@@ -36,6 +36,8 @@ func (r *Report) Summarize() Summary {
 			removed = append(removed, c.Path)
 		case c.Kind == blocks.Turn:
 			byScope[blocks.ScopeTurn] = append(byScope[blocks.ScopeTurn], c.Task)
+		case c.Block == "" && c.After != "":
+			tails = append(tails, c.Task)
 		default:
 			scope := c.Scope
 			if scope == "" {
@@ -55,6 +57,9 @@ func (r *Report) Summarize() Summary {
 	}
 	if tasks := byScope[blocks.ScopeTurn]; len(tasks) > 0 {
 		s.Lines = append(s.Lines, fmt.Sprintf("%s turn message changed: no cached prefix is lost", possessive(tasks)))
+	}
+	if len(tails) > 0 {
+		s.Lines = append(s.Lines, fmt.Sprintf("text removed at the end of %s runbook: the cached prefix before it is intact", possessive(tails)))
 	}
 	if len(added) > 0 {
 		s.Lines = append(s.Lines, fmt.Sprintf("%d new %s: %s", len(added), noun(len(added), "artifact", "artifacts"), listPaths(added)))
