@@ -57,7 +57,7 @@ type env struct {
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(args)
+	err := app.Run(flagsFirst(args))
 	var ee exitError
 	switch {
 	case err == nil && e.unknownCommand:
@@ -70,6 +70,46 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "promptc: %v\n", err)
 		return exitInvalid
 	}
+}
+
+// valueFlags are diff's flags that take a value, for flagsFirst.
+var valueFlags = map[string]bool{"format": true, "tokenizer": true}
+
+// flagsFirst moves diff's flags ahead of its revision, so that `promptc diff HEAD~1 --format json` works as
+// the usage line reads: urfave/cli stops reading flags at the first argument. "--" ends the flags.
+func flagsFirst(args []string) []string {
+	i := 1
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if args[i] == "-C" || args[i] == "--C" {
+			i++
+		}
+		i++
+	}
+	// Only diff takes an argument beside its flags; hook's first argument names its subcommand.
+	if i >= len(args) || args[i] != "diff" {
+		return args
+	}
+	out := append([]string(nil), args[:i+1]...)
+	var positional []string
+	rest := args[i+1:]
+	for k := 0; k < len(rest); k++ {
+		tok := rest[k]
+		switch {
+		case tok == "--":
+			positional = append(positional, rest[k:]...)
+			k = len(rest)
+		case strings.HasPrefix(tok, "-") && tok != "-":
+			out = append(out, tok)
+			name := strings.TrimLeft(tok, "-")
+			if valueFlags[name] && k+1 < len(rest) {
+				k++
+				out = append(out, rest[k])
+			}
+		default:
+			positional = append(positional, tok)
+		}
+	}
+	return append(out, positional...)
 }
 
 func newApp(e *env) *cli.App {
