@@ -2,6 +2,7 @@ package guard
 
 import (
 	"sort"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/assemble"
@@ -65,7 +66,9 @@ type Change struct {
 	InvalidatedTokens int `json:"invalidated_tokens"`
 	OldBytes          int `json:"old_bytes"`
 	NewBytes          int `json:"new_bytes"`
-	// Diff is a unified line diff of the two sides (3 lines of context).
+	// Note explains a change that is easy to misread, such as line endings that differ and nothing else.
+	Note string `json:"note,omitempty"`
+	// Diff is a unified line diff of the two sides (3 lines of context), control characters shown as \xNN.
 	Diff string `json:"diff"`
 }
 
@@ -136,7 +139,9 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counte
 	c.Line, c.Col = blocks.LineCol(text, start)
 
 	// Attribute the first differing byte: to the new side's block, or, when bytes were only removed, the old side's.
+	// A new artifact has no first change to blame: nothing of it existed.
 	switch {
+	case c.Status == Added:
 	case n != nil && c.Offset < len(newText):
 		c.attribute(n, "new")
 	case o != nil && c.Offset < len(oldText) && len(o.Spans) > 0:
@@ -154,6 +159,9 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counte
 		lost := oldText[c.Offset:]
 		c.InvalidatedBytes = len(lost)
 		c.InvalidatedTokens = tok.Count(lost)
+	}
+	if c.Status == Changed && strings.ReplaceAll(oldText, "\r\n", "\n") == strings.ReplaceAll(newText, "\r\n", "\n") {
+		c.Note = "only line endings differ (CRLF vs LF): a checkout converted them; mark the files -text in .gitattributes"
 	}
 	c.Diff = UnifiedDiff(old.Dir+path, new.Dir+path, oldText, newText, o != nil, n != nil)
 	return c

@@ -231,9 +231,8 @@ func TestCompare(t *testing.T) {
 				{path: "chat/a.turn-1.md", status: Removed, kind: blocks.Turn, offset: 0, line: 1, col: 1,
 					block: "assignment", source: "blocks/main.toml:16:1", scope: blocks.ScopeTurn, side: "old",
 					oldBytes: 15},
-				// A new artifact had nothing cached.
+				// A new artifact had nothing cached, and no first change to blame on a block.
 				{path: "issue/b.runbook.md", status: Added, kind: blocks.Runbook, offset: 0, line: 1, col: 1,
-					block: "rules", source: "blocks/main.toml:2:1", scope: blocks.ScopeGlobal, side: "new",
 					newBytes: 58},
 			},
 		},
@@ -251,7 +250,6 @@ func TestCompare(t *testing.T) {
 				{path: "chat/a.turn-1.md", status: Removed, kind: blocks.Turn, offset: 0, line: 1, col: 1,
 					oldBytes: 15},
 				{path: "issue/b.runbook.md", status: Added, kind: blocks.Runbook, offset: 0, line: 1, col: 1,
-					block: "rules", source: "blocks/main.toml:2:1", scope: blocks.ScopeGlobal, side: "new",
 					newBytes: 58},
 			},
 		},

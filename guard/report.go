@@ -111,6 +111,14 @@ func noun(n int, one, many string) string {
 	return many
 }
 
+// count formats n with its unit: "1 byte", "12,345 tokens".
+func count(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return thousands(n) + " " + unit + "s"
+}
+
 // thousands formats n with thousands separators: 12,345.
 func thousands(n int) string {
 	s := strconv.Itoa(n)
@@ -155,7 +163,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 		b.WriteString("  " + l + "\n")
 	}
 	if s.InvalidatedBytes > 0 {
-		fmt.Fprintf(&b, "  cached prefix invalidated: %s bytes, %s tokens (%s estimates)\n", thousands(s.InvalidatedBytes), thousands(s.InvalidatedTokens), r.Encoding)
+		fmt.Fprintf(&b, "  cached prefix invalidated, summed over artifacts: %s, %s (%s estimates)\n", count(s.InvalidatedBytes, "byte"), count(s.InvalidatedTokens, "token"), r.Encoding)
 	}
 	// The same edit usually shows up in many artifacts (every task's runbook, every fixture): print each distinct
 	// diff once and point back to it.
@@ -167,7 +175,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 			b.WriteString("  block: " + owner + "\n")
 		}
 		if c.Kind == blocks.Runbook && c.Status != Added {
-			fmt.Fprintf(&b, "  cache: invalidates %s bytes, %s tokens of cached prefix\n", thousands(c.InvalidatedBytes), thousands(c.InvalidatedTokens))
+			fmt.Fprintf(&b, "  cache: invalidates %s, %s of cached prefix\n", count(c.InvalidatedBytes, "byte"), count(c.InvalidatedTokens, "token"))
 		} else if c.Kind == blocks.Turn {
 			b.WriteString("  cache: turn message, no cached prefix lost\n")
 		}
@@ -210,14 +218,23 @@ func diffBody(d string) string {
 }
 
 // Headline is one line naming the artifact and where it first differs.
-func (c *Change) Headline() string {
+func (c *Change) Headline() string { return c.Path + ": " + c.Detail() }
+
+// Detail says where the artifact first differs, or that it is new or gone, and notes line-ending-only changes.
+func (c *Change) Detail() string {
+	var d string
 	switch c.Status {
 	case Added:
-		return c.Path + ": new artifact"
+		d = "new artifact"
 	case Removed:
-		return c.Path + ": no longer produced"
+		d = "no longer produced"
+	default:
+		d = fmt.Sprintf("changed at byte %d (line %d, col %d)", c.Offset, c.Line, c.Col)
 	}
-	return fmt.Sprintf("%s: changed at byte %d (line %d, col %d)", c.Path, c.Offset, c.Line, c.Col)
+	if c.Note != "" {
+		d += "; " + c.Note
+	}
+	return d
 }
 
 // Owner names the block owning the first differing byte, its source position and scope.
@@ -248,7 +265,7 @@ func (r *Report) WriteMarkdown(w io.Writer, title string) error {
 	for _, l := range s.Lines {
 		b.WriteString("- " + l + "\n")
 	}
-	fmt.Fprintf(&b, "\n**Cached prefix invalidated:** %s bytes, %s tokens (%s estimates)\n\n", thousands(s.InvalidatedBytes), thousands(s.InvalidatedTokens), r.Encoding)
+	fmt.Fprintf(&b, "\n**Cached prefix invalidated** (summed over artifacts): %s, %s (%s estimates)\n\n", count(s.InvalidatedBytes, "byte"), count(s.InvalidatedTokens, "token"), r.Encoding)
 	b.WriteString("| artifact | first change | block | scope | cached tokens invalidated |\n")
 	b.WriteString("|---|---|---|---|---:|\n")
 	for _, c := range r.Changes {
@@ -271,12 +288,21 @@ func (r *Report) WriteMarkdown(w io.Writer, title string) error {
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, thousands(c.InvalidatedTokens))
 	}
+	// Each distinct diff once, as in the text report: a global edit repeats in every runbook, and a pull-request
+	// comment has a size limit.
+	shown := map[string]string{}
 	for _, c := range r.Changes {
+		body := diffBody(c.Diff)
+		if first, ok := shown[body]; ok && body != "" {
+			fmt.Fprintf(&b, "\n<code>%s</code>: %s; same diff as <code>%s</code>\n", escapeHTML(c.Path), escapeHTML(c.Detail()), escapeHTML(first))
+			continue
+		}
+		shown[body] = c.Path
 		fence := "```"
 		for strings.Contains(c.Diff, fence) {
 			fence += "`"
 		}
-		fmt.Fprintf(&b, "\n<details><summary><code>%s</code>: %s</summary>\n\n%sdiff\n%s%s\n\n</details>\n", c.Path, escapeHTML(c.Headline()), fence, c.Diff, fence)
+		fmt.Fprintf(&b, "\n<details><summary><code>%s</code>: %s</summary>\n\n%sdiff\n%s%s\n\n</details>\n", escapeHTML(c.Path), escapeHTML(c.Detail()), fence, c.Diff, fence)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -321,22 +347,50 @@ func (r *Report) WriteJSON(w io.Writer) error {
 }
 
 // WriteAnnotations writes GitHub Actions workflow commands that put each change on the line of the block source that
-// caused it. prefix is the project root's path relative to the repository root ("" or "examples/tracker/").
+// caused it. Changes owned by the same source position are one annotation naming every artifact, since GitHub shows
+// only a few per step. prefix is the project root's path relative to the repository root ("" or "examples/tracker/").
 func (r *Report) WriteAnnotations(w io.Writer, prefix string) error {
-	var b strings.Builder
+	type group struct {
+		at      string
+		changes []*Change
+	}
+	var groups []*group
+	byAt := map[string]*group{}
 	for _, c := range r.Changes {
+		at := "file=" + annotationValue(prefix+"golden/"+c.Path)
+		if c.Source.Known() {
+			at = fmt.Sprintf("file=%s,line=%d,col=%d", annotationValue(prefix+c.Source.File), max(c.Source.Line, 1), max(c.Source.Col, 1))
+		}
+		g, ok := byAt[at]
+		if !ok {
+			g = &group{at: at}
+			byAt[at] = g
+			groups = append(groups, g)
+		}
+		g.changes = append(g.changes, c)
+	}
+	var b strings.Builder
+	for _, g := range groups {
+		c := g.changes[0]
 		msg := c.Headline()
 		if owner := c.Owner(); owner != "" {
 			msg += "; block " + owner
 		}
-		if c.InvalidatedTokens > 0 {
-			msg += fmt.Sprintf("; invalidates %s cached tokens", thousands(c.InvalidatedTokens))
+		tokens := 0
+		for _, c := range g.changes {
+			tokens += c.InvalidatedTokens
 		}
-		if c.Source.Known() {
-			fmt.Fprintf(&b, "::error file=%s,line=%d,col=%d::%s\n", annotationValue(prefix+c.Source.File), max(c.Source.Line, 1), max(c.Source.Col, 1), annotationData(msg))
-		} else {
-			fmt.Fprintf(&b, "::error file=%s::%s\n", annotationValue(prefix+"golden/"+c.Path), annotationData(msg))
+		if len(g.changes) > 1 {
+			paths := make([]string, 0, len(g.changes)-1)
+			for _, c := range g.changes[1:] {
+				paths = append(paths, c.Path)
+			}
+			msg += fmt.Sprintf("; also %s", listPaths(paths))
 		}
+		if tokens > 0 {
+			msg += fmt.Sprintf("; invalidates %s of cached prefix", count(tokens, "token"))
+		}
+		fmt.Fprintf(&b, "::error %s::%s\n", g.at, annotationData(msg))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -80,7 +81,7 @@ func UnifiedDiff(nameA, nameB, a, b string, hasA, hasB bool) string {
 		fmt.Fprintf(&out, "@@ -%s +%s @@\n", hunkRange(aLine, aCount), hunkRange(bLine, bCount))
 		for _, l := range lines[start:end] {
 			out.WriteByte(l.op)
-			out.WriteString(l.text)
+			writeVisible(&out, l.text)
 			out.WriteByte('\n')
 			if l.noEOL {
 				out.WriteString("\\ No newline at end of file\n")
@@ -132,4 +133,19 @@ func lineDiff(a, b string) []diffLine {
 		}
 	}
 	return out
+}
+
+// writeVisible writes a diff line with control characters other than tab shown as \xNN (C1: \u00NN): a carriage
+// return or an escape sequence in an artifact must show in a review, not act on the terminal or log displaying it.
+func writeVisible(b *strings.Builder, s string) {
+	for _, r := range s {
+		switch {
+		case r == '\t' || !unicode.IsControl(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(b, "\\x%02x", r)
+		default:
+			fmt.Fprintf(b, "\\u%04x", r)
+		}
+	}
 }

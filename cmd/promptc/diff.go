@@ -1,11 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gitfs"
 )
@@ -51,14 +53,18 @@ func diffCommand(e *env) *cli.Command {
 				return e.diagnostics(diags)
 			}
 			oldFS, err := gitfs.Open(e.root, rev)
-			if err != nil {
+			if err != nil && !errors.Is(err, gitfs.ErrNoProject) {
 				return usageErr(e, "diff: %v", err)
 			}
-			// The old side may not compile (the change being reviewed may be the fix): then every artifact is new,
-			// and the report says why.
+			// The old side may not exist (the change adds the project) or not compile (the change may be the fix):
+			// then every artifact is new, and stderr says why.
 			var oldArts []*assemble.Artifact
-			oldProg, odiags := assemble.Load(oldFS)
-			if len(odiags) == 0 {
+			var odiags blocks.Diagnostics
+			if err != nil {
+				fmt.Fprintf(e.stderr, "promptc: %v; comparing against nothing\n", err)
+			} else if oldProg, d := assemble.Load(oldFS); len(d) > 0 {
+				odiags = d
+			} else {
 				oldArts, odiags = oldProg.Build()
 			}
 			if len(odiags) > 0 {

@@ -249,9 +249,10 @@ func shellQuote(s string) string {
 	return s
 }
 
-// color reports whether output may be coloured: stdout is a terminal and NO_COLOR is not set (https://no-color.org).
+// color reports whether output may be coloured: stdout is a terminal and NO_COLOR is unset or empty
+// (https://no-color.org).
 func (e *env) color() bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
+	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}
 	f, ok := e.stdout.(*os.File)
