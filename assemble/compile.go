@@ -96,7 +96,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 			}
 		}
 		for _, u := range body.Uses.Consts {
-			if _, ok := consts[u.Name]; !ok {
+			if _, ok := consts[u.Name]; !ok && !p.Incomplete {
 				diags.Add(at(u), "block %q uses unknown constant %q%s: define it under [const] in a blocks/ file", b.ID, u.Name, blocks.DidYouMean(u.Name, constNames))
 			}
 		}
@@ -201,10 +201,11 @@ func (prog *Program) Scope(id string) string {
 	return ""
 }
 
-// Uses returns what block id's body uses (variables, constants, refs), from the parse done at compile time.
-func (prog *Program) Uses(id string) (templates.Uses, bool) {
-	if c, ok := prog.blocks[id]; ok && c.body != nil {
-		return c.body.Uses, true
+// Body returns block id's body as parsed at compile time: what it uses (variables, constants, refs) and its literal
+// text. It returns nil for a block whose body did not compile.
+func (prog *Program) Body(id string) *templates.Body {
+	if c, ok := prog.blocks[id]; ok {
+		return c.body
 	}
-	return templates.Uses{}, false
+	return nil
 }

@@ -219,7 +219,7 @@ func (l *loader) checkBlocks() {
 	}{{Runbook, &p.Runbook}, {Turn, &p.Turn}} {
 		for _, id := range sec.s.Order {
 			b, ok := p.ByID[id]
-			if !ok && l.brokenBlocks {
+			if !ok && l.p.Incomplete {
 				continue
 			}
 			if !ok {

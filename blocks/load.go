@@ -41,9 +41,6 @@ type loader struct {
 	p        *Project
 	diags    Diagnostics
 	constPos map[string]Pos
-	// brokenBlocks is set when a blocks/ file could not be read or parsed: its blocks are unknown, so an order list
-	// naming them is not reported again.
-	brokenBlocks bool
 	// brokenTemplates holds the templates/ files that exist but could not be read, by name relative to templates/.
 	brokenTemplates map[string]bool
 }
@@ -188,7 +185,7 @@ func (l *loader) load() {
 		if _, ok := l.record(f); ok {
 			l.blockFile(f.name, f.m, f.ix)
 		} else {
-			l.brokenBlocks = true
+			l.p.Incomplete = true
 		}
 	}
 	l.checkBlocks()

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 )
 
@@ -1382,5 +1383,26 @@ editor litter, skipped
 	}
 	if _, ok := p.Templates[".swap"]; ok {
 		t.Errorf("dot files under templates/ are read: %q", p.Templates)
+	}
+}
+
+// A blocks/ file that does not parse hides the constants it defines: their uses elsewhere are not reported as
+// unknown, or one syntax error would bury itself under dozens of follow-on errors.
+func TestIncompleteProjectHidesConstUses(t *testing.T) {
+	fsys := fstest.MapFS{
+		"promptc.toml":  {Data: []byte("name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"x\"]\n")},
+		"blocks/a.toml": {Data: []byte("[const]\nrule = \"Do it.\"\n[[block]\nid = \"y\"\n")},
+		"blocks/b.toml": {Data: []byte("[[block]]\nid = \"x\"\nbody = '{{const \"rule\"}}'\n")},
+	}
+	p, diags := blocks.Load(fsys)
+	if !p.Incomplete {
+		t.Error("Incomplete = false, want true after a syntax error in blocks/")
+	}
+	if len(diags) != 1 || diags[0].Pos.File != "blocks/a.toml" {
+		t.Errorf("diagnostics =\n%s\nwant only the syntax error in blocks/a.toml", diags)
+	}
+	// The compiler too stays quiet about the constant.
+	if _, diags := assemble.Load(fsys); len(diags) != 1 {
+		t.Errorf("load and compile: diagnostics =\n%s\nwant only the syntax error", diags)
 	}
 }

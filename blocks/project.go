@@ -52,6 +52,9 @@ type Project struct {
 	Fixtures  []*Fixture
 	// Files holds the normalised text of every source file read, by slash path relative to the project root.
 	Files map[string]string
+	// Incomplete is set when a blocks/ file could not be read or parsed: the blocks and constants it defines are
+	// missing, so later stages do not report uses of them as unknown.
+	Incomplete bool
 }
 
 // Section is the assembly order of the runbook or of the per-turn message.

@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/template/parse"
 	"unicode"
 	"unicode/utf8"
 
@@ -303,8 +302,13 @@ func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) 
 	l := &linter{prog: prog, p: p, arts: arts, tok: tok, byID: map[string]*lintBody{}, ran: map[string]bool{},
 		pasted: map[*lintBody][][2]int{}, usedBy: map[string][]string{}}
 	for _, b := range p.Blocks {
-		bd := &lintBody{b: b, lits: literalText(b.Body, b.Raw), src: bodySource(p, b)}
-		bd.uses, _ = prog.Uses(b.ID)
+		bd := &lintBody{b: b, src: bodySource(p, b)}
+		if body := prog.Body(b.ID); body != nil {
+			bd.uses = body.Uses
+			for _, lit := range body.Literals {
+				bd.lits = append(bd.lits, litSegment{off: lit.Off, text: lit.Text})
+			}
+		}
 		for _, u := range bd.uses.Consts {
 			if ids := l.usedBy[u.Name]; len(ids) == 0 || ids[len(ids)-1] != b.ID {
 				l.usedBy[u.Name] = append(ids, b.ID)
@@ -1298,47 +1302,6 @@ func lintHas(list []string, s string) bool {
 // ---------------------------------------------------------------------------------------------------------------
 // Literal text and source positions
 
-// literalText returns the text of a body outside template actions, with offsets into the body. A raw body, or one
-// without actions, is all literal.
-func literalText(text string, raw bool) []litSegment {
-	if raw || !strings.Contains(text, "{{") {
-		return []litSegment{{off: 0, text: text}}
-	}
-	t := parse.New("body")
-	t.Mode = parse.SkipFuncCheck
-	if _, err := t.Parse(text, "", "", map[string]*parse.Tree{}); err != nil || t.Root == nil {
-		return nil // the compiler reports it
-	}
-	var segs []litSegment
-	var walk func(n parse.Node)
-	walk = func(n parse.Node) {
-		switch n := n.(type) {
-		case *parse.ListNode:
-			if n == nil {
-				return
-			}
-			for _, c := range n.Nodes {
-				walk(c)
-			}
-		case *parse.TextNode:
-			off, s := int(n.Pos), string(n.Text)
-			if off >= 0 && off+len(s) <= len(text) && text[off:off+len(s)] == s {
-				segs = append(segs, litSegment{off: off, text: s})
-			}
-		case *parse.IfNode:
-			walk(n.List)
-			walk(n.ElseList)
-		case *parse.RangeNode:
-			walk(n.List)
-			walk(n.ElseList)
-		case *parse.WithNode:
-			walk(n.List)
-			walk(n.ElseList)
-		}
-	}
-	walk(t.Root)
-	return segs
-}
 
 // srcMap maps byte offsets of a decoded text (a block body, a constant value) to positions in the file it came from.
 type srcMap struct {

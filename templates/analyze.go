@@ -32,6 +32,7 @@ func (b *Body) Position(u Use) (line, col int) { return blocks.LineCol(b.Text, u
 
 type analyzer struct {
 	uses Uses
+	lits []Literal
 	errs []Error
 	text string
 	// aliases holds the template variables bound to the data ({{$d := .}}): $d.x reads variable x. Template
@@ -39,10 +40,10 @@ type analyzer struct {
 	aliases map[string]bool
 }
 
-func analyze(tree *parse.Tree, text string) (Uses, []Error) {
+func analyze(tree *parse.Tree, text string) (Uses, []Literal, []Error) {
 	a := &analyzer{text: text, aliases: map[string]bool{}}
 	a.node(tree.Root, false)
-	return a.uses, a.errs
+	return a.uses, a.lits, a.errs
 }
 
 // isData reports whether a pipeline evaluates to the data itself: ., $ or an alias of it, with nothing applied.
@@ -76,6 +77,12 @@ func (a *analyzer) node(n parse.Node, rebound bool) {
 		}
 		for _, c := range n.Nodes {
 			a.node(c, rebound)
+		}
+	case *parse.TextNode:
+		// Trim markers ({{- -}}) shorten a text node: keep it only where it is the source as written.
+		off, s := int(n.Pos), string(n.Text)
+		if off >= 0 && off+len(s) <= len(a.text) && a.text[off:off+len(s)] == s {
+			a.lits = append(a.lits, Literal{off, s})
 		}
 	case *parse.ActionNode:
 		a.bind(n.Pipe, rebound)

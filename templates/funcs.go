@@ -62,7 +62,7 @@ func baseFuncs(consts map[string]string) template.FuncMap {
 // insert, or an error. Errors are positioned within the body text.
 func (b *Body) Execute(data map[string]any, ref func(id string) (string, error)) (string, *Error) {
 	if b.Static {
-		return b.Text, nil
+		return b.output, nil
 	}
 	t := b.tmpl
 	if len(b.Uses.Refs) > 0 || b.Uses.DynamicRef {

@@ -15,11 +15,22 @@ import (
 // Body is one parsed block body, ready to execute any number of times from any number of goroutines.
 type Body struct {
 	Name string
-	Text string
-	// Static is set when the body has no template actions (or is raw): Text is its output.
+	Text string // the source text
+	// Static is set when the body's output does not depend on its data: it is raw, has no actions, or its actions
+	// are comments only.
 	Static bool
 	Uses   Uses
-	tmpl   *template.Template
+	// Literals are the pieces of the source text that reach the output as written: everything outside actions,
+	// with their byte offsets in Text. Lints read them rather than parse the body again.
+	Literals []Literal
+	output   string // the output of a static body
+	tmpl     *template.Template
+}
+
+// Literal is a piece of a body's literal text at byte offset Off of its source.
+type Literal struct {
+	Off  int
+	Text string
 }
 
 // Error is a problem in a body, positioned by line and column (in runes) within the body text, both from 1; Col is 0
@@ -41,7 +52,7 @@ var forbidden = regexp.MustCompile(`\{\{-?\s*(define|template|block)\b`)
 func Parse(name, text string, raw bool, consts map[string]string) (*Body, []Error) {
 	b := &Body{Name: name, Text: text}
 	if raw || !strings.Contains(text, "{{") {
-		b.Static = true
+		b.Static, b.output, b.Literals = true, text, []Literal{{0, text}}
 		return b, nil
 	}
 	var errs []Error
@@ -58,16 +69,17 @@ func Parse(name, text string, raw bool, consts map[string]string) (*Body, []Erro
 		return nil, []Error{parseError(name, text, err)}
 	}
 	b.tmpl = t
-	b.Uses, errs = analyze(t.Tree, text)
+	b.Uses, b.Literals, errs = analyze(t.Tree, text)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	if len(t.Tree.Root.Nodes) == 1 {
-		if tn, ok := t.Tree.Root.Nodes[0].(*parse.TextNode); ok {
-			b.Static, b.Text, b.tmpl = true, string(tn.Text), nil
+	switch nodes := t.Tree.Root.Nodes; {
+	case len(nodes) == 0:
+		b.Static, b.tmpl = true, nil
+	case len(nodes) == 1:
+		if tn, ok := nodes[0].(*parse.TextNode); ok {
+			b.Static, b.output, b.tmpl = true, string(tn.Text), nil
 		}
-	} else if len(t.Tree.Root.Nodes) == 0 {
-		b.Static, b.Text, b.tmpl = true, "", nil
 	}
 	return b, nil
 }
