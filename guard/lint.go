@@ -1302,7 +1302,6 @@ func lintHas(list []string, s string) bool {
 // ---------------------------------------------------------------------------------------------------------------
 // Literal text and source positions
 
-
 // srcMap maps byte offsets of a decoded text (a block body, a constant value) to positions in the file it came from.
 type srcMap struct {
 	file string
