@@ -30,21 +30,9 @@ func (a *Artifact) SpanAt(off int) (Span, bool) {
 // every block is at most that scope, it is the artifact's length.
 func (a *Artifact) PrefixEnd(scope string) int {
 	for _, s := range a.Spans {
-		if scopeRank(s.Scope) > scopeRank(scope) {
+		if blocks.ScopeRank(s.Scope) > blocks.ScopeRank(scope) {
 			return s.TextStart
 		}
 	}
 	return len(a.Text)
-}
-
-func scopeRank(scope string) int {
-	switch scope {
-	case blocks.ScopeGlobal:
-		return 0
-	case blocks.ScopeTask:
-		return 1
-	case blocks.ScopeSession:
-		return 2
-	}
-	return 3
 }

@@ -30,6 +30,27 @@ func (p Pos) String() string {
 	return file + ":" + part(p.Line) + ":" + part(p.Col)
 }
 
+// Compare orders positions by file, line and column: -1, 0 or +1.
+func (p Pos) Compare(q Pos) int {
+	switch {
+	case p.File != q.File:
+		return strings.Compare(p.File, q.File)
+	case p.Line != q.Line:
+		return cmpInt(p.Line, q.Line)
+	}
+	return cmpInt(p.Col, q.Col)
+}
+
+func cmpInt(a, b int) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
 // Known reports whether the position names a file.
 func (p Pos) Known() bool { return p.File != "" }
 
@@ -79,17 +100,10 @@ func (ds *Diagnostics) Add(pos Pos, format string, args ...any) {
 // not depend on the order in which checks ran.
 func (ds Diagnostics) Sort() Diagnostics {
 	sort.SliceStable(ds, func(i, j int) bool {
-		a, b := ds[i], ds[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
+		if c := ds[i].Pos.Compare(ds[j].Pos); c != 0 {
+			return c < 0
 		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
-		}
-		return a.Message < b.Message
+		return ds[i].Message < ds[j].Message
 	})
 	out := ds[:0]
 	for i, d := range ds {

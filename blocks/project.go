@@ -8,6 +8,19 @@ const (
 	ScopeTurn    = "turn"
 )
 
+// ScopeRank orders scopes from most to least stable: global 0, task 1, session 2, turn 3 (and anything else).
+func ScopeRank(scope string) int {
+	switch scope {
+	case ScopeGlobal:
+		return 0
+	case ScopeTask:
+		return 1
+	case ScopeSession:
+		return 2
+	}
+	return 3
+}
+
 // Variable types.
 const (
 	TypeString = "string"

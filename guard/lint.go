@@ -232,17 +232,38 @@ func (l *linter) unknownRefs() {
 	}
 }
 
+// formatRuns calls fn for each run of format characters (Unicode Cf: zero-width, bidi controls) in text, with the
+// byte offset where it starts.
+func formatRuns(text string, fn func(start int, run []rune)) {
+	for i := 0; i < len(text); {
+		if text[i] < utf8.RuneSelf {
+			i++ // every format character is outside ASCII
+			continue
+		}
+		start := i
+		var run []rune
+		for i < len(text) {
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if !unicode.Is(unicode.Cf, r) {
+				if len(run) == 0 {
+					i += size
+				}
+				break
+			}
+			run = append(run, r)
+			i += size
+		}
+		if len(run) > 0 {
+			fn(start, run)
+		}
+	}
+}
+
 func sortFindings(out []Finding) []Finding {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if a.Pos.File != b.Pos.File {
-			return a.Pos.File < b.Pos.File
-		}
-		if a.Pos.Line != b.Pos.Line {
-			return a.Pos.Line < b.Pos.Line
-		}
-		if a.Pos.Col != b.Pos.Col {
-			return a.Pos.Col < b.Pos.Col
+		if c := a.Pos.Compare(b.Pos); c != 0 {
+			return c < 0
 		}
 		if a.Lint != b.Lint {
 			return a.Lint < b.Lint
@@ -446,18 +467,6 @@ func (l *linter) volatileText() {
 // ---------------------------------------------------------------------------------------------------------------
 // scope-inversion
 
-func lintRank(scope string) int {
-	switch scope {
-	case blocks.ScopeGlobal:
-		return 0
-	case blocks.ScopeTask:
-		return 1
-	case blocks.ScopeSession:
-		return 2
-	}
-	return 3
-}
-
 // scopeInversion reports each runbook block that, in some task's order, comes before a block of a more stable scope.
 // Everything after a block is cached only as widely as that block is shared, so the stable blocks after it lose the
 // wider prefix they could be in. The order is read statically (every block a task's gate admits, whatever its when);
@@ -480,9 +489,9 @@ func (l *linter) scopeInversion() {
 			}
 		}
 		for i, b := range seq {
-			r := lintRank(l.prog.Scope(b.ID))
+			r := blocks.ScopeRank(l.prog.Scope(b.ID))
 			for _, c := range seq[i+1:] {
-				rc := lintRank(l.prog.Scope(c.ID))
+				rc := blocks.ScopeRank(l.prog.Scope(c.ID))
 				if rc >= r {
 					continue
 				}
@@ -505,7 +514,7 @@ func (l *linter) scopeInversion() {
 	for _, inv := range order {
 		b := inv.b
 		scope := l.prog.Scope(b.ID)
-		r := lintRank(scope)
+		r := blocks.ScopeRank(scope)
 		// Order the later blocks as the runbook order has them (one task's sequence may not hold them all).
 		sort.SliceStable(inv.later, func(i, j int) bool { return l.orderIndex(inv.later[i]) < l.orderIndex(inv.later[j]) })
 		var names []string
@@ -529,7 +538,7 @@ func (l *linter) scopeInversion() {
 					after = true
 					continue
 				}
-				if after && inv.seen[sp.Block.ID] && lintRank(sp.Scope) < r {
+				if after && inv.seen[sp.Block.ID] && blocks.ScopeRank(sp.Scope) < r {
 					n += sp.End - sp.Start
 					tokens += l.tok.Count(a.Text[sp.Start:sp.End])
 				}
@@ -539,7 +548,7 @@ func (l *linter) scopeInversion() {
 			}
 		}
 		lost := "from being shared between sessions"
-		if r == lintRank(blocks.ScopeTask) {
+		if r == blocks.ScopeRank(blocks.ScopeTask) {
 			lost = "out of the global prefix that every task shares"
 		}
 		cost := "no fixture renders it together with them, so the cost is not measured"
@@ -548,7 +557,7 @@ func (l *linter) scopeInversion() {
 		}
 		last := inv.later[len(inv.later)-1]
 		free := "session-free (no session variables in its body or when)"
-		if r == lintRank(blocks.ScopeTask) {
+		if r == blocks.ScopeRank(blocks.ScopeTask) {
 			free = "the same for every task (no tasks/except gate, no replaces, no .task)"
 		}
 		fix := fmt.Sprintf("move %q after %q in runbook.order, or make it %s", b.Slot, last.ID, free)
@@ -1052,54 +1061,14 @@ func (l *linter) invisibleChars() {
 			continue
 		}
 		text := l.p.Files[file]
-		for i := 0; i < len(text); {
-			if text[i] < utf8.RuneSelf {
-				i++ // every format character is outside ASCII
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(text[i:])
-			if !unicode.Is(unicode.Cf, r) {
-				i += size
-				continue
-			}
-			start := i
-			var run []rune
-			for i < len(text) {
-				r, size := utf8.DecodeRuneInString(text[i:])
-				if !unicode.Is(unicode.Cf, r) {
-					break
-				}
-				run = append(run, r)
-				i += size
-			}
+		formatRuns(text, func(start int, run []rune) {
 			line, col := blocks.LineCol(text, start)
 			report(blocks.Pos{File: file, Line: line, Col: col}, l.ownerAt(file, start), run, false)
-		}
+		})
 	}
 	// Escapes such as \u200B are visible in the source but not in the output: find them in the decoded text.
 	scan := func(text string, src *srcMap, subject string) {
-		for i := 0; i < len(text); {
-			if text[i] < utf8.RuneSelf {
-				i++ // every format character is outside ASCII
-				continue
-			}
-			r, size := utf8.DecodeRuneInString(text[i:])
-			if !unicode.Is(unicode.Cf, r) {
-				i += size
-				continue
-			}
-			start := i
-			var run []rune
-			for i < len(text) {
-				r, size := utf8.DecodeRuneInString(text[i:])
-				if !unicode.Is(unicode.Cf, r) {
-					break
-				}
-				run = append(run, r)
-				i += size
-			}
-			report(src.pos(start), subject, run, true)
-		}
+		formatRuns(text, func(start int, run []rune) { report(src.pos(start), subject, run, true) })
 	}
 	for _, bd := range l.bodies {
 		scan(bd.b.Body, bd.src, bd.b.ID)

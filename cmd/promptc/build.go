@@ -24,13 +24,9 @@ func buildCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageErr(e, "build takes no arguments, got %q", c.Args().First())
 			}
-			prog, err := e.load()
+			_, arts, err := e.build()
 			if err != nil {
 				return err
-			}
-			arts, diags := prog.Build()
-			if len(diags) > 0 {
-				return e.diagnostics(diags)
 			}
 			out := filepath.Join(e.root, "build")
 			if o := c.String("out"); o != "" {

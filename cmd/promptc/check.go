@@ -126,7 +126,7 @@ func tokenizerFlag() cli.Flag {
 func (e *env) counter(c *cli.Context) (*guard.Counter, error) {
 	tok, err := guard.NewCounter(c.String("tokenizer"))
 	if err != nil {
-		return nil, usageErr(e, "%v", err)
+		return nil, usageErr(e, "%s: %v", c.Command.Name, err)
 	}
 	return tok, nil
 }

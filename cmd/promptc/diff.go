@@ -44,13 +44,9 @@ func diffCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			prog, err := e.load()
+			_, arts, err := e.build()
 			if err != nil {
 				return err
-			}
-			arts, diags := prog.Build()
-			if len(diags) > 0 {
-				return e.diagnostics(diags)
 			}
 			oldFS, err := gitfs.Open(e.root, rev)
 			if err != nil && !errors.Is(err, gitfs.ErrNoProject) {

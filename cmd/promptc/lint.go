@@ -29,17 +29,13 @@ func lintCommand(e *env) *cli.Command {
 			if format != "text" && format != "json" {
 				return usageErr(e, "lint: --format must be text or json, not %q", format)
 			}
-			tok, err := guard.NewCounter(c.String("tokenizer"))
-			if err != nil {
-				return usageErr(e, "lint: %v", err)
-			}
-			prog, err := e.load()
+			tok, err := e.counter(c)
 			if err != nil {
 				return err
 			}
-			arts, diags := prog.Build()
-			if len(diags) > 0 {
-				return e.diagnostics(diags)
+			prog, arts, err := e.build()
+			if err != nil {
+				return err
 			}
 			findings := guard.Lint(prog, arts, tok)
 			if format == "json" {

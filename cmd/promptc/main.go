@@ -282,6 +282,19 @@ func (e *env) repoPrefix() string {
 	}
 }
 
+// build loads, compiles and renders the project: what every command past render starts with.
+func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
+	prog, err := e.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		return nil, nil, e.diagnostics(diags)
+	}
+	return prog, arts, nil
+}
+
 // diagnostics prints diagnostics, one per line, and returns exit status 2.
 func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	io.WriteString(e.stderr, diags.String())
