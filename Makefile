@@ -29,9 +29,12 @@ check: build
 	@$(MAKE) --no-print-directory golden-check
 	@test -z "$$(git status --porcelain)" || { git status --porcelain; echo "check left the tree dirty"; exit 1; }
 
-# Rewrite the examples' golden trees from the current compiler.
+# Rewrite the golden files from the current code: the examples' golden trees, the report goldens of guard and the
+# expected output of the CLI scripts. Read the resulting git diff before committing it.
 golden: build
 	@set -e; for d in $(EXAMPLES); do ./$(BIN) -C $$d check --update; done
+	$(GO) test ./guard -run TestReport -update
+	$(GO) test ./cmd/promptc -run TestScripts -update
 
 # The hooks of .pre-commit-hooks.yaml driven by the real pre-commit framework (installs it with apt when missing).
 integration:

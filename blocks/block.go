@@ -36,7 +36,9 @@ func (l *loader) blockFile(file string, m map[string]any, ix *keyIndex) {
 				continue
 			}
 			l.constPos[name] = pos
-			l.p.Consts[name] = &Const{Name: name, Value: value, Pos: pos}
+			c := &Const{Name: name, Value: value, Pos: pos, ValuePos: ct.valPos(name)}
+			c.src = newSource(file, l.p.Files[file], c.ValuePos, value, false)
+			l.p.Consts[name] = c
 		}
 	}
 	if list, ok := t.tables("block"); ok {
@@ -126,7 +128,7 @@ func (l *loader) block(file string, ix *keyIndex, n int, m map[string]any) {
 	case hasBody:
 		b.Body = body
 		b.BodyPos = t.valPos("body")
-		b.setBodySource(file, l.p.Files[file], b.BodyPos)
+		b.src = newSource(file, l.p.Files[file], b.BodyPos, body, false)
 	case hasTmpl:
 		b.Template = tmpl
 		clean := path.Clean(tmpl)
@@ -148,7 +150,7 @@ func (l *loader) block(file string, ix *keyIndex, n int, m map[string]any) {
 		}
 		b.Body = text
 		b.BodyPos = Pos{File: "templates/" + tmpl, Line: 1, Col: 1}
-		b.setBodySource(b.BodyPos.File, text, b.BodyPos)
+		b.src = newSource(b.BodyPos.File, text, b.BodyPos, text, true)
 	}
 	b.Raw, _ = t.boolean("raw")
 	if r, ok := t.str("replaces"); ok {
@@ -200,7 +202,8 @@ func (l *loader) checkTaskNames(t *table, key string, names []string, star bool)
 			continue
 		}
 		if !contains(l.p.Tasks, name) {
-			l.errorf(l.locate(t.valPos(key), `"`+name+`"`), "%s names undeclared task %q%s", key, name, DidYouMean(name, l.p.Tasks))
+			at, _ := l.p.Locate(t.valPos(key), `"`+name+`"`)
+			l.errorf(at, "%s names undeclared task %q%s", key, name, DidYouMean(name, l.p.Tasks))
 		}
 	}
 }
@@ -223,7 +226,8 @@ func (l *loader) checkBlocks() {
 				continue
 			}
 			if !ok {
-				l.errorf(l.locate(sec.s.Pos, `"`+id+`"`), "%s.order names unknown block %q%s", sec.name, id, DidYouMean(id, ids))
+				at, _ := p.Locate(sec.s.Pos, `"`+id+`"`)
+				l.errorf(at, "%s.order names unknown block %q%s", sec.name, id, DidYouMean(id, ids))
 				continue
 			}
 			if prev, dup := placed[id]; dup {
@@ -237,7 +241,8 @@ func (l *loader) checkBlocks() {
 			}
 			placed[id] = sec.name
 			if b.Replaces != "" {
-				l.errorf(l.locate(sec.s.Pos, `"`+id+`"`), "block %q replaces %q, so it takes that block's slot: remove it from %s.order", id, b.Replaces, sec.name)
+				at, _ := p.Locate(sec.s.Pos, `"`+id+`"`)
+				l.errorf(at, "block %q replaces %q, so it takes that block's slot: remove it from %s.order", id, b.Replaces, sec.name)
 				continue
 			}
 			b.Section = sec.name

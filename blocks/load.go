@@ -497,20 +497,18 @@ func tomlType(v any) string {
 	}
 }
 
-// locate finds the first occurrence of needle at or after from in the file's text, so that a diagnostic about one
-// element of a list can point at that element. It returns from when needle is not found.
-func (l *loader) locate(from Pos, needle string) Pos {
-	text, ok := l.p.Files[from.File]
-	if !ok || from.Line <= 0 {
-		return from
+// Locate finds the first occurrence of needle in from's file at or after from, so that a diagnostic about one
+// element of a list can point at that element. A column past the end of from's line counts as the line's end. It
+// returns the needle's position and true, or from and false when the file is not in p.Files, from has no line, or
+// needle does not occur after it.
+func (p *Project) Locate(from Pos, needle string) (Pos, bool) {
+	text, ok := p.Files[from.File]
+	if !ok {
+		return from, false
 	}
-	off := 0
-	for line := 1; line < from.Line; line++ {
-		i := strings.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return from
-		}
-		off += i + 1
+	off := lineOffset(text, from.Line)
+	if off < 0 {
+		return from, false
 	}
 	for col := 1; col < from.Col && off < len(text) && text[off] != '\n'; col++ {
 		_, size := utf8.DecodeRuneInString(text[off:])
@@ -518,10 +516,10 @@ func (l *loader) locate(from Pos, needle string) Pos {
 	}
 	i := strings.Index(text[off:], needle)
 	if i < 0 {
-		return from
+		return from, false
 	}
 	line, col := LineCol(text, off+i)
-	return Pos{File: from.File, Line: line, Col: col}
+	return Pos{File: from.File, Line: line, Col: col}, true
 }
 
 // locateNth finds the last occurrence of needle among the first occurrences of id in order up to the current one:
@@ -535,8 +533,8 @@ func (l *loader) locateNth(from Pos, needle string, order []string, id string) P
 	}
 	pos := from
 	for i := 0; i < count; i++ {
-		next := l.locate(pos, needle)
-		if next == pos {
+		next, ok := l.p.Locate(pos, needle)
+		if !ok {
 			break
 		}
 		pos = next

@@ -102,9 +102,12 @@ type Var struct {
 
 // Const is a shared text constant.
 type Const struct {
-	Name  string
-	Value string
-	Pos   Pos // the key's position
+	Name     string
+	Value    string
+	Pos      Pos // the key's position
+	ValuePos Pos // where the value's content starts, after the opening quotes
+
+	src *source
 }
 
 // Block is one prompt block.
@@ -132,7 +135,7 @@ type Block struct {
 	BodyPos Pos // where the body text starts: inside the TOML value, or line 1 col 1 of the template file
 	WhenPos Pos
 
-	src *bodySource
+	src *source
 }
 
 // WhenVar returns the variable named by When and whether the condition is negated.

@@ -280,25 +280,18 @@ type linter struct {
 	tok    *Counter
 	bodies []*lintBody            // one per block, in project order
 	byID   map[string]*lintBody   // by block id
-	consts []*lintConst           // by name
+	consts []*blocks.Const        // by name
 	ran    map[string]bool        // lints that could run (so a silence of one that could not is not called unused)
 	out    []Finding              // before silencing
 	pasted map[*lintBody][][2]int // body ranges reported as pasted constants
 	usedBy map[string][]string    // constant name → ids of the blocks using it
 }
 
-// lintBody is a block's body with what the lints need: its uses, its literal text and where each byte came from.
+// lintBody is a block's body with what the lints need: its uses and its literal text.
 type lintBody struct {
 	b    *blocks.Block
 	uses templates.Uses
 	lits []litSegment // the literal text: everything outside template actions
-	src  *srcMap
-}
-
-// lintConst is a constant's value and where each byte came from.
-type lintConst struct {
-	c   *blocks.Const
-	src *srcMap
 }
 
 // litSegment is a piece of literal text at byte offset off of a body or constant value.
@@ -323,7 +316,7 @@ func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) 
 	l := &linter{prog: prog, p: p, arts: arts, tok: tok, byID: map[string]*lintBody{}, ran: map[string]bool{},
 		pasted: map[*lintBody][][2]int{}, usedBy: map[string][]string{}}
 	for _, b := range p.Blocks {
-		bd := &lintBody{b: b, src: bodySource(p, b)}
+		bd := &lintBody{b: b}
 		if body := prog.Body(b.ID); body != nil {
 			bd.uses = body.Uses
 			for _, lit := range body.Literals {
@@ -339,8 +332,7 @@ func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) 
 		l.byID[b.ID] = bd
 	}
 	for _, name := range lintKeys(p.Consts) {
-		c := p.Consts[name]
-		l.consts = append(l.consts, &lintConst{c: c, src: constSource(p, c)})
+		l.consts = append(l.consts, p.Consts[name])
 	}
 	return l
 }
@@ -441,14 +433,14 @@ func (l *linter) volatileText() {
 		for _, seg := range bd.lits {
 			for _, m := range findVolatile(seg.text) {
 				text := seg.text[m.start:m.end]
-				l.add(LintVolatileText, bd.src.pos(seg.off+m.start), bd.b.ID, m.pat.fix,
+				l.add(LintVolatileText, bd.b.SourcePos(seg.off+m.start), bd.b.ID, m.pat.fix,
 					"runbook block %q (%s scope) contains %s, %q: %s", bd.b.ID, scope, m.pat.what, text, m.pat.why)
 			}
 		}
 	}
 	for _, ct := range l.consts {
 		var runbook []string
-		for _, id := range l.usedBy[ct.c.Name] {
+		for _, id := range l.usedBy[ct.Name] {
 			if b := l.p.ByID[id]; b != nil && b.Section == blocks.Runbook {
 				runbook = append(runbook, strconv.Quote(id))
 			}
@@ -456,10 +448,10 @@ func (l *linter) volatileText() {
 		if len(runbook) == 0 {
 			continue
 		}
-		for _, m := range findVolatile(ct.c.Value) {
-			text := ct.c.Value[m.start:m.end]
-			l.add(LintVolatileText, ct.src.pos(m.start), ct.c.Name, m.pat.fix,
-				"constant %q, used by runbook block %s, contains %s, %q: %s", ct.c.Name, strings.Join(runbook, ", "), m.pat.what, text, m.pat.why)
+		for _, m := range findVolatile(ct.Value) {
+			text := ct.Value[m.start:m.end]
+			l.add(LintVolatileText, ct.SourcePos(m.start), ct.Name, m.pat.fix,
+				"constant %q, used by runbook block %s, contains %s, %q: %s", ct.Name, strings.Join(runbook, ", "), m.pat.what, text, m.pat.why)
 		}
 	}
 }
@@ -608,7 +600,7 @@ func (l *linter) orderIndex(b *blocks.Block) int {
 
 // orderPos is where b's slot is named in runbook.order, the line to edit; else the block itself.
 func (l *linter) orderPos(b *blocks.Block) blocks.Pos {
-	if pos, ok := lintLocate(l.p, l.p.Runbook.Pos, strconv.Quote(b.Slot)); ok {
+	if pos, ok := l.p.Locate(l.p.Runbook.Pos, strconv.Quote(b.Slot)); ok {
 		return pos
 	}
 	return b.Pos
@@ -630,14 +622,14 @@ func (l *linter) pastedConstants() {
 	// scanned once: a window of its first 8 bytes selects the candidate constants through a bitset and a map, and
 	// only those are compared in full.
 	type want struct {
-		ct   *lintConst
+		ct   *blocks.Const
 		text string
 	}
 	var wants []want
 	byHead := map[uint64][]int{}
 	var filter [1 << 10]uint64 // a 64Ki-bit set of window hashes
 	for _, ct := range l.consts {
-		text, _ := squeezeSpace(strings.TrimSpace(ct.c.Value))
+		text, _ := squeezeSpace(strings.TrimSpace(ct.Value))
 		if utf8.RuneCountInString(text) < minRuleRunes {
 			continue
 		}
@@ -692,14 +684,14 @@ func window8(s string, i int) uint64 {
 func bucket(h uint64) uint64 { return (h * 0x9E3779B97F4A7C15) >> 48 }
 
 // pastedAt reports constant ct's text pasted into bd at body bytes [start, end).
-func (l *linter) pastedAt(bd *lintBody, ct *lintConst, start, end int) {
+func (l *linter) pastedAt(bd *lintBody, ct *blocks.Const, start, end int) {
 	l.pasted[bd] = append(l.pasted[bd], [2]int{start, end})
-	fix := fmt.Sprintf(`replace the text with {{const %q}}`, ct.c.Name)
+	fix := fmt.Sprintf(`replace the text with {{const %q}}`, ct.Name)
 	if bd.b.Raw {
-		fix = fmt.Sprintf(`raw bodies cannot call const: move the text into a block without raw = true that uses {{const %q}}`, ct.c.Name)
+		fix = fmt.Sprintf(`raw bodies cannot call const: move the text into a block without raw = true that uses {{const %q}}`, ct.Name)
 	}
-	l.add(LintPastedConstant, bd.src.pos(start), bd.b.ID, fix,
-		"block %q pastes the text of constant %q (%s) instead of using it: one rule, one place; the copy will drift from the constant", bd.b.ID, ct.c.Name, ct.c.Pos)
+	l.add(LintPastedConstant, bd.b.SourcePos(start), bd.b.ID, fix,
+		"block %q pastes the text of constant %q (%s) instead of using it: one rule, one place; the copy will drift from the constant", bd.b.ID, ct.Name, ct.Pos)
 }
 
 // sentenceUse is one place a sentence is written.
@@ -729,13 +721,13 @@ func (l *linter) duplicateSentences() {
 				if l.insidePasted(bd, start, end) {
 					continue
 				}
-				record(sentenceUse{fmt.Sprintf("block %q", bd.b.ID), bd.b.ID, bd.src.pos(start), seg.text[s.start:s.end]}, s.key)
+				record(sentenceUse{fmt.Sprintf("block %q", bd.b.ID), bd.b.ID, bd.b.SourcePos(start), seg.text[s.start:s.end]}, s.key)
 			}
 		}
 	}
 	for _, ct := range l.consts {
-		for _, s := range splitSentences(ct.c.Value) {
-			record(sentenceUse{fmt.Sprintf("constant %q", ct.c.Name), ct.c.Name, ct.src.pos(s.start), ct.c.Value[s.start:s.end]}, s.key)
+		for _, s := range splitSentences(ct.Value) {
+			record(sentenceUse{fmt.Sprintf("constant %q", ct.Name), ct.Name, ct.SourcePos(s.start), ct.Value[s.start:s.end]}, s.key)
 		}
 	}
 	for _, key := range keys {
@@ -933,12 +925,12 @@ func (l *linter) unusedConstants() {
 	}
 	l.ran[LintUnusedConstant] = true
 	for _, ct := range l.consts {
-		if len(l.usedBy[ct.c.Name]) > 0 {
+		if len(l.usedBy[ct.Name]) > 0 {
 			continue
 		}
-		l.add(LintUnusedConstant, ct.c.Pos, ct.c.Name,
-			fmt.Sprintf("emit it with {{const %q}} where the rule applies, or delete it", ct.c.Name),
-			"constant %q is never used: no block emits it with {{const %q}}", ct.c.Name, ct.c.Name)
+		l.add(LintUnusedConstant, ct.Pos, ct.Name,
+			fmt.Sprintf("emit it with {{const %q}} where the rule applies, or delete it", ct.Name),
+			"constant %q is never used: no block emits it with {{const %q}}", ct.Name, ct.Name)
 	}
 }
 
@@ -1067,27 +1059,28 @@ func (l *linter) invisibleChars() {
 		})
 	}
 	// Escapes such as \u200B are visible in the source but not in the output: find them in the decoded text.
-	scan := func(text string, src *srcMap, subject string) {
-		formatRuns(text, func(start int, run []rune) { report(src.pos(start), subject, run, true) })
+	scan := func(text string, pos func(int) blocks.Pos, subject string) {
+		formatRuns(text, func(start int, run []rune) { report(pos(start), subject, run, true) })
 	}
 	for _, bd := range l.bodies {
-		scan(bd.b.Body, bd.src, bd.b.ID)
+		scan(bd.b.Body, bd.b.SourcePos, bd.b.ID)
 	}
-	for _, ct := range l.consts {
-		scan(ct.c.Value, ct.src, ct.c.Name)
+	for _, c := range l.consts {
+		scan(c.Value, c.SourcePos, c.Name)
 	}
 }
 
 // ownerAt names the block body or constant value that holds byte off of file, or "".
 func (l *linter) ownerAt(file string, off int) string {
+	holds := func(f string, start, end int, ok bool) bool { return ok && f == file && start <= off && off < end }
 	for _, bd := range l.bodies {
-		if bd.src.file == file && bd.src.holds(off) {
+		if holds(bd.b.SourceRange()) {
 			return bd.b.ID
 		}
 	}
-	for _, ct := range l.consts {
-		if ct.src.file == file && ct.src.holds(off) {
-			return ct.c.Name
+	for _, c := range l.consts {
+		if holds(c.SourceRange()) {
+			return c.Name
 		}
 	}
 	return ""
@@ -1144,7 +1137,7 @@ func (l *linter) taskPos(task string) blocks.Pos {
 		return pos
 	}
 	line, col := blocks.LineCol(text, m[0])
-	if p, ok := lintLocate(l.p, blocks.Pos{File: blocks.ManifestFile, Line: line, Col: col}, strconv.Quote(task)); ok {
+	if p, ok := l.p.Locate(blocks.Pos{File: blocks.ManifestFile, Line: line, Col: col}, strconv.Quote(task)); ok {
 		return p
 	}
 	return blocks.Pos{File: blocks.ManifestFile, Line: line, Col: col}
@@ -1171,7 +1164,7 @@ func (l *linter) applyAllows() []Finding {
 			continue // reported by the loader
 		}
 		lintPos := a.Pos
-		if p, ok := lintLocate(l.p, a.Pos, strconv.Quote(a.Lint)); ok {
+		if p, ok := l.p.Locate(a.Pos, strconv.Quote(a.Lint)); ok {
 			lintPos = p
 		}
 		r, known := lintRules[a.Lint]
@@ -1188,7 +1181,7 @@ func (l *linter) applyAllows() []Finding {
 		if a.Block != "" {
 			if cands, kind := l.subjects(r.subjects); !lintHas(cands, a.Block) {
 				blockPos := a.Pos
-				if p, ok := lintLocate(l.p, a.Pos, strconv.Quote(a.Block)); ok {
+				if p, ok := l.p.Locate(a.Pos, strconv.Quote(a.Block)); ok {
 					blockPos = p
 				}
 				problem(LintUnknownAllow, blockPos, "name an existing "+kind+", or remove block to silence the lint everywhere",
@@ -1266,270 +1259,4 @@ func lintHas(list []string, s string) bool {
 		}
 	}
 	return false
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// Literal text and source positions
-
-// srcMap maps byte offsets of a decoded text (a block body, a constant value) to positions in the file it came from.
-type srcMap struct {
-	file string
-	text string // the file's text
-	// offs[i] is the file offset of decoded byte i; offs[len(decoded)] is where the text ends in the file. nil when
-	// the mapping is unknown: then positions are computed from base as the compiler does (line 1 starts at base's
-	// column, later lines at column 1), exact unless the string uses escapes.
-	offs    []int
-	decoded string
-	base    blocks.Pos
-	// fill computes offs on first use: decoding a TOML string is wasted work for the bodies no finding points into.
-	fill func()
-}
-
-func (s *srcMap) ensure() {
-	if s.fill != nil {
-		s.fill()
-		s.fill = nil
-	}
-}
-
-func (s *srcMap) pos(off int) blocks.Pos {
-	s.ensure()
-	if s.offs != nil && off >= 0 && off < len(s.offs) {
-		line, col := blocks.LineCol(s.text, s.offs[off])
-		return blocks.Pos{File: s.file, Line: line, Col: col}
-	}
-	if !s.base.Known() || s.base.Line <= 0 {
-		return s.base
-	}
-	line, col := blocks.LineCol(s.decoded, off)
-	if line == 1 {
-		return blocks.Pos{File: s.file, Line: s.base.Line, Col: s.base.Col + col - 1}
-	}
-	return blocks.Pos{File: s.file, Line: s.base.Line + line - 1, Col: col}
-}
-
-// holds reports whether file offset off lies inside the text (delimiters excluded).
-func (s *srcMap) holds(off int) bool {
-	s.ensure()
-	return s.offs != nil && off >= s.offs[0] && off < s.offs[len(s.offs)-1]
-}
-
-// bodySource maps a block's body to its file: a template file one to one, an inline TOML string through its escapes.
-func bodySource(p *blocks.Project, b *blocks.Block) *srcMap {
-	s := &srcMap{file: b.BodyPos.File, text: p.Files[b.BodyPos.File], decoded: b.Body, base: b.BodyPos}
-	if b.Template != "" {
-		if s.text == b.Body {
-			s.offs = identityOffsets(len(b.Body))
-		}
-		return s
-	}
-	s.fill = func() {
-		if start, ok := lineColOffset(s.text, b.BodyPos.Line, b.BodyPos.Col); ok {
-			if val, offs, ok := tomlString(s.text, start); ok && val == b.Body {
-				s.offs = offs
-			}
-		}
-	}
-	return s
-}
-
-// constSource maps a constant's value to its file, starting from the position of its key.
-func constSource(p *blocks.Project, c *blocks.Const) *srcMap {
-	s := &srcMap{file: c.Pos.File, text: p.Files[c.Pos.File], decoded: c.Value}
-	keyOff, ok := lineColOffset(s.text, c.Pos.Line, c.Pos.Col)
-	if !ok {
-		s.base = blocks.Pos{File: c.Pos.File}
-		return s
-	}
-	start, ok := tomlValueStart(s.text, keyOff)
-	if !ok {
-		s.base = c.Pos
-		return s
-	}
-	line, col := blocks.LineCol(s.text, start)
-	s.base = blocks.Pos{File: c.Pos.File, Line: line, Col: col}
-	if val, offs, ok := tomlString(s.text, start); ok && val == c.Value {
-		s.offs = offs
-	}
-	return s
-}
-
-func identityOffsets(n int) []int {
-	offs := make([]int, n+1)
-	for i := range offs {
-		offs[i] = i
-	}
-	return offs
-}
-
-// lineColOffset returns the byte offset of a 1-based line and rune column in text.
-func lineColOffset(text string, line, col int) (int, bool) {
-	if line <= 0 || col <= 0 {
-		return 0, false
-	}
-	off := 0
-	for l := 1; l < line; l++ {
-		i := strings.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return 0, false
-		}
-		off += i + 1
-	}
-	for c := 1; c < col; c++ {
-		if off >= len(text) || text[off] == '\n' {
-			return 0, false
-		}
-		_, size := utf8.DecodeRuneInString(text[off:])
-		off += size
-	}
-	return off, true
-}
-
-// tomlValueStart skips a TOML key at off (bare, quoted or dotted), the "=" and the opening delimiter of a string value,
-// and returns where the string's content starts.
-func tomlValueStart(text string, off int) (int, bool) {
-	i := off
-	for i < len(text) && text[i] != '=' && text[i] != '\n' {
-		if q := text[i]; q == '"' || q == '\'' {
-			j := strings.IndexByte(text[i+1:], q)
-			if j < 0 {
-				return 0, false
-			}
-			i += j + 2
-			continue
-		}
-		i++
-	}
-	if i >= len(text) || text[i] != '=' {
-		return 0, false
-	}
-	i++
-	for i < len(text) && (text[i] == ' ' || text[i] == '\t') {
-		i++
-	}
-	for _, d := range []string{`"""`, `'''`} {
-		if strings.HasPrefix(text[i:], d) {
-			i += 3
-			if i < len(text) && text[i] == '\n' {
-				i++ // TOML trims a newline right after the opening delimiter
-			}
-			return i, true
-		}
-	}
-	if i < len(text) && (text[i] == '"' || text[i] == '\'') {
-		return i + 1, true
-	}
-	return 0, false
-}
-
-// tomlString decodes the TOML string whose content starts at byte start of src, telling its kind from the delimiter
-// before it, and returns the value with the source offset of each of its bytes (escapes map to their backslash),
-// plus one for the end of the content. ok is false when there is no string it understands there.
-func tomlString(src string, start int) (string, []int, bool) {
-	pre := src[:start]
-	var delim string
-	switch {
-	case strings.HasSuffix(pre, `"""`) || strings.HasSuffix(pre, "\"\"\"\n"):
-		delim = `"""`
-	case strings.HasSuffix(pre, `'''`) || strings.HasSuffix(pre, "'''\n"):
-		delim = `'''`
-	case strings.HasSuffix(pre, `"`):
-		delim = `"`
-	case strings.HasSuffix(pre, `'`):
-		delim = `'`
-	default:
-		return "", nil, false
-	}
-	basic, multi := delim[0] == '"', len(delim) == 3
-	var b strings.Builder
-	var offs []int
-	emit := func(s string, at int) {
-		for range len(s) {
-			offs = append(offs, at)
-		}
-		b.WriteString(s)
-	}
-	for i := start; i < len(src); {
-		if strings.HasPrefix(src[i:], delim) {
-			n := len(delim)
-			if multi {
-				// Up to two quotes before the closing delimiter belong to the content: """a"""" is `a"`.
-				for n < 5 && i+n < len(src) && src[i+n] == delim[0] {
-					n++
-				}
-				for k := 0; k < n-3; k++ {
-					emit(delim[:1], i+k)
-				}
-			}
-			offs = append(offs, i+n-len(delim))
-			return b.String(), offs, true
-		}
-		c := src[i]
-		if c == '\n' && !multi {
-			return "", nil, false
-		}
-		if c != '\\' || !basic {
-			emit(src[i:i+1], i)
-			i++
-			continue
-		}
-		if i+1 >= len(src) {
-			return "", nil, false
-		}
-		simple := map[byte]string{'b': "\b", 't': "\t", 'n': "\n", 'f': "\f", 'r': "\r", '"': `"`, '\\': `\`, 'e': "\x1b"}
-		e := src[i+1]
-		if s, ok := simple[e]; ok {
-			emit(s, i)
-			i += 2
-			continue
-		}
-		if digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]; digits > 0 {
-			if i+2+digits > len(src) {
-				return "", nil, false
-			}
-			n, err := strconv.ParseUint(src[i+2:i+2+digits], 16, 32)
-			if err != nil {
-				return "", nil, false
-			}
-			emit(string(rune(n)), i)
-			i += 2 + digits
-			continue
-		}
-		if multi && (e == ' ' || e == '\t' || e == '\n') {
-			// A line-ending backslash: the newline and all whitespace after it vanish.
-			j := i + 1
-			for j < len(src) && (src[j] == ' ' || src[j] == '\t') {
-				j++
-			}
-			if j >= len(src) || src[j] != '\n' {
-				return "", nil, false
-			}
-			for j < len(src) && (src[j] == ' ' || src[j] == '\t' || src[j] == '\n') {
-				j++
-			}
-			i = j
-			continue
-		}
-		return "", nil, false
-	}
-	return "", nil, false
-}
-
-// lintLocate finds needle in the file of from, at or after from, and returns its position.
-func lintLocate(p *blocks.Project, from blocks.Pos, needle string) (blocks.Pos, bool) {
-	text, ok := p.Files[from.File]
-	if !ok {
-		return from, false
-	}
-	line, col := max(from.Line, 1), max(from.Col, 1)
-	off, ok := lineColOffset(text, line, col)
-	if !ok {
-		return from, false
-	}
-	i := strings.Index(text[off:], needle)
-	if i < 0 {
-		return from, false
-	}
-	line, col = blocks.LineCol(text, off+i)
-	return blocks.Pos{File: from.File, Line: line, Col: col}, true
 }

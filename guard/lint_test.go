@@ -707,30 +707,6 @@ func TestLintTracker(t *testing.T) {
 	}
 }
 
-func TestTOMLString(t *testing.T) {
-	tests := []struct {
-		name, src string
-		start     int
-		want      string
-		offs      []int
-	}{
-		{"basic", `a = "x\ty"`, 5, "x\ty", []int{5, 6, 8, 9}},
-		{"literal", `a = 'x\ty'`, 5, `x\ty`, []int{5, 6, 7, 8, 9}},
-		{"unicode escape", `a = "\u00e9!"`, 5, "é!", []int{5, 5, 11, 12}},
-		{"multi-line trims", "a = \"\"\"\nab\\\n   cd\"\"\"", 8, "abcd", []int{8, 9, 15, 16, 17}},
-		{"quotes before closing", `a = """x""""`, 7, `x"`, []int{7, 8, 9}},
-		{"multi-line literal", "a = '''\nx\n'''", 8, "x\n", []int{8, 9, 10}},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			got, offs, ok := tomlString(tt.src, tt.start)
-			if !ok || got != tt.want || fmt.Sprint(offs) != fmt.Sprint(tt.offs) {
-				t.Errorf("tomlString = %q, %v, %v; want %q, %v", got, offs, ok, tt.want, tt.offs)
-			}
-		})
-	}
-}
-
 func TestSplitSentences(t *testing.T) {
 	text := "Intro sentence that is long enough to count here. Short.\n- A list item that is also long enough to count.\n" +
 		"| `cmd --flag` | A table cell sentence that is long enough. |\n```\ncode line that is long enough to be a sentence.\n```\n" +
@@ -775,30 +751,6 @@ func TestFindVolatile(t *testing.T) {
 			t.Errorf("findVolatile(%q) = %q, want %q", tt.text, strings.Join(got, "|"), tt.want)
 		}
 	}
-}
-
-// FuzzTOMLString: decoding never panics, and a decoded string maps every byte to a source offset, in order.
-func FuzzTOMLString(f *testing.F) {
-	for _, seed := range []string{`a = "x\ty"`, `a = 'x'`, "a = \"\"\"\nab\\\n   cd\"\"\"", `a = """x""""`, `a = "\u00e9"`, `a = "\x`} {
-		f.Add(seed, 5)
-	}
-	f.Fuzz(func(t *testing.T, src string, start int) {
-		if start < 0 || start > len(src) {
-			return
-		}
-		val, offs, ok := tomlString(src, start)
-		if !ok {
-			return
-		}
-		if len(offs) != len(val)+1 {
-			t.Fatalf("%d offsets for %d bytes", len(offs), len(val))
-		}
-		for i, o := range offs {
-			if o < start || o > len(src) || i > 0 && o < offs[i-1] {
-				t.Fatalf("offset %d of byte %d out of order or range", o, i)
-			}
-		}
-	})
 }
 
 // FuzzSplitSentences: splitting never panics and every sentence lies inside the text.
