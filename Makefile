@@ -45,7 +45,7 @@ bench:
 	bash scripts/bench-process.sh
 
 fuzz:
-	@set -e; for pkg in ./blocks ./templates ./assemble; do \
+	@set -e; for pkg in ./blocks ./templates ./assemble ./guard; do \
 		for t in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz'); do \
 			echo "fuzz $$pkg $$t"; $(GO) test $$pkg -run '^$$' -fuzz "^$$t$$" -fuzztime $(FUZZTIME); \
 		done; \

@@ -62,15 +62,12 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		}
 	}
 	sort.Strings(varNames)
+	varNames = append(varNames, "task") // for suggestions: .task is a name a body may use too
 	byName := func(vs []*blocks.Var) {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
 	}
 	byName(prog.sessionVars)
 	byName(prog.turnVars)
-	ids := make([]string, 0, len(p.Blocks))
-	for _, b := range p.Blocks {
-		ids = append(ids, b.ID)
-	}
 
 	for _, b := range p.Blocks {
 		if !b.BodyPos.Known() {
@@ -90,7 +87,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 			v, ok := p.Vars[u.Name]
 			switch {
 			case !ok:
-				diags.Add(at(u), "block %q uses undeclared variable %q%s: declare it under [vars.%s] in promptc.toml", b.ID, u.Name, blocks.DidYouMean(u.Name, append(varNames, "task")), u.Name)
+				diags.Add(at(u), "block %q uses undeclared variable %q%s: declare it under [vars.%s] in promptc.toml", b.ID, u.Name, blocks.DidYouMean(u.Name, varNames), u.Name)
 			case b.Section == blocks.Runbook && v.Scope == blocks.ScopeTurn:
 				diags.Add(at(u), "runbook block %q uses turn variable %q: runbook bytes must not depend on the turn; move this text into a turn block", b.ID, u.Name)
 			}

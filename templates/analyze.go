@@ -27,9 +27,6 @@ type Uses struct {
 	DynamicConst, DynamicRef bool
 }
 
-// Position returns the 1-based line and rune column of a use within the body text.
-func (b *Body) Position(u Use) (line, col int) { return blocks.LineCol(b.Text, u.Off) }
-
 type analyzer struct {
 	uses Uses
 	lits []Literal
