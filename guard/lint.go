@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -374,17 +375,20 @@ const (
 const monthNames = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
 
 // volatilePatterns are tried in order; a match that overlaps an earlier one is dropped, so "2024-05-01T10:00Z" is one
-// date and time, not a date and a time.
-var volatilePatterns = []volatilePattern{
-	{"a UUID", regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), volIDWhy, volIDFix},
-	{"a date", regexp.MustCompile(`\b(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-][01]\d:?[0-5]\d)?)?\b`), volStaleWhy, volStaleFix},
-	{"a date", regexp.MustCompile(`\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d\b|\b\d{1,2}/\d{1,2}/\d\d\b`), volStaleWhy, volStaleFix},
-	{"a date", regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?` + monthNames + `\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b`), volStaleWhy, volStaleFix},
-	{"an epoch timestamp", regexp.MustCompile(`\b1\d{9}(?:\d{3})?\b`), volStaleWhy, volStaleFix},
-	{"a long hex string", regexp.MustCompile(`(?i)\b[0-9a-f]{16,}\b`), volIDWhy, volIDFix},
-	{"a time of day", regexp.MustCompile(`(?i)\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\b\.?)?|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\b\.?`), volStaleWhy, volStaleFix},
-	{"a word relative to the present", regexp.MustCompile(`(?i)\b(?:today|tonight|yesterday|tomorrow|currently|nowadays|right now|as of now|as of today|at the moment|at present|(?:this|last|next) (?:morning|afternoon|evening|week|month|quarter|year))\b`), volWordWhy, volWordFix},
-}
+// date and time, not a date and a time. They compile on first use: check, which runs on every commit, never needs
+// them, and compiling them is a third of promptc's start-up.
+var volatilePatterns = sync.OnceValue(func() []volatilePattern {
+	return []volatilePattern{
+		{"a UUID", regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), volIDWhy, volIDFix},
+		{"a date", regexp.MustCompile(`\b(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-][01]\d:?[0-5]\d)?)?\b`), volStaleWhy, volStaleFix},
+		{"a date", regexp.MustCompile(`\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d\b|\b\d{1,2}/\d{1,2}/\d\d\b`), volStaleWhy, volStaleFix},
+		{"a date", regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?` + monthNames + `\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b`), volStaleWhy, volStaleFix},
+		{"an epoch timestamp", regexp.MustCompile(`\b1\d{9}(?:\d{3})?\b`), volStaleWhy, volStaleFix},
+		{"a long hex string", regexp.MustCompile(`(?i)\b[0-9a-f]{16,}\b`), volIDWhy, volIDFix},
+		{"a time of day", regexp.MustCompile(`(?i)\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\b\.?)?|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\b\.?`), volStaleWhy, volStaleFix},
+		{"a word relative to the present", regexp.MustCompile(`(?i)\b(?:today|tonight|yesterday|tomorrow|currently|nowadays|right now|as of now|as of today|at the moment|at present|(?:this|last|next) (?:morning|afternoon|evening|week|month|quarter|year))\b`), volWordWhy, volWordFix},
+	}
+})
 
 type volatileMatch struct {
 	start, end int
@@ -394,8 +398,9 @@ type volatileMatch struct {
 // findVolatile returns the volatile-looking matches in text, by offset, without overlaps.
 func findVolatile(text string) []volatileMatch {
 	var out []volatileMatch
-	for i := range volatilePatterns {
-		pat := &volatilePatterns[i]
+	pats := volatilePatterns()
+	for i := range pats {
+		pat := &pats[i]
 	next:
 		for _, m := range pat.re.FindAllStringIndex(text, -1) {
 			if pat.what == "a time of day" && timeInPath(text, m[0], m[1]) {
