@@ -538,19 +538,19 @@ func TestSummarize(t *testing.T) {
 		{
 			name:    "session, one task",
 			changes: []*Change{runbook("chat", blocks.ScopeSession, 2, 1)},
-			lines:   []string{"session part of chat's runbook changed: cached sessions of chat are invalidated from there"},
+			lines:   []string{"session part of chat's runbook changed: its cached sessions are invalidated from there"},
 			bytes:   2, tokens: 1,
 		},
 		{
 			name:    "session, two tasks, listed once each and sorted",
 			changes: []*Change{runbook("issue", blocks.ScopeSession, 2, 1), runbook("chat", blocks.ScopeSession, 2, 1), runbook("issue", blocks.ScopeSession, 2, 1)},
-			lines:   []string{"session part of chat, issue tasks' runbook changed: cached sessions of chat, issue are invalidated from there"},
+			lines:   []string{"session part of the runbooks of chat, issue changed: their cached sessions are invalidated from there"},
 			bytes:   6, tokens: 3,
 		},
 		{
 			name:    "turn",
 			changes: []*Change{turn("issue"), turn("chat")},
-			lines:   []string{"chat, issue tasks' turn message changed: no cached prefix is lost"},
+			lines:   []string{"turn messages of chat, issue changed: no cached prefix is lost"},
 		},
 		{
 			name: "text removed at the end, no block known",
@@ -584,7 +584,7 @@ func TestSummarize(t *testing.T) {
 			lines: []string{
 				"global prefix changed: every task's cache is invalidated",
 				"task prefix of chat changed: chat's cache is invalidated",
-				"session part of issue's runbook changed: cached sessions of issue are invalidated from there",
+				"session part of issue's runbook changed: its cached sessions are invalidated from there",
 				"issue's turn message changed: no cached prefix is lost",
 				"1 new artifact: issue/b.runbook.md",
 				"1 artifact no longer produced: chat/a.turn-1.md",
@@ -617,10 +617,10 @@ func TestSummarizeRemovedAtEnd(t *testing.T) {
 	for _, golden := range []bool{false, true} {
 		old := Side{Label: "HEAD", Dir: "a/", Arts: oldArts}
 		// Compiled, the old side's source map names the removed block, a session block.
-		want := "session part of chat, issue tasks' runbook changed: cached sessions of chat, issue are invalidated from there"
+		want := "session part of the runbooks of chat, issue changed: their cached sessions are invalidated from there"
 		if golden {
 			old = Side{Label: "golden", Dir: "golden/", Arts: FromBytes(cmpTree(oldArts))}
-			want = "text removed at the end of chat, issue tasks' runbook: the cached prefix before it is intact"
+			want = "text removed at the end of the runbooks of chat, issue: the cached prefixes before it are intact"
 		}
 		s := Compare(old, Side{Label: "build", Dir: "build/", Arts: newArts}, cmpFreshCounter(t)).Summarize()
 		for _, l := range s.Lines {

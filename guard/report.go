@@ -50,16 +50,24 @@ func (r *Report) Summarize() Summary {
 		s.Lines = append(s.Lines, "global prefix changed: every task's cache is invalidated")
 	}
 	if tasks := byScope[blocks.ScopeTask]; len(tasks) > 0 {
-		s.Lines = append(s.Lines, fmt.Sprintf("task prefix of %s changed: %s cache is invalidated", listTasks(tasks), possessive(tasks)))
+		s.Lines = append(s.Lines, byTasks(tasks,
+			"task prefix of %s changed: %[1]s's cache is invalidated",
+			"task prefix of %s changed: their caches are invalidated"))
 	}
 	if tasks := byScope[blocks.ScopeSession]; len(tasks) > 0 {
-		s.Lines = append(s.Lines, fmt.Sprintf("session part of %s runbook changed: cached sessions of %s are invalidated from there", possessive(tasks), listTasks(tasks)))
+		s.Lines = append(s.Lines, byTasks(tasks,
+			"session part of %s's runbook changed: its cached sessions are invalidated from there",
+			"session part of the runbooks of %s changed: their cached sessions are invalidated from there"))
 	}
 	if tasks := byScope[blocks.ScopeTurn]; len(tasks) > 0 {
-		s.Lines = append(s.Lines, fmt.Sprintf("%s turn message changed: no cached prefix is lost", possessive(tasks)))
+		s.Lines = append(s.Lines, byTasks(tasks,
+			"%s's turn message changed: no cached prefix is lost",
+			"turn messages of %s changed: no cached prefix is lost"))
 	}
 	if len(tails) > 0 {
-		s.Lines = append(s.Lines, fmt.Sprintf("text removed at the end of %s runbook: the cached prefix before it is intact", possessive(tails)))
+		s.Lines = append(s.Lines, byTasks(tails,
+			"text removed at the end of %s's runbook: the cached prefix before it is intact",
+			"text removed at the end of the runbooks of %s: the cached prefixes before it are intact"))
 	}
 	if len(added) > 0 {
 		s.Lines = append(s.Lines, fmt.Sprintf("%d new %s: %s", len(added), noun(len(added), "artifact", "artifacts"), listPaths(added)))
@@ -83,17 +91,13 @@ func uniqueSorted(list []string) []string {
 	return out
 }
 
-func listTasks(tasks []string) string {
-	return strings.Join(uniqueSorted(tasks), ", ")
-}
-
-// possessive is "chat's" for one task and "issue, chat's"-free English for several: "the tasks issue, chat".
-func possessive(tasks []string) string {
+// byTasks fills one of two sentences with the distinct tasks, sorted: one for a single task, one for several.
+func byTasks(tasks []string, one, many string) string {
 	u := uniqueSorted(tasks)
 	if len(u) == 1 {
-		return u[0] + "'s"
+		return fmt.Sprintf(one, u[0])
 	}
-	return strings.Join(u, ", ") + " tasks'"
+	return fmt.Sprintf(many, strings.Join(u, ", "))
 }
 
 func listPaths(paths []string) string {
