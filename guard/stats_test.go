@@ -11,43 +11,9 @@ import (
 //
 //	"## Rules\n\nNever push to main." (29 bytes, global) + "\n\nIssues only." (14, task) + "\n\nYou are Ada.\n" (15, session)
 //
-// and chat/a.runbook.md the same without "issue-only".
-var stProject = map[string]string{
-	"promptc.toml": `name  = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["rules", "issue-only", "who"]
-
-[turn]
-order = ["assignment"]
-
-[vars.agent_name]
-scope = "session"
-type  = "string"
-
-[vars.issue_id]
-scope = "turn"
-type  = "string"
-`,
-	"blocks/main.toml": `[[block]]
-id    = "rules"
-title = "Rules"
-body  = "Never push to main."
-
-[[block]]
-id    = "issue-only"
-tasks = ["issue"]
-body  = "Issues only."
-
-[[block]]
-id   = "who"
-body = "You are {{.agent_name}}."
-
-[[block]]
-id   = "assignment"
-body = "Work on {{.issue_id}}."
-`,
+// and chat/a.runbook.md the same without "issue-only". It is cmpProject (compare_test.go) with a second turn and a
+// second fixture for issue only, so that the prefixes shared across fixtures can be measured.
+var stProject = withFiles(cmpProject, map[string]string{
 	"fixtures/a.toml": `[session]
 agent_name = "Ada"
 
@@ -62,6 +28,18 @@ issue_id = "ISS-2"
 [session]
 agent_name = "Bob"
 `,
+})
+
+// withFiles returns a copy of project with files added or replaced.
+func withFiles(project, files map[string]string) map[string]string {
+	out := make(map[string]string, len(project)+len(files))
+	for name, text := range project {
+		out[name] = text
+	}
+	for name, text := range files {
+		out[name] = text
+	}
+	return out
 }
 
 func TestStats(t *testing.T) {
