@@ -1,0 +1,125 @@
+package guard
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// applyAllows drops the findings that an [[lint.allow]] entry matches and reports the entries that name an unknown
+// lint or block (unknown-allow) or match nothing (unused-allow).
+func (l *linter) applyAllows() []Finding {
+	type allow struct {
+		a    *blocks.Allow
+		used bool
+	}
+	var valid []*allow
+	var out []Finding
+	problem := func(lint string, pos blocks.Pos, fix, format string, args ...any) {
+		out = append(out, Finding{Lint: lint, Severity: lintRules[lint].severity, Pos: pos, Message: fmt.Sprintf(format, args...), Fix: fix})
+	}
+	ids := LintIDs()
+	for _, a := range l.p.Allow {
+		if a.Lint == "" {
+			continue // reported by the loader
+		}
+		lintPos := a.Pos
+		if p, ok := l.p.Locate(a.Pos, strconv.Quote(a.Lint)); ok {
+			lintPos = p
+		}
+		r, known := lintRules[a.Lint]
+		switch {
+		case !known:
+			problem(LintUnknownAllow, lintPos, "name one of: "+strings.Join(silenceable(), ", "),
+				"[[lint.allow]] names unknown lint %q%s", a.Lint, blocks.DidYouMean(a.Lint, ids))
+			continue
+		case r.subjects == 0:
+			problem(LintUnknownAllow, lintPos, "remove this [[lint.allow]]; those findings go away when the allows they name are fixed or removed",
+				"[[lint.allow]] cannot silence %s: it reports the silences themselves", a.Lint)
+			continue
+		}
+		if a.Block != "" {
+			if cands, kind := l.subjects(r.subjects); !lintHas(cands, a.Block) {
+				blockPos := a.Pos
+				if p, ok := l.p.Locate(a.Pos, strconv.Quote(a.Block)); ok {
+					blockPos = p
+				}
+				problem(LintUnknownAllow, blockPos, "name an existing "+kind+", or remove block to silence the lint everywhere",
+					"[[lint.allow]] for %s names unknown %s %q%s", a.Lint, kind, a.Block, blocks.DidYouMean(a.Block, cands))
+				continue
+			}
+		}
+		valid = append(valid, &allow{a: a})
+	}
+	for _, f := range l.out {
+		silenced := false
+		for _, al := range valid {
+			if al.a.Lint == f.Lint && (al.a.Block == "" || al.a.Block == f.Block) {
+				al.used, silenced = true, true
+			}
+		}
+		if !silenced {
+			out = append(out, f)
+		}
+	}
+	for _, al := range valid {
+		if al.used || !l.ran[al.a.Lint] {
+			continue
+		}
+		what := fmt.Sprintf("%q", al.a.Lint)
+		if al.a.Block != "" {
+			what += fmt.Sprintf(" for %q", al.a.Block)
+		}
+		problem(LintUnusedAllow, al.a.Pos, "remove this [[lint.allow]]",
+			"[[lint.allow]] of %s silences nothing: the finding it was written for is gone", what)
+	}
+	return out
+}
+
+func silenceable() []string {
+	var ids []string
+	for _, id := range LintIDs() {
+		if lintRules[id].subjects != 0 {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// subjects returns the names an allow's block key may take for a lint with the given subject kinds, sorted, and how
+// to call them.
+func (l *linter) subjects(kinds int) ([]string, string) {
+	var names, what []string
+	if kinds&subjBlock != 0 {
+		for _, b := range l.p.Blocks {
+			names = append(names, b.ID)
+		}
+		what = append(what, "block")
+	}
+	if kinds&subjConst != 0 {
+		names = append(names, lintKeys(l.p.Consts)...)
+		what = append(what, "constant")
+	}
+	if kinds&subjVar != 0 {
+		names = append(names, lintKeys(l.p.Vars)...)
+		what = append(what, "variable")
+	}
+	if kinds&subjTask != 0 {
+		names = append(names, l.p.Tasks...)
+		what = append(what, "task")
+	}
+	sort.Strings(names)
+	return names, strings.Join(what, " or ")
+}
+
+func lintHas(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,127 @@
+package guard
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+var cfNames = map[rune]string{
+	0x00AD: "SOFT HYPHEN",
+	0x061C: "ARABIC LETTER MARK",
+	0x180E: "MONGOLIAN VOWEL SEPARATOR",
+	0x200B: "ZERO WIDTH SPACE",
+	0x200C: "ZERO WIDTH NON-JOINER",
+	0x200D: "ZERO WIDTH JOINER",
+	0x200E: "LEFT-TO-RIGHT MARK",
+	0x200F: "RIGHT-TO-LEFT MARK",
+	0x202A: "LEFT-TO-RIGHT EMBEDDING",
+	0x202B: "RIGHT-TO-LEFT EMBEDDING",
+	0x202C: "POP DIRECTIONAL FORMATTING",
+	0x202D: "LEFT-TO-RIGHT OVERRIDE",
+	0x202E: "RIGHT-TO-LEFT OVERRIDE",
+	0x2060: "WORD JOINER",
+	0x2061: "FUNCTION APPLICATION",
+	0x2062: "INVISIBLE TIMES",
+	0x2063: "INVISIBLE SEPARATOR",
+	0x2064: "INVISIBLE PLUS",
+	0x2066: "LEFT-TO-RIGHT ISOLATE",
+	0x2067: "RIGHT-TO-LEFT ISOLATE",
+	0x2068: "FIRST STRONG ISOLATE",
+	0x2069: "POP DIRECTIONAL ISOLATE",
+	0xFEFF: "ZERO WIDTH NO-BREAK SPACE",
+}
+
+func cfName(r rune) string {
+	if n, ok := cfNames[r]; ok {
+		return n
+	}
+	if r >= 0xE0000 && r <= 0xE007F {
+		return "TAG CHARACTER"
+	}
+	return "FORMAT CHARACTER"
+}
+
+func bidiControl(r rune) bool {
+	return r == 0x061C || r >= 0x200E && r <= 0x200F || r >= 0x202A && r <= 0x202E || r >= 0x2066 && r <= 0x2069
+}
+
+// invisibleChars reports Unicode format characters (category Cf: zero-width characters, bidi controls, tag
+// characters) in every source file, and those written as escapes in block bodies and constants, since they reach
+// the model while a reviewer sees nothing. A run of them is one finding.
+func (l *linter) invisibleChars() {
+	l.ran[LintInvisibleChar] = true
+	seen := map[blocks.Pos]bool{}
+	report := func(pos blocks.Pos, subject string, run []rune, escaped bool) {
+		if seen[pos] {
+			return
+		}
+		seen[pos] = true
+		codes := make([]string, 0, len(run))
+		bidi := false
+		for i, r := range run {
+			if i == 4 {
+				codes = append(codes, fmt.Sprintf("and %d more", len(run)-4))
+				break
+			}
+			codes = append(codes, fmt.Sprintf("U+%04X %s", r, cfName(r)))
+		}
+		for _, r := range run {
+			bidi = bidi || bidiControl(r)
+		}
+		what := "invisible character"
+		if len(run) > 1 {
+			what = fmt.Sprintf("%d invisible characters", len(run))
+		}
+		how := ""
+		if escaped {
+			how = " (written as an escape)"
+		}
+		why := "it is invisible in review but reaches the model"
+		if bidi {
+			why = "bidi controls make text display in a different order than the model reads it"
+		}
+		l.add(LintInvisibleChar, pos, subject,
+			"delete it; if it is deliberate (an emoji sequence, a script that needs joiners), silence it with [[lint.allow]] and say why",
+			"%s %s%s: %s", what, strings.Join(codes, ", "), how, why)
+	}
+	for _, file := range lintKeys(l.p.Files) {
+		if strings.HasPrefix(file, "fixtures/") {
+			// Fixtures hold sample values, hostile ones on purpose: escaping removes format characters from
+			// untrusted and background values, and that is what a fixture with them tests.
+			continue
+		}
+		text := l.p.Files[file]
+		formatRuns(text, func(start int, run []rune) {
+			line, col := blocks.LineCol(text, start)
+			report(blocks.Pos{File: file, Line: line, Col: col}, l.ownerAt(file, start), run, false)
+		})
+	}
+	// Escapes such as \u200B are visible in the source but not in the output: find them in the decoded text.
+	scan := func(text string, pos func(int) blocks.Pos, subject string) {
+		formatRuns(text, func(start int, run []rune) { report(pos(start), subject, run, true) })
+	}
+	for _, bd := range l.bodies {
+		scan(bd.b.Body, bd.b.SourcePos, bd.b.ID)
+	}
+	for _, c := range l.consts {
+		scan(c.Value, c.SourcePos, c.Name)
+	}
+}
+
+// ownerAt names the block body or constant value that holds byte off of file, or "".
+func (l *linter) ownerAt(file string, off int) string {
+	holds := func(f string, start, end int, ok bool) bool { return ok && f == file && start <= off && off < end }
+	for _, bd := range l.bodies {
+		if holds(bd.b.SourceRange()) {
+			return bd.b.ID
+		}
+	}
+	for _, c := range l.consts {
+		if holds(c.SourceRange()) {
+			return c.Name
+		}
+	}
+	return ""
+}

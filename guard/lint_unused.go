@@ -1,0 +1,54 @@
+package guard
+
+import (
+	"fmt"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+func (l *linter) unusedConstants() {
+	for _, bd := range l.bodies {
+		if bd.uses.DynamicConst {
+			return // a computed const name may use any constant: nothing can be called unused
+		}
+	}
+	l.ran[LintUnusedConstant] = true
+	for _, ct := range l.consts {
+		if len(l.usedBy[ct.Name]) > 0 {
+			continue
+		}
+		l.add(LintUnusedConstant, ct.Pos, ct.Name,
+			fmt.Sprintf("emit it with {{const %q}} where the rule applies, or delete it", ct.Name),
+			"constant %q is never used: no block emits it with {{const %q}}", ct.Name, ct.Name)
+	}
+}
+
+func (l *linter) unusedVariables() {
+	l.ran[LintUnusedVariable] = true
+	used := map[string]bool{}
+	for _, bd := range l.bodies {
+		for _, u := range bd.uses.Vars {
+			used[u.Name] = true
+		}
+		if name, _ := bd.b.WhenVar(); name != "" {
+			used[name] = true
+		}
+		if bd.uses.Data {
+			// . hands every variable in the block's scope to the template.
+			for name, v := range l.p.Vars {
+				if v.Scope == blocks.ScopeSession || bd.b.Section == blocks.Turn {
+					used[name] = true
+				}
+			}
+		}
+	}
+	for _, name := range lintKeys(l.p.Vars) {
+		if used[name] {
+			continue
+		}
+		v := l.p.Vars[name]
+		l.add(LintUnusedVariable, v.Pos, name,
+			fmt.Sprintf("use it in a block ({{.%s}} or when = %q), or delete [vars.%s] and its values in fixtures/", name, name, name),
+			"%s variable %q is declared but no block uses it: a value given for it changes no output", v.Scope, name)
+	}
+}

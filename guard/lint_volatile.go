@@ -1,0 +1,117 @@
+package guard
+
+import (
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// volatilePattern is one kind of text that looks like it belongs to a moment or a run, not to a prompt's source.
+type volatilePattern struct {
+	what string // "a date", "a UUID", …
+	re   *regexp.Regexp
+	why  string
+	fix  string
+}
+
+const (
+	volStaleWhy = "the runbook is cached and reused run after run, so this is stale on the next run, and keeping it current means editing the prefix and throwing its cache away each time"
+	volStaleFix = "pass the value in a turn variable and render it in a turn block, or remove it; if it is a fixed example, silence it with [[lint.allow]]"
+	volIDWhy    = "ids belong to one run or object; in the runbook they are either stale or edited per run, and every edit throws the cached prefix away"
+	volIDFix    = "pass the id in a turn variable and render it in a turn block, or use a placeholder such as <id>"
+	volWordWhy  = "the cached runbook is sent unchanged on later days, when it no longer holds"
+	volWordFix  = "state it without reference to the present, or move it into a turn block that renders the actual time"
+)
+
+const monthNames = `(?:jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)`
+
+// volatilePatterns are tried in order; a match that overlaps an earlier one is dropped, so "2024-05-01T10:00Z" is one
+// date and time, not a date and a time. They compile on first use: check, which runs on every commit, never needs
+// them, and compiling them is a third of promptc's start-up.
+var volatilePatterns = sync.OnceValue(func() []volatilePattern {
+	return []volatilePattern{
+		{"a UUID", regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`), volIDWhy, volIDFix},
+		{"a date", regexp.MustCompile(`\b(?:19|20)\d\d-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])(?:[T ](?:[01]\d|2[0-3]):[0-5]\d(?::[0-5]\d(?:\.\d+)?)?(?:Z|[+-][01]\d:?[0-5]\d)?)?\b`), volStaleWhy, volStaleFix},
+		{"a date", regexp.MustCompile(`\b\d{1,2}[/.]\d{1,2}[/.](?:19|20)\d\d\b|\b\d{1,2}/\d{1,2}/\d\d\b`), volStaleWhy, volStaleFix},
+		{"a date", regexp.MustCompile(`(?i)\b(?:\d{1,2}(?:st|nd|rd|th)?\s+)?` + monthNames + `\.?\s+(?:\d{1,2}(?:st|nd|rd|th)?,?\s+)?(?:19|20)\d\d\b`), volStaleWhy, volStaleFix},
+		{"an epoch timestamp", regexp.MustCompile(`\b1\d{9}(?:\d{3})?\b`), volStaleWhy, volStaleFix},
+		{"a long hex string", regexp.MustCompile(`(?i)\b[0-9a-f]{16,}\b`), volIDWhy, volIDFix},
+		{"a time of day", regexp.MustCompile(`(?i)\b(?:[01]?\d|2[0-3]):[0-5]\d(?::[0-5]\d)?(?:\s?[ap]\.?m\b\.?)?|\b(?:1[0-2]|0?[1-9])\s?[ap]\.?m\b\.?`), volStaleWhy, volStaleFix},
+		{"a word relative to the present", regexp.MustCompile(`(?i)\b(?:today|tonight|yesterday|tomorrow|currently|nowadays|right now|as of now|as of today|at the moment|at present|(?:this|last|next) (?:morning|afternoon|evening|week|month|quarter|year))\b`), volWordWhy, volWordFix},
+	}
+})
+
+type volatileMatch struct {
+	start, end int
+	pat        *volatilePattern
+}
+
+// findVolatile returns the volatile-looking matches in text, by offset, without overlaps.
+func findVolatile(text string) []volatileMatch {
+	var out []volatileMatch
+	pats := volatilePatterns()
+	for i := range pats {
+		pat := &pats[i]
+	next:
+		for _, m := range pat.re.FindAllStringIndex(text, -1) {
+			if pat.what == "a time of day" && timeInPath(text, m[0], m[1]) {
+				continue
+			}
+			for _, o := range out {
+				if m[0] < o.end && o.start < m[1] {
+					continue next
+				}
+			}
+			out = append(out, volatileMatch{m[0], m[1], pat})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
+	return out
+}
+
+// timeInPath reports whether a time-like match is part of something else: file.go:12:30, a ratio 1:2:3, v1.2:30.
+func timeInPath(text string, start, end int) bool {
+	if start > 0 && strings.ContainsRune(":.", rune(text[start-1])) {
+		return true
+	}
+	return end < len(text) && text[end] == ':'
+}
+
+// volatileText reports volatile-looking literal text in runbook blocks and in the constants they use. Turn blocks
+// are volatile by design and are not checked.
+func (l *linter) volatileText() {
+	l.ran[LintVolatileText] = true
+	for _, bd := range l.bodies {
+		if bd.b.Section != blocks.Runbook {
+			continue
+		}
+		scope := l.prog.Scope(bd.b.ID)
+		for _, seg := range bd.lits {
+			for _, m := range findVolatile(seg.text) {
+				text := seg.text[m.start:m.end]
+				l.add(LintVolatileText, bd.b.SourcePos(seg.off+m.start), bd.b.ID, m.pat.fix,
+					"runbook block %q (%s scope) contains %s, %q: %s", bd.b.ID, scope, m.pat.what, text, m.pat.why)
+			}
+		}
+	}
+	for _, ct := range l.consts {
+		var runbook []string
+		for _, id := range l.usedBy[ct.Name] {
+			if b := l.p.ByID[id]; b != nil && b.Section == blocks.Runbook {
+				runbook = append(runbook, strconv.Quote(id))
+			}
+		}
+		if len(runbook) == 0 {
+			continue
+		}
+		for _, m := range findVolatile(ct.Value) {
+			text := ct.Value[m.start:m.end]
+			l.add(LintVolatileText, ct.SourcePos(m.start), ct.Name, m.pat.fix,
+				"constant %q, used by runbook block %s, contains %s, %q: %s", ct.Name, strings.Join(runbook, ", "), m.pat.what, text, m.pat.why)
+		}
+	}
+}
