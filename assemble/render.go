@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -69,7 +70,7 @@ func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
 
 func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.Pos, shared *sync.Map) (*Session, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
-	if !prog.hasTask(task) {
+	if !slices.Contains(prog.Project.Tasks, task) {
 		diags.Add(origin, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
 		return nil, diags
 	}
@@ -85,15 +86,6 @@ func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.P
 		return nil, diags
 	}
 	return s, nil
-}
-
-func (prog *Program) hasTask(task string) bool {
-	for _, t := range prog.Project.Tasks {
-		if t == task {
-			return true
-		}
-	}
-	return false
 }
 
 // prepare checks vals against the variables of scope and stores their escaped, limited forms in data; absent optional

@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"path"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -201,7 +202,7 @@ func (l *loader) checkTaskNames(t *table, key string, names []string, star bool)
 		if star && name == "*" {
 			continue
 		}
-		if !contains(l.p.Tasks, name) {
+		if !slices.Contains(l.p.Tasks, name) {
 			at, _ := l.p.Locate(t.valPos(key), `"`+name+`"`)
 			l.errorf(at, "%s names undeclared task %q%s", key, name, DidYouMean(name, l.p.Tasks))
 		}

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"slices"
 	"sort"
 	"strings"
 )
@@ -204,7 +205,7 @@ func (l *loader) variable(file string, ix *keyIndex, name string, raw any, paren
 	}
 	types := []string{TypeString, TypeText, TypeBool, TypeInt, TypeList}
 	if typ, ok := t.str("type"); ok {
-		if !contains(types, typ) {
+		if !slices.Contains(types, typ) {
 			t.errorf("type", "type of variable %q must be one of string, text, bool, int, list, not %q%s", name, typ, DidYouMean(typ, types))
 		}
 		v.Type = typ
@@ -213,7 +214,7 @@ func (l *loader) variable(file string, ix *keyIndex, name string, raw any, paren
 	}
 	trusts := []string{Trusted, Untrusted, Background}
 	if trust, ok := t.str("trust"); ok {
-		if !contains(trusts, trust) {
+		if !slices.Contains(trusts, trust) {
 			t.errorf("trust", "trust of variable %q must be trusted, untrusted or background, not %q%s", name, trust, DidYouMean(trust, trusts))
 		} else {
 			v.Trust = trust
@@ -275,13 +276,4 @@ func (l *loader) variable(file string, ix *keyIndex, name string, raw any, paren
 		v.Omitted, _ = t.str("omitted")
 	}
 	t.unknown(varKeys...)
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }

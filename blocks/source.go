@@ -29,13 +29,25 @@ func Normalize(data []byte) (text string, badLine, badCol int, ok bool) {
 	return NormalizeNewlines(s), 0, 0, true
 }
 
-// NormalizeNewlines replaces CRLF and lone CR by LF.
+// NormalizeNewlines turns CRLF and lone CR into LF, in one pass (it runs on every value of every render). It returns s itself when s holds no CR.
 func NormalizeNewlines(s string) string {
-	if strings.IndexByte(s, '\r') < 0 {
+	i := strings.IndexByte(s, '\r')
+	if i < 0 {
 		return s
 	}
-	s = strings.ReplaceAll(s, "\r\n", "\n")
-	return strings.ReplaceAll(s, "\r", "\n")
+	var b strings.Builder
+	b.Grow(len(s))
+	for i >= 0 {
+		b.WriteString(s[:i])
+		b.WriteByte('\n')
+		if i+1 < len(s) && s[i+1] == '\n' {
+			i++
+		}
+		s = s[i+1:]
+		i = strings.IndexByte(s, '\r')
+	}
+	b.WriteString(s)
+	return b.String()
 }
 
 // LineCol returns the 1-based line and rune column of byte offset off in s.

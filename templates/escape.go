@@ -209,7 +209,7 @@ func EscapeBackground(s string) string {
 // and an empty line becomes ">". Lines are split on every LF, so "a\n" is the two lines "a" and "", quoted as
 // "> a\n>", and "" is one empty line, quoted as ">".
 func Quote(s string) string {
-	s = NormalizeNewlines(s)
+	s = blocks.NormalizeNewlines(s)
 	var b strings.Builder
 	b.Grow(len(s) + 2*strings.Count(s, "\n") + 2)
 	for {
@@ -244,25 +244,4 @@ func Escape(trust, s string) string {
 	default:
 		return EscapeUntrusted(s)
 	}
-}
-
-// NormalizeNewlines turns CRLF and lone CR into LF. It returns s itself when s holds no CR.
-func NormalizeNewlines(s string) string {
-	i := strings.IndexByte(s, '\r')
-	if i < 0 {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i >= 0 {
-		b.WriteString(s[:i])
-		b.WriteByte('\n')
-		if i+1 < len(s) && s[i+1] == '\n' {
-			i++
-		}
-		s = s[i+1:]
-		i = strings.IndexByte(s, '\r')
-	}
-	b.WriteString(s)
-	return b.String()
 }

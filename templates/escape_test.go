@@ -181,7 +181,7 @@ var newlineTests = []escapeTest{
 func TestNormalizeNewlines(t *testing.T) {
 	for _, tt := range newlineTests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := NormalizeNewlines(tt.in); got != tt.want {
+			if got := blocks.NormalizeNewlines(tt.in); got != tt.want {
 				t.Errorf("NormalizeNewlines(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
@@ -331,7 +331,7 @@ func FuzzQuote(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		out := Quote(in)
-		norm := NormalizeNewlines(in)
+		norm := blocks.NormalizeNewlines(in)
 		if strings.Contains(norm, "\r") {
 			t.Fatalf("NormalizeNewlines(%q) = %q holds a CR", in, norm)
 		}

@@ -130,7 +130,7 @@ func Prepare(v *blocks.Var, val any) (any, error) {
 		if !ok {
 			return nil, wrongType(v, val)
 		}
-		return Escape(v.Trust, LimitText(v, NormalizeNewlines(s))), nil
+		return Escape(v.Trust, LimitText(v, blocks.NormalizeNewlines(s))), nil
 	case blocks.TypeList:
 		items, ok := listItems(val)
 		if !ok {
@@ -159,7 +159,7 @@ func listItems(val any) ([]string, bool) {
 	case []string:
 		out := make([]string, len(l))
 		for i, s := range l {
-			out[i] = NormalizeNewlines(s)
+			out[i] = blocks.NormalizeNewlines(s)
 		}
 		return out, true
 	case []any:
@@ -169,7 +169,7 @@ func listItems(val any) ([]string, bool) {
 			if !ok {
 				return nil, false
 			}
-			out[i] = NormalizeNewlines(s)
+			out[i] = blocks.NormalizeNewlines(s)
 		}
 		return out, true
 	}

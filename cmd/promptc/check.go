@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -116,6 +118,28 @@ func (e *env) update(dir string, arts []*assemble.Artifact) error {
 		fmt.Fprintf(e.stderr, "promptc: updated golden/: %d %s\n", len(changed), noun(len(changed), "file", "files"))
 	}
 	return nil
+}
+
+// formatFlag is --format, taking one of formats; the first is the default.
+func formatFlag(usage string, formats ...string) cli.Flag {
+	return &cli.StringFlag{Name: "format", Value: formats[0], Usage: usage + " `FORMAT`: " + orList(formats)}
+}
+
+// format returns the --format value, or a usage error naming the choices.
+func (e *env) format(c *cli.Context, formats ...string) (string, error) {
+	f := c.String("format")
+	if !slices.Contains(formats, f) {
+		return "", usageErr(e, "%s: --format must be %s, not %q", c.Command.Name, orList(formats), f)
+	}
+	return f, nil
+}
+
+// orList joins choices as "a, b or c".
+func orList(choices []string) string {
+	if len(choices) == 1 {
+		return choices[0]
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
 }
 
 func tokenizerFlag() cli.Flag {

@@ -23,7 +23,7 @@ func diffCommand(e *env) *cli.Command {
 			"unified diff. --format markdown writes a ready pull-request comment; json is documented in\n" +
 			"docs/guard.md. Exits 0, or 1 with --exit-code when something differs; 2 on invalid input.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "report as `FORMAT`: text, markdown or json"},
+			formatFlag("report as", "text", "markdown", "json"),
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when an artifact differs"},
 			tokenizerFlag(),
 		},
@@ -36,9 +36,9 @@ func diffCommand(e *env) *cli.Command {
 			if c.NArg() == 1 {
 				rev = c.Args().First()
 			}
-			format := c.String("format")
-			if format != "text" && format != "markdown" && format != "json" {
-				return usageErr(e, "diff: --format must be text, markdown or json, not %q", format)
+			format, err := e.format(c, "text", "markdown", "json")
+			if err != nil {
+				return err
 			}
 			tok, err := e.counter(c)
 			if err != nil {

@@ -17,7 +17,7 @@ func lintCommand(e *env) *cli.Command {
 			"finding with a [[lint.allow]] entry in promptc.toml. Exit status: 0 no error-level finding, 1 at least\n" +
 			"one, 2 the project does not compile. See docs/lint.md.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
+			formatFlag("output", "text", "json"),
 			tokenizerFlag(),
 		},
 		OnUsageError: commandUsageError(e),
@@ -25,9 +25,9 @@ func lintCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageErr(e, "lint takes no arguments, got %q", c.Args().First())
 			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return usageErr(e, "lint: --format must be text or json, not %q", format)
+			format, err := e.format(c, "text", "json")
+			if err != nil {
+				return err
 			}
 			tok, err := e.counter(c)
 			if err != nil {

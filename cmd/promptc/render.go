@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -62,7 +63,7 @@ func renderCommand(e *env) *cli.Command {
 
 func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	req := assemble.Request{Task: c.String("task")}
-	if tasks := prog.Project.Tasks; !contains(tasks, req.Task) {
+	if tasks := prog.Project.Tasks; !slices.Contains(tasks, req.Task) {
 		return "", usageErr(e, "render: unknown task %q%s; the tasks are: %s", req.Task, blocks.DidYouMean(req.Task, tasks), strings.Join(tasks, ", "))
 	}
 	wantTurn := c.IsSet("turn") || c.IsSet("turn-file")
@@ -157,13 +158,4 @@ func (e *env) readValues(name string) (blocks.Values, blocks.Pos, error) {
 		return nil, blocks.Pos{}, e.diagnostics(diags)
 	}
 	return vals, blocks.Pos{File: name}, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }

@@ -16,7 +16,7 @@ func statsCommand(e *env) *cli.Command {
 			"prefixes end, and the prefix common to all its fixtures; then the prefix every task shares. Token\n" +
 			"counts are estimates. See docs/stats.md.",
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text or json"},
+			formatFlag("output", "text", "json"),
 			tokenizerFlag(),
 		},
 		OnUsageError: commandUsageError(e),
@@ -24,9 +24,9 @@ func statsCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageErr(e, "stats takes no arguments, got %q", c.Args().First())
 			}
-			format := c.String("format")
-			if format != "text" && format != "json" {
-				return usageErr(e, "stats: --format must be text or json, not %q", format)
+			format, err := e.format(c, "text", "json")
+			if err != nil {
+				return err
 			}
 			tok, err := e.counter(c)
 			if err != nil {
