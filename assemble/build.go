@@ -87,16 +87,8 @@ func summarize(ctx []string) string {
 // buildFixture renders one task's artifacts for one fixture.
 func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.Map) ([]*Artifact, blocks.Diagnostics) {
 	prefix := task + "/" + f.Name
-	s, diags := prog.newSession(task, f.Session, f.Pos, shared)
+	s, diags := prog.newSession(task, f.Session, fixtureOrigin(f), shared)
 	if len(diags) > 0 {
-		if f.Implicit {
-			for i := range diags {
-				if !strings.Contains(diags[i].Message, "has no value") {
-					continue
-				}
-				diags[i].Message += `; fixtures/ is empty, so the implicit fixture "default" sets no values: add fixtures/NAME.toml with a [session] table`
-			}
-		}
 		return nil, diags
 	}
 	rb := *s.runbook
@@ -106,7 +98,7 @@ func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.M
 		return out, nil
 	}
 	for k, turn := range f.Turns {
-		a, d := s.renderTurn(turn, f.Pos, k+1)
+		a, d := s.renderTurn(turn, fixtureOrigin(f), k+1)
 		if len(d) > 0 {
 			diags = append(diags, d...)
 			continue

@@ -37,7 +37,7 @@ type Session struct {
 // NewSession renders task's runbook with the given session values (Go values: string, bool, int, []string). Values
 // are checked against their declarations: unknown names, wrong types and missing required variables are errors.
 func (prog *Program) NewSession(task string, session blocks.Values) (*Session, error) {
-	s, diags := prog.newSession(task, session, blocks.Pos{}, nil)
+	s, diags := prog.newSession(task, session, origin{}, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -61,21 +61,21 @@ func (s *Session) Task() string { return s.task }
 
 // Turn renders the per-turn message for the given turn values.
 func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
-	a, diags := s.renderTurn(turn, blocks.Pos{}, 0)
+	a, diags := s.renderTurn(turn, origin{}, 0)
 	if len(diags) > 0 {
 		return nil, diags
 	}
 	return a, nil
 }
 
-func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.Pos, shared *sync.Map) (*Session, blocks.Diagnostics) {
+func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared *sync.Map) (*Session, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
 	if !slices.Contains(prog.Project.Tasks, task) {
-		diags.Add(origin, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
+		diags.Add(from.pos, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
 		return nil, diags
 	}
 	data := make(map[string]any, len(prog.sessionVars)+1)
-	diags = append(diags, prog.prepare(data, vals, blocks.ScopeSession, origin)...)
+	diags = append(diags, prog.prepare(data, vals, blocks.ScopeSession, from)...)
 	if len(diags) > 0 {
 		return nil, diags.Sort()
 	}
@@ -88,9 +88,26 @@ func (prog *Program) newSession(task string, vals blocks.Values, origin blocks.P
 	return s, nil
 }
 
+// origin says where values come from, for diagnostics: a position in a fixture or values file (none for values
+// from Go), and whether they come from the implicit fixture that stands in for an empty fixtures/.
+type origin struct {
+	pos      blocks.Pos
+	implicit bool
+}
+
+func fixtureOrigin(f *blocks.Fixture) origin { return origin{pos: f.Pos, implicit: f.Implicit} }
+
+// hint completes a "has no value" message: the implicit fixture sets none, and says where to set them.
+func (o origin) hint() string {
+	if !o.implicit {
+		return ""
+	}
+	return `; fixtures/ is empty, so the implicit fixture "default" sets no values: add fixtures/NAME.toml with a [session] table`
+}
+
 // prepare checks vals against the variables of scope and stores their escaped, limited forms in data; absent optional
 // variables get their zero value.
-func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope string, origin blocks.Pos) blocks.Diagnostics {
+func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope string, from origin) blocks.Diagnostics {
 	var diags blocks.Diagnostics
 	vars := prog.sessionVars
 	if scope == blocks.ScopeTurn {
@@ -109,16 +126,16 @@ func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope stri
 			for _, v := range vars {
 				cands = append(cands, v.Name)
 			}
-			diags.Add(origin, "unknown %s variable %q%s", scope, name, blocks.DidYouMean(name, cands))
+			diags.Add(from.pos, "unknown %s variable %q%s", scope, name, blocks.DidYouMean(name, cands))
 		case v.Scope != scope:
-			diags.Add(origin, "%q is a %s variable, not a %s variable", name, v.Scope, scope)
+			diags.Add(from.pos, "%q is a %s variable, not a %s variable", name, v.Scope, scope)
 		}
 	}
 	for _, v := range vars {
 		raw, ok := vals[v.Name]
 		if !ok {
 			if v.Required {
-				diags.Add(origin, "required %s variable %q has no value", scope, v.Name)
+				diags.Add(from.pos, "required %s variable %q has no value%s", scope, v.Name, from.hint())
 				continue
 			}
 			data[v.Name] = templates.Zero(v)
@@ -127,12 +144,12 @@ func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope stri
 		// Check the type first, for the same message whether values come from a fixture, a file or Go.
 		checked, msg := blocks.CheckValue(v, raw)
 		if msg != "" {
-			diags.Add(origin, "%s", msg)
+			diags.Add(from.pos, "%s", msg)
 			continue
 		}
 		val, err := templates.Prepare(v, checked)
 		if err != nil {
-			diags.Add(origin, "%s", err.Error())
+			diags.Add(from.pos, "%s", err.Error())
 			continue
 		}
 		data[v.Name] = val
@@ -140,13 +157,13 @@ func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope stri
 	return diags
 }
 
-func (s *Session) renderTurn(turn blocks.Values, origin blocks.Pos, k int) (*Artifact, blocks.Diagnostics) {
+func (s *Session) renderTurn(turn blocks.Values, from origin, k int) (*Artifact, blocks.Diagnostics) {
 	prog := s.prog
 	data := make(map[string]any, len(s.values)+len(prog.turnVars))
 	for k, v := range s.values {
 		data[k] = v
 	}
-	if diags := prog.prepare(data, turn, blocks.ScopeTurn, origin); len(diags) > 0 {
+	if diags := prog.prepare(data, turn, blocks.ScopeTurn, from); len(diags) > 0 {
 		return nil, diags.Sort()
 	}
 	a, _, diags := prog.assemble(prog.turn, s.task, data, s.rendered, blocks.Turn, nil)

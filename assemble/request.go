@@ -18,11 +18,11 @@ type Request struct {
 
 // Render renders the artifact a request names.
 func (prog *Program) Render(req Request) (*Artifact, blocks.Diagnostics) {
-	session, origin := req.Session, req.SessionOrigin
+	session, from := req.Session, origin{pos: req.SessionOrigin}
 	if req.Fixture != nil && session == nil {
-		session, origin = req.Fixture.Session, req.Fixture.Pos
+		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture)
 	}
-	s, diags := prog.newSession(req.Task, session, origin, nil)
+	s, diags := prog.newSession(req.Task, session, from, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -31,10 +31,10 @@ func (prog *Program) Render(req Request) (*Artifact, blocks.Diagnostics) {
 		return s.runbook, nil
 	case req.Turn > 0:
 		if req.Fixture == nil || req.Turn > len(req.Fixture.Turns) {
-			return nil, blocks.Diagnostics{{Pos: origin, Message: "no such turn"}}
+			return nil, blocks.Diagnostics{{Pos: from.pos, Message: "no such turn"}}
 		}
-		return s.renderTurn(req.Fixture.Turns[req.Turn-1], req.Fixture.Pos, req.Turn)
+		return s.renderTurn(req.Fixture.Turns[req.Turn-1], fixtureOrigin(req.Fixture), req.Turn)
 	default:
-		return s.renderTurn(req.TurnValues, req.TurnOrigin, 0)
+		return s.renderTurn(req.TurnValues, origin{pos: req.TurnOrigin}, 0)
 	}
 }
