@@ -642,7 +642,10 @@ func TestArtifactFields(t *testing.T) {
 	}
 	var got []string
 	for _, a := range arts {
-		got = append(got, a.Path+" "+a.Task+" "+a.Kind+" "+string(rune('0'+a.Turn)))
+		got = append(got, a.Path+" "+a.Task+" "+a.Kind.String()+" "+string(rune('0'+a.Turn)))
+		if want := assemble.ArtifactPath(a.Task, a.Fixture, a.Kind, a.Turn); a.Path != want {
+			t.Errorf("artifact %s knows its task, fixture, kind and turn as %s", a.Path, want)
+		}
 	}
 	want := []string{
 		"issue/b.runbook.md issue runbook 0", "issue/b.turn-1.md issue turn 1", "issue/b.turn-2.md issue turn 2",
@@ -1530,7 +1533,7 @@ issue_id = "X"
 
 func TestScope(t *testing.T) {
 	prog := mustLoad(t, archive(scopeProject))
-	want := map[string]string{
+	want := map[string]blocks.Scope{
 		"g":           blocks.ScopeGlobal,
 		"konst":       blocks.ScopeGlobal,
 		"listed":      blocks.ScopeGlobal, // its gate lists every task
@@ -1546,12 +1549,14 @@ func TestScope(t *testing.T) {
 		"data":        blocks.ScopeSession, // the whole data holds the session variables
 		"sess-gated":  blocks.ScopeSession, // session wins over task
 		"tb":          blocks.ScopeTurn,
-		"nope":        "",
 	}
 	for id, scope := range want {
-		if got := prog.Scope(id); got != scope {
-			t.Errorf("Scope(%q) = %q, want %q", id, got, scope)
+		if got, ok := prog.Scope(id); got != scope || !ok {
+			t.Errorf("Scope(%q) = %s, %v; want %s", id, got, ok, scope)
 		}
+	}
+	if got, ok := prog.Scope("nope"); ok {
+		t.Errorf("Scope of an unknown block = %s, true; want false", got)
 	}
 }
 
@@ -1629,8 +1634,8 @@ func TestSourceMapNamesBlocks(t *testing.T) {
 			for _, a := range arts {
 				checkSpans(t, a)
 				for _, s := range a.Spans {
-					if s.Scope != prog.Scope(s.Block.ID) {
-						t.Errorf("%s: span of %q has scope %q, Scope says %q", a.Path, s.Block.ID, s.Scope, prog.Scope(s.Block.ID))
+					if scope, _ := prog.Scope(s.Block.ID); s.Scope != scope {
+						t.Errorf("%s: span of %q has scope %s, Scope says %s", a.Path, s.Block.ID, s.Scope, scope)
 					}
 					text := a.Text[s.TextStart:s.End]
 					if h := s.Block.Heading(); h != "" && !strings.HasPrefix(text, h+"\n\n") {

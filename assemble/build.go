@@ -52,25 +52,30 @@ func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
 	wg.Wait()
 
 	var out []*Artifact
+	// The same problem shows up in many tasks and fixtures: report it once, saying where it occurs.
 	type key struct {
-		pos blocks.Pos
-		msg string
+		rng     blocks.Range
+		summary string
 	}
 	contexts := map[key][]string{}
+	first := map[key]blocks.Diagnostic{}
 	var order []key
 	for _, j := range jobs {
 		out = append(out, j.out...)
 		for _, d := range j.diags {
-			k := key{d.Pos, d.Message}
+			k := key{d.Range(), d.Summary}
 			if _, seen := contexts[k]; !seen {
 				order = append(order, k)
+				first[k] = d
 			}
 			contexts[k] = append(contexts[k], j.task+"/"+j.fixture.Name)
 		}
 	}
 	var diags blocks.Diagnostics
 	for _, k := range order {
-		diags.Add(k.pos, "%s (rendering %s)", k.msg, summarize(contexts[k]))
+		d := first[k]
+		d.Summary += " (rendering " + summarize(contexts[k]) + ")"
+		diags = append(diags, d)
 	}
 	return out, diags.Sort()
 }
@@ -86,13 +91,13 @@ func summarize(ctx []string) string {
 
 // buildFixture renders one task's artifacts for one fixture.
 func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.Map) ([]*Artifact, blocks.Diagnostics) {
-	prefix := task + "/" + f.Name
 	s, diags := prog.newSession(task, f.Session, fixtureOrigin(f), shared)
 	if len(diags) > 0 {
 		return nil, diags
 	}
 	rb := *s.runbook
-	rb.Path = prefix + ".runbook.md"
+	rb.Fixture = f.Name
+	rb.Path = ArtifactPath(task, f.Name, blocks.Runbook, 0)
 	out := []*Artifact{&rb}
 	if len(prog.Project.Turn.Order) == 0 {
 		return out, nil
@@ -103,7 +108,8 @@ func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.M
 			diags = append(diags, d...)
 			continue
 		}
-		a.Path = prefix + ".turn-" + strconv.Itoa(k+1) + ".md"
+		a.Fixture = f.Name
+		a.Path = ArtifactPath(task, f.Name, blocks.Turn, k+1)
 		out = append(out, a)
 	}
 	return out, diags

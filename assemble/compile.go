@@ -2,9 +2,7 @@ package assemble
 
 import (
 	"sort"
-	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
@@ -15,8 +13,8 @@ import (
 type Program struct {
 	Project *blocks.Project
 	blocks  map[string]*compiled
-	runbook []*slot
-	turn    []*slot
+	runbook []*Slot
+	turn    []*Slot
 	// sessionVars and turnVars are the declared variables of each scope, sorted by name.
 	sessionVars []*blocks.Var
 	turnVars    []*blocks.Var
@@ -28,14 +26,41 @@ type Program struct {
 type compiled struct {
 	*blocks.Block
 	body    *templates.Body
-	scope   string
+	scope   blocks.Scope
 	heading string
 }
 
-// slot is one entry of an order list: the block placed there and the blocks that may take its place.
-type slot struct {
-	base      *compiled
-	replacers []*compiled
+// Slot is one entry of an order list: the block placed there and the blocks that may take its place (§2.2
+// replaces). Which one fills it depends on the task, and on when conditions.
+type Slot struct {
+	Base      *blocks.Block
+	Replacers []*blocks.Block // in project order
+
+	base *compiled
+	reps []*compiled
+}
+
+// Pick returns the block that fills the slot in task: the first replacing block whose gate admits the task, else
+// the slot's own block if its gate does, else nil. holds decides a block's when condition; nil takes every
+// condition to hold, the static view of a task's order that lints read.
+func (s *Slot) Pick(task string, holds func(*blocks.Block) bool) *blocks.Block {
+	if c := s.pick(task, holds); c != nil {
+		return c.Block
+	}
+	return nil
+}
+
+func (s *Slot) pick(task string, holds func(*blocks.Block) bool) *compiled {
+	admits := func(c *compiled) bool { return c.AdmitsTask(task) && (holds == nil || holds(c.Block)) }
+	for _, r := range s.reps {
+		if admits(r) {
+			return r
+		}
+	}
+	if admits(s.base) {
+		return s.base
+	}
+	return nil
 }
 
 // Compile parses and checks every block body of p against the project: unknown variables, constants and references,
@@ -50,8 +75,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		consts[name] = c.Value
 		constNames = append(constNames, name)
 	}
-	sort.Strings(constNames)
-	varNames := make([]string, 0, len(p.Vars))
+	varNames := make([]string, 0, len(p.Vars)+1)
 	for name, v := range p.Vars {
 		varNames = append(varNames, name)
 		switch v.Scope {
@@ -61,8 +85,8 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 			prog.turnVars = append(prog.turnVars, v)
 		}
 	}
-	sort.Strings(varNames)
 	varNames = append(varNames, "task") // for suggestions: .task is a name a body may use too
+	vars, constSuggest := blocks.NewSuggester(varNames), blocks.NewSuggester(constNames)
 	byName := func(vs []*blocks.Var) {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
 	}
@@ -70,39 +94,35 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	byName(prog.turnVars)
 
 	for _, b := range p.Blocks {
-		if !b.BodyPos.Known() {
+		if !b.BodyRange.Known() {
 			continue // body missing or unreadable: already reported by the loader
 		}
 		c := &compiled{Block: b, heading: b.Heading()}
-		body, errs := templates.Parse(b.ID, b.Body, b.Raw, consts)
-		for _, e := range errs {
-			diags.Add(bodyPos(b, e.Line, e.Col), "block %q: %s", b.ID, e.Msg)
-		}
+		body, errs := templates.Parse(b, consts)
+		diags = append(diags, errs...)
 		if body == nil {
 			continue
 		}
 		c.body = body
-		at := func(u templates.Use) blocks.Pos { return b.SourcePos(u.Off) }
+		at := func(u templates.Use) blocks.Range { return b.SourceRange(u.Off, u.End) }
 		for _, u := range body.Uses.Vars {
 			v, ok := p.Vars[u.Name]
 			switch {
 			case !ok:
-				diags.Add(at(u), "block %q uses undeclared variable %q%s: declare it under [vars.%s] in promptc.toml", b.ID, u.Name, blocks.DidYouMean(u.Name, varNames), u.Name)
+				diags.Errorf(at(u), "block %q uses undeclared variable %q%s: declare it under [vars.%s] in promptc.toml", b.ID, u.Name, vars.DidYouMean(u.Name), u.Name)
 			case b.Section == blocks.Runbook && v.Scope == blocks.ScopeTurn:
-				diags.Add(at(u), "runbook block %q uses turn variable %q: runbook bytes must not depend on the turn; move this text into a turn block", b.ID, u.Name)
+				diags.Errorf(at(u), "runbook block %q uses turn variable %q: runbook bytes must not depend on the turn; move this text into a turn block", b.ID, u.Name)
 			}
 		}
 		for _, u := range body.Uses.Consts {
 			if _, ok := consts[u.Name]; !ok && !p.Incomplete {
-				diags.Add(at(u), "block %q uses unknown constant %q%s: define it under [const] in a blocks/ file", b.ID, u.Name, blocks.DidYouMean(u.Name, constNames))
+				diags.Errorf(at(u), "block %q uses unknown constant %q%s: define it under [const] in a blocks/ file", b.ID, u.Name, constSuggest.DidYouMean(u.Name))
 			}
 		}
 		for _, u := range body.Uses.Refs {
-			target, ok := p.ByID[u.Name]
 			// A ref to an unknown id is checked when it runs, like every ref (§3.2); lint reports it statically.
-			switch {
-			case ok && b.Section == blocks.Runbook && target.Section == blocks.Turn:
-				diags.Add(at(u), "runbook block %q refers to turn block %q: a runbook must not point into the per-turn message", b.ID, u.Name)
+			if target, ok := p.ByID[u.Name]; ok && b.Section == blocks.Runbook && target.Section == blocks.Turn {
+				diags.Errorf(at(u), "runbook block %q refers to turn block %q: a runbook must not point into the per-turn message", b.ID, u.Name)
 			}
 		}
 		c.scope = scopeOf(p, b, body.Uses)
@@ -114,17 +134,18 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	return prog, diags.Sort()
 }
 
-func (prog *Program) slots(order []string) []*slot {
-	var out []*slot
+func (prog *Program) slots(order []string) []*Slot {
+	var out []*Slot
 	for _, id := range order {
 		c, ok := prog.blocks[id]
 		if !ok || c.Slot != id {
 			continue
 		}
-		s := &slot{base: c}
+		s := &Slot{Base: c.Block, base: c}
 		for _, r := range c.ReplacedBy {
 			if rc, ok := prog.blocks[r.ID]; ok {
-				s.replacers = append(s.replacers, rc)
+				s.Replacers = append(s.Replacers, r)
+				s.reps = append(s.reps, rc)
 			}
 		}
 		out = append(out, s)
@@ -132,28 +153,17 @@ func (prog *Program) slots(order []string) []*slot {
 	return out
 }
 
-// bodyPos maps a line and column inside a block body (col 0: unknown, the start of the line) to its source file.
-func bodyPos(b *blocks.Block, line, col int) blocks.Pos {
-	if line <= 0 {
-		return blocks.Pos{File: b.BodyPos.File}
+// Slots returns the slots of the runbook's or the turn message's order list, in order. Slots whose block did not
+// compile are left out.
+func (prog *Program) Slots(kind blocks.Kind) []*Slot {
+	if kind == blocks.Turn {
+		return prog.turn
 	}
-	off := 0
-	for l := 1; l < line; l++ {
-		i := strings.IndexByte(b.Body[off:], '\n')
-		if i < 0 {
-			break
-		}
-		off += i + 1
-	}
-	for c := 1; c < col && off < len(b.Body) && b.Body[off] != '\n'; c++ {
-		_, size := utf8.DecodeRuneInString(b.Body[off:])
-		off += size
-	}
-	return b.SourcePos(off)
+	return prog.runbook
 }
 
 // scopeOf decides a block's scope (§3.11).
-func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) string {
+func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Scope {
 	if b.Section == blocks.Turn {
 		return blocks.ScopeTurn
 	}
@@ -190,12 +200,12 @@ func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) string {
 	return blocks.ScopeGlobal
 }
 
-// Scope returns the scope of block id (§3.11), or "" for an unknown block.
-func (prog *Program) Scope(id string) string {
+// Scope returns the scope of block id (§3.11), and false for a block that is unknown or did not compile.
+func (prog *Program) Scope(id string) (blocks.Scope, bool) {
 	if c, ok := prog.blocks[id]; ok {
-		return c.scope
+		return c.scope, true
 	}
-	return ""
+	return 0, false
 }
 
 // Body returns block id's body as parsed at compile time: what it uses (variables, constants, refs) and its literal

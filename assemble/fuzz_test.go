@@ -106,8 +106,11 @@ func FuzzLoadCompile(f *testing.F) {
 func checkDiagnostics(t *testing.T, stage string, diags blocks.Diagnostics) {
 	t.Helper()
 	for _, d := range diags {
-		if d.Pos.File == "" || strings.TrimSpace(d.Message) == "" {
+		if d.Subject == nil || strings.TrimSpace(d.Summary) == "" {
 			t.Fatalf("%s: diagnostic without a file or a message: %q", stage, d.String())
+		}
+		if r := d.Subject; r.Start.Line > 0 && (r.End.Byte < r.Start.Byte || r.End.Line < r.Start.Line) {
+			t.Fatalf("%s: diagnostic with a backward range %+v: %q", stage, *r, d.String())
 		}
 	}
 }

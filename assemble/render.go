@@ -13,14 +13,15 @@ import (
 
 // Artifact is one compiled output: a runbook or a turn message, with its source map.
 type Artifact struct {
-	// Path is the artifact's path under the output tree ("issue/basic.runbook.md"); empty for artifacts rendered
-	// through the runtime API.
-	Path  string
-	Task  string
-	Kind  string // blocks.Runbook or blocks.Turn
-	Turn  int    // 1-based turn number, for turn messages
-	Text  string
-	Spans []Span
+	// Path is the artifact's path under the output tree ("issue/basic.runbook.md", see ArtifactPath); empty for
+	// artifacts rendered through the runtime API, which belong to no fixture.
+	Path    string
+	Task    string
+	Fixture string // the fixture whose values it was rendered with; "" for values given directly
+	Kind    blocks.Kind
+	Turn    int // 1-based turn number, for turn messages
+	Text    string
+	Spans   []Span
 }
 
 // Session is one task's runbook rendered for one set of session values. Turn messages of that session render against
@@ -71,7 +72,7 @@ func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
 func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared *sync.Map) (*Session, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
 	if !slices.Contains(prog.Project.Tasks, task) {
-		diags.Add(from.pos, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
+		diags.Errorf(from.rng, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
 		return nil, diags
 	}
 	data := make(map[string]any, len(prog.sessionVars)+1)
@@ -88,14 +89,14 @@ func (prog *Program) newSession(task string, vals blocks.Values, from origin, sh
 	return s, nil
 }
 
-// origin says where values come from, for diagnostics: a position in a fixture or values file (none for values
-// from Go), and whether they come from the implicit fixture that stands in for an empty fixtures/.
+// origin says where values come from, for diagnostics: a place in a fixture or values file (none for values from
+// Go), and whether they come from the implicit fixture that stands in for an empty fixtures/.
 type origin struct {
-	pos      blocks.Pos
+	rng      blocks.Range
 	implicit bool
 }
 
-func fixtureOrigin(f *blocks.Fixture) origin { return origin{pos: f.Pos, implicit: f.Implicit} }
+func fixtureOrigin(f *blocks.Fixture) origin { return origin{rng: f.Range, implicit: f.Implicit} }
 
 // hint completes a "has no value" message: the implicit fixture sets none, and says where to set them.
 func (o origin) hint() string {
@@ -107,7 +108,7 @@ func (o origin) hint() string {
 
 // prepare checks vals against the variables of scope and stores their escaped, limited forms in data; absent optional
 // variables get their zero value.
-func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope string, from origin) blocks.Diagnostics {
+func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope blocks.Scope, from origin) blocks.Diagnostics {
 	var diags blocks.Diagnostics
 	vars := prog.sessionVars
 	if scope == blocks.ScopeTurn {
@@ -126,30 +127,25 @@ func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope stri
 			for _, v := range vars {
 				cands = append(cands, v.Name)
 			}
-			diags.Add(from.pos, "unknown %s variable %q%s", scope, name, blocks.DidYouMean(name, cands))
+			diags.Errorf(from.rng, "unknown %s variable %q%s", scope, name, blocks.DidYouMean(name, cands))
 		case v.Scope != scope:
-			diags.Add(from.pos, "%q is a %s variable, not a %s variable", name, v.Scope, scope)
+			diags.Errorf(from.rng, "%q is a %s variable, not a %s variable", name, v.Scope, scope)
 		}
 	}
 	for _, v := range vars {
 		raw, ok := vals[v.Name]
 		if !ok {
 			if v.Required {
-				diags.Add(from.pos, "required %s variable %q has no value%s", scope, v.Name, from.hint())
+				diags.Errorf(from.rng, "required %s variable %q has no value%s", scope, v.Name, from.hint())
 				continue
 			}
 			data[v.Name] = templates.Zero(v)
 			continue
 		}
-		// Check the type first, for the same message whether values come from a fixture, a file or Go.
-		checked, msg := blocks.CheckValue(v, raw)
-		if msg != "" {
-			diags.Add(from.pos, "%s", msg)
-			continue
-		}
-		val, err := templates.Prepare(v, checked)
-		if err != nil {
-			diags.Add(from.pos, "%s", err.Error())
+		val, d := templates.Prepare(v, raw)
+		if d != nil {
+			d.Subject = from.rng.Ptr()
+			diags = append(diags, *d)
 			continue
 		}
 		data[v.Name] = val
@@ -183,7 +179,7 @@ type refCall struct {
 // the blocks of the task's runbook, which its references must point into.
 //
 // shared caches the output of session blocks for one set of session values across tasks; nil for none.
-func (prog *Program) assemble(slots []*slot, task string, data map[string]any, runbook map[string]bool, kind string, shared *sync.Map) (*Artifact, map[string]bool, blocks.Diagnostics) {
+func (prog *Program) assemble(slots []*Slot, task string, data map[string]any, runbook map[string]bool, kind blocks.Kind, shared *sync.Map) (*Artifact, map[string]bool, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
 	sep := prog.Project.Runbook.Separator
 	if kind == blocks.Turn {
@@ -193,14 +189,18 @@ func (prog *Program) assemble(slots []*slot, task string, data map[string]any, r
 	rendered := map[string]bool{}
 	var refs []refCall
 	var out strings.Builder
+	holds := func(b *blocks.Block) bool {
+		name, negated := b.WhenVar()
+		return b.When == "" || truthy(data[name]) != negated
+	}
 	for _, sl := range slots {
-		c := pick(sl, task, data)
+		c := sl.pick(task, holds)
 		if c == nil {
 			continue
 		}
 		r := prog.render(c, task, data, shared)
 		if r.err != nil {
-			diags.Add(bodyPos(c.Block, r.err.Line, r.err.Col), "block %q: %s", c.ID, r.err.Msg)
+			diags = append(diags, *r.err)
 			continue
 		}
 		for _, id := range r.refs {
@@ -237,7 +237,7 @@ func (prog *Program) assemble(slots []*slot, task string, data map[string]any, r
 	}
 	for _, r := range refs {
 		if !present[r.id] {
-			diags.Add(refPos(r), "block %q: ref %q points at a block that is not rendered in task %q's runbook; gate the ref with the same tasks and when, or refer to a block that is there", r.from.ID, r.id, task)
+			diags.Errorf(refRange(r), "block %q: ref %q points at a block that is not rendered in task %q's runbook; gate the ref with the same tasks and when, or refer to a block that is there", r.from.ID, r.id, task)
 		}
 	}
 	diags = append(diags, prog.checkMarkers(a)...)
@@ -251,7 +251,7 @@ func (prog *Program) assemble(slots []*slot, task string, data map[string]any, r
 type rendered struct {
 	text string
 	refs []string
-	err  *templates.Error
+	err  *blocks.Diagnostic
 }
 
 // renderKey identifies a block's output in a cache: the block, and the task when the output depends on it.
@@ -309,32 +309,6 @@ func (prog *Program) render(c *compiled, task string, data map[string]any, share
 	return r
 }
 
-// pick returns the block that fills a slot for this task and these values: a replacement whose gate admits the task,
-// else the slot's own block if its gate does, else nothing.
-func pick(sl *slot, task string, data map[string]any) *compiled {
-	for _, r := range sl.replacers {
-		if admits(r, task, data) {
-			return r
-		}
-	}
-	if admits(sl.base, task, data) {
-		return sl.base
-	}
-	return nil
-}
-
-// admits is the gate of §3.6.
-func admits(c *compiled, task string, data map[string]any) bool {
-	if !c.AdmitsTask(task) {
-		return false
-	}
-	if c.When == "" {
-		return true
-	}
-	name, negated := c.WhenVar()
-	return truthy(data[name]) != negated
-}
-
 // truthy: bool true, non-empty string, non-zero int, non-empty list.
 func truthy(v any) bool {
 	switch v := v.(type) {
@@ -354,14 +328,14 @@ func truthy(v any) bool {
 	return false
 }
 
-// refPos is the position of a ref call: the first literal ref to the same id in the block, else the block itself.
-func refPos(r refCall) blocks.Pos {
+// refRange is where a ref call is: the first literal ref to the same id in the block, else the block itself.
+func refRange(r refCall) blocks.Range {
 	for _, u := range r.from.body.Uses.Refs {
 		if u.Name == r.id {
-			return r.from.SourcePos(u.Off)
+			return r.from.SourceRange(u.Off, u.End)
 		}
 	}
-	return r.from.Pos
+	return r.from.Range
 }
 
 // checkMarkers enforces §3.9: no artifact may contain a target's begin or end marker, since installing it would
@@ -377,18 +351,18 @@ func (prog *Program) checkMarkers(a *Artifact) blocks.Diagnostics {
 			if i < 0 {
 				continue
 			}
-			pos := t.Pos
+			at := t.Range
 			owner := ""
 			if sp, ok := a.SpanAt(i); ok {
-				pos, owner = sp.Block.Pos, " (from block "+quote(sp.Block.ID)+")"
+				at, owner = sp.Block.Range, " (from block "+quote(sp.Block.ID)+")"
 			}
-			diags.Add(pos, "the %s of task %q contains the %s marker of target %q%s: installing it would corrupt %s; remove or reword that text", kindName(a.Kind), a.Task, m.which, t.Name, owner, t.File)
+			diags.Errorf(at, "the %s of task %q contains the %s marker of target %q%s: installing it would corrupt %s; remove or reword that text", kindName(a.Kind), a.Task, m.which, t.Name, owner, blocks.QuoteName(t.File))
 		}
 	}
 	return diags
 }
 
-func kindName(kind string) string {
+func kindName(kind blocks.Kind) string {
 	if kind == blocks.Turn {
 		return "turn message"
 	}

@@ -12,13 +12,13 @@ type Request struct {
 	// Turn selects what to render: 0 the runbook; K >= 1 turn K of Fixture; -1 the turn message for TurnValues.
 	Turn       int
 	TurnValues blocks.Values
-	// SessionOrigin and TurnOrigin name where values came from, for diagnostics (a file path, say).
-	SessionOrigin, TurnOrigin blocks.Pos
+	// SessionOrigin and TurnOrigin name where values came from, for diagnostics (a values file, say).
+	SessionOrigin, TurnOrigin blocks.Range
 }
 
 // Render renders the artifact a request names.
 func (prog *Program) Render(req Request) (*Artifact, blocks.Diagnostics) {
-	session, from := req.Session, origin{pos: req.SessionOrigin}
+	session, from := req.Session, origin{rng: req.SessionOrigin}
 	if req.Fixture != nil && session == nil {
 		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture)
 	}
@@ -26,15 +26,31 @@ func (prog *Program) Render(req Request) (*Artifact, blocks.Diagnostics) {
 	if len(diags) > 0 {
 		return nil, diags
 	}
+	var a *Artifact
 	switch {
 	case req.Turn == 0:
-		return s.runbook, nil
+		rb := *s.runbook
+		a = &rb
 	case req.Turn > 0:
 		if req.Fixture == nil || req.Turn > len(req.Fixture.Turns) {
-			return nil, blocks.Diagnostics{{Pos: from.pos, Message: "no such turn"}}
+			var diags blocks.Diagnostics
+			diags.Errorf(from.rng, "no turn %d to render: the fixture has %d", req.Turn, fixtureTurns(req.Fixture))
+			return nil, diags
 		}
-		return s.renderTurn(req.Fixture.Turns[req.Turn-1], fixtureOrigin(req.Fixture), req.Turn)
+		a, diags = s.renderTurn(req.Fixture.Turns[req.Turn-1], fixtureOrigin(req.Fixture), req.Turn)
 	default:
-		return s.renderTurn(req.TurnValues, origin{pos: req.TurnOrigin}, 0)
+		a, diags = s.renderTurn(req.TurnValues, origin{rng: req.TurnOrigin}, 0)
 	}
+	if a != nil && req.Fixture != nil && req.Session == nil && req.Turn >= 0 {
+		a.Fixture = req.Fixture.Name
+		a.Path = ArtifactPath(a.Task, a.Fixture, a.Kind, a.Turn)
+	}
+	return a, diags
+}
+
+func fixtureTurns(f *blocks.Fixture) int {
+	if f == nil {
+		return 0
+	}
+	return len(f.Turns)
 }

@@ -13,7 +13,7 @@ type Span struct {
 	// TextStart is where the block's own text (its heading, or its body) starts, after the separator.
 	TextStart int
 	Block     *blocks.Block
-	Scope     string
+	Scope     blocks.Scope
 }
 
 // SpanAt returns the span holding byte off, or false when off is outside the artifact.
@@ -28,9 +28,9 @@ func (a *Artifact) SpanAt(off int) (Span, bool) {
 // PrefixEnd returns the byte offset where the artifact's prefix of the given scope ends: for ScopeGlobal, where the
 // text of its first non-global block starts; for ScopeTask, where its first session (or turn) block starts. When
 // every block is at most that scope, it is the artifact's length.
-func (a *Artifact) PrefixEnd(scope string) int {
+func (a *Artifact) PrefixEnd(scope blocks.Scope) int {
 	for _, s := range a.Spans {
-		if blocks.ScopeRank(s.Scope) > blocks.ScopeRank(scope) {
+		if s.Scope > scope {
 			return s.TextStart
 		}
 	}

@@ -159,8 +159,8 @@ func checkSpans(t testing.TB, a *assemble.Artifact) {
 		if s.Start != at || s.End <= s.Start || s.TextStart < s.Start || s.TextStart >= s.End {
 			t.Errorf("%s: span %d = [%d,%d) text at %d; want it to start at %d and hold text", a.Path, i, s.Start, s.End, s.TextStart, at)
 		}
-		if s.Block == nil || s.Scope == "" {
-			t.Errorf("%s: span %d has no block or scope", a.Path, i)
+		if s.Block == nil || s.Scope > blocks.ScopeTurn || (s.Scope == blocks.ScopeTurn) != (a.Kind == blocks.Turn) {
+			t.Errorf("%s: span %d has no block, or a scope that does not fit the artifact", a.Path, i)
 		}
 		at = s.End
 	}

@@ -4,21 +4,17 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
-
-	"github.com/promptc/promptc/blocks"
 
 	"github.com/promptc/promptc/internal/atomicfile"
 )
 
-// artifactName matches the paths of artifacts (§4): TASK/FIXTURE.runbook.md and TASK/FIXTURE.turn-K.md.
-var artifactName = regexp.MustCompile(`^[a-z][a-z0-9_]*/[^/]+\.(runbook|turn-[1-9][0-9]*)\.md$`)
-
 // IsArtifactPath reports whether a slash path relative to an output tree has the shape of an artifact.
-func IsArtifactPath(p string) bool { return artifactName.MatchString(p) }
+func IsArtifactPath(p string) bool {
+	_, ok := ParsePath(p)
+	return ok
+}
 
 // WriteTree writes the artifacts under dir, each file atomically (renamed into place, not synced: build output can be
 // regenerated; golden files are synced by package golden), and removes files under dir that have the shape of
@@ -78,19 +74,4 @@ func ListTree(dir string) ([]string, error) {
 	})
 	sort.Strings(out)
 	return out, err
-}
-
-// ParsePath splits an artifact path into its task, kind (blocks.Runbook or blocks.Turn) and turn number. It returns
-// empty strings for a path that is not an artifact's.
-func ParsePath(p string) (task, kind string, turn int) {
-	m := artifactName.FindStringSubmatch(p)
-	if m == nil {
-		return "", "", 0
-	}
-	task = p[:strings.IndexByte(p, '/')]
-	if m[1] == "runbook" {
-		return task, blocks.Runbook, 0
-	}
-	n, _ := strconv.Atoi(strings.TrimPrefix(m[1], "turn-"))
-	return task, blocks.Turn, n
 }

@@ -3,51 +3,88 @@ package blocks
 import (
 	"path"
 	"slices"
-	"sort"
 	"strings"
 )
 
+// The keys of a blocks/ file and of each [[block]], in the order they are read and listed in "known keys" hints.
 var (
-	blockFileKeys = []string{"const", "block"}
-	blockKeys     = []string{"id", "title", "level", "tasks", "except", "when", "body", "template", "raw", "replaces", "reason"}
+	blockFileKeys = []key[*loader]{
+		{name: "const", kind: kindTable, set: setConsts},
+		{name: "block", kind: kindTables, set: setBlocks},
+	}
+	blockKeys = []key[*Block]{
+		{name: "id", kind: kindString, need: needText[*Block](`block needs an id: add id = "…" (matching [a-z0-9][a-z0-9_-]*)`), set: setID},
+		{name: "title", kind: kindString, set: func(r *tableReader, b *Block, v value) {
+			if strings.Contains(v.str, "\n") {
+				r.errorf("title", "title must be a single line")
+				return
+			}
+			b.Title = v.str
+		}},
+		{name: "level", kind: kindInt, min: 1, max: 6, set: func(_ *tableReader, b *Block, v value) { b.Level = int(v.n) }},
+		{name: "tasks", kind: kindStrings, set: func(r *tableReader, b *Block, v value) {
+			if len(v.list) == 0 {
+				r.errorf("tasks", `tasks is empty, so the block would never render: list task kinds, or "*" for all`)
+			}
+			b.Tasks = v.list
+			r.l.checkTaskNames(r, "tasks", v.list, true)
+		}},
+		{name: "except", kind: kindStrings, set: func(r *tableReader, b *Block, v value) {
+			b.Except = v.list
+			r.l.checkTaskNames(r, "except", v.list, false)
+		}},
+		{name: "when", kind: kindString, set: setWhen},
+		{name: "body", kind: kindString, set: func(r *tableReader, b *Block, v value) {
+			if _, both := r.m["template"]; both {
+				return // reported below: exactly one of body and template
+			}
+			b.Body = v.str
+			b.BodyRange = r.contentRange("body")
+			b.src = newSource(r.file, b.BodyRange.Start.Byte, v.str, false)
+		}},
+		{name: "template", kind: kindString, set: setTemplate},
+		{name: "raw", kind: kindBool, set: func(_ *tableReader, b *Block, v value) { b.Raw = v.b }},
+		{name: "replaces", kind: kindString, set: func(_ *tableReader, b *Block, v value) { b.Replaces = v.str }},
+		{name: "reason", kind: kindString, set: func(_ *tableReader, b *Block, v value) { b.Reason = v.str }},
+	}
 )
 
 // blockFile reads one file under blocks/: its [const] table and its [[block]] entries.
-func (l *loader) blockFile(file string, m map[string]any, ix *keyIndex) {
-	t := l.table(file, ix, "", 0, file, m)
-	if consts, ok := t.sub("const"); ok {
-		ct := l.table(file, ix, "const", 0, "[const]", consts)
-		names := make([]string, 0, len(consts))
-		for name := range consts {
-			names = append(names, name)
+func (l *loader) blockFile(f *sourceFile) {
+	decode(l.table(f.file, f.ix, "", 0, f.name, f.m), l, blockFileKeys)
+}
+
+func setConsts(r *tableReader, l *loader, v value) {
+	cr := l.table(r.file, r.ix, "const", 0, "[const]", v.table)
+	for _, name := range sortedKeys(v.table) {
+		cr.known[name] = true
+		val, ok := cr.convert(name, kindString, 0, 0, v.table[name])
+		if !ok {
+			continue
 		}
-		sort.Strings(names)
-		for _, name := range names {
-			value, ok := ct.str(name)
-			if !ok {
-				continue
-			}
-			pos := ct.pos(name)
-			if !isConstName(name) {
-				l.errorf(pos, "constant name %q is not valid: use letters, digits, '_', '-' and '.'", name)
-				continue
-			}
-			if prev, dup := l.constPos[name]; dup {
-				l.errorf(pos, "constant %q is defined twice: here and at %s; keep one (one rule, one place)", name, prev)
-				continue
-			}
-			l.constPos[name] = pos
-			c := &Const{Name: name, Value: value, Pos: pos, ValuePos: ct.valPos(name)}
-			c.src = newSource(file, l.p.Files[file], c.ValuePos, value, false)
-			l.p.Consts[name] = c
+		rng := cr.keyRange(name)
+		if !isConstName(name) {
+			l.errorf(rng, "constant name %q is not valid: use letters, digits, '_', '-' and '.'", name)
+			continue
 		}
+		if prev, dup := l.constRange[name]; dup {
+			l.errorf(rng, "constant %q is defined twice: here and at %s; keep one (one rule, one place)", name, prev)
+			continue
+		}
+		l.constRange[name] = rng
+		c := &Const{Name: name, Value: val.str, Range: rng, ValueRange: cr.contentRange(name)}
+		if e, ok := cr.src.Keys[name]; ok {
+			c.Range.End = e.Value.End
+		}
+		c.src = newSource(r.file, c.ValueRange.Start.Byte, val.str, false)
+		l.p.Consts[name] = c
 	}
-	if list, ok := t.tables("block"); ok {
-		for i, bm := range list {
-			l.block(file, ix, i, bm)
-		}
+}
+
+func setBlocks(r *tableReader, l *loader, v value) {
+	for i, m := range v.tables {
+		l.block(r, i, m)
 	}
-	t.unknown(blockFileKeys...)
 }
 
 func isConstName(s string) bool {
@@ -62,149 +99,94 @@ func isConstName(s string) bool {
 	return true
 }
 
-func (l *loader) block(file string, ix *keyIndex, n int, m map[string]any) {
-	t := l.table(file, ix, "block", n, "[[block]]", m)
-	b := &Block{Level: 2, Tasks: []string{"*"}, Pos: t.head()}
-	id, ok := t.str("id")
-	switch {
-	case !ok:
-		if _, present := m["id"]; !present {
-			l.errorf(t.head(), `block needs an id: add id = "…" (matching [a-z0-9][a-z0-9_-]*)`)
-		}
-	case !isBlockID(id):
-		t.errorf("id", "block id %q is not valid: ids match [a-z0-9][a-z0-9_-]*", id)
-	default:
-		b.ID = id
-		b.Pos = t.pos("id")
-	}
-	if b.ID != "" {
-		t.what = "block " + quoteName(b.ID)
-	}
+func (l *loader) block(parent *tableReader, n int, m map[string]any) {
+	r := l.table(parent.file, parent.ix, "block", n, "[[block]]", m)
+	b := &Block{Level: 2, Tasks: []string{"*"}, Range: r.src.Header, Table: r.src}
+	decode(r, b, blockKeys)
 
-	if title, ok := t.str("title"); ok {
-		if strings.ContainsAny(title, "\n") {
-			t.errorf("title", "title must be a single line")
-		} else {
-			b.Title = title
-		}
-	}
-	if level, ok := t.integer("level"); ok {
-		if level < 1 || level > 6 {
-			t.errorf("level", "level must be between 1 and 6, not %d", level)
-		} else {
-			b.Level = level
-		}
-	}
-	if tasks, ok := t.strList("tasks"); ok {
-		if len(tasks) == 0 {
-			t.errorf("tasks", `tasks is empty, so the block would never render: list task kinds, or "*" for all`)
-		}
-		b.Tasks = tasks
-		l.checkTaskNames(t, "tasks", tasks, true)
-	}
-	if except, ok := t.strList("except"); ok {
-		b.Except = except
-		l.checkTaskNames(t, "except", except, false)
-	}
-	if when, ok := t.str("when"); ok {
-		b.When = when
-		b.WhenPos = t.valPos("when")
-		name := strings.TrimPrefix(when, "!")
-		if !isName(name) {
-			t.errorf("when", `when must name a variable, optionally negated with "!", not %q`, when)
-		} else if _, declared := l.p.Vars[name]; !declared {
-			t.errorf("when", "when names unknown variable %q%s", name, DidYouMean(name, l.varNames()))
-		}
-	}
-
-	body, hasBody := t.str("body")
-	tmpl, hasTmpl := t.str("template")
-	_, bodyPresent := m["body"]
-	_, tmplPresent := m["template"]
+	_, hasBody := m["body"]
+	_, hasTmpl := m["template"]
 	switch {
-	case bodyPresent && tmplPresent:
-		t.errorf("template", "block %s sets both body and template: keep exactly one", quoteName(b.ID))
-	case !bodyPresent && !tmplPresent:
-		l.errorf(b.Pos, "block %s has neither body nor template: set exactly one", quoteName(b.ID))
-	case hasBody:
-		b.Body = body
-		b.BodyPos = t.valPos("body")
-		b.src = newSource(file, l.p.Files[file], b.BodyPos, body, false)
-	case hasTmpl:
-		b.Template = tmpl
-		clean := path.Clean(tmpl)
-		if tmpl == "" || path.IsAbs(tmpl) || clean != tmpl || strings.HasPrefix(clean, "../") || clean == ".." {
-			t.errorf("template", "template %q must be a clean path relative to templates/", tmpl)
-			break
-		}
-		text, found := l.p.Templates[tmpl]
-		if !found && l.brokenTemplates[tmpl] {
-			break // reported where it was read
-		}
-		if !found {
-			names := make([]string, 0, len(l.p.Templates))
-			for name := range l.p.Templates {
-				names = append(names, name)
-			}
-			t.errorf("template", "template file templates/%s does not exist%s", tmpl, DidYouMean(tmpl, names))
-			break
-		}
-		b.Body = text
-		b.BodyPos = Pos{File: "templates/" + tmpl, Line: 1, Col: 1}
-		b.src = newSource(b.BodyPos.File, text, b.BodyPos, text, true)
+	case hasBody && hasTmpl:
+		r.errorf("template", "block %s sets both body and template: keep exactly one", quoteName(b.ID))
+	case !hasBody && !hasTmpl:
+		l.errorf(b.Range, "block %s has neither body nor template: set exactly one", quoteName(b.ID))
 	}
-	b.Raw, _ = t.boolean("raw")
-	if r, ok := t.str("replaces"); ok {
-		b.Replaces = r
-	}
-	if reason, ok := t.str("reason"); ok {
-		b.Reason = reason
-	}
-	if _, present := m["replaces"]; present {
+	if _, ok := m["replaces"]; ok {
 		if strings.TrimSpace(b.Reason) == "" {
-			t.errorf("replaces", "block %s replaces %q without a reason: add reason = \"…\" saying why this task needs its own version", quoteName(b.ID), b.Replaces)
+			r.errorf("replaces", "block %s replaces %q without a reason: add reason = \"…\" saying why this task needs its own version", quoteName(b.ID), b.Replaces)
 		}
-	} else if _, present := m["reason"]; present {
-		t.errorf("reason", "reason is set but block %s replaces nothing: remove reason, or add replaces = \"…\"", quoteName(b.ID))
+	} else if _, ok := m["reason"]; ok {
+		r.errorf("reason", "reason is set but block %s replaces nothing: remove reason, or add replaces = \"…\"", quoteName(b.ID))
 	}
-	t.unknown(blockKeys...)
 
 	if b.ID == "" {
 		return
 	}
 	if prev, dup := l.p.ByID[b.ID]; dup {
-		l.errorf(b.Pos, "block id %q is defined twice: here and at %s; ids are unique across the project", b.ID, prev.Pos)
+		l.errorf(b.Range, "block id %q is defined twice: here and at %s; ids are unique across the project", b.ID, prev.Range)
 		return
 	}
 	l.p.ByID[b.ID] = b
 	l.p.Blocks = append(l.p.Blocks, b)
 }
 
-func quoteName(id string) string {
-	if id == "" {
-		return "(without id)"
+func setID(r *tableReader, b *Block, v value) {
+	if !isBlockID(v.str) {
+		r.errorf("id", "block id %q is not valid: ids match [a-z0-9][a-z0-9_-]*", v.str)
+		return
 	}
-	return `"` + id + `"`
+	b.ID = v.str
+	b.Range = r.keyRange("id")
+	b.Range.End = r.valueRange("id").End
+	r.what = "block " + quoteName(b.ID)
 }
 
-func (l *loader) varNames() []string {
-	names := make([]string, 0, len(l.p.Vars))
-	for name := range l.p.Vars {
-		names = append(names, name)
+func setWhen(r *tableReader, b *Block, v value) {
+	b.When = v.str
+	b.WhenRange = r.contentRange("when")
+	name := strings.TrimPrefix(v.str, "!")
+	if !isName(name) {
+		r.errorf("when", `when must name a variable, optionally negated with "!", not %q`, v.str)
+	} else if _, declared := r.l.p.Vars[name]; !declared {
+		r.errorf("when", "when names unknown variable %q%s", name, r.l.vars.DidYouMean(name))
 	}
-	sort.Strings(names)
-	return names
 }
 
-// checkTaskNames reports names in a gate that the manifest does not declare.
-func (l *loader) checkTaskNames(t *table, key string, names []string, star bool) {
-	for _, name := range names {
+func setTemplate(r *tableReader, b *Block, v value) {
+	l, tmpl := r.l, v.str
+	b.Template = tmpl
+	if _, both := r.m["body"]; both {
+		return // reported by block: exactly one of body and template
+	}
+	clean := path.Clean(tmpl)
+	if tmpl == "" || path.IsAbs(tmpl) || clean != tmpl || strings.HasPrefix(clean, "../") || clean == ".." {
+		r.errorf("template", "template %q must be a clean path relative to templates/", tmpl)
+		return
+	}
+	text, found := l.p.Templates[tmpl]
+	if !found && l.brokenTemplates[tmpl] {
+		return // reported where it was read
+	}
+	if !found {
+		r.errorf("template", "template file %s does not exist%s", QuoteName("templates/"+tmpl), DidYouMean(tmpl, sortedKeys(l.p.Templates)))
+		return
+	}
+	name := "templates/" + tmpl
+	f := l.p.Files[name]
+	b.Body = text
+	b.BodyRange = f.Range(0, len(text))
+	b.src = newSource(f, 0, text, true)
+}
+
+// checkTaskNames reports names in a gate that the manifest does not declare, at the list item that names them.
+func (l *loader) checkTaskNames(r *tableReader, key string, names []string, star bool) {
+	for i, name := range names {
 		if star && name == "*" {
 			continue
 		}
 		if !slices.Contains(l.p.Tasks, name) {
-			at, _ := l.p.Locate(t.valPos(key), `"`+name+`"`)
-			l.errorf(at, "%s names undeclared task %q%s", key, name, DidYouMean(name, l.p.Tasks))
+			l.errorf(r.item(key, i), "%s names undeclared task %q%s", key, name, DidYouMean(name, l.p.Tasks))
 		}
 	}
 }
@@ -212,60 +194,52 @@ func (l *loader) checkTaskNames(t *table, key string, names []string, star bool)
 // checkBlocks places blocks into the runbook and turn order lists and resolves replaces, once every block is known.
 func (l *loader) checkBlocks() {
 	p := l.p
-	ids := make([]string, 0, len(p.ByID))
-	for id := range p.ByID {
-		ids = append(ids, id)
-	}
-	placed := map[string]string{}
-	for _, sec := range []struct {
-		name string
-		s    *Section
-	}{{Runbook, &p.Runbook}, {Turn, &p.Turn}} {
-		for _, id := range sec.s.Order {
+	ids := NewSuggester(sortedKeys(p.ByID))
+	placed := map[string]Kind{}
+	for _, sec := range []*Section{&p.Runbook, &p.Turn} {
+		for i, id := range sec.Order {
+			at := sec.EntryRange(i)
 			b, ok := p.ByID[id]
-			if !ok && l.p.Incomplete {
+			if !ok && p.Incomplete {
 				continue
 			}
 			if !ok {
-				at, _ := p.Locate(sec.s.Pos, `"`+id+`"`)
-				l.errorf(at, "%s.order names unknown block %q%s", sec.name, id, DidYouMean(id, ids))
+				l.errorf(at, "%s.order names unknown block %q%s", sec.Kind, id, ids.DidYouMean(id))
 				continue
 			}
 			if prev, dup := placed[id]; dup {
-				at := l.locateNth(sec.s.Pos, `"`+id+`"`, sec.s.Order, id)
-				if prev == sec.name {
-					l.errorf(at, "block %q appears twice in %s.order", id, sec.name)
+				if prev == sec.Kind {
+					l.errorf(at, "block %q appears twice in %s.order", id, sec.Kind)
 				} else {
 					l.errorf(at, "block %q is in both runbook.order and turn.order: place it in one", id)
 				}
 				continue
 			}
-			placed[id] = sec.name
+			placed[id] = sec.Kind
 			if b.Replaces != "" {
-				at, _ := p.Locate(sec.s.Pos, `"`+id+`"`)
-				l.errorf(at, "block %q replaces %q, so it takes that block's slot: remove it from %s.order", id, b.Replaces, sec.name)
+				l.errorf(at, "block %q replaces %q, so it takes that block's slot: remove it from %s.order", id, b.Replaces, sec.Kind)
 				continue
 			}
-			b.Section = sec.name
+			b.Section = sec.Kind
 			b.Slot = id
 		}
 	}
 	for _, b := range p.Blocks {
 		if b.Replaces == "" {
 			if _, ok := placed[b.ID]; !ok {
-				l.errorf(b.Pos, "block %q is not placed: add it to runbook.order or turn.order, or give it replaces", b.ID)
+				l.errorf(b.Range, "block %q is not placed: add it to runbook.order or turn.order, or give it replaces", b.ID)
 			}
 			continue
 		}
 		target, ok := p.ByID[b.Replaces]
 		switch {
 		case b.Replaces == b.ID:
-			l.errorf(b.Pos, "block %q replaces itself", b.ID)
+			l.errorf(b.Range, "block %q replaces itself", b.ID)
 		case !ok:
-			l.errorf(b.Pos, "block %q replaces unknown block %q%s", b.ID, b.Replaces, DidYouMean(b.Replaces, ids))
+			l.errorf(b.Range, "block %q replaces unknown block %q%s", b.ID, b.Replaces, ids.DidYouMean(b.Replaces))
 		case target.Replaces != "":
-			l.errorf(b.Pos, "block %q replaces %q, which itself replaces %q: replace %q directly", b.ID, b.Replaces, target.Replaces, target.Replaces)
-		case target.Section == "":
+			l.errorf(b.Range, "block %q replaces %q, which itself replaces %q: replace %q directly", b.ID, b.Replaces, target.Replaces, target.Replaces)
+		case target.Section == Unplaced:
 			// target is unplaced: reported above
 		default:
 			b.Section = target.Section
@@ -282,7 +256,7 @@ func (l *loader) checkBlocks() {
 				}
 				for _, task := range p.Tasks {
 					if r1.AdmitsTask(task) && r2.AdmitsTask(task) {
-						l.errorf(r2.Pos, "blocks %q and %q both replace %q in task %q: narrow their tasks, or make their when conditions opposite (x and !x)", r1.ID, r2.ID, b.ID, task)
+						l.errorf(r2.Range, "blocks %q and %q both replace %q in task %q: narrow their tasks, or make their when conditions opposite (x and !x)", r1.ID, r2.ID, b.ID, task)
 						break
 					}
 				}
@@ -291,12 +265,12 @@ func (l *loader) checkBlocks() {
 	}
 	// when: a runbook block may only depend on session variables (§3.7); turn blocks on either scope.
 	for _, b := range p.Blocks {
-		if b.When == "" || b.Section == "" {
+		if b.When == "" || b.Section == Unplaced {
 			continue
 		}
 		name, _ := b.WhenVar()
 		if v, ok := p.Vars[name]; ok && b.Section == Runbook && v.Scope == ScopeTurn {
-			l.errorf(b.WhenPos, "runbook block %q has when = %q, but %q is a turn variable: runbook bytes must not depend on the turn; use a session variable or move the block to turn.order", b.ID, b.When, name)
+			l.errorf(b.WhenRange, "runbook block %q has when = %q, but %q is a turn variable: runbook bytes must not depend on the turn; use a session variable or move the block to turn.order", b.ID, b.When, name)
 		}
 	}
 }

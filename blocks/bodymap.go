@@ -17,20 +17,18 @@ import (
 // source is where a decoded string sits in its file: an inline TOML string, or a whole template file. Its offsets
 // are computed on first use, since most strings never need a position and the compiler asks for them concurrently.
 type source struct {
-	file  string
-	text  string // the file's normalised text
-	at    Pos    // where the string's content starts in text
+	file  *File
+	start int    // byte offset in the file of the content's first byte
 	value string // the string as loaded
 	whole bool   // the string is the whole file (a template), not a TOML string in it
 
 	once  sync.Once
 	known bool  // the offsets below describe value
-	start int   // byte offset in text of the content's first byte
 	offs  []int // offs[i] is the file offset of value byte i, offs[len(value)] the end of the content; nil if whole
 }
 
-func newSource(file, text string, at Pos, value string, whole bool) *source {
-	return &source{file: file, text: text, at: at, value: value, whole: whole}
+func newSource(file *File, start int, value string, whole bool) *source {
+	return &source{file: file, start: start, value: value, whole: whole}
 }
 
 // of returns s if it is the source of value, or nil: a Block or Const whose text was changed after loading has no
@@ -44,16 +42,12 @@ func (s *source) of(value string) *source {
 
 func (s *source) decode() {
 	if s.whole {
-		s.known = s.text == s.value
+		s.known = s.file.Text == s.value
 		return
 	}
-	start := offsetOf(s.text, s.at.Line, s.at.Col)
-	if start < 0 {
-		return
-	}
-	value, offs, ok := tomlString(s.text, start)
+	value, offs, ok := tomlString(s.file.Text, s.start)
 	if ok && value == s.value {
-		s.known, s.start, s.offs = true, start, offs
+		s.known, s.offs = true, offs
 	}
 }
 
@@ -73,58 +67,67 @@ func (s *source) offset(i int) (int, bool) {
 	return s.offs[i], true
 }
 
-// span returns the byte range of the content in the file, delimiters excluded.
-func (s *source) span() (file string, start, end int, ok bool) {
-	if s == nil {
-		return "", 0, 0, false
+// span maps the bytes [start, end) of value onto its file. Without a known mapping it counts from base, the range
+// of the content: line 1 of the value starts at base's column, later lines at column 1 (exact unless the string
+// uses escapes); a guess that leaves the file gives base's start.
+func (s *source) span(value string, base Range, start, end int) Range {
+	start = max(0, min(start, len(value)))
+	end = max(start, min(end, len(value)))
+	if a, ok := s.offset(start); ok {
+		b, _ := s.offset(end)
+		if end > start {
+			// An escape gives several bytes of the value from one place in the file: a range ending inside one
+			// takes all of it.
+			last, _ := s.offset(end - 1)
+			for k := end; b == last && k < len(value); k++ {
+				b, _ = s.offset(k + 1)
+			}
+		}
+		return s.file.Range(a, max(a, b))
 	}
-	end, ok = s.offset(len(s.value))
+	if base.Start.Line <= 0 {
+		return Range{Filename: base.Filename, Start: base.Start, End: base.Start}
+	}
+	guess := func(off int) (Pos, bool) {
+		p := TextPos(value, off)
+		q := Pos{Line: base.Start.Line + p.Line - 1, Column: p.Column}
+		if p.Line == 1 {
+			q.Column = base.Start.Column + p.Column - 1
+		}
+		if s != nil {
+			o := s.file.Offset(q.Line, q.Column)
+			if o < 0 {
+				return base.Start, false
+			}
+			q.Byte = o
+		} else {
+			q.Byte = base.Start.Byte + off
+		}
+		return q, true
+	}
+	a, ok := guess(start)
 	if !ok {
-		return "", 0, 0, false
+		return Range{Filename: base.Filename, Start: base.Start, End: base.Start}
 	}
-	return s.file, s.start, end, true
+	b, ok := guess(end)
+	if !ok {
+		b = a
+	}
+	return Range{Filename: base.Filename, Start: a, End: b}
 }
 
-// pos maps byte off of value onto its file. Without a known mapping it counts from base: line 1 of the value
-// starts at base's column, later lines at column 1 (exact unless the string uses escapes); a guess that leaves the
-// file gives base itself.
-func (s *source) pos(value string, base Pos, off int) Pos {
-	off = max(0, min(off, len(value)))
-	if at, ok := s.offset(off); ok {
-		line, col := LineCol(s.text, at)
-		return Pos{File: s.file, Line: line, Col: col}
-	}
-	if base.Line <= 0 {
-		return base
-	}
-	line, col := LineCol(value, off)
-	p := Pos{File: base.File, Line: base.Line + line - 1, Col: col}
-	if line == 1 {
-		p.Col = base.Col + col - 1
-	}
-	if s != nil && offsetOf(s.text, p.Line, p.Col) < 0 {
-		return base
-	}
-	return p
-}
-
-// SourcePos returns the position in the source file of byte off of the block's body, exact through TOML escapes.
+// SourceRange returns where the bytes [start, end) of the block's body are written, exact through TOML escapes.
 // Offsets outside the body are clamped to it. When the body's source is unknown (a block built in Go rather than
-// loaded, or changed since), line 1 of the body is taken to start at BodyPos and later lines at column 1.
-func (b *Block) SourcePos(off int) Pos { return b.src.of(b.Body).pos(b.Body, b.BodyPos, off) }
+// loaded, or changed since), line 1 of the body is taken to start at BodyRange's start and later lines at column 1.
+func (b *Block) SourceRange(start, end int) Range {
+	return b.src.of(b.Body).span(b.Body, b.BodyRange, start, end)
+}
 
-// SourceRange returns the file holding the block's body and the byte range [start, end) of the body's content in
-// it: the inside of the TOML string, delimiters excluded, or the whole template file. ok is false when the body's
-// source is unknown, or the body was changed after loading.
-func (b *Block) SourceRange() (file string, start, end int, ok bool) { return b.src.of(b.Body).span() }
-
-// SourcePos returns the position in the source file of byte off of the constant's value, as Block.SourcePos does
-// for a body, counting from ValuePos when the value's source is unknown.
-func (c *Const) SourcePos(off int) Pos { return c.src.of(c.Value).pos(c.Value, c.ValuePos, off) }
-
-// SourceRange returns the file holding the constant and the byte range [start, end) of the value's content in it,
-// delimiters excluded. ok is false when the value's source is unknown.
-func (c *Const) SourceRange() (file string, start, end int, ok bool) { return c.src.of(c.Value).span() }
+// SourceRange returns where the bytes [start, end) of the constant's value are written, as Block.SourceRange does
+// for a body.
+func (c *Const) SourceRange(start, end int) Range {
+	return c.src.of(c.Value).span(c.Value, c.ValueRange, start, end)
+}
 
 // tomlString decodes the TOML string whose content starts at byte start of src, telling its kind from the delimiter
 // before it. It returns the value and the file offset of each of its bytes (every byte of an escape maps to its
@@ -229,37 +232,4 @@ func escape(s string, multi bool) (int, string) {
 		return len(s) - len(strings.TrimLeft(s[i:], " \t\n")), ""
 	}
 	return 0, ""
-}
-
-// offsetOf converts a 1-based line and rune column of text into a byte offset, or -1 when text has no such place.
-// The column may point just past the end of its line.
-func offsetOf(text string, line, col int) int {
-	off := lineOffset(text, line)
-	if off < 0 || col <= 0 {
-		return -1
-	}
-	for c := 1; c < col; c++ {
-		if off >= len(text) || text[off] == '\n' {
-			return -1
-		}
-		_, size := utf8.DecodeRuneInString(text[off:])
-		off += size
-	}
-	return off
-}
-
-// lineOffset returns the byte offset at which 1-based line starts in text, or -1.
-func lineOffset(text string, line int) int {
-	if line <= 0 {
-		return -1
-	}
-	off := 0
-	for l := 1; l < line; l++ {
-		i := strings.IndexByte(text[off:], '\n')
-		if i < 0 {
-			return -1
-		}
-		off += i + 1
-	}
-	return off
 }

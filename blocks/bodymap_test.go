@@ -153,67 +153,89 @@ func TestSourcePos(t *testing.T) {
 			if len(diags) > 0 {
 				t.Fatalf("load: %s", diags)
 			}
-			value, pos, rng := bmSubject(p, tt.constant)
+			value, at, content := bmSubject(p, tt.constant)
 			off := strings.Index(value, tt.needle)
 			if off < 0 {
 				off = len(value)
 			}
-			if got := pos(off).String(); got != tt.want {
-				t.Errorf("SourcePos(%d) = %s, want %s", off, got, tt.want)
+			got := at(off, off)
+			if got.String() != tt.want {
+				t.Errorf("SourceRange(%d, %d) = %s, want %s", off, off, got, tt.want)
 			}
-			file, start, end, ok := rng()
-			if !ok {
-				t.Fatalf("SourceRange: unknown")
+			// The position's byte offset is the same place as its line and column.
+			f := p.Files[got.Filename]
+			if f.Pos(got.Start.Byte) != got.Start {
+				t.Errorf("SourceRange(%d): %+v, but byte %d is at %+v", off, got.Start, got.Start.Byte, f.Pos(got.Start.Byte))
 			}
-			if tt.content != "" && p.Files[file][start:end] != tt.content {
-				t.Errorf("SourceRange holds %q, want %q", p.Files[file][start:end], tt.content)
+			if text := p.Files[content.Filename].Text[content.Start.Byte:content.End.Byte]; tt.content != "" && text != tt.content {
+				t.Errorf("the content range holds %q, want %q", text, tt.content)
 			}
 		})
 	}
 }
 
-// bmSubject returns the value of constant name, or of block "a"'s body when name is "", with its position methods.
-func bmSubject(p *Project, name string) (string, func(int) Pos, func() (string, int, int, bool)) {
+// bmSubject returns the value of constant name, or of block "a"'s body when name is "", with its mapping and the
+// range of its content.
+func bmSubject(p *Project, name string) (string, func(int, int) Range, Range) {
 	if name != "" {
 		c := p.Consts[name]
-		return c.Value, c.SourcePos, c.SourceRange
+		return c.Value, c.SourceRange, c.ValueRange
 	}
 	b := p.ByID["a"]
-	return b.Body, b.SourcePos, b.SourceRange
+	return b.Body, b.SourceRange, b.BodyRange
 }
 
-// TestSourcePosUnknown: a body whose source is unknown counts from its start: line 1 from BodyPos, later lines from
-// column 1.
-func TestSourcePosUnknown(t *testing.T) {
-	b := &Block{Body: "ab\ncd", BodyPos: Pos{File: "f", Line: 3, Col: 9}}
-	for off, want := range map[int]string{0: "f:3:9", 1: "f:3:10", 4: "f:4:2", 99: "f:4:3", -1: "f:3:9"} {
-		if got := b.SourcePos(off).String(); got != want {
-			t.Errorf("SourcePos(%d) = %s, want %s", off, got, want)
+// TestSourceRangeSpans: a range of a body covers the text that wrote those bytes, escapes included.
+func TestSourceRangeSpans(t *testing.T) {
+	p, diags := bmLoad("[[block]]\nid = \"a\"\nbody = \"say \\u00e9 now\"\n", "")
+	if len(diags) > 0 {
+		t.Fatalf("load: %s", diags)
+	}
+	b := p.ByID["a"]
+	text := p.Files["blocks/a.toml"].Text
+	for _, tt := range []struct {
+		start, end int
+		want       string
+	}{
+		{0, 3, "say"},
+		{4, 6, `\u00e9`}, // é is two bytes of the value and one escape of the file
+		{4, 5, `\u00e9`}, // half of it still takes the escape
+		{7, 10, "now"},
+		{3, 3, ""},
+	} {
+		r := b.SourceRange(tt.start, tt.end)
+		if got := text[r.Start.Byte:r.End.Byte]; got != tt.want {
+			t.Errorf("SourceRange(%d, %d) holds %q, want %q", tt.start, tt.end, got, tt.want)
 		}
 	}
-	if _, _, _, ok := b.SourceRange(); ok {
-		t.Errorf("SourceRange of a block without source is known")
+}
+
+// TestSourcePosUnknown: a body whose source is unknown counts from its start: line 1 from BodyRange's start, later
+// lines from column 1.
+func TestSourcePosUnknown(t *testing.T) {
+	b := &Block{Body: "ab\ncd", BodyRange: Range{Filename: "f", Start: Pos{Line: 3, Column: 9}}}
+	for off, want := range map[int]string{0: "f:3:9", 1: "f:3:10", 4: "f:4:2", 99: "f:4:3", -1: "f:3:9"} {
+		if got := b.SourceRange(off, off).String(); got != want {
+			t.Errorf("SourceRange(%d) = %s, want %s", off, got, want)
+		}
 	}
-	c := &Const{Value: "x", ValuePos: Pos{File: "f", Line: 2, Col: 5}}
-	if got := c.SourcePos(1).String(); got != "f:2:6" {
-		t.Errorf("Const.SourcePos(1) = %s, want f:2:6", got)
+	c := &Const{Value: "x", ValueRange: Range{Filename: "f", Start: Pos{Line: 2, Column: 5}}}
+	if got := c.SourceRange(1, 1).String(); got != "f:2:6" {
+		t.Errorf("Const.SourceRange(1) = %s, want f:2:6", got)
 	}
 }
 
 // TestSourcePosMismatch: when the file does not decode to the loaded value, positions count from the value's start
 // and never leave the file.
 func TestSourcePosMismatch(t *testing.T) {
-	text := "body = \"a\\tb\"\n"
-	b := &Block{Body: "a\nb\nc\nd", BodyPos: Pos{File: "f", Line: 1, Col: 9}}
-	b.src = newSource("f", text, b.BodyPos, b.Body, false)
-	if got := b.SourcePos(2).String(); got != "f:2:1" {
-		t.Errorf("SourcePos(2) = %s, want f:2:1", got)
+	f := NewFile("f", "body = \"a\\tb\"\n")
+	b := &Block{Body: "a\nb\nc\nd", BodyRange: f.Range(8, 12)}
+	b.src = newSource(f, 8, b.Body, false)
+	if got := b.SourceRange(2, 2).String(); got != "f:2:1" {
+		t.Errorf("SourceRange(2) = %s, want f:2:1", got)
 	}
-	if got := b.SourcePos(6).String(); got != "f:1:9" {
-		t.Errorf("SourcePos(6) = %s, want f:1:9 (the guess leaves the file)", got)
-	}
-	if _, _, _, ok := b.SourceRange(); ok {
-		t.Errorf("SourceRange of a mismatched body is known")
+	if got := b.SourceRange(6, 6).String(); got != "f:1:9" {
+		t.Errorf("SourceRange(6) = %s, want f:1:9 (the guess leaves the file)", got)
 	}
 }
 
@@ -230,8 +252,8 @@ func TestSourcePosConcurrent(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			if got := b.SourcePos(len(b.Body) - 1).String(); got != "blocks/a.toml:3:14" {
-				t.Errorf("SourcePos = %s, want blocks/a.toml:3:14", got)
+			if got := b.SourceRange(len(b.Body)-1, len(b.Body)-1).String(); got != "blocks/a.toml:3:14" {
+				t.Errorf("SourceRange = %s, want blocks/a.toml:3:14", got)
 			}
 		}()
 	}
@@ -245,38 +267,70 @@ func TestSourcePosChanged(t *testing.T) {
 		t.Fatalf("load: %s", diags)
 	}
 	b := p.ByID["a"]
-	if got := b.SourcePos(5).String(); got != "blocks/a.toml:3:22" {
-		t.Errorf("SourcePos(5) = %s, want blocks/a.toml:3:22", got)
+	if got := b.SourceRange(5, 5).String(); got != "blocks/a.toml:3:22" {
+		t.Errorf("SourceRange(5) = %s, want blocks/a.toml:3:22", got)
 	}
 	b.Body = "éé y"
-	if got := b.SourcePos(5).String(); got != "blocks/a.toml:3:12" {
-		t.Errorf("SourcePos(5) after the change = %s, want blocks/a.toml:3:12, counted from BodyPos", got)
-	}
-	if _, _, _, ok := b.SourceRange(); ok {
-		t.Errorf("SourceRange of a changed body is known")
+	if got := b.SourceRange(5, 5).String(); got != "blocks/a.toml:3:12" {
+		t.Errorf("SourceRange(5) after the change = %s, want blocks/a.toml:3:12, counted from BodyRange", got)
 	}
 }
 
-func TestLocate(t *testing.T) {
-	p := &Project{Files: map[string]string{"f": "a = [\"x\", \"y\",\n  \"x\"]\n"}}
-	tests := []struct {
-		from   Pos
-		needle string
-		want   string
-		ok     bool
+// TestFilePositions: the one conversion between byte offsets and line:column positions, columns in runes.
+func TestFilePositions(t *testing.T) {
+	f := NewFile("f", "ab\néé x\n\nz")
+	for _, tt := range []struct {
+		off  int
+		want Pos
 	}{
-		{Pos{"f", 1, 5}, `"x"`, "f:1:6", true},
-		{Pos{"f", 1, 7}, `"x"`, "f:2:3", true},
-		{Pos{"f", 1, 99}, `"x"`, "f:2:3", true}, // a column past the line's end is its end
-		{Pos{"f", 1, 1}, `"z"`, "f:1:1", false},
-		{Pos{"f", 0, 0}, `"x"`, "f:?:?", false},
-		{Pos{"f", 9, 1}, `"x"`, "f:9:1", false},
-		{Pos{"g", 1, 1}, `"x"`, "g:1:1", false},
+		{0, Pos{1, 1, 0}},
+		{2, Pos{1, 3, 2}}, // the newline ends line 1
+		{3, Pos{2, 1, 3}},
+		{5, Pos{2, 2, 5}}, // é is two bytes, one column
+		{7, Pos{2, 3, 7}},
+		{10, Pos{3, 1, 10}}, // an empty line
+		{11, Pos{4, 1, 11}},
+		{12, Pos{4, 2, 12}}, // the end of the text
+		{99, Pos{4, 2, 12}}, // clamped
+		{-5, Pos{1, 1, 0}},
+	} {
+		if got := f.Pos(tt.off); got != tt.want {
+			t.Errorf("Pos(%d) = %+v, want %+v", tt.off, got, tt.want)
+		}
+		if tt.off >= 0 && tt.off <= len(f.Text) {
+			if back := f.Offset(tt.want.Line, tt.want.Column); back != tt.off {
+				t.Errorf("Offset(%d, %d) = %d, want %d", tt.want.Line, tt.want.Column, back, tt.off)
+			}
+		}
 	}
-	for _, tt := range tests {
-		got, ok := p.Locate(tt.from, tt.needle)
-		if got.String() != tt.want || ok != tt.ok {
-			t.Errorf("Locate(%s, %s) = %s, %v; want %s, %v", tt.from, tt.needle, got, ok, tt.want, tt.ok)
+	for _, bad := range [][2]int{{0, 1}, {5, 1}, {1, 0}, {1, 4}, {2, 9}} {
+		if got := f.Offset(bad[0], bad[1]); got != -1 {
+			t.Errorf("Offset(%d, %d) = %d, want -1", bad[0], bad[1], got)
+		}
+	}
+	if got := TextPos("a\nbc", 4); got != (Pos{2, 3, 4}) {
+		t.Errorf("TextPos = %+v", got)
+	}
+}
+
+// TestRangeString: positions print as path:line:col, "?" for what is unknown, and a file name that could act on a
+// terminal or a log, or forge a line, is quoted.
+func TestRangeString(t *testing.T) {
+	for _, tt := range []struct {
+		r    Range
+		want string
+	}{
+		{Range{Filename: "a.toml", Start: Pos{Line: 2, Column: 3}}, "a.toml:2:3"},
+		{Range{Filename: "a.toml"}, "a.toml:?:?"},
+		{Range{}, "?:?:?"},
+		{Range{Filename: "dir/ünï code.toml", Start: Pos{Line: 1, Column: 1}}, "dir/ünï code.toml:1:1"},
+		{Range{Filename: "x\nblocks/evil.toml:1:1: forged", Start: Pos{Line: 1, Column: 1}}, `"x\nblocks/evil.toml:1:1: forged":1:1`},
+		{Range{Filename: "\x1b[31mred", Start: Pos{Line: 1, Column: 1}}, `"\x1b[31mred":1:1`},
+		{Range{Filename: "a\u202eb", Start: Pos{Line: 1, Column: 1}}, `"a\u202eb":1:1`},
+		{Range{Filename: "bad\xff", Start: Pos{Line: 1, Column: 1}}, `"bad\xff":1:1`},
+	} {
+		if got := tt.r.String(); got != tt.want {
+			t.Errorf("String() = %s, want %s", got, tt.want)
 		}
 	}
 }
@@ -329,33 +383,30 @@ func FuzzTOMLString(f *testing.F) {
 	})
 }
 
-// FuzzSourcePos: whatever the block file and template hold, looking up any offset of any body or constant never
-// panics, every position lies inside the file, and every range too.
+// FuzzSourcePos: whatever the block file and template hold, looking up any range of any body or constant never
+// panics, and every range lies inside the file, its byte offsets agreeing with its lines and columns.
 func FuzzSourcePos(f *testing.F) {
 	for _, tt := range sourcePosTests {
 		f.Add(tt.file, tt.tmpl)
 	}
 	f.Fuzz(func(t *testing.T, file, tmpl string) {
 		p, _ := bmLoad(file, tmpl)
-		check := func(what, value string, pos func(int) Pos, rng func() (string, int, int, bool)) {
+		check := func(what, value string, at func(int, int) Range) {
 			for off := -1; off <= len(value)+1; off++ {
-				at := pos(off)
-				text, ok := p.Files[at.File]
-				if !ok || offsetOf(text, at.Line, at.Col) < 0 {
-					t.Fatalf("%s: SourcePos(%d) = %s, outside the file", what, off, at)
+				r := at(off, off+1)
+				src, ok := p.Files[r.Filename]
+				if !ok || src.Offset(r.Start.Line, r.Start.Column) != r.Start.Byte || r.End.Byte < r.Start.Byte || r.End.Byte > len(src.Text) {
+					t.Fatalf("%s: SourceRange(%d) = %s %+v, outside the file", what, off, r, r)
 				}
-			}
-			if file, start, end, ok := rng(); ok && (start < 0 || start > end || end > len(p.Files[file])) {
-				t.Fatalf("%s: SourceRange = %s [%d, %d), outside the file", what, file, start, end)
 			}
 		}
 		for _, b := range p.Blocks {
-			if b.BodyPos.Known() {
-				check("block "+b.ID, b.Body, b.SourcePos, b.SourceRange)
+			if b.BodyRange.Known() {
+				check("block "+b.ID, b.Body, b.SourceRange)
 			}
 		}
 		for _, c := range p.Consts {
-			check("constant "+c.Name, c.Value, c.SourcePos, c.SourceRange)
+			check("constant "+c.Name, c.Value, c.SourceRange)
 		}
 	})
 }

@@ -2,85 +2,83 @@ package blocks
 
 import (
 	"fmt"
-	"sort"
-	"strconv"
+	"slices"
 	"strings"
 )
 
-// Pos is a position in a project source file. File is relative to the project root and slash-separated; Line and
-// Col count from 1, and 0 means unknown (printed as "?").
-type Pos struct {
-	File string
-	Line int
-	Col  int
+// Severity says whether a diagnostic stops the command (an error) or is reported and passes (a warning).
+type Severity uint8
+
+const (
+	// SeverityError is the zero value: a diagnostic is an error unless it says otherwise.
+	SeverityError Severity = iota
+	SeverityWarning
+)
+
+var severityNames = []string{"error", "warning"}
+
+func (s Severity) String() string { return enumString(severityNames, int(s), "Severity") }
+
+// MarshalText writes the severity's name.
+func (s Severity) MarshalText() ([]byte, error) {
+	return enumMarshal(severityNames, int(s), "severity")
 }
 
-// String formats the position as path:line:col, with "?" for unknown parts.
-func (p Pos) String() string {
-	part := func(n int) string {
-		if n <= 0 {
-			return "?"
-		}
-		return strconv.Itoa(n)
-	}
-	file := p.File
-	if file == "" {
-		file = "?"
-	}
-	return file + ":" + part(p.Line) + ":" + part(p.Col)
+// UnmarshalText reads "error" or "warning".
+func (s *Severity) UnmarshalText(b []byte) error {
+	return enumUnmarshal(severityNames, b, "severity", s)
 }
 
-// Compare orders positions by file, line and column: -1, 0 or +1.
-func (p Pos) Compare(q Pos) int {
-	switch {
-	case p.File != q.File:
-		return strings.Compare(p.File, q.File)
-	case p.Line != q.Line:
-		return cmpInt(p.Line, q.Line)
-	}
-	return cmpInt(p.Col, q.Col)
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-// Known reports whether the position names a file.
-func (p Pos) Known() bool { return p.File != "" }
-
-// Diagnostic is one problem found in a project: where it is and what to do about it.
+// Diagnostic is one problem, in the shape of hcl's: what went wrong (Summary, a sentence that usually says what to do
+// as well), an optional Detail and Suggestion, and the Subject range of the source it is about. Every stage of
+// promptc (loading, template parsing and analysis, value checks, rendering, lints) reports problems as diagnostics,
+// and every writer (text, JSON, GitHub annotations) prints them.
 type Diagnostic struct {
-	Pos     Pos
-	Message string
+	Severity Severity
+	Summary  string
+	// Detail explains the problem further, when a sentence is not enough.
+	Detail string
+	// Suggestion is what to do about it, when it is not part of Summary (lint findings print it as "fix:").
+	Suggestion string
+	// Subject is where the problem is; nil for a problem with no source (a value passed through the Go API).
+	Subject *Range
 }
 
-// String formats the diagnostic as path:line:col: message. A problem that belongs to no file at all (a value passed
-// through the Go API, say) is just the message: "?:?:?: " would add nothing.
-func (d Diagnostic) String() string {
-	if d.Pos == (Pos{}) {
-		return d.Message
+// Range returns the subject, or the zero Range when there is none.
+func (d Diagnostic) Range() Range {
+	if d.Subject == nil {
+		return Range{}
 	}
-	return d.Pos.String() + ": " + d.Message
+	return *d.Subject
+}
+
+// String formats the diagnostic as path:line:col: summary, followed by the detail after "; " when there is one. A
+// problem with no subject is just its text: "?:?:?: " would add nothing.
+func (d Diagnostic) String() string {
+	msg := d.Summary
+	if d.Detail != "" {
+		msg += "; " + d.Detail
+	}
+	if d.Subject == nil {
+		return msg
+	}
+	return d.Subject.String() + ": " + msg
+}
+
+func (d Diagnostic) equal(o Diagnostic) bool {
+	return d.Severity == o.Severity && d.Summary == o.Summary && d.Detail == o.Detail && d.Suggestion == o.Suggestion &&
+		d.Range() == o.Range() && (d.Subject == nil) == (o.Subject == nil)
 }
 
 // Diagnostics is every problem found in one pass. A nil or empty Diagnostics means success.
 type Diagnostics []Diagnostic
 
-// Error returns the first message, followed by how many more there are.
+// Error lists every problem, one per line.
 func (ds Diagnostics) Error() string {
-	switch len(ds) {
-	case 0:
+	if len(ds) == 0 {
 		return "no problems"
-	case 1:
-		return ds[0].String()
 	}
-	return fmt.Sprintf("%s (and %d more)", ds[0], len(ds)-1)
+	return strings.TrimSuffix(ds.String(), "\n")
 }
 
 // Err returns ds as an error, or nil when there are no diagnostics.
@@ -91,23 +89,37 @@ func (ds Diagnostics) Err() error {
 	return ds
 }
 
-// Add appends a diagnostic at pos.
-func (ds *Diagnostics) Add(pos Pos, format string, args ...any) {
-	*ds = append(*ds, Diagnostic{Pos: pos, Message: fmt.Sprintf(format, args...)})
+// HasErrors reports whether any diagnostic is an error.
+func (ds Diagnostics) HasErrors() bool {
+	return slices.ContainsFunc(ds, func(d Diagnostic) bool { return d.Severity == SeverityError })
 }
 
-// Sort orders the diagnostics by file, line, column and message, and drops exact duplicates, so that the report does
+// Errorf appends an error about rng (the zero Range for none).
+func (ds *Diagnostics) Errorf(rng Range, format string, args ...any) {
+	*ds = append(*ds, Diagnostic{Summary: fmt.Sprintf(format, args...), Subject: rng.Ptr()})
+}
+
+// Sort orders the diagnostics by file, line, column and text, and drops exact duplicates, so that the report does
 // not depend on the order in which checks ran.
 func (ds Diagnostics) Sort() Diagnostics {
-	sort.SliceStable(ds, func(i, j int) bool {
-		if c := ds[i].Pos.Compare(ds[j].Pos); c != 0 {
-			return c < 0
+	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		if c := a.Range().Compare(b.Range()); c != 0 {
+			return c
 		}
-		return ds[i].Message < ds[j].Message
+		if c := strings.Compare(a.Summary, b.Summary); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Detail, b.Detail); c != 0 {
+			return c
+		}
+		if c := cmpInt(int(a.Severity), int(b.Severity)); c != 0 {
+			return c
+		}
+		return strings.Compare(a.Suggestion, b.Suggestion)
 	})
 	out := ds[:0]
 	for i, d := range ds {
-		if i > 0 && d == ds[i-1] {
+		if i > 0 && d.equal(ds[i-1]) {
 			continue
 		}
 		out = append(out, d)

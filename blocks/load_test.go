@@ -305,7 +305,7 @@ max_runes = -1
 `),
 			want: "blocks/base.toml:6:1: block \"ask\" is not placed: add it to runbook.order or turn.order, or give it replaces\n" +
 				"promptc.toml:1:1: name must be a string, not an integer\n" +
-				"promptc.toml:2:1: tasks[1] must be a string, not an integer\n" +
+				"promptc.toml:2:19: tasks[1] must be a string, not an integer\n" +
 				"promptc.toml:6:1: separator must be a string, not an integer\n" +
 				"promptc.toml:9:1: order must be a list of strings, not a string\n" +
 				"promptc.toml:14:1: required must be true or false, not a string\n" +
@@ -414,7 +414,7 @@ rule = 1
 				"blocks/base.toml:5:1: tasks must be a list of strings, not a string\n" +
 				"blocks/base.toml:6:1: raw must be true or false, not a string\n" +
 				"blocks/base.toml:12:1: level must be between 1 and 6, not 7\n" +
-				"blocks/base.toml:13:1: except[0] must be a string, not an integer\n" +
+				"blocks/base.toml:13:11: except[0] must be a string, not an integer\n" +
 				"blocks/more.toml:1:1: block must be an array of tables ([[block]]), not a string\n" +
 				"blocks/more.toml:4:1: rule must be a string, not an integer\n",
 		},
@@ -1109,7 +1109,8 @@ func TestLoadNormalizesSources(t *testing.T) {
 		t.Errorf("fixture value = %q, want %q", got, want)
 	}
 	names := make([]string, 0, len(p.Files))
-	for name, text := range p.Files {
+	for name, f := range p.Files {
+		text := f.Text
 		names = append(names, name)
 		if strings.ContainsRune(text, '\r') || strings.HasPrefix(text, bom) {
 			t.Errorf("%s keeps a CR or its BOM: %q", name, text)
@@ -1368,8 +1369,8 @@ editor litter, skipped
 	if b.Heading() != "### Introduction" {
 		t.Errorf("Heading = %q", b.Heading())
 	}
-	if b.Pos != (blocks.Pos{File: "blocks/base.toml", Line: 2, Col: 1}) {
-		t.Errorf("Pos = %v", b.Pos)
+	if b.Range.String() != "blocks/base.toml:2:1" || b.Range.End.Line != 2 || b.Range.End.Column != 13 {
+		t.Errorf("Range = %+v, want the id entry at 2:1-2:13", b.Range)
 	}
 	r := p.ByID["intro-chat"]
 	if r.Body != "Chat.\n" || r.Template != "sub/chat.md" || r.Section != blocks.Runbook || r.Slot != "intro" {
@@ -1378,8 +1379,8 @@ editor litter, skipped
 	if len(b.ReplacedBy) != 1 || b.ReplacedBy[0] != r {
 		t.Errorf("intro.ReplacedBy = %v", b.ReplacedBy)
 	}
-	if r.BodyPos != (blocks.Pos{File: "templates/sub/chat.md", Line: 1, Col: 1}) {
-		t.Errorf("BodyPos = %v", r.BodyPos)
+	if want := (blocks.Range{Filename: "templates/sub/chat.md", Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 2, Column: 1, Byte: 6}}); r.BodyRange != want {
+		t.Errorf("BodyRange = %+v, want the whole template, %+v", r.BodyRange, want)
 	}
 	if _, ok := p.Templates[".swap"]; ok {
 		t.Errorf("dot files under templates/ are read: %q", p.Templates)
@@ -1398,7 +1399,7 @@ func TestIncompleteProjectHidesConstUses(t *testing.T) {
 	if !p.Incomplete {
 		t.Error("Incomplete = false, want true after a syntax error in blocks/")
 	}
-	if len(diags) != 1 || diags[0].Pos.File != "blocks/a.toml" {
+	if len(diags) != 1 || diags[0].Range().Filename != "blocks/a.toml" {
 		t.Errorf("diagnostics =\n%s\nwant only the syntax error in blocks/a.toml", diags)
 	}
 	// The compiler too stays quiet about the constant.

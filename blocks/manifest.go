@@ -2,278 +2,151 @@ package blocks
 
 import (
 	"slices"
-	"sort"
 	"strings"
 )
 
+// maxLimit bounds the integer limits of a variable (max_runes and the list limits).
+const maxLimit = 1 << 31
+
+// The keys of each table of promptc.toml, in the order they are read and listed in "known keys" hints.
 var (
-	manifestKeys = []string{"name", "tasks", "runbook", "turn", "vars", "target", "lint"}
-	lintKeys     = []string{"allow"}
-	allowKeys    = []string{"lint", "block", "reason"}
-	sectionKeys  = []string{"order", "separator"}
-	varKeys      = []string{"scope", "type", "trust", "required", "max_runes", "overflow", "notice",
-		"item_max_runes", "max_items", "max_bytes", "pin_first", "omitted"}
-	targetKeys = []string{"name", "file", "begin", "end"}
+	manifestKeys = []key[*loader]{
+		{name: "name", kind: kindString, need: needText[*loader](`promptc.toml needs a project name: add name = "…"`), set: setName},
+		{name: "tasks", kind: kindStrings, need: needText[*loader](`promptc.toml needs its task kinds: add tasks = ["…"]`), set: setTasks},
+		{name: "runbook", kind: kindTable, set: func(r *tableReader, l *loader, v value) { l.p.Runbook = l.section(r, v) }},
+		{name: "turn", kind: kindTable, set: func(r *tableReader, l *loader, v value) { l.p.Turn = l.section(r, v) }},
+		{name: "vars", kind: kindTable, set: setVars},
+		{name: "target", kind: kindTables, set: setTargets},
+		{name: "lint", kind: kindTable, set: setLint},
+	}
+	sectionKeys = []key[*Section]{
+		{name: "order", kind: kindStrings, set: func(_ *tableReader, s *Section, v value) { s.Order = v.list }},
+		{name: "separator", kind: kindString, set: func(_ *tableReader, s *Section, v value) { s.Separator = v.str }},
+	}
+	targetKeys = []key[*Target]{
+		{name: "name", kind: kindString, need: needText[*Target]("[[target]] needs name"), set: setTargetField},
+		{name: "file", kind: kindString, need: needText[*Target]("[[target]] needs file"), set: setTargetField},
+		{name: "begin", kind: kindString, need: needText[*Target]("[[target]] needs begin"), set: setTargetField},
+		{name: "end", kind: kindString, need: needText[*Target]("[[target]] needs end"), set: setTargetField},
+	}
+	lintKeys  = []key[*loader]{{name: "allow", kind: kindTables, set: setAllows}}
+	allowKeys = []key[*Allow]{
+		{name: "lint", kind: kindString, set: func(_ *tableReader, a *Allow, v value) { a.Lint = v.str }},
+		{name: "block", kind: kindString, set: func(_ *tableReader, a *Allow, v value) { a.Block = v.str }},
+		{name: "reason", kind: kindString, set: func(_ *tableReader, a *Allow, v value) { a.Reason = v.str }},
+	}
 )
 
-// isName reports whether s matches [a-z][a-z0-9_]*: the syntax of task and variable names.
-func isName(s string) bool {
-	if s == "" || s[0] < 'a' || s[0] > 'z' {
-		return false
-	}
-	for i := 1; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_') {
-			return false
-		}
-	}
-	return true
+// needText makes a key's need function that always gives msg.
+func needText[T any](msg string) func(T) string { return func(T) string { return msg } }
+
+func (l *loader) manifest(f *sourceFile) {
+	r := l.table(f.file, f.ix, "", 0, "promptc.toml", f.m)
+	l.p.Manifest = r.src
+	l.p.Runbook = Section{Kind: Runbook, Separator: DefaultSeparator}
+	l.p.Turn = Section{Kind: Turn, Separator: DefaultSeparator}
+	decode(r, l, manifestKeys)
 }
 
-// isBlockID reports whether s matches [a-z0-9][a-z0-9_-]*.
-func isBlockID(s string) bool {
-	if s == "" || s[0] == '_' || s[0] == '-' {
-		return false
+func setName(r *tableReader, l *loader, v value) {
+	if strings.TrimSpace(v.str) == "" {
+		r.errorf("name", "name must not be empty")
+		return
 	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
+	l.p.Name = v.str
 }
 
-func (l *loader) manifest(file string, m map[string]any, ix *keyIndex) {
-	t := l.table(file, ix, "", 0, "promptc.toml", m)
-	p := l.p
-	if name, ok := t.str("name"); !ok {
-		if _, present := m["name"]; !present {
-			l.errorf(Pos{File: file, Line: 1, Col: 1}, `promptc.toml needs a project name: add name = "…"`)
-		}
-	} else if strings.TrimSpace(name) == "" {
-		t.errorf("name", "name must not be empty")
-	} else {
-		p.Name = name
+func setTasks(r *tableReader, l *loader, v value) {
+	if len(v.list) == 0 {
+		r.errorf("tasks", "tasks must list at least one task kind")
 	}
-
-	tasks, ok := t.strList("tasks")
-	if !ok {
-		if _, present := m["tasks"]; !present {
-			l.errorf(Pos{File: file, Line: 1, Col: 1}, `promptc.toml needs its task kinds: add tasks = ["…"]`)
-		}
-	} else if len(tasks) == 0 {
-		t.errorf("tasks", "tasks must list at least one task kind")
-	}
-	seen := map[string]bool{}
-	for _, task := range tasks {
+	// Invalid and repeated names are reported at the tasks key, as one problem with the list, which is how the CLI
+	// has always reported them; the ranges of the valid ones are kept for what is said about each task later.
+	for i, task := range v.list {
 		switch {
 		case !isName(task):
-			t.errorf("tasks", "task name %q is not valid: task names match [a-z][a-z0-9_]*", task)
-		case seen[task]:
-			t.errorf("tasks", "task %q is listed twice", task)
+			r.errorf("tasks", "task name %q is not valid: task names match [a-z][a-z0-9_]*", task)
+		case slices.Contains(l.p.Tasks, task):
+			r.errorf("tasks", "task %q is listed twice", task)
 		default:
-			seen[task] = true
-			p.Tasks = append(p.Tasks, task)
+			l.p.Tasks = append(l.p.Tasks, task)
+			l.p.taskRanges = append(l.p.taskRanges, r.item("tasks", i))
 		}
 	}
-
-	p.Runbook = l.section(t, Runbook)
-	p.Turn = l.section(t, Turn)
-
-	if vars, ok := t.sub("vars"); ok {
-		names := make([]string, 0, len(vars))
-		for name := range vars {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			l.variable(file, ix, name, vars[name], t)
-		}
-	}
-
-	if targets, ok := t.tables("target"); ok {
-		byName := map[string]Pos{}
-		for i, tm := range targets {
-			tt := l.table(file, ix, "target", i, "[[target]]", tm)
-			tg := &Target{Pos: tt.head()}
-			for _, k := range []struct {
-				key string
-				dst *string
-			}{{"name", &tg.Name}, {"file", &tg.File}, {"begin", &tg.Begin}, {"end", &tg.End}} {
-				v, ok := tt.str(k.key)
-				if !ok {
-					if _, present := tm[k.key]; !present {
-						l.errorf(tt.head(), "[[target]] needs %s", k.key)
-					}
-					continue
-				}
-				if v == "" {
-					tt.errorf(k.key, "%s must not be empty", k.key)
-				}
-				*k.dst = v
-			}
-			if tg.Name != "" {
-				if prev, dup := byName[tg.Name]; dup {
-					tt.errorf("name", "target %q is defined twice (also at %s)", tg.Name, prev)
-				}
-				byName[tg.Name] = tt.pos("name")
-				tg.Pos = tt.pos("name")
-			}
-			if tg.Begin != "" && tg.Begin == tg.End {
-				tt.errorf("end", "end marker must differ from begin marker")
-			}
-			if strings.Contains(tg.Begin, "\n") || strings.Contains(tg.End, "\n") {
-				tt.errorf("begin", "markers must be single lines")
-			}
-			tt.unknown(targetKeys...)
-			p.Targets = append(p.Targets, tg)
-		}
-	}
-	if lint, ok := t.sub("lint"); ok {
-		lt := l.table(file, ix, "lint", 0, "[lint]", lint)
-		if allows, ok := lt.tables("allow"); ok {
-			for i, am := range allows {
-				at := l.table(file, ix, "lint.allow", i, "[[lint.allow]]", am)
-				a := &Allow{Pos: at.head()}
-				a.Lint, _ = at.str("lint")
-				a.Block, _ = at.str("block")
-				a.Reason, _ = at.str("reason")
-				if a.Lint == "" {
-					l.errorf(a.Pos, `[[lint.allow]] needs the lint it silences: add lint = "…"`)
-				}
-				if strings.TrimSpace(a.Reason) == "" {
-					l.errorf(a.Pos, `[[lint.allow]] needs a reason: add reason = "…" saying why the finding is deliberate`)
-				}
-				at.unknown(allowKeys...)
-				p.Allow = append(p.Allow, a)
-			}
-		}
-		lt.unknown(lintKeys...)
-	}
-	t.unknown(manifestKeys...)
 }
 
 // section reads [runbook] or [turn]. Block ids are checked later, once the blocks are loaded.
-func (l *loader) section(t *table, key string) Section {
-	s := Section{Separator: DefaultSeparator}
-	m, ok := t.sub(key)
-	if !ok {
-		return s
+func (l *loader) section(parent *tableReader, v value) Section {
+	s := Section{Kind: Runbook, Separator: DefaultSeparator}
+	if v.key == "turn" {
+		s.Kind = Turn
 	}
-	st := l.table(t.file, t.ix, key, 0, "["+key+"]", m)
-	s.Pos = st.head()
-	if order, ok := st.strList("order"); ok {
-		s.Order = order
-		s.Pos = st.valPos("order")
-	}
-	if sep, ok := st.str("separator"); ok {
-		s.Separator = sep
-	}
-	st.unknown(sectionKeys...)
+	r := l.table(parent.file, parent.ix, v.key, 0, "["+v.key+"]", v.table)
+	s.Table = r.src
+	decode(r, &s, sectionKeys)
 	return s
 }
 
-func (l *loader) variable(file string, ix *keyIndex, name string, raw any, parent *table) {
-	m, ok := raw.(map[string]any)
-	if !ok {
-		pos := parent.pos("vars." + name)
-		if kp, ok := ix.key("vars", 0, name); ok {
-			pos = Pos{File: file, Line: kp.Line, Col: kp.Col}
-		}
-		l.errorf(pos, "vars.%s must be a table with scope and type, not %s", name, tomlType(raw))
-		return
+func setVars(r *tableReader, l *loader, v value) {
+	for _, name := range sortedKeys(v.table) {
+		l.variable(r, name, v.table[name])
 	}
-	t := l.table(file, ix, "vars."+name, 0, "[vars."+name+"]", m)
-	v := &Var{Name: name, Trust: Untrusted, Pos: t.head()}
-	switch {
-	case name == "task":
-		l.errorf(v.Pos, `variable name "task" is reserved: templates read the task kind as .task; choose another name`)
-	case !isName(name):
-		l.errorf(v.Pos, "variable name %q is not valid: variable names match [a-z][a-z0-9_]*", name)
-	}
-	// Register the variable even when parts of it are wrong, so that its uses do not add "unknown variable" noise.
-	l.p.Vars[name] = v
+}
 
-	if scope, ok := t.str("scope"); ok {
-		if scope != ScopeSession && scope != ScopeTurn {
-			t.errorf("scope", `scope of variable %q must be "session" or "turn", not %q`, name, scope)
-		}
-		v.Scope = scope
-	} else if _, present := m["scope"]; !present {
-		l.errorf(v.Pos, `variable %q needs a scope: add scope = "session" or scope = "turn"`, name)
-	}
-	types := []string{TypeString, TypeText, TypeBool, TypeInt, TypeList}
-	if typ, ok := t.str("type"); ok {
-		if !slices.Contains(types, typ) {
-			t.errorf("type", "type of variable %q must be one of string, text, bool, int, list, not %q%s", name, typ, DidYouMean(typ, types))
-		}
-		v.Type = typ
-	} else if _, present := m["type"]; !present {
-		l.errorf(v.Pos, `variable %q needs a type: add type = "string", "text", "bool", "int" or "list"`, name)
-	}
-	trusts := []string{Trusted, Untrusted, Background}
-	if trust, ok := t.str("trust"); ok {
-		if !slices.Contains(trusts, trust) {
-			t.errorf("trust", "trust of variable %q must be trusted, untrusted or background, not %q%s", name, trust, DidYouMean(trust, trusts))
-		} else {
-			v.Trust = trust
-		}
-	}
-	if v.Type == TypeBool || v.Type == TypeInt {
-		v.Trust = Trusted // escaping does not apply to booleans and integers
-	}
-	v.Required, _ = t.boolean("required")
-
-	isText := v.Type == TypeString || v.Type == TypeText
-	isList := v.Type == TypeList
-	onlyFor := func(key string, applies bool, kind string) bool {
-		if _, present := m[key]; present && !applies && v.Type != "" {
-			t.known[key] = true
-			t.errorf(key, "%s applies only to %s variables; %q is of type %s", key, kind, name, v.Type)
-			return false
-		}
-		return true
-	}
-	if onlyFor("max_runes", isText, "string and text") {
-		v.MaxRunes, _ = t.integer("max_runes")
-	}
-	if onlyFor("overflow", isText, "string and text") {
-		if o, ok := t.str("overflow"); ok {
-			switch o {
-			case "notice":
-				v.Overflow = o
-			case "cut":
-			default:
-				t.errorf("overflow", `overflow must be "notice" (replace a too long value by notice) or "cut", not %q`, o)
+func setTargets(r *tableReader, l *loader, v value) {
+	byName := map[string]Range{}
+	for i, m := range v.tables {
+		tr := l.table(r.file, r.ix, "target", i, "[[target]]", m)
+		t := &Target{Range: tr.src.Header, Table: tr.src}
+		decode(tr, t, targetKeys)
+		if t.Name != "" {
+			if prev, dup := byName[t.Name]; dup {
+				tr.errorf("name", "target %q is defined twice (also at %s)", t.Name, prev)
 			}
+			t.Range = tr.keyRange("name")
+			byName[t.Name] = t.Range
 		}
-	}
-	if onlyFor("notice", isText, "string and text") {
-		v.Notice, _ = t.str("notice")
-	}
-	if v.Overflow == "notice" {
-		if _, present := m["notice"]; !present {
-			t.errorf("overflow", `overflow = "notice" needs the notice text: add notice = "…"`)
+		if t.Begin != "" && t.Begin == t.End {
+			tr.errorf("end", "end marker must differ from begin marker")
 		}
-		if v.MaxRunes == 0 {
-			t.errorf("overflow", `overflow = "notice" needs max_runes: the notice replaces values longer than max_runes`)
+		if strings.Contains(t.Begin, "\n") || strings.Contains(t.End, "\n") {
+			tr.errorf("begin", "markers must be single lines")
 		}
+		l.p.Targets = append(l.p.Targets, t)
 	}
-	if onlyFor("item_max_runes", isList, "list") {
-		v.ItemMaxRunes, _ = t.integer("item_max_runes")
+}
+
+func setTargetField(r *tableReader, t *Target, v value) {
+	if v.str == "" {
+		r.errorf(v.key, "%s must not be empty", v.key)
 	}
-	if onlyFor("max_items", isList, "list") {
-		v.MaxItems, _ = t.integer("max_items")
+	switch v.key {
+	case "name":
+		t.Name = v.str
+	case "file":
+		t.File = v.str
+	case "begin":
+		t.Begin = v.str
+	case "end":
+		t.End = v.str
 	}
-	if onlyFor("max_bytes", isList, "list") {
-		v.MaxBytes, _ = t.integer("max_bytes")
+}
+
+func setLint(r *tableReader, l *loader, v value) {
+	decode(l.table(r.file, r.ix, "lint", 0, "[lint]", v.table), l, lintKeys)
+}
+
+func setAllows(r *tableReader, l *loader, v value) {
+	for i, m := range v.tables {
+		ar := l.table(r.file, r.ix, "lint.allow", i, "[[lint.allow]]", m)
+		a := &Allow{Range: ar.src.Header, Table: ar.src}
+		decode(ar, a, allowKeys)
+		if a.Lint == "" {
+			l.errorf(a.Range, `[[lint.allow]] needs the lint it silences: add lint = "…"`)
+		}
+		if strings.TrimSpace(a.Reason) == "" {
+			l.errorf(a.Range, `[[lint.allow]] needs a reason: add reason = "…" saying why the finding is deliberate`)
+		}
+		l.p.Allow = append(l.p.Allow, a)
 	}
-	if onlyFor("pin_first", isList, "list") {
-		v.PinFirst, _ = t.boolean("pin_first")
-	}
-	if onlyFor("omitted", isList, "list") {
-		v.Omitted, _ = t.str("omitted")
-	}
-	t.unknown(varKeys...)
 }

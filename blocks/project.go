@@ -1,53 +1,15 @@
 package blocks
 
-// Scopes, from most to least stable. A variable has scope Session or Turn; a block has any of the four (§3.11).
-const (
-	ScopeGlobal  = "global"
-	ScopeTask    = "task"
-	ScopeSession = "session"
-	ScopeTurn    = "turn"
-)
-
-// ScopeRank orders scopes from most to least stable: global 0, task 1, session 2, turn 3 (and anything else).
-func ScopeRank(scope string) int {
-	switch scope {
-	case ScopeGlobal:
-		return 0
-	case ScopeTask:
-		return 1
-	case ScopeSession:
-		return 2
-	}
-	return 3
-}
-
-// Variable types.
-const (
-	TypeString = "string"
-	TypeText   = "text"
-	TypeBool   = "bool"
-	TypeInt    = "int"
-	TypeList   = "list"
-)
-
-// Trust levels of a string, text or list variable: how its value is escaped before a template sees it.
-const (
-	Trusted    = "trusted"
-	Untrusted  = "untrusted"
-	Background = "background"
-)
-
-// Section kinds: which order list places a block.
-const (
-	Runbook = "runbook"
-	Turn    = "turn"
-)
+import "slices"
 
 // DefaultSeparator joins the rendered blocks of a runbook or turn message unless the manifest says otherwise.
 const DefaultSeparator = "\n\n"
 
 // Project is a loaded and checked prompt project. Every slice is in a deterministic order: tasks and order lists
 // as written in the manifest, blocks by file path then position, fixtures by name, variables and constants by name.
+//
+// Every part of the project carries the ranges the loader found it at (each key, value and list item), so that
+// diagnostics, lints and editor integrations point at source text without searching for it.
 type Project struct {
 	Name    string
 	Tasks   []string
@@ -63,49 +25,83 @@ type Project struct {
 	// Templates holds the files under templates/, by slash path relative to that directory, normalised (§3.1).
 	Templates map[string]string
 	Fixtures  []*Fixture
-	// Files holds the normalised text of every source file read, by slash path relative to the project root.
-	Files map[string]string
+	// Files holds every source file read, by slash path relative to the project root, with its normalised text.
+	Files map[string]*File
+	// Manifest is where the keys of promptc.toml's root table are written (nil when it could not be parsed).
+	Manifest *Table
 	// Incomplete is set when a blocks/ file could not be read or parsed: the blocks and constants it defines are
 	// missing, so later stages do not report uses of them as unknown.
 	Incomplete bool
+
+	taskRanges []Range // where each of Tasks is written
+}
+
+// TaskRange returns where the manifest's tasks list names task, or the manifest's start when it cannot say.
+func (p *Project) TaskRange(task string) Range {
+	if i := slices.Index(p.Tasks, task); i >= 0 && i < len(p.taskRanges) {
+		return p.taskRanges[i]
+	}
+	return FileRange(ManifestFile)
+}
+
+// Table is where one TOML table is written: its header ([name] or [[name]]; the start of the file for the root
+// table) and each of its keys.
+type Table struct {
+	Header Range
+	Keys   map[string]Entry
+}
+
+// Key returns where key is written, or the table's header when it is not.
+func (t *Table) Key(key string) Range {
+	if t == nil {
+		return Range{}
+	}
+	if e, ok := t.Keys[key]; ok {
+		return e.Key
+	}
+	return t.Header
+}
+
+// Value returns where key's value is written, or the table's header when it is not.
+func (t *Table) Value(key string) Range {
+	if t == nil {
+		return Range{}
+	}
+	if e, ok := t.Keys[key]; ok {
+		return e.Value
+	}
+	return t.Header
+}
+
+// Item returns where item i of key's array value is written, or the key's value (else the header) when it is not.
+func (t *Table) Item(key string, i int) Range {
+	if t == nil {
+		return Range{}
+	}
+	if e, ok := t.Keys[key]; ok {
+		return e.Item(i)
+	}
+	return t.Header
 }
 
 // Section is the assembly order of the runbook or of the per-turn message.
 type Section struct {
+	Kind      Kind
 	Order     []string
 	Separator string
-	Pos       Pos
+	// Table is where the [runbook] or [turn] table is written; nil when the manifest has none.
+	Table *Table
 }
 
-// Var is a declared variable.
-type Var struct {
-	Name     string
-	Scope    string // ScopeSession or ScopeTurn
-	Type     string
-	Trust    string // Trusted, Untrusted or Background; Trusted for bool and int
-	Required bool
-
-	// Limits of string and text values.
-	MaxRunes int
-	Overflow string // "" (cut) or "notice"
-	Notice   string
-
-	// Limits of list values, applied in this order.
-	ItemMaxRunes int
-	MaxItems     int
-	MaxBytes     int
-	PinFirst     bool
-	Omitted      string
-
-	Pos Pos
-}
+// EntryRange returns where entry i of the order list is written.
+func (s Section) EntryRange(i int) Range { return s.Table.Item("order", i) }
 
 // Const is a shared text constant.
 type Const struct {
-	Name     string
-	Value    string
-	Pos      Pos // the key's position
-	ValuePos Pos // where the value's content starts, after the opening quotes
+	Name  string
+	Value string
+	// Range is the whole `name = "value"` entry; ValueRange the value's content, quotes excluded.
+	Range, ValueRange Range
 
 	src *source
 }
@@ -124,16 +120,22 @@ type Block struct {
 	Replaces string
 	Reason   string
 
-	// Section is Runbook or Turn: where the block renders (for a replacing block, its target's section).
-	Section string
+	// Section says where the block renders: Runbook or Turn (for a replacing block, its target's section).
+	Section Kind
 	// Slot is the id of the order-list entry the block fills: its own id, or the id it replaces.
 	Slot string
 	// ReplacedBy lists the blocks that replace this one, in project order.
 	ReplacedBy []*Block
 
-	Pos     Pos // the block's id key (or its [[block]] header when id is missing)
-	BodyPos Pos // where the body text starts: inside the TOML value, or line 1 col 1 of the template file
-	WhenPos Pos
+	// Range is the block's id entry (its [[block]] header when id is missing): where diagnostics about the block
+	// point.
+	Range Range
+	// BodyRange is where the body's text is written: the content of the TOML string, or the whole template file.
+	BodyRange Range
+	// WhenRange is the content of the when string.
+	WhenRange Range
+	// Table is where the block's [[block]] table and its keys are written.
+	Table *Table
 
 	src *source
 }
@@ -162,17 +164,10 @@ func (b *Block) Heading() string {
 
 // AdmitsTask reports whether the block's static gate (tasks and except, not when) admits task.
 func (b *Block) AdmitsTask(task string) bool {
-	for _, t := range b.Except {
-		if t == task {
-			return false
-		}
+	if slices.Contains(b.Except, task) {
+		return false
 	}
-	for _, t := range b.Tasks {
-		if t == "*" || t == task {
-			return true
-		}
-	}
-	return false
+	return slices.Contains(b.Tasks, "*") || slices.Contains(b.Tasks, task)
 }
 
 // Target is a context file that a runbook can be installed into (§6).
@@ -181,7 +176,9 @@ type Target struct {
 	File  string
 	Begin string
 	End   string
-	Pos   Pos
+	// Range is the target's name entry (its [[target]] header when name is missing).
+	Range Range
+	Table *Table
 }
 
 // Fixture holds sample session and turn values used to render golden files.
@@ -190,19 +187,49 @@ type Fixture struct {
 	Tasks   []string // ["*"] when not set
 	Session Values
 	Turns   []Values
-	Pos     Pos
+	// Range names the fixture's file, at its first line.
+	Range Range
+	// Table, SessionTable and TurnTables are where the file's root table, its [session] table and each [[turn]]
+	// table are written (nil for the implicit fixture, and SessionTable for a fixture with no [session]).
+	Table, SessionTable *Table
+	TurnTables          []*Table
 	// Implicit marks the fixture "default" that stands in when fixtures/ holds no file.
 	Implicit bool
 }
 
 // AdmitsTask reports whether the fixture renders task.
 func (f *Fixture) AdmitsTask(task string) bool {
-	for _, t := range f.Tasks {
-		if t == "*" || t == task {
-			return true
+	return slices.Contains(f.Tasks, "*") || slices.Contains(f.Tasks, task)
+}
+
+// DefaultFixture returns the fixture that renders task when none is named: the only fixture whose tasks admit it.
+// With none or several, it returns nil and the names of the fixtures that render the task (none, or several to
+// choose from).
+func (p *Project) DefaultFixture(task string) (*Fixture, []string) {
+	var found []*Fixture
+	for _, f := range p.Fixtures {
+		if f.AdmitsTask(task) {
+			found = append(found, f)
 		}
 	}
-	return false
+	if len(found) == 1 {
+		return found[0], nil
+	}
+	names := make([]string, len(found))
+	for i, f := range found {
+		names[i] = f.Name
+	}
+	return nil, names
+}
+
+// Fixture returns the fixture named name, or nil.
+func (p *Project) Fixture(name string) *Fixture {
+	for _, f := range p.Fixtures {
+		if f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // Values holds variable values by name. A value is a string (string and text variables), bool, int64, or []string
@@ -214,5 +241,7 @@ type Allow struct {
 	Lint   string // lint id
 	Block  string // "" for every block
 	Reason string
-	Pos    Pos
+	// Range is the [[lint.allow]] header; Table where its keys are written.
+	Range Range
+	Table *Table
 }

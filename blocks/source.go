@@ -6,27 +6,28 @@ import (
 )
 
 // Normalize turns the bytes of a source file into the text promptc works on (§3.1): the file must be UTF-8, a leading
-// byte order mark is dropped, and CRLF and lone CR become LF. On invalid UTF-8 it returns the 1-based line and column
-// (in runes) of the first bad byte.
-func Normalize(data []byte) (text string, badLine, badCol int, ok bool) {
+// byte order mark is dropped, and CRLF and lone CR become LF. On invalid UTF-8 it returns the position of the first
+// bad byte in data (line and rune column from 1, byte offset from 0) and ok = false.
+func Normalize(data []byte) (text string, bad Pos, ok bool) {
 	if !utf8.Valid(data) {
-		line, col := 1, 1
+		p := Pos{Line: 1, Column: 1}
 		for i := 0; i < len(data); {
 			r, size := utf8.DecodeRune(data[i:])
 			if r == utf8.RuneError && size <= 1 {
-				return "", line, col, false
+				p.Byte = i
+				return "", p, false
 			}
 			if r == '\n' {
-				line, col = line+1, 1
+				p.Line, p.Column = p.Line+1, 1
 			} else {
-				col++
+				p.Column++
 			}
 			i += size
 		}
 	}
 	s := string(data)
 	s = strings.TrimPrefix(s, "\uFEFF")
-	return NormalizeNewlines(s), 0, 0, true
+	return NormalizeNewlines(s), Pos{}, true
 }
 
 // NormalizeNewlines turns CRLF and lone CR into LF, in one pass (it runs on every value of every render). It returns s itself when s holds no CR.
@@ -48,14 +49,4 @@ func NormalizeNewlines(s string) string {
 	}
 	b.WriteString(s)
 	return b.String()
-}
-
-// LineCol returns the 1-based line and rune column of byte offset off in s.
-func LineCol(s string, off int) (line, col int) {
-	if off > len(s) {
-		off = len(s)
-	}
-	line = 1 + strings.Count(s[:off], "\n")
-	start := strings.LastIndexByte(s[:off], '\n') + 1
-	return line, 1 + utf8.RuneCountInString(s[start:off])
 }

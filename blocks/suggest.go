@@ -1,50 +1,146 @@
 package blocks
 
-import "sort"
+import (
+	"slices"
+	"sync"
+)
 
-// Suggest returns the candidate closest to name within an edit distance of 2, or "" when none is that close. Ties go
-// to the candidate that sorts first, so the suggestion does not depend on the order of candidates.
-func Suggest(name string, candidates []string) string {
-	best, bestDist := "", 3
-	sorted := append([]string(nil), candidates...)
-	sort.Strings(sorted)
-	for _, c := range sorted {
-		if c == name {
-			continue
-		}
-		if d := distance(name, c, bestDist); d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
+// maxSuggestDistance is the largest edit distance at which a name is suggested.
+const maxSuggestDistance = 2
+
+// Suggester finds, among a fixed set of names, the one closest to a misspelt name. Built once for a set of names, it
+// answers any number of queries: a project with thousands of unknown names against thousands of blocks costs about
+// as much per name as one does, since a large set is searched through a trie rather than name by name. It is safe
+// for concurrent use.
+type Suggester struct {
+	names []string // sorted, without duplicates
+
+	once sync.Once
+	root *trieNode // built on the first query of a large set
 }
 
-// DidYouMean formats a suggestion as ` (did you mean "x"?)`, or "" when there is none.
-func DidYouMean(name string, candidates []string) string {
-	if s := Suggest(name, candidates); s != "" {
-		return ` (did you mean "` + s + `"?)`
+// bruteForceLimit is the size up to which a set is searched name by name: for a few dozen names a trie costs more to
+// build than it saves.
+const bruteForceLimit = 64
+
+type trieNode struct {
+	r        rune
+	word     int // 1 + the index in names of the name ending here; 0 for none
+	children []*trieNode
+}
+
+// NewSuggester returns a suggester for names.
+func NewSuggester(names []string) *Suggester {
+	sorted := slices.Clone(names)
+	slices.Sort(sorted)
+	return &Suggester{names: slices.Compact(sorted)}
+}
+
+// Suggest returns the name closest to name within an edit distance of 2 (in runes), other than name itself, or ""
+// when none is that close. Ties go to the name that sorts first, so the answer does not depend on the order the
+// names were given in.
+func (s *Suggester) Suggest(name string) string {
+	if s == nil || len(s.names) == 0 {
+		return ""
+	}
+	q := []rune(name)
+	if len(s.names) <= bruteForceLimit {
+		best, bestDist := "", maxSuggestDistance+1
+		for _, c := range s.names {
+			if c == name {
+				continue
+			}
+			if d := distance(q, []rune(c), bestDist); d < bestDist {
+				best, bestDist = c, d
+			}
+		}
+		return best
+	}
+	s.once.Do(s.build)
+	row := make([]int, len(q)+1)
+	for j := range row {
+		row[j] = j
+	}
+	best, bestDist := 0, maxSuggestDistance+1
+	var walk func(n *trieNode, prev []int)
+	walk = func(n *trieNode, prev []int) {
+		for _, c := range n.children {
+			cur := make([]int, len(prev))
+			cur[0] = prev[0] + 1
+			rowMin := cur[0]
+			for j := 1; j < len(cur); j++ {
+				cost := 1
+				if q[j-1] == c.r {
+					cost = 0
+				}
+				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+				rowMin = min(rowMin, cur[j])
+			}
+			// Children are visited in rune order, which is the names' sort order, so a strict < keeps the first
+			// of several names at the best distance.
+			if d := cur[len(q)]; c.word > 0 && d > 0 && d < bestDist {
+				best, bestDist = c.word, d
+			}
+			if rowMin < bestDist {
+				walk(c, cur)
+			}
+		}
+	}
+	walk(s.root, row)
+	if best == 0 {
+		return ""
+	}
+	return s.names[best-1]
+}
+
+// DidYouMean formats the suggestion for name as ` (did you mean "x"?)`, or "" when there is none.
+func (s *Suggester) DidYouMean(name string) string {
+	if c := s.Suggest(name); c != "" {
+		return ` (did you mean "` + c + `"?)`
 	}
 	return ""
 }
 
-// distance is the Levenshtein distance between a and b in runes, or any value >= limit once it is known to be at
-// least limit.
-func distance(a, b string, limit int) int {
-	ra, rb := []rune(a), []rune(b)
-	if d := len(ra) - len(rb); d >= limit || -d >= limit {
+func (s *Suggester) build() {
+	s.root = &trieNode{}
+	for i, name := range s.names {
+		n := s.root
+		for _, r := range name {
+			k, found := slices.BinarySearchFunc(n.children, r, func(c *trieNode, r rune) int { return int(c.r) - int(r) })
+			if !found {
+				n.children = slices.Insert(n.children, k, &trieNode{r: r})
+			}
+			n = n.children[k]
+		}
+		n.word = i + 1
+	}
+}
+
+// Suggest returns the candidate closest to name within an edit distance of 2, or "" when none is that close. Ties go
+// to the candidate that sorts first. To look up many names among the same candidates, build a Suggester once.
+func Suggest(name string, candidates []string) string { return NewSuggester(candidates).Suggest(name) }
+
+// DidYouMean formats a suggestion as ` (did you mean "x"?)`, or "" when there is none.
+func DidYouMean(name string, candidates []string) string {
+	return NewSuggester(candidates).DidYouMean(name)
+}
+
+// distance is the Levenshtein distance between a and b, or any value >= limit once it is known to be at least limit.
+func distance(a, b []rune, limit int) int {
+	if d := len(a) - len(b); d >= limit || -d >= limit {
 		return limit
 	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
 	for j := range prev {
 		prev[j] = j
 	}
-	for i := 1; i <= len(ra); i++ {
+	for i := 1; i <= len(a); i++ {
 		cur[0] = i
 		rowMin := cur[0]
-		for j := 1; j <= len(rb); j++ {
+		for j := 1; j <= len(b); j++ {
 			cost := 1
-			if ra[i-1] == rb[j-1] {
+			if a[i-1] == b[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
@@ -55,5 +151,5 @@ func distance(a, b string, limit int) int {
 		}
 		prev, cur = cur, prev
 	}
-	return prev[len(rb)]
+	return prev[len(b)]
 }

@@ -1,23 +1,21 @@
 package blocks
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
 	"strings"
-
-	"github.com/BurntSushi/toml"
 )
 
 // ParseValues reads variable values from a JSON object or a TOML document: a flat table of name = value. The format
 // is taken from the file name's extension (.json or .toml), or else from the first non-space byte ("{" means JSON).
 // The values are checked against their declarations only when they are rendered.
 func ParseValues(name string, data []byte) (Values, Diagnostics) {
-	text, line, col, ok := Normalize(data)
+	text, bad, ok := Normalize(data)
 	if !ok {
-		return nil, Diagnostics{{Pos{name, line, col}, "invalid UTF-8: value files must be UTF-8 encoded"}}
+		return nil, Diagnostics{{Summary: "invalid UTF-8: value files must be UTF-8 encoded", Subject: &Range{Filename: name, Start: bad, End: bad}}}
 	}
+	f := NewFile(name, text)
 	isJSON := strings.HasSuffix(name, ".json")
 	if !isJSON && !strings.HasSuffix(name, ".toml") {
 		isJSON = strings.HasPrefix(strings.TrimSpace(text), "{")
@@ -27,36 +25,32 @@ func ParseValues(name string, data []byte) (Values, Diagnostics) {
 		dec := json.NewDecoder(strings.NewReader(text))
 		var m map[string]any
 		if err := dec.Decode(&m); err != nil {
-			pos := Pos{File: name}
+			at := FileRange(name)
 			var se *json.SyntaxError
 			var te *json.UnmarshalTypeError
 			switch {
 			case errors.As(err, &se):
-				pos.Line, pos.Col = LineCol(text, int(se.Offset))
+				at = f.Range(int(se.Offset), int(se.Offset))
 			case errors.As(err, &te):
-				pos.Line, pos.Col = LineCol(text, int(te.Offset))
+				at = f.Range(int(te.Offset), int(te.Offset))
 				err = errors.New("the file must hold one JSON object of variable values")
 			}
-			return nil, Diagnostics{{pos, "invalid JSON: " + err.Error()}}
+			return nil, Diagnostics{{Summary: "invalid JSON: " + err.Error(), Subject: &at}}
 		}
 		if _, err := dec.Token(); err != io.EOF {
-			return nil, Diagnostics{{Pos{File: name}, "invalid JSON: unexpected data after the object of variable values"}}
+			return nil, Diagnostics{{Summary: "invalid JSON: unexpected data after the object of variable values", Subject: FileRange(name).Ptr()}}
 		}
 		if m == nil {
-			return nil, Diagnostics{{Pos{File: name, Line: 1, Col: 1}, "the file must hold one JSON object of variable values, not null"}}
+			return nil, Diagnostics{{Summary: "the file must hold one JSON object of variable values, not null", Subject: f.Range(0, 0).Ptr()}}
 		}
 		for k, v := range m {
 			vals[k] = v
 		}
 		return vals, nil
 	}
-	var m map[string]any
-	if _, err := toml.NewDecoder(bytes.NewReader([]byte(text))).Decode(&m); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, Diagnostics{{Pos{name, pe.Position.Line, pe.Position.Col}, "TOML syntax error: " + pe.Message}}
-		}
-		return nil, Diagnostics{{Pos{File: name}, "TOML error: " + err.Error()}}
+	m, _, d := parseTOML(f)
+	if d != nil {
+		return nil, Diagnostics{*d}
 	}
 	for k, v := range m {
 		vals[k] = v

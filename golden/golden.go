@@ -15,32 +15,49 @@ import (
 	"github.com/promptc/promptc/internal/atomicfile"
 )
 
-// Status says how one file of the golden tree differs from the built tree.
-type Status int
+// Status says how an artifact differs between an old tree (golden/, or a git revision) and a new one (the build):
+// the one set of statuses that golden trees, guard reports and their JSON share.
+type Status uint8
 
 const (
-	// Changed: the file is in both trees, with different bytes.
+	// Changed: the artifact is in both trees, with different bytes.
 	Changed Status = iota + 1
-	// Missing: the file is built but not in the golden tree.
-	Missing
-	// Stale: the file is in the golden tree but no longer built.
-	Stale
+	// Added: the artifact is new: built, but not in the old tree (missing from golden/).
+	Added
+	// Removed: the artifact is gone: in the old tree, but no longer built (stale in golden/).
+	Removed
 )
 
+var statusNames = [...]string{Changed: "changed", Added: "added", Removed: "removed"}
+
 func (s Status) String() string {
-	switch s {
-	case Changed:
-		return "changed"
-	case Missing:
-		return "missing"
-	case Stale:
-		return "stale"
+	if s >= Changed && int(s) < len(statusNames) {
+		return statusNames[s]
 	}
 	return fmt.Sprintf("Status(%d)", int(s))
 }
 
-// Entry is one file that differs between the golden tree and the built tree. Golden is nil when the file is
-// Missing, Built is nil when it is Stale.
+// MarshalText writes "changed", "added" or "removed".
+func (s Status) MarshalText() ([]byte, error) {
+	if s >= Changed && int(s) < len(statusNames) {
+		return []byte(statusNames[s]), nil
+	}
+	return nil, fmt.Errorf("invalid status %d", int(s))
+}
+
+// UnmarshalText reads "changed", "added" or "removed".
+func (s *Status) UnmarshalText(b []byte) error {
+	for i, n := range statusNames {
+		if i > 0 && n == string(b) {
+			*s = Status(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown status %q", b)
+}
+
+// Entry is one file that differs between the golden tree and the built tree. Golden is nil when the file is Added,
+// Built is nil when it is Removed.
 type Entry struct {
 	Path          string // slash path relative to the tree's root
 	Status        Status
@@ -117,14 +134,14 @@ func Compare(golden, built map[string][]byte) []Entry {
 		b, ok := built[p]
 		switch {
 		case !ok:
-			out = append(out, Entry{Path: p, Status: Stale, Golden: g})
+			out = append(out, Entry{Path: p, Status: Removed, Golden: g})
 		case !bytes.Equal(g, b):
 			out = append(out, Entry{Path: p, Status: Changed, Golden: g, Built: b})
 		}
 	}
 	for p, b := range built {
 		if _, ok := golden[p]; !ok {
-			out = append(out, Entry{Path: p, Status: Missing, Built: b})
+			out = append(out, Entry{Path: p, Status: Added, Built: b})
 		}
 	}
 	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
@@ -134,7 +151,7 @@ func Compare(golden, built map[string][]byte) []Entry {
 // Update makes the golden tree under dir hold exactly built, and returns what it changed, as Compare reports it
 // (on error: the entries applied so far).
 //
-// Each Changed or Missing file is replaced atomically (a temporary file in the same directory, synced, renamed over
+// Each Changed or Added file is replaced atomically (a temporary file in the same directory, synced, renamed over
 // the target, the directory synced), so a process killed at any moment leaves every file with its old bytes or its
 // new bytes, never a mix; running Update again finishes the job. Files already holding the built bytes are not
 // touched, so their modification times stay. Stale files are removed, and so are directories they leave empty.
@@ -163,9 +180,9 @@ func Update(dir string, built map[string][]byte) (changed []Entry, err error) {
 		return nil, err
 	}
 	diff := Compare(old, built)
-	// Stale files go first, so that a stale file cannot stand where a built file needs a directory.
+	// Removed (stale) files go first, so that a stale file cannot stand where a built file needs a directory.
 	for _, e := range diff {
-		if e.Status != Stale {
+		if e.Status != Removed {
 			continue
 		}
 		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(e.Path))); err != nil {
@@ -176,7 +193,7 @@ func Update(dir string, built map[string][]byte) (changed []Entry, err error) {
 	}
 	var files []atomicfile.File
 	for _, e := range diff {
-		if e.Status != Stale {
+		if e.Status != Removed {
 			files = append(files, atomicfile.File{Name: filepath.Join(dir, filepath.FromSlash(e.Path)), Data: e.Built, Perm: 0o644})
 		}
 	}
@@ -184,7 +201,7 @@ func Update(dir string, built map[string][]byte) (changed []Entry, err error) {
 		return changed, err
 	}
 	for _, e := range diff {
-		if e.Status != Stale {
+		if e.Status != Removed {
 			changed = append(changed, e)
 		}
 	}

@@ -36,12 +36,12 @@ func TestCompare(t *testing.T) {
 		{
 			name:  "missing",
 			built: map[string][]byte{"issue/basic.runbook.md": []byte("a\n")},
-			want:  []Entry{{Path: "issue/basic.runbook.md", Status: Missing, Built: []byte("a\n")}},
+			want:  []Entry{{Path: "issue/basic.runbook.md", Status: Added, Built: []byte("a\n")}},
 		},
 		{
 			name:   "stale",
 			golden: map[string][]byte{"issue/basic.runbook.md": []byte("a\n")},
-			want:   []Entry{{Path: "issue/basic.runbook.md", Status: Stale, Golden: []byte("a\n")}},
+			want:   []Entry{{Path: "issue/basic.runbook.md", Status: Removed, Golden: []byte("a\n")}},
 		},
 		{
 			name:   "one differing byte",
@@ -75,11 +75,11 @@ func TestCompare(t *testing.T) {
 				"a/x.runbook.md": []byte("same"),
 			},
 			want: []Entry{
-				{Path: "a/x.turn-1.md", Status: Stale, Golden: []byte("3")},
-				{Path: "a/x.turn-2.md", Status: Missing, Built: []byte("6")},
+				{Path: "a/x.turn-1.md", Status: Removed, Golden: []byte("3")},
+				{Path: "a/x.turn-2.md", Status: Added, Built: []byte("6")},
 				{Path: "a/y.runbook.md", Status: Changed, Golden: []byte("2"), Built: []byte("5")},
-				{Path: "b/x.runbook.md", Status: Stale, Golden: []byte("1")},
-				{Path: "c/x.runbook.md", Status: Missing, Built: []byte("4")},
+				{Path: "b/x.runbook.md", Status: Removed, Golden: []byte("1")},
+				{Path: "c/x.runbook.md", Status: Added, Built: []byte("4")},
 			},
 		},
 	}
@@ -94,10 +94,23 @@ func TestCompare(t *testing.T) {
 }
 
 func TestStatusString(t *testing.T) {
-	for s, want := range map[Status]string{Changed: "changed", Missing: "missing", Stale: "stale", 0: "Status(0)"} {
+	for s, want := range map[Status]string{Changed: "changed", Added: "added", Removed: "removed", 0: "Status(0)", 9: "Status(9)"} {
 		if got := s.String(); got != want {
 			t.Errorf("Status(%d).String() = %q, want %q", int(s), got, want)
 		}
+		var back Status
+		text, err := s.MarshalText()
+		if s >= Changed && s <= Removed {
+			if err != nil || back.UnmarshalText(text) != nil || back != s {
+				t.Errorf("Status(%d) does not survive MarshalText/UnmarshalText: %q, %v, %d", int(s), text, err, int(back))
+			}
+		} else if err == nil {
+			t.Errorf("Status(%d).MarshalText() = %q, want an error", int(s), text)
+		}
+	}
+	var s Status
+	if err := s.UnmarshalText([]byte("stale")); err == nil {
+		t.Error(`UnmarshalText("stale") accepted a status outside the set`)
 	}
 }
 
@@ -192,9 +205,9 @@ func TestUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Entry{
-		{Path: "chat/empty.runbook.md", Status: Missing, Built: []byte{}},
-		{Path: "issue/basic.runbook.md", Status: Missing, Built: []byte("runbook\n")},
-		{Path: "issue/basic.turn-1.md", Status: Missing, Built: []byte("turn 1\r\n")},
+		{Path: "chat/empty.runbook.md", Status: Added, Built: []byte{}},
+		{Path: "issue/basic.runbook.md", Status: Added, Built: []byte("runbook\n")},
+		{Path: "issue/basic.turn-1.md", Status: Added, Built: []byte("turn 1\r\n")},
 	}
 	if !reflect.DeepEqual(changed, want) {
 		t.Errorf("Update changed:\ngot  %q\nwant %q", changed, want)
@@ -306,7 +319,7 @@ func TestUpdateStale(t *testing.T) {
 	}
 	var paths []string
 	for _, e := range changed {
-		if e.Status != Stale {
+		if e.Status != Removed {
 			t.Errorf("%s: status %v, want stale", e.Path, e.Status)
 		}
 		paths = append(paths, e.Path)

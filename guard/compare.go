@@ -7,13 +7,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-)
-
-// Statuses of an artifact that differs between two sides.
-const (
-	Changed = "changed" // both sides have it, with different bytes
-	Added   = "added"   // only the new side has it (missing from golden/)
-	Removed = "removed" // only the old side has it (stale in golden/)
+	"github.com/promptc/promptc/golden"
 )
 
 // Side is one version of a project's artifacts. Old sides read from golden/ carry bytes only; sides compiled from
@@ -26,7 +20,8 @@ type Side struct {
 	Arts []*assemble.Artifact
 }
 
-// FromBytes makes artifacts without source maps from a path → bytes tree (golden/ as read from disk).
+// FromBytes makes artifacts without source maps from a path → bytes tree (golden/ as read from disk). A file whose
+// path is not an artifact's keeps its path and bytes, with no task or kind.
 func FromBytes(tree map[string][]byte) []*assemble.Artifact {
 	paths := make([]string, 0, len(tree))
 	for p := range tree {
@@ -35,8 +30,11 @@ func FromBytes(tree map[string][]byte) []*assemble.Artifact {
 	sort.Strings(paths)
 	arts := make([]*assemble.Artifact, 0, len(paths))
 	for _, p := range paths {
-		a := &assemble.Artifact{Path: p, Text: string(tree[p])}
-		a.Task, a.Kind, a.Turn = assemble.ParsePath(p)
+		a, ok := assemble.ParsePath(p)
+		if !ok {
+			a = &assemble.Artifact{Path: p}
+		}
+		a.Text = string(tree[p])
 		arts = append(arts, a)
 	}
 	return arts
@@ -44,33 +42,38 @@ func FromBytes(tree map[string][]byte) []*assemble.Artifact {
 
 // Change is one artifact that differs, with everything a reviewer needs to judge it.
 type Change struct {
-	Path   string `json:"path"`
-	Status string `json:"status"`
-	Task   string `json:"task"`
-	Kind   string `json:"kind"` // "runbook" or "turn"
+	Path    string
+	Status  golden.Status
+	Task    string
+	Fixture string
+	Kind    blocks.Kind
 	// Offset is the first differing byte; Line and Col (1-based, col in runes) locate it in both sides.
-	Offset int `json:"offset"`
-	Line   int `json:"line"`
-	Col    int `json:"col"`
+	Offset int
+	Line   int
+	Col    int
 	// Block owns the first differing byte: from the new side's source map, or from the old side's when bytes were
-	// only removed. Empty when no source map covers it (bytes removed at the end, compared with golden/).
-	Block  string     `json:"block,omitempty"`
-	Source blocks.Pos `json:"-"`
-	Scope  string     `json:"scope,omitempty"`
-	Side   string     `json:"side,omitempty"` // "new" or "old"
+	// only removed. Empty when no source map covers it (bytes removed at the end, compared with golden/). Source is
+	// where the block is defined, Scope its scope (meaningful only when Block or After is set).
+	Block  string
+	Source blocks.Range
+	Scope  blocks.Scope
+	Side   string // "new" or "old"
 	// After names the last block before the change when no block owns it.
-	After string `json:"after,omitempty"`
+	After string
 	// InvalidatedBytes and InvalidatedTokens price the change: the cached prefix from Offset to the end of the
 	// artifact's stable part (a runbook; a turn message has none).
-	InvalidatedBytes  int `json:"invalidated_bytes"`
-	InvalidatedTokens int `json:"invalidated_tokens"`
-	OldBytes          int `json:"old_bytes"`
-	NewBytes          int `json:"new_bytes"`
+	InvalidatedBytes  int
+	InvalidatedTokens int
+	OldBytes          int
+	NewBytes          int
 	// Note explains a change that is easy to misread, such as line endings that differ and nothing else.
-	Note string `json:"note,omitempty"`
+	Note string
 	// Diff is a unified line diff of the two sides (3 lines of context), control characters shown as \xNN.
-	Diff string `json:"diff"`
+	Diff string
 }
+
+// attributed reports whether a block's source map covers the change: Block or After is set, and so is Scope.
+func (c *Change) attributed() bool { return c.Block != "" || c.After != "" }
 
 // Report is the result of comparing two sides.
 type Report struct {
@@ -112,19 +115,21 @@ func Compare(old, new Side, tok *Counter) *Report {
 }
 
 func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counter) *Change {
-	c := &Change{Path: path, Status: Changed}
+	c := &Change{Path: path, Status: golden.Changed}
 	var oldText, newText string
 	switch {
 	case o == nil:
-		c.Status = Added
+		c.Status = golden.Added
 		newText = n.Text
 	case n == nil:
-		c.Status = Removed
+		c.Status = golden.Removed
 		oldText = o.Text
 	default:
 		oldText, newText = o.Text, n.Text
 	}
-	c.Task, c.Kind, _ = assemble.ParsePath(path)
+	if a, ok := assemble.ParsePath(path); ok {
+		c.Task, c.Fixture, c.Kind = a.Task, a.Fixture, a.Kind
+	}
 	c.OldBytes, c.NewBytes = len(oldText), len(newText)
 	c.Offset = commonPrefix(oldText, newText)
 	// Line and column name the character holding the first differing byte, which may be inside it.
@@ -136,12 +141,13 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counte
 	for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
 		start--
 	}
-	c.Line, c.Col = blocks.LineCol(text, start)
+	at := blocks.TextPos(text, start)
+	c.Line, c.Col = at.Line, at.Column
 
 	// Attribute the first differing byte: to the new side's block, or, when bytes were only removed, the old side's.
 	// A new artifact has no first change to blame: nothing of it existed.
 	switch {
-	case c.Status == Added:
+	case c.Status == golden.Added:
 	case n != nil && c.Offset < len(newText):
 		c.attribute(n, "new")
 	case o != nil && c.Offset < len(oldText) && len(o.Spans) > 0:
@@ -155,12 +161,12 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counte
 
 	// The cache holds the old bytes: everything from the first difference to the end of the old runbook is lost.
 	// A turn message is the volatile suffix: no cached prefix to lose. A new artifact had nothing cached.
-	if c.Kind == blocks.Runbook && c.Status != Added {
+	if c.Kind == blocks.Runbook && c.Status != golden.Added {
 		lost := oldText[c.Offset:]
 		c.InvalidatedBytes = len(lost)
 		c.InvalidatedTokens = tok.Count(lost)
 	}
-	if c.Status == Changed && strings.ReplaceAll(oldText, "\r\n", "\n") == strings.ReplaceAll(newText, "\r\n", "\n") {
+	if c.Status == golden.Changed && strings.ReplaceAll(oldText, "\r\n", "\n") == strings.ReplaceAll(newText, "\r\n", "\n") {
 		c.Note = "only line endings differ (CRLF vs LF): a checkout converted them; mark the files -text in .gitattributes"
 	}
 	c.Diff = UnifiedDiff(old.Dir+path, new.Dir+path, oldText, newText, o != nil, n != nil)
@@ -169,7 +175,7 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counte
 
 func (c *Change) attribute(a *assemble.Artifact, side string) {
 	if sp, ok := a.SpanAt(c.Offset); ok {
-		c.Block, c.Source, c.Scope, c.Side = sp.Block.ID, sp.Block.Pos, sp.Scope, side
+		c.Block, c.Source, c.Scope, c.Side = sp.Block.ID, sp.Block.Range, sp.Scope, side
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/golden"
 )
 
 // cmpProject is small enough to compare by hand. Its runbooks are
@@ -161,11 +162,11 @@ func TestCompare(t *testing.T) {
 			edits: []cmpEdit{{file: "blocks/main.toml", old: "push to main.", new: "push to Main."}},
 			want: []cmpWant{
 				// "## Rules\n\nNever push to " is 24 bytes: line 3 ("Never …"), col 15.
-				{path: "chat/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 24, line: 3, col: 15,
-					block: "rules", source: "blocks/main.toml:2:1", scope: blocks.ScopeGlobal, side: "new",
+				{path: "chat/a.runbook.md", status: "changed", kind: "runbook", offset: 24, line: 3, col: 15,
+					block: "rules", source: "blocks/main.toml:2:1", scope: "global", side: "new",
 					lost: "main.\n\nYou are Ada.\n", oldBytes: 44, newBytes: 44},
-				{path: "issue/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 24, line: 3, col: 15,
-					block: "rules", source: "blocks/main.toml:2:1", scope: blocks.ScopeGlobal, side: "new",
+				{path: "issue/a.runbook.md", status: "changed", kind: "runbook", offset: 24, line: 3, col: 15,
+					block: "rules", source: "blocks/main.toml:2:1", scope: "global", side: "new",
 					lost: "main.\n\nIssues only.\n\nYou are Ada.\n", oldBytes: 58, newBytes: 58},
 			},
 		},
@@ -174,11 +175,11 @@ func TestCompare(t *testing.T) {
 			edits:  []cmpEdit{{file: "blocks/main.toml", old: "push to main.", new: "push to Main."}},
 			golden: true,
 			want: []cmpWant{
-				{path: "chat/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 24, line: 3, col: 15,
-					block: "rules", source: "blocks/main.toml:2:1", scope: blocks.ScopeGlobal, side: "new",
+				{path: "chat/a.runbook.md", status: "changed", kind: "runbook", offset: 24, line: 3, col: 15,
+					block: "rules", source: "blocks/main.toml:2:1", scope: "global", side: "new",
 					lost: "main.\n\nYou are Ada.\n", oldBytes: 44, newBytes: 44},
-				{path: "issue/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 24, line: 3, col: 15,
-					block: "rules", source: "blocks/main.toml:2:1", scope: blocks.ScopeGlobal, side: "new",
+				{path: "issue/a.runbook.md", status: "changed", kind: "runbook", offset: 24, line: 3, col: 15,
+					block: "rules", source: "blocks/main.toml:2:1", scope: "global", side: "new",
 					lost: "main.\n\nIssues only.\n\nYou are Ada.\n", oldBytes: 58, newBytes: 58},
 			},
 		},
@@ -187,8 +188,8 @@ func TestCompare(t *testing.T) {
 			edits: []cmpEdit{{file: "blocks/main.toml", old: `"Issues only."`, new: `"Issues only!"`}},
 			want: []cmpWant{
 				// 29 bytes of rules, "\n\n", "Issues only" (11): byte 42, line 5, col 12.
-				{path: "issue/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 42, line: 5, col: 12,
-					block: "issue-only", source: "blocks/main.toml:7:1", scope: blocks.ScopeTask, side: "new",
+				{path: "issue/a.runbook.md", status: "changed", kind: "runbook", offset: 42, line: 5, col: 12,
+					block: "issue-only", source: "blocks/main.toml:7:1", scope: "task", side: "new",
 					lost: ".\n\nYou are Ada.\n", oldBytes: 58, newBytes: 58},
 			},
 		},
@@ -196,11 +197,11 @@ func TestCompare(t *testing.T) {
 			name:  "a byte in a session block",
 			edits: []cmpEdit{{file: "blocks/main.toml", old: "{{.agent_name}}.", new: "{{.agent_name}}!"}},
 			want: []cmpWant{
-				{path: "chat/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 42, line: 5, col: 12,
-					block: "who", source: "blocks/main.toml:12:1", scope: blocks.ScopeSession, side: "new",
+				{path: "chat/a.runbook.md", status: "changed", kind: "runbook", offset: 42, line: 5, col: 12,
+					block: "who", source: "blocks/main.toml:12:1", scope: "session", side: "new",
 					lost: ".\n", oldBytes: 44, newBytes: 44},
-				{path: "issue/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 56, line: 7, col: 12,
-					block: "who", source: "blocks/main.toml:12:1", scope: blocks.ScopeSession, side: "new",
+				{path: "issue/a.runbook.md", status: "changed", kind: "runbook", offset: 56, line: 7, col: 12,
+					block: "who", source: "blocks/main.toml:12:1", scope: "session", side: "new",
 					lost: ".\n", oldBytes: 58, newBytes: 58},
 			},
 		},
@@ -209,11 +210,11 @@ func TestCompare(t *testing.T) {
 			edits: []cmpEdit{{file: "blocks/main.toml", old: "{{.issue_id}}.", new: "{{.issue_id}}!"}},
 			want: []cmpWant{
 				// A turn message is the volatile suffix: nothing cached to lose.
-				{path: "chat/a.turn-1.md", status: Changed, kind: blocks.Turn, offset: 13, line: 1, col: 14,
-					block: "assignment", source: "blocks/main.toml:16:1", scope: blocks.ScopeTurn, side: "new",
+				{path: "chat/a.turn-1.md", status: "changed", kind: "turn", offset: 13, line: 1, col: 14,
+					block: "assignment", source: "blocks/main.toml:16:1", scope: "turn", side: "new",
 					oldBytes: 15, newBytes: 15},
-				{path: "issue/a.turn-1.md", status: Changed, kind: blocks.Turn, offset: 13, line: 1, col: 14,
-					block: "assignment", source: "blocks/main.toml:16:1", scope: blocks.ScopeTurn, side: "new",
+				{path: "issue/a.turn-1.md", status: "changed", kind: "turn", offset: 13, line: 1, col: 14,
+					block: "assignment", source: "blocks/main.toml:16:1", scope: "turn", side: "new",
 					oldBytes: 15, newBytes: 15},
 			},
 		},
@@ -225,14 +226,14 @@ func TestCompare(t *testing.T) {
 			},
 			want: []cmpWant{
 				// A removed runbook's whole cached prefix is gone; its first byte belongs to the old side's block.
-				{path: "chat/a.runbook.md", status: Removed, kind: blocks.Runbook, offset: 0, line: 1, col: 1,
-					block: "rules", source: "blocks/main.toml:2:1", scope: blocks.ScopeGlobal, side: "old",
+				{path: "chat/a.runbook.md", status: "removed", kind: "runbook", offset: 0, line: 1, col: 1,
+					block: "rules", source: "blocks/main.toml:2:1", scope: "global", side: "old",
 					lost: cmpChat, oldBytes: 44},
-				{path: "chat/a.turn-1.md", status: Removed, kind: blocks.Turn, offset: 0, line: 1, col: 1,
-					block: "assignment", source: "blocks/main.toml:16:1", scope: blocks.ScopeTurn, side: "old",
+				{path: "chat/a.turn-1.md", status: "removed", kind: "turn", offset: 0, line: 1, col: 1,
+					block: "assignment", source: "blocks/main.toml:16:1", scope: "turn", side: "old",
 					oldBytes: 15},
 				// A new artifact had nothing cached, and no first change to blame on a block.
-				{path: "issue/b.runbook.md", status: Added, kind: blocks.Runbook, offset: 0, line: 1, col: 1,
+				{path: "issue/b.runbook.md", status: "added", kind: "runbook", offset: 0, line: 1, col: 1,
 					newBytes: 58},
 			},
 		},
@@ -245,11 +246,11 @@ func TestCompare(t *testing.T) {
 			golden: true,
 			want: []cmpWant{
 				// Golden bytes have no source map: a stale file is owned by no block.
-				{path: "chat/a.runbook.md", status: Removed, kind: blocks.Runbook, offset: 0, line: 1, col: 1,
+				{path: "chat/a.runbook.md", status: "removed", kind: "runbook", offset: 0, line: 1, col: 1,
 					lost: cmpChat, oldBytes: 44},
-				{path: "chat/a.turn-1.md", status: Removed, kind: blocks.Turn, offset: 0, line: 1, col: 1,
+				{path: "chat/a.turn-1.md", status: "removed", kind: "turn", offset: 0, line: 1, col: 1,
 					oldBytes: 15},
-				{path: "issue/b.runbook.md", status: Added, kind: blocks.Runbook, offset: 0, line: 1, col: 1,
+				{path: "issue/b.runbook.md", status: "added", kind: "runbook", offset: 0, line: 1, col: 1,
 					newBytes: 58},
 			},
 		},
@@ -262,11 +263,11 @@ func TestCompare(t *testing.T) {
 			want: []cmpWant{
 				// New chat runbook: "## Rules\n\nNever push to main.\n" (30 bytes), all of it a prefix of the old one.
 				// Byte 30 exists only in the old runbook, where block who owns it.
-				{path: "chat/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 30, line: 4, col: 1,
-					block: "who", source: "blocks/main.toml:12:1", scope: blocks.ScopeSession, side: "old",
+				{path: "chat/a.runbook.md", status: "changed", kind: "runbook", offset: 30, line: 4, col: 1,
+					block: "who", source: "blocks/main.toml:12:1", scope: "session", side: "old",
 					lost: "\nYou are Ada.\n", oldBytes: 44, newBytes: 30},
-				{path: "issue/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 44, line: 6, col: 1,
-					block: "who", source: "blocks/main.toml:12:1", scope: blocks.ScopeSession, side: "old",
+				{path: "issue/a.runbook.md", status: "changed", kind: "runbook", offset: 44, line: 6, col: 1,
+					block: "who", source: "blocks/main.toml:12:1", scope: "session", side: "old",
 					lost: "\nYou are Ada.\n", oldBytes: 58, newBytes: 44},
 			},
 		},
@@ -279,11 +280,11 @@ func TestCompare(t *testing.T) {
 			golden: true,
 			want: []cmpWant{
 				// No block owns the removed bytes: the report names the last block before them, and its scope.
-				{path: "chat/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 30, line: 4, col: 1,
-					after: "rules", scope: blocks.ScopeGlobal,
+				{path: "chat/a.runbook.md", status: "changed", kind: "runbook", offset: 30, line: 4, col: 1,
+					after: "rules", scope: "global",
 					lost: "\nYou are Ada.\n", oldBytes: 44, newBytes: 30},
-				{path: "issue/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 44, line: 6, col: 1,
-					after: "issue-only", scope: blocks.ScopeTask,
+				{path: "issue/a.runbook.md", status: "changed", kind: "runbook", offset: 44, line: 6, col: 1,
+					after: "issue-only", scope: "task",
 					lost: "\nYou are Ada.\n", oldBytes: 58, newBytes: 44},
 			},
 		},
@@ -295,8 +296,8 @@ func TestCompare(t *testing.T) {
 			},
 			want: []cmpWant{
 				// "## Rules" then '\r' where '\n' was built: byte 8, line 1, col 9.
-				{path: "chat/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 8, line: 1, col: 9,
-					block: "rules", source: "blocks/main.toml:2:1", scope: blocks.ScopeGlobal, side: "new",
+				{path: "chat/a.runbook.md", status: "changed", kind: "runbook", offset: 8, line: 1, col: 9,
+					block: "rules", source: "blocks/main.toml:2:1", scope: "global", side: "new",
 					lost: "\r\n\r\nNever push to main.\r\n\r\nYou are Ada.\r\n", oldBytes: 49, newBytes: 44},
 			},
 		},
@@ -309,11 +310,11 @@ func TestCompare(t *testing.T) {
 			},
 			want: []cmpWant{
 				// Bytes appended to a runbook invalidate nothing cached: the old runbook is a prefix of the new one.
-				{path: "chat/a.turn-1.md", status: Changed, kind: blocks.Turn, offset: 14, line: 1, col: 15,
-					block: "assignment", source: "blocks/main.toml:16:1", scope: blocks.ScopeTurn, side: "new",
+				{path: "chat/a.turn-1.md", status: "changed", kind: "turn", offset: 14, line: 1, col: 15,
+					block: "assignment", source: "blocks/main.toml:16:1", scope: "turn", side: "new",
 					oldBytes: 14, newBytes: 15},
-				{path: "issue/a.runbook.md", status: Changed, kind: blocks.Runbook, offset: 57, line: 7, col: 13,
-					block: "who", source: "blocks/main.toml:12:1", scope: blocks.ScopeSession, side: "new",
+				{path: "issue/a.runbook.md", status: "changed", kind: "runbook", offset: 57, line: 7, col: 13,
+					block: "who", source: "blocks/main.toml:12:1", scope: "session", side: "new",
 					oldBytes: 57, newBytes: 58},
 			},
 		},
@@ -381,14 +382,17 @@ func cmpText(arts []*assemble.Artifact, path string) string {
 func cmpCheck(t *testing.T, c *Change, w cmpWant, oldDir string) {
 	t.Helper()
 	got := cmpWant{
-		path: c.Path, status: c.Status, kind: c.Kind,
+		path: c.Path, status: c.Status.String(), kind: c.Kind.String(),
 		offset: c.Offset, line: c.Line, col: c.Col,
-		block: c.Block, scope: c.Scope, side: c.Side, after: c.After,
+		block: c.Block, side: c.Side, after: c.After,
 		lost:     w.lost, // checked through the byte and token counts below
 		oldBytes: c.OldBytes, newBytes: c.NewBytes,
 	}
 	if c.Source.Known() {
 		got.source = c.Source.String()
+	}
+	if c.attributed() {
+		got.scope = c.Scope.String()
 	}
 	if got != w {
 		t.Errorf("change of %s:\n got %+v\nwant %+v", w.path, got, w)
@@ -404,10 +408,10 @@ func cmpCheck(t *testing.T, c *Change, w cmpWant, oldDir string) {
 	}
 	// The diff names both sides, a missing one as /dev/null.
 	oldName, newName := oldDir+w.path, "build/"+w.path
-	switch w.status {
-	case Added:
+	switch c.Status {
+	case golden.Added:
 		oldName = "/dev/null"
-	case Removed:
+	case golden.Removed:
 		newName = "/dev/null"
 	}
 	if head := "--- " + oldName + "\n+++ " + newName + "\n@@ "; !strings.HasPrefix(c.Diff, head) {
@@ -486,7 +490,7 @@ func TestCompareOrder(t *testing.T) {
 	r := Compare(Side{Dir: "golden/", Arts: old}, Side{Dir: "build/", Arts: arts}, cmpFreshCounter(t))
 	var got []string
 	for _, c := range r.Changes {
-		got = append(got, c.Path+" "+c.Status)
+		got = append(got, c.Path+" "+c.Status.String())
 	}
 	want := "a/x.runbook.md changed, b/x.runbook.md removed, b/y.runbook.md added, c/x.runbook.md changed"
 	if strings.Join(got, ", ") != want {
@@ -495,20 +499,21 @@ func TestCompareOrder(t *testing.T) {
 }
 
 func TestSummarize(t *testing.T) {
-	runbook := func(task, scope string, bytes, tokens int) *Change {
-		return &Change{Path: task + "/a.runbook.md", Status: Changed, Task: task, Kind: blocks.Runbook, Scope: scope,
-			InvalidatedBytes: bytes, InvalidatedTokens: tokens}
+	runbook := func(task string, scope blocks.Scope, bytes, tokens int) *Change {
+		return &Change{Path: task + "/a.runbook.md", Status: golden.Changed, Task: task, Kind: blocks.Runbook, Block: "b",
+			Scope: scope, InvalidatedBytes: bytes, InvalidatedTokens: tokens}
 	}
 	turn := func(task string) *Change {
-		return &Change{Path: task + "/a.turn-1.md", Status: Changed, Task: task, Kind: blocks.Turn, Scope: blocks.ScopeTurn}
+		return &Change{Path: task + "/a.turn-1.md", Status: golden.Changed, Task: task, Kind: blocks.Turn, Block: "t",
+			Scope: blocks.ScopeTurn}
 	}
 	added := func(path string) *Change {
-		task, kind, _ := assemble.ParsePath(path)
-		return &Change{Path: path, Status: Added, Task: task, Kind: kind, Scope: blocks.ScopeGlobal}
+		a, _ := assemble.ParsePath(path)
+		return &Change{Path: path, Status: golden.Added, Task: a.Task, Kind: a.Kind, Scope: blocks.ScopeGlobal}
 	}
 	removed := func(path string, bytes, tokens int) *Change {
-		task, kind, _ := assemble.ParsePath(path)
-		return &Change{Path: path, Status: Removed, Task: task, Kind: kind, InvalidatedBytes: bytes, InvalidatedTokens: tokens}
+		a, _ := assemble.ParsePath(path)
+		return &Change{Path: path, Status: golden.Removed, Task: a.Task, Kind: a.Kind, InvalidatedBytes: bytes, InvalidatedTokens: tokens}
 	}
 	tests := []struct {
 		name          string
@@ -530,10 +535,11 @@ func TestSummarize(t *testing.T) {
 			bytes:   16, tokens: 5,
 		},
 		{
-			name:    "no scope counts as task",
-			changes: []*Change{runbook("issue", "", 1, 1)},
-			lines:   []string{"task prefix of issue changed: issue's cache is invalidated"},
-			bytes:   1, tokens: 1,
+			name: "no block counts as task",
+			changes: []*Change{{Path: "issue/a.runbook.md", Status: golden.Changed, Task: "issue", Kind: blocks.Runbook,
+				InvalidatedBytes: 1, InvalidatedTokens: 1}},
+			lines: []string{"task prefix of issue changed: issue's cache is invalidated"},
+			bytes: 1, tokens: 1,
 		},
 		{
 			name:    "session, one task",
@@ -554,7 +560,7 @@ func TestSummarize(t *testing.T) {
 		},
 		{
 			name: "text removed at the end, no block known",
-			changes: []*Change{{Path: "issue/a.runbook.md", Status: Changed, Task: "issue", Kind: blocks.Runbook,
+			changes: []*Change{{Path: "issue/a.runbook.md", Status: golden.Changed, Task: "issue", Kind: blocks.Runbook,
 				After: "issue-only", Scope: blocks.ScopeTask, InvalidatedBytes: 14, InvalidatedTokens: 5}},
 			lines: []string{"text removed at the end of issue's runbook: the cached prefix before it is intact"},
 			bytes: 14, tokens: 5,

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"sort"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -13,12 +12,6 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
-)
-
-// Severities of a lint finding. An error fails `promptc lint` (exit 1); a warning is reported and passes.
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
 )
 
 // Lint ids (DESIGN §8; docs/lint.md argues each one and its severity).
@@ -44,24 +37,22 @@ const MinCacheTokens = 1024
 // common phrase ("Read the issue first.") than a copied rule.
 const minRuleRunes = 40
 
-// Finding is one lint result.
+// Finding is one lint result: a diagnostic (an error fails `promptc lint` with exit 1, a warning is reported and
+// passes) with the lint's id. Its Subject is the offending text's exact range when it is in a source file, else the
+// range of what the finding is about (a block, constant, variable, order entry or [[lint.allow]]); its Suggestion
+// says what to do about it.
 type Finding struct {
-	Lint     string // lint id, such as "scope-inversion"
-	Severity string // SeverityError or SeverityWarning
-	// Pos is the offending text's exact position when it is in a source file, else the position of what the
-	// finding is about (a block, constant, variable, order entry or [[lint.allow]]).
-	Pos blocks.Pos
+	blocks.Diagnostic
+	Lint string // lint id, such as "scope-inversion"
 	// Block names what the finding is about, as an [[lint.allow]] entry's block key names it: a block id; for
 	// unused-constant and findings inside a constant's text, the constant; for unused-variable, the variable; for
 	// short-prefix, the task. Empty when the finding is about none of these.
-	Block   string
-	Message string
-	Fix     string // what to do about it
+	Block string
 }
 
-// String formats the finding as path:line:col: severity: message (lint-id).
+// String formats the finding as path:line:col: severity: summary (lint-id).
 func (f Finding) String() string {
-	return f.Pos.String() + ": " + f.Severity + ": " + f.Message + " (" + f.Lint + ")"
+	return f.Range().String() + ": " + f.Severity.String() + ": " + f.Summary + " (" + f.Lint + ")"
 }
 
 // findingJSON is the stable JSON form of a finding (docs/lint.md).
@@ -79,13 +70,14 @@ type findingJSON struct {
 // MarshalJSON writes the finding as {"lint", "severity", "file", "line", "col", "block", "message", "fix"}; line and
 // col are 0 when unknown.
 func (f Finding) MarshalJSON() ([]byte, error) {
-	return json.Marshal(findingJSON{f.Lint, f.Severity, f.Pos.File, f.Pos.Line, f.Pos.Col, f.Block, f.Message, f.Fix})
+	r := f.Range()
+	return json.Marshal(findingJSON{f.Lint, f.Severity.String(), r.Filename, r.Start.Line, r.Start.Column, f.Block, f.Summary, f.Suggestion})
 }
 
 // CountSeverities returns how many findings are errors and how many are warnings.
 func CountSeverities(findings []Finding) (errs, warnings int) {
 	for _, f := range findings {
-		if f.Severity == SeverityError {
+		if f.Severity == blocks.SeverityError {
 			errs++
 		} else {
 			warnings++
@@ -97,14 +89,7 @@ func CountSeverities(findings []Finding) (errs, warnings int) {
 // LintSummary returns "N errors, M warnings".
 func LintSummary(findings []Finding) string {
 	e, w := CountSeverities(findings)
-	return lintCount(e, "error") + ", " + lintCount(w, "warning")
-}
-
-func lintCount(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
+	return count(e, "error") + ", " + count(w, "warning")
 }
 
 // WriteFindings writes findings as text: one `path:line:col: severity: message (lint-id)` line each, followed by an
@@ -117,9 +102,9 @@ func WriteFindings(w io.Writer, findings []Finding) error {
 	for _, f := range findings {
 		b.WriteString(f.String())
 		b.WriteByte('\n')
-		if f.Fix != "" {
+		if f.Suggestion != "" {
 			b.WriteString("    fix: ")
-			b.WriteString(f.Fix)
+			b.WriteString(f.Suggestion)
 			b.WriteByte('\n')
 		}
 	}
@@ -151,22 +136,22 @@ const (
 )
 
 type lintRule struct {
-	severity string
+	severity blocks.Severity
 	subjects int // 0: the lint cannot be silenced
 }
 
 var lintRules = map[string]lintRule{
-	LintVolatileText:      {SeverityWarning, subjBlock | subjConst},
-	LintScopeInversion:    {SeverityWarning, subjBlock},
-	LintDuplicateSentence: {SeverityWarning, subjBlock | subjConst},
-	LintPastedConstant:    {SeverityError, subjBlock},
-	LintUnusedConstant:    {SeverityWarning, subjConst},
-	LintUnusedVariable:    {SeverityWarning, subjVar},
-	LintInvisibleChar:     {SeverityError, subjBlock | subjConst},
-	LintShortPrefix:       {SeverityWarning, subjTask},
-	LintUnknownAllow:      {SeverityError, 0},
-	LintUnusedAllow:       {SeverityWarning, 0},
-	LintUnknownRef:        {SeverityError, subjBlock},
+	LintVolatileText:      {blocks.SeverityWarning, subjBlock | subjConst},
+	LintScopeInversion:    {blocks.SeverityWarning, subjBlock},
+	LintDuplicateSentence: {blocks.SeverityWarning, subjBlock | subjConst},
+	LintPastedConstant:    {blocks.SeverityError, subjBlock},
+	LintUnusedConstant:    {blocks.SeverityWarning, subjConst},
+	LintUnusedVariable:    {blocks.SeverityWarning, subjVar},
+	LintInvisibleChar:     {blocks.SeverityError, subjBlock | subjConst},
+	LintShortPrefix:       {blocks.SeverityWarning, subjTask},
+	LintUnknownAllow:      {blocks.SeverityError, 0},
+	LintUnusedAllow:       {blocks.SeverityWarning, 0},
+	LintUnknownRef:        {blocks.SeverityError, subjBlock},
 }
 
 // LintIDs returns every lint id, sorted.
@@ -209,7 +194,7 @@ func LintErrors(prog *assemble.Program, arts []*assemble.Artifact) []Finding {
 	l.unknownRefs()
 	var out []Finding
 	for _, f := range l.applyAllows() {
-		if f.Severity == SeverityError {
+		if f.Severity == blocks.SeverityError {
 			out = append(out, f)
 		}
 	}
@@ -224,7 +209,7 @@ func (l *linter) unknownRefs() {
 	for _, bd := range l.bodies {
 		for _, u := range bd.uses.Refs {
 			if _, ok := l.p.ByID[u.Name]; !ok {
-				l.add(LintUnknownRef, bd.b.SourcePos(u.Off), bd.b.ID, "name an existing block id"+blocks.DidYouMean(u.Name, ids),
+				l.add(LintUnknownRef, bd.b.SourceRange(u.Off, u.End), bd.b.ID, "name an existing block id"+blocks.DidYouMean(u.Name, ids),
 					"block %q refers to unknown block %q: the ref fails whenever its branch runs", bd.b.ID, u.Name)
 			}
 		}
@@ -233,7 +218,7 @@ func (l *linter) unknownRefs() {
 
 // formatRuns calls fn for each run of format characters (Unicode Cf: zero-width, bidi controls) in text, with the
 // byte offset where it starts.
-func formatRuns(text string, fn func(start int, run []rune)) {
+func formatRuns(text string, fn func(start, end int, run []rune)) {
 	for i := 0; i < len(text); {
 		if text[i] < utf8.RuneSelf {
 			i++ // every format character is outside ASCII
@@ -253,7 +238,7 @@ func formatRuns(text string, fn func(start int, run []rune)) {
 			i += size
 		}
 		if len(run) > 0 {
-			fn(start, run)
+			fn(start, i, run)
 		}
 	}
 }
@@ -261,13 +246,13 @@ func formatRuns(text string, fn func(start int, run []rune)) {
 func sortFindings(out []Finding) []Finding {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
-		if c := a.Pos.Compare(b.Pos); c != 0 {
+		if c := a.Range().Compare(b.Range()); c != 0 {
 			return c < 0
 		}
 		if a.Lint != b.Lint {
 			return a.Lint < b.Lint
 		}
-		return a.Message < b.Message
+		return a.Summary < b.Summary
 	})
 	return out
 }
@@ -284,6 +269,8 @@ type linter struct {
 	out    []Finding              // before silencing
 	pasted map[*lintBody][][2]int // body ranges reported as pasted constants
 	usedBy map[string][]string    // constant name → ids of the blocks using it
+	// slotIndex holds the runbook's slots by the id of their own block; built on first use.
+	slotIndex map[string]*assemble.Slot
 }
 
 // lintBody is a block's body with what the lints need: its uses and its literal text.
@@ -345,7 +332,11 @@ func lintKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func (l *linter) add(lint string, pos blocks.Pos, subject, fix, format string, args ...any) {
-	l.out = append(l.out, Finding{Lint: lint, Severity: lintRules[lint].severity, Pos: pos, Block: subject,
-		Message: fmt.Sprintf(format, args...), Fix: fix})
+func (l *linter) add(lint string, at blocks.Range, subject, fix, format string, args ...any) {
+	l.out = append(l.out, newFinding(lint, at, subject, fix, fmt.Sprintf(format, args...)))
+}
+
+func newFinding(lint string, at blocks.Range, subject, fix, summary string) Finding {
+	return Finding{Diagnostic: blocks.Diagnostic{Severity: lintRules[lint].severity, Summary: summary, Suggestion: fix,
+		Subject: at.Ptr()}, Lint: lint, Block: subject}
 }

@@ -3,7 +3,6 @@ package guard
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
@@ -18,18 +17,15 @@ func (l *linter) applyAllows() []Finding {
 	}
 	var valid []*allow
 	var out []Finding
-	problem := func(lint string, pos blocks.Pos, fix, format string, args ...any) {
-		out = append(out, Finding{Lint: lint, Severity: lintRules[lint].severity, Pos: pos, Message: fmt.Sprintf(format, args...), Fix: fix})
+	problem := func(lint string, at blocks.Range, fix, format string, args ...any) {
+		out = append(out, newFinding(lint, at, "", fix, fmt.Sprintf(format, args...)))
 	}
 	ids := LintIDs()
 	for _, a := range l.p.Allow {
 		if a.Lint == "" {
 			continue // reported by the loader
 		}
-		lintPos := a.Pos
-		if p, ok := l.p.Locate(a.Pos, strconv.Quote(a.Lint)); ok {
-			lintPos = p
-		}
+		lintPos := a.Table.Value("lint")
 		r, known := lintRules[a.Lint]
 		switch {
 		case !known:
@@ -43,10 +39,7 @@ func (l *linter) applyAllows() []Finding {
 		}
 		if a.Block != "" {
 			if cands, kind := l.subjects(r.subjects); !lintHas(cands, a.Block) {
-				blockPos := a.Pos
-				if p, ok := l.p.Locate(a.Pos, strconv.Quote(a.Block)); ok {
-					blockPos = p
-				}
+				blockPos := a.Table.Value("block")
 				problem(LintUnknownAllow, blockPos, "name an existing "+kind+", or remove block to silence the lint everywhere",
 					"[[lint.allow]] for %s names unknown %s %q%s", a.Lint, kind, a.Block, blocks.DidYouMean(a.Block, cands))
 				continue
@@ -73,7 +66,7 @@ func (l *linter) applyAllows() []Finding {
 		if al.a.Block != "" {
 			what += fmt.Sprintf(" for %q", al.a.Block)
 		}
-		problem(LintUnusedAllow, al.a.Pos, "remove this [[lint.allow]]",
+		problem(LintUnusedAllow, al.a.Range, "remove this [[lint.allow]]",
 			"[[lint.allow]] of %s silences nothing: the finding it was written for is gone", what)
 	}
 	return out

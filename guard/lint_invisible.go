@@ -52,12 +52,15 @@ func bidiControl(r rune) bool {
 // the model while a reviewer sees nothing. A run of them is one finding.
 func (l *linter) invisibleChars() {
 	l.ran[LintInvisibleChar] = true
-	seen := map[blocks.Pos]bool{}
-	report := func(pos blocks.Pos, subject string, run []rune, escaped bool) {
-		if seen[pos] {
+	seen := map[blocks.Range]bool{}
+	// A character written as itself in a body is found both in the file and in the decoded body: report it once.
+	report := func(at blocks.Range, subject string, run []rune, escaped bool) {
+		key := at
+		key.End = key.Start
+		if seen[key] {
 			return
 		}
-		seen[pos] = true
+		seen[key] = true
 		codes := make([]string, 0, len(run))
 		bidi := false
 		for i, r := range run {
@@ -82,7 +85,7 @@ func (l *linter) invisibleChars() {
 		if bidi {
 			why = "bidi controls make text display in a different order than the model reads it"
 		}
-		l.add(LintInvisibleChar, pos, subject,
+		l.add(LintInvisibleChar, at, subject,
 			"delete it; if it is deliberate (an emoji sequence, a script that needs joiners), silence it with [[lint.allow]] and say why",
 			"%s %s%s: %s", what, strings.Join(codes, ", "), how, why)
 	}
@@ -92,34 +95,33 @@ func (l *linter) invisibleChars() {
 			// untrusted and background values, and that is what a fixture with them tests.
 			continue
 		}
-		text := l.p.Files[file]
-		formatRuns(text, func(start int, run []rune) {
-			line, col := blocks.LineCol(text, start)
-			report(blocks.Pos{File: file, Line: line, Col: col}, l.ownerAt(file, start), run, false)
+		f := l.p.Files[file]
+		formatRuns(f.Text, func(start, end int, run []rune) {
+			report(f.Range(start, end), l.ownerAt(file, start), run, false)
 		})
 	}
 	// Escapes such as \u200B are visible in the source but not in the output: find them in the decoded text.
-	scan := func(text string, pos func(int) blocks.Pos, subject string) {
-		formatRuns(text, func(start int, run []rune) { report(pos(start), subject, run, true) })
+	scan := func(text string, at func(int, int) blocks.Range, subject string) {
+		formatRuns(text, func(start, end int, run []rune) { report(at(start, end), subject, run, true) })
 	}
 	for _, bd := range l.bodies {
-		scan(bd.b.Body, bd.b.SourcePos, bd.b.ID)
+		scan(bd.b.Body, bd.b.SourceRange, bd.b.ID)
 	}
 	for _, c := range l.consts {
-		scan(c.Value, c.SourcePos, c.Name)
+		scan(c.Value, c.SourceRange, c.Name)
 	}
 }
 
 // ownerAt names the block body or constant value that holds byte off of file, or "".
 func (l *linter) ownerAt(file string, off int) string {
-	holds := func(f string, start, end int, ok bool) bool { return ok && f == file && start <= off && off < end }
+	holds := func(r blocks.Range) bool { return r.Filename == file && r.Start.Byte <= off && off < r.End.Byte }
 	for _, bd := range l.bodies {
-		if holds(bd.b.SourceRange()) {
+		if holds(bd.b.BodyRange) {
 			return bd.b.ID
 		}
 	}
 	for _, c := range l.consts {
-		if holds(c.SourceRange()) {
+		if holds(c.ValueRange) {
 			return c.Name
 		}
 	}

@@ -2,8 +2,6 @@ package guard
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -35,30 +33,12 @@ func (l *linter) shortPrefix() {
 		where := "is the whole of " + a.Path
 		fix := "add the task's stable rules to the runbook, or accept that sessions of this task share no cache"
 		if sp, ok := a.SpanAt(end); ok && end < len(a.Text) {
-			line, col := blocks.LineCol(a.Text, end)
-			where = fmt.Sprintf("ends at %d:%d of %s, where session block %q starts", line, col, a.Path, sp.Block.ID)
+			at := blocks.TextPos(a.Text, end)
+			where = fmt.Sprintf("ends at %d:%d of %s, where session block %q starts", at.Line, at.Column, a.Path, sp.Block.ID)
 			fix = fmt.Sprintf("move stable text (rules, command tables, formats) before %q, or accept that sessions of this task share no cache", sp.Block.ID)
 		}
-		pos := l.taskPos(task)
-		l.add(LintShortPrefix, pos, task, fix,
+		l.add(LintShortPrefix, l.p.TaskRange(task), task, fix,
 			"task %q shares only %d bytes (~%d tokens, %s estimate) between sessions: its stable prefix, the global and task blocks, %s; Anthropic and OpenAI cache no prefix under %d tokens, so no new session of this task starts from the cache",
 			task, end, tokens, l.tok.Encoding(), where, MinCacheTokens)
 	}
-}
-
-var manifestTasksKey = regexp.MustCompile(`(?m)^[ \t]*tasks[ \t]*=`)
-
-// taskPos is where the manifest's tasks list names task.
-func (l *linter) taskPos(task string) blocks.Pos {
-	pos := blocks.Pos{File: blocks.ManifestFile}
-	text := l.p.Files[blocks.ManifestFile]
-	m := manifestTasksKey.FindStringIndex(text)
-	if m == nil {
-		return pos
-	}
-	line, col := blocks.LineCol(text, m[0])
-	if p, ok := l.p.Locate(blocks.Pos{File: blocks.ManifestFile, Line: line, Col: col}, strconv.Quote(task)); ok {
-		return p
-	}
-	return blocks.Pos{File: blocks.ManifestFile, Line: line, Col: col}
 }

@@ -95,15 +95,15 @@ func (l *linter) pastedAt(bd *lintBody, ct *blocks.Const, start, end int) {
 	if bd.b.Raw {
 		fix = fmt.Sprintf(`raw bodies cannot call const: move the text into a block without raw = true that uses {{const %q}}`, ct.Name)
 	}
-	l.add(LintPastedConstant, bd.b.SourcePos(start), bd.b.ID, fix,
-		"block %q pastes the text of constant %q (%s) instead of using it: one rule, one place; the copy will drift from the constant", bd.b.ID, ct.Name, ct.Pos)
+	l.add(LintPastedConstant, bd.b.SourceRange(start, end), bd.b.ID, fix,
+		"block %q pastes the text of constant %q (%s) instead of using it: one rule, one place; the copy will drift from the constant", bd.b.ID, ct.Name, ct.Range)
 }
 
 // sentenceUse is one place a sentence is written.
 type sentenceUse struct {
 	owner string // "block \"x\"" or "constant \"y\""
 	name  string // block id or constant name
-	pos   blocks.Pos
+	at    blocks.Range
 	text  string
 }
 
@@ -126,13 +126,13 @@ func (l *linter) duplicateSentences() {
 				if l.insidePasted(bd, start, end) {
 					continue
 				}
-				record(sentenceUse{fmt.Sprintf("block %q", bd.b.ID), bd.b.ID, bd.b.SourcePos(start), seg.text[s.start:s.end]}, s.key)
+				record(sentenceUse{fmt.Sprintf("block %q", bd.b.ID), bd.b.ID, bd.b.SourceRange(start, end), seg.text[s.start:s.end]}, s.key)
 			}
 		}
 	}
 	for _, ct := range l.consts {
 		for _, s := range splitSentences(ct.Value) {
-			record(sentenceUse{fmt.Sprintf("constant %q", ct.Name), ct.Name, ct.SourcePos(s.start), ct.Value[s.start:s.end]}, s.key)
+			record(sentenceUse{fmt.Sprintf("constant %q", ct.Name), ct.Name, ct.SourceRange(s.start, s.end), ct.Value[s.start:s.end]}, s.key)
 		}
 	}
 	for _, key := range keys {
@@ -144,7 +144,7 @@ func (l *linter) duplicateSentences() {
 		if len(owners) < 2 {
 			continue
 		}
-		sort.SliceStable(occ, func(i, j int) bool { return occ[i].pos.Compare(occ[j].pos) < 0 })
+		sort.SliceStable(occ, func(i, j int) bool { return occ[i].at.Compare(occ[j].at) < 0 })
 		first := occ[0]
 		for _, o := range occ[1:] {
 			if o.owner == first.owner {
@@ -154,8 +154,8 @@ func (l *linter) duplicateSentences() {
 			if strings.HasPrefix(first.owner, "constant") {
 				fix = fmt.Sprintf("emit %s with {{const %q}} instead of repeating its sentence (split the constant if only this sentence is shared)", first.owner, first.name)
 			}
-			l.add(LintDuplicateSentence, o.pos, o.name, fix,
-				"%s repeats a sentence of %s (%s): %q; one rule, one place: two copies drift apart", o.owner, first.owner, first.pos, lintClip(key, 80))
+			l.add(LintDuplicateSentence, o.at, o.name, fix,
+				"%s repeats a sentence of %s (%s): %q; one rule, one place: two copies drift apart", o.owner, first.owner, first.at, lintClip(key, 80))
 		}
 	}
 }

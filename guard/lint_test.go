@@ -70,7 +70,7 @@ type  = "string"
 
 // ltBrief formats a finding as "file:line:col lint [block]" for table tests; messages are checked in their own tests.
 func ltBrief(f Finding) string {
-	s := f.Pos.String() + " " + f.Lint
+	s := f.Range().String() + " " + f.Lint
 	if f.Block != "" {
 		s += " " + f.Block
 	}
@@ -627,8 +627,8 @@ promptc.toml:22:1: warning: [[lint.allow]] of "duplicate-sentence" silences noth
 }
 
 func TestLintJSON(t *testing.T) {
-	f := Finding{Lint: LintPastedConstant, Severity: SeverityError, Pos: blocks.Pos{File: "blocks/a.toml", Line: 3, Col: 9},
-		Block: "rules", Message: "m", Fix: "f"}
+	f := Finding{Lint: LintPastedConstant, Block: "rules", Diagnostic: blocks.Diagnostic{Severity: blocks.SeverityError,
+		Summary: "m", Suggestion: "f", Subject: &blocks.Range{Filename: "blocks/a.toml", Start: blocks.Pos{Line: 3, Column: 9}}}}
 	var b strings.Builder
 	if err := WriteFindingsJSON(&b, []Finding{f}); err != nil {
 		t.Fatal(err)
@@ -699,7 +699,7 @@ func TestLintTracker(t *testing.T) {
 		t.Fatalf("examples/tracker does not build:\n%s", diags)
 	}
 	for _, f := range Lint(prog, arts, ltCounter(t)) {
-		if f.Severity == SeverityError {
+		if f.Severity == blocks.SeverityError {
 			t.Errorf("%s", f)
 		} else {
 			t.Logf("%s", f)

@@ -17,7 +17,7 @@ func (l *linter) unusedConstants() {
 		if len(l.usedBy[ct.Name]) > 0 {
 			continue
 		}
-		l.add(LintUnusedConstant, ct.Pos, ct.Name,
+		l.add(LintUnusedConstant, ct.Range, ct.Name,
 			fmt.Sprintf("emit it with {{const %q}} where the rule applies, or delete it", ct.Name),
 			"constant %q is never used: no block emits it with {{const %q}}", ct.Name, ct.Name)
 	}
@@ -47,7 +47,7 @@ func (l *linter) unusedVariables() {
 			continue
 		}
 		v := l.p.Vars[name]
-		l.add(LintUnusedVariable, v.Pos, name,
+		l.add(LintUnusedVariable, v.Range, name,
 			fmt.Sprintf("use it in a block ({{.%s}} or when = %q), or delete [vars.%s] and its values in fixtures/", name, name, name),
 			"%s variable %q is declared but no block uses it: a value given for it changes no output", v.Scope, name)
 	}

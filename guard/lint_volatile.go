@@ -89,11 +89,11 @@ func (l *linter) volatileText() {
 		if bd.b.Section != blocks.Runbook {
 			continue
 		}
-		scope := l.prog.Scope(bd.b.ID)
+		scope, _ := l.prog.Scope(bd.b.ID)
 		for _, seg := range bd.lits {
 			for _, m := range findVolatile(seg.text) {
 				text := seg.text[m.start:m.end]
-				l.add(LintVolatileText, bd.b.SourcePos(seg.off+m.start), bd.b.ID, m.pat.fix,
+				l.add(LintVolatileText, bd.b.SourceRange(seg.off+m.start, seg.off+m.end), bd.b.ID, m.pat.fix,
 					"runbook block %q (%s scope) contains %s, %q: %s", bd.b.ID, scope, m.pat.what, text, m.pat.why)
 			}
 		}
@@ -110,7 +110,7 @@ func (l *linter) volatileText() {
 		}
 		for _, m := range findVolatile(ct.Value) {
 			text := ct.Value[m.start:m.end]
-			l.add(LintVolatileText, ct.SourcePos(m.start), ct.Name, m.pat.fix,
+			l.add(LintVolatileText, ct.SourceRange(m.start, m.end), ct.Name, m.pat.fix,
 				"constant %q, used by runbook block %s, contains %s, %q: %s", ct.Name, strings.Join(runbook, ", "), m.pat.what, text, m.pat.why)
 		}
 	}

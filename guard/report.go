@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/golden"
 )
 
 // Summary says in a few lines what a set of changes costs: which tasks and scopes are hit, and the cached tokens
@@ -24,15 +25,15 @@ type Summary struct {
 // or session change only its own; a turn message change loses no cached prefix.
 func (r *Report) Summarize() Summary {
 	s := Summary{Artifacts: len(r.Changes)}
-	byScope := map[string][]string{}
+	byScope := map[blocks.Scope][]string{}
 	var added, removed, tails []string
 	for _, c := range r.Changes {
 		s.InvalidatedBytes += c.InvalidatedBytes
 		s.InvalidatedTokens += c.InvalidatedTokens
 		switch {
-		case c.Status == Added:
+		case c.Status == golden.Added:
 			added = append(added, c.Path)
-		case c.Status == Removed:
+		case c.Status == golden.Removed:
 			removed = append(removed, c.Path)
 		case c.Kind == blocks.Turn:
 			byScope[blocks.ScopeTurn] = append(byScope[blocks.ScopeTurn], c.Task)
@@ -40,7 +41,7 @@ func (r *Report) Summarize() Summary {
 			tails = append(tails, c.Task)
 		default:
 			scope := c.Scope
-			if scope == "" {
+			if !c.attributed() {
 				scope = blocks.ScopeTask
 			}
 			byScope[scope] = append(byScope[scope], c.Task)
@@ -178,7 +179,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 		if owner := c.Owner(); owner != "" {
 			b.WriteString("  block: " + owner + "\n")
 		}
-		if c.Kind == blocks.Runbook && c.Status != Added {
+		if c.Kind == blocks.Runbook && c.Status != golden.Added {
 			fmt.Fprintf(&b, "  cache: invalidates %s, %s of cached prefix\n", count(c.InvalidatedBytes, "byte"), count(c.InvalidatedTokens, "token"))
 		} else if c.Kind == blocks.Turn {
 			b.WriteString("  cache: turn message, no cached prefix lost\n")
@@ -228,9 +229,9 @@ func (c *Change) Headline() string { return c.Path + ": " + c.Detail() }
 func (c *Change) Detail() string {
 	var d string
 	switch c.Status {
-	case Added:
+	case golden.Added:
 		d = "new artifact"
-	case Removed:
+	case golden.Removed:
 		d = "no longer produced"
 	default:
 		d = fmt.Sprintf("changed at byte %d (line %d, col %d)", c.Offset, c.Line, c.Col)
@@ -275,9 +276,9 @@ func (r *Report) WriteMarkdown(w io.Writer, title string) error {
 	for _, c := range r.Changes {
 		first := fmt.Sprintf("byte %d (%d:%d)", c.Offset, c.Line, c.Col)
 		switch c.Status {
-		case Added:
+		case golden.Added:
 			first = "new artifact"
-		case Removed:
+		case golden.Removed:
 			first = "no longer produced"
 		}
 		block := "—"
@@ -286,9 +287,9 @@ func (r *Report) WriteMarkdown(w io.Writer, title string) error {
 		} else if c.After != "" {
 			block = fmt.Sprintf("after `%s`", c.After)
 		}
-		scope := c.Scope
-		if scope == "" {
-			scope = "—"
+		scope := "—"
+		if c.attributed() {
+			scope = c.Scope.String()
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, thousands(c.InvalidatedTokens))
 	}
@@ -326,9 +327,43 @@ type jsonReport struct {
 	Changes  []jsonChange `json:"changes"`
 }
 
+// jsonChange is the stable JSON form of a change: every field always in this order; block, scope, side, after, note
+// and source omitted when empty.
 type jsonChange struct {
-	*Change
-	Source string `json:"source,omitempty"`
+	Path              string `json:"path"`
+	Status            string `json:"status"`
+	Task              string `json:"task"`
+	Kind              string `json:"kind"`
+	Offset            int    `json:"offset"`
+	Line              int    `json:"line"`
+	Col               int    `json:"col"`
+	Block             string `json:"block,omitempty"`
+	Scope             string `json:"scope,omitempty"`
+	Side              string `json:"side,omitempty"`
+	After             string `json:"after,omitempty"`
+	InvalidatedBytes  int    `json:"invalidated_bytes"`
+	InvalidatedTokens int    `json:"invalidated_tokens"`
+	OldBytes          int    `json:"old_bytes"`
+	NewBytes          int    `json:"new_bytes"`
+	Note              string `json:"note,omitempty"`
+	Diff              string `json:"diff"`
+	Source            string `json:"source,omitempty"`
+}
+
+func newJSONChange(c *Change) jsonChange {
+	jc := jsonChange{Path: c.Path, Status: c.Status.String(), Task: c.Task, Offset: c.Offset, Line: c.Line, Col: c.Col,
+		Block: c.Block, Side: c.Side, After: c.After, InvalidatedBytes: c.InvalidatedBytes,
+		InvalidatedTokens: c.InvalidatedTokens, OldBytes: c.OldBytes, NewBytes: c.NewBytes, Note: c.Note, Diff: c.Diff}
+	if c.Kind != blocks.Unplaced {
+		jc.Kind = c.Kind.String()
+	}
+	if c.attributed() {
+		jc.Scope = c.Scope.String()
+	}
+	if c.Source.Known() {
+		jc.Source = c.Source.String()
+	}
+	return jc
 }
 
 // WriteJSON writes the report as indented JSON with a stable field order.
@@ -338,11 +373,7 @@ func (r *Report) WriteJSON(w io.Writer) error {
 		jr.Summary.Lines = []string{}
 	}
 	for _, c := range r.Changes {
-		jc := jsonChange{Change: c}
-		if c.Source.Known() {
-			jc.Source = c.Source.String()
-		}
-		jr.Changes = append(jr.Changes, jc)
+		jr.Changes = append(jr.Changes, newJSONChange(c))
 	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
@@ -363,7 +394,7 @@ func (r *Report) WriteAnnotations(w io.Writer, prefix string) error {
 	for _, c := range r.Changes {
 		at := "file=" + annotationValue(prefix+"golden/"+c.Path)
 		if c.Source.Known() {
-			at = fmt.Sprintf("file=%s,line=%d,col=%d", annotationValue(prefix+c.Source.File), max(c.Source.Line, 1), max(c.Source.Col, 1))
+			at = fmt.Sprintf("file=%s,line=%d,col=%d", annotationValue(prefix+c.Source.Filename), max(c.Source.Start.Line, 1), max(c.Source.Start.Column, 1))
 		}
 		g, ok := byAt[at]
 		if !ok {

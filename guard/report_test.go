@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/golden"
 )
 
 // go test ./guard -run TestReport -update rewrites testdata/report/*.golden; read the diff before committing it.
@@ -268,7 +269,7 @@ func TestReportJSON(t *testing.T) {
 	}
 	for i, c := range got.Changes {
 		want := r.Changes[i]
-		if c.Path != want.Path || c.Status != want.Status || c.Diff != want.Diff || c.Offset != want.Offset {
+		if c.Path != want.Path || c.Status != want.Status.String() || c.Diff != want.Diff || c.Offset != want.Offset {
 			t.Errorf("change %d = %s %s at %d, want %s %s at %d", i, c.Path, c.Status, c.Offset, want.Path, want.Status, want.Offset)
 		}
 		// source is the block's position as path:line:col, present exactly when a block owns the change.
@@ -363,7 +364,7 @@ func TestReportMarkdown(t *testing.T) {
 	// A diff holding a code fence gets a longer fence, so the comment's markup stays intact.
 	b.Reset()
 	fenced := &Report{Encoding: O200k, Changes: []*Change{{
-		Path: "t/a.runbook.md", Status: Changed, Task: "t", Kind: blocks.Runbook, Offset: 0, Line: 1, Col: 1,
+		Path: "t/a.runbook.md", Status: golden.Changed, Task: "t", Kind: blocks.Runbook, Offset: 0, Line: 1, Col: 1,
 		Diff: "--- a/t/a.runbook.md\n+++ b/t/a.runbook.md\n@@ -1 +1 @@\n-```sh\n+````sh\n",
 	}}}
 	fenced.WriteMarkdown(&b, "t")
@@ -375,13 +376,13 @@ func TestReportMarkdown(t *testing.T) {
 func TestReportAnnotationsEscaping(t *testing.T) {
 	r := &Report{Encoding: O200k, Changes: []*Change{
 		{
-			Path: "t/a.runbook.md", Status: Changed, Task: "t", Kind: blocks.Runbook, Offset: 3, Line: 1, Col: 4,
-			Block: "b", Source: blocks.Pos{File: "blocks/100%,a:b.toml", Line: 7, Col: 1}, Scope: blocks.ScopeGlobal, Side: "new",
+			Path: "t/a.runbook.md", Status: golden.Changed, Task: "t", Kind: blocks.Runbook, Offset: 3, Line: 1, Col: 4,
+			Block: "b", Source: blocks.Range{Filename: "blocks/100%,a:b.toml", Start: blocks.Pos{Line: 7, Column: 1}}, Scope: blocks.ScopeGlobal, Side: "new",
 			InvalidatedBytes: 5000, InvalidatedTokens: 1234,
 		},
 		{
 			// A message can only hold a newline through a path; the escaping must cover it anyway.
-			Path: "t/50%\nb.runbook.md", Status: Removed, Task: "t", Kind: blocks.Runbook, Line: 1, Col: 1,
+			Path: "t/50%\nb.runbook.md", Status: golden.Removed, Task: "t", Kind: blocks.Runbook, Line: 1, Col: 1,
 		},
 	}}
 	var b bytes.Buffer

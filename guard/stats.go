@@ -51,19 +51,19 @@ type TaskStats struct {
 
 // BlockStats is one rendered block of a runbook.
 type BlockStats struct {
-	Block  string `json:"block"`
-	Scope  string `json:"scope"`
-	Source string `json:"source"` // the block's position, path:line:col
-	Bytes  int    `json:"bytes"`
-	Tokens int    `json:"tokens"`
+	Block  string       `json:"block"`
+	Scope  blocks.Scope `json:"scope"`
+	Source string       `json:"source"` // the block's position, path:line:col
+	Bytes  int          `json:"bytes"`
+	Tokens int          `json:"tokens"`
 }
 
 // ScopeStats totals the blocks of one scope.
 type ScopeStats struct {
-	Scope  string `json:"scope"`
-	Blocks int    `json:"blocks"` // distinct blocks rendered
-	Bytes  int    `json:"bytes"`
-	Tokens int    `json:"tokens"`
+	Scope  blocks.Scope `json:"scope"`
+	Blocks int          `json:"blocks"` // distinct blocks rendered
+	Bytes  int          `json:"bytes"`
+	Tokens int          `json:"tokens"`
 }
 
 // Prefix is a prefix of a runbook: its bytes [0, Bytes), the line and column (1-based, column in runes) of the first
@@ -142,10 +142,10 @@ func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemb
 		return ts
 	}
 	a := rbs[0]
-	ts.Fixture, ts.Artifact = fixtureName(a), a.Path
+	ts.Fixture, ts.Artifact = a.Fixture, a.Path
 	ts.Bytes, ts.Tokens = len(a.Text), tok.Count(a.Text)
-	byScope := map[string]*ScopeStats{}
-	for _, scope := range []string{blocks.ScopeGlobal, blocks.ScopeTask, blocks.ScopeSession, blocks.ScopeTurn} {
+	byScope := map[blocks.Scope]*ScopeStats{}
+	for scope := blocks.ScopeGlobal; scope <= blocks.ScopeTurn; scope++ {
 		ts.Scopes = append(ts.Scopes, ScopeStats{Scope: scope})
 	}
 	for i := range ts.Scopes {
@@ -153,7 +153,7 @@ func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemb
 	}
 	for _, sp := range a.Spans {
 		n := tok.Count(a.Text[sp.Start:sp.End])
-		ts.Blocks = append(ts.Blocks, BlockStats{Block: sp.Block.ID, Scope: sp.Scope, Source: sp.Block.Pos.String(),
+		ts.Blocks = append(ts.Blocks, BlockStats{Block: sp.Block.ID, Scope: sp.Scope, Source: sp.Block.Range.String(),
 			Bytes: sp.End - sp.Start, Tokens: n})
 		if s := byScope[sp.Scope]; s != nil {
 			s.Blocks++
@@ -179,7 +179,7 @@ func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemb
 	texts := make([]string, len(rbs))
 	for i, f := range rbs {
 		texts[i] = f.Text
-		ts.Fixtures = append(ts.Fixtures, FixtureStats{Fixture: fixtureName(f), Artifact: f.Path, Bytes: len(f.Text),
+		ts.Fixtures = append(ts.Fixtures, FixtureStats{Fixture: f.Fixture, Artifact: f.Path, Bytes: len(f.Text),
 			Tokens: tok.Count(f.Text), GlobalPrefix: f.PrefixEnd(blocks.ScopeGlobal), TaskPrefix: f.PrefixEnd(blocks.ScopeTask)})
 	}
 	ts.FixturePrefix = FixturePrefix{Prefix: prefixOf(a, sharedLen(texts), tok), Fixtures: len(rbs)}
@@ -189,7 +189,8 @@ func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemb
 // prefixOf describes a's first n bytes.
 func prefixOf(a *assemble.Artifact, n int, tok *Counter) Prefix {
 	p := Prefix{Bytes: n, Tokens: tok.Count(a.Text[:n])}
-	p.Line, p.Col = blocks.LineCol(a.Text, n)
+	at := blocks.TextPos(a.Text, n)
+	p.Line, p.Col = at.Line, at.Column
 	if sp, ok := a.SpanAt(n); ok {
 		p.Block = sp.Block.ID
 	}
@@ -203,12 +204,7 @@ func sharedLen(texts []string) int {
 	}
 	n := len(texts[0])
 	for _, t := range texts[1:] {
-		n = min(n, len(t))
-		i := 0
-		for i < n && t[i] == texts[0][i] {
-			i++
-		}
-		n = i
+		n = commonPrefix(texts[0][:n], t)
 	}
 	for n > 0 && n < len(texts[0]) && !utf8.RuneStart(texts[0][n]) {
 		n--
@@ -230,7 +226,7 @@ func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok 
 	}
 	common := ""
 	for _, a := range runbooks[rendered[0]] {
-		f, everywhere := fixtureName(a), true
+		f, everywhere := a.Fixture, true
 		for _, task := range rendered[1:] {
 			everywhere = everywhere && findFixture(runbooks[task], f) != nil
 		}
@@ -251,7 +247,8 @@ func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok 
 	}
 	n := sharedLen(texts)
 	sp.Bytes, sp.Tokens = n, tok.Count(texts[0][:n])
-	sp.Line, sp.Col = blocks.LineCol(texts[0], n)
+	at := blocks.TextPos(texts[0], n)
+	sp.Line, sp.Col = at.Line, at.Column
 	for i, a := range picked {
 		tb := TaskBlock{Task: rendered[i]}
 		if s, ok := a.SpanAt(n); ok {
@@ -264,23 +261,11 @@ func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok 
 
 func findFixture(arts []*assemble.Artifact, fixture string) *assemble.Artifact {
 	for _, a := range arts {
-		if fixtureName(a) == fixture {
+		if a.Fixture == fixture {
 			return a
 		}
 	}
 	return nil
-}
-
-// fixtureName reads the fixture from an artifact path, TASK/FIXTURE.runbook.md.
-func fixtureName(a *assemble.Artifact) string {
-	name := a.Path[strings.IndexByte(a.Path, '/')+1:]
-	if i := strings.LastIndex(name, ".runbook.md"); i >= 0 {
-		return name[:i]
-	}
-	if i := strings.LastIndex(name, ".turn-"); i >= 0 {
-		return name[:i]
-	}
-	return name
 }
 
 // WriteJSON writes the report as indented JSON (docs/stats.md).
@@ -310,7 +295,7 @@ func (r *StatsReport) WriteText(w io.Writer) error {
 		fmt.Fprintf(&b, "task %s: %s (fixture %q, %s)\n", ts.Task, ts.Artifact, ts.Fixture, which)
 		rows := [][]string{{"block", "scope", "bytes", "tokens", "source"}}
 		for _, bs := range ts.Blocks {
-			rows = append(rows, []string{bs.Block, bs.Scope, strconv.Itoa(bs.Bytes), strconv.Itoa(bs.Tokens), bs.Source})
+			rows = append(rows, []string{bs.Block, bs.Scope.String(), strconv.Itoa(bs.Bytes), strconv.Itoa(bs.Tokens), bs.Source})
 		}
 		rows = append(rows, []string{"total", "", strconv.Itoa(ts.Bytes), strconv.Itoa(ts.Tokens), ""})
 		writeTable(&b, rows, "llrrl")
@@ -320,9 +305,9 @@ func (r *StatsReport) WriteText(w io.Writer) error {
 		for _, s := range ts.Scopes {
 			note := ""
 			if s.Scope == blocks.ScopeTurn {
-				note = "in " + lintCount(ts.TurnMessages, "turn message")
+				note = "in " + count(ts.TurnMessages, "turn message")
 			}
-			rows = append(rows, []string{s.Scope, strconv.Itoa(s.Blocks), strconv.Itoa(s.Bytes), strconv.Itoa(s.Tokens), note})
+			rows = append(rows, []string{s.Scope.String(), strconv.Itoa(s.Blocks), strconv.Itoa(s.Bytes), strconv.Itoa(s.Tokens), note})
 		}
 		writeTable(&b, rows, "lrrrl")
 
@@ -333,7 +318,7 @@ func (r *StatsReport) WriteText(w io.Writer) error {
 		}
 		prefixRow("global", ts.GlobalPrefix)
 		prefixRow("task", ts.TaskPrefix)
-		prefixRow("common to "+lintCount(ts.FixturePrefix.Fixtures, "fixture"), ts.FixturePrefix.Prefix)
+		prefixRow("common to "+count(ts.FixturePrefix.Fixtures, "fixture"), ts.FixturePrefix.Prefix)
 		writeTable(&b, rows, "lrrll")
 
 		if len(ts.Fixtures) > 1 {

@@ -113,7 +113,7 @@ func TestStats(t *testing.T) {
 func stBlockList(bs []BlockStats) string {
 	var parts []string
 	for _, b := range bs {
-		parts = append(parts, strings.Join([]string{b.Block, b.Scope, strconv.Itoa(b.Bytes), b.Source}, " "))
+		parts = append(parts, strings.Join([]string{b.Block, b.Scope.String(), strconv.Itoa(b.Bytes), b.Source}, " "))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -121,7 +121,7 @@ func stBlockList(bs []BlockStats) string {
 func stScopeList(ss []ScopeStats) string {
 	var parts []string
 	for _, s := range ss {
-		parts = append(parts, strings.Join([]string{s.Scope, strconv.Itoa(s.Blocks), strconv.Itoa(s.Bytes)}, " "))
+		parts = append(parts, strings.Join([]string{s.Scope.String(), strconv.Itoa(s.Blocks), strconv.Itoa(s.Bytes)}, " "))
 	}
 	return strings.Join(parts, "; ")
 }

@@ -2,14 +2,12 @@ package templates
 
 import (
 	"text/template/parse"
-
-	"github.com/promptc/promptc/blocks"
 )
 
-// Use is one use of a name in a body, at a byte offset of the body text.
+// Use is one use of a name in a body: the name, and the bytes [Off, End) of the body text that name it.
 type Use struct {
-	Name string
-	Off  int
+	Name     string
+	Off, End int
 }
 
 // Uses is what a body depends on, read from its parse tree rather than from any one rendering (§3.7): every
@@ -30,17 +28,18 @@ type Uses struct {
 type analyzer struct {
 	uses Uses
 	lits []Literal
-	errs []Error
-	text string
+	// templates holds the offsets of template actions, which promptc refuses.
+	templates []int
+	text      string
 	// aliases holds the template variables bound to the data ({{$d := .}}): $d.x reads variable x. Template
 	// variables are scoped, but treating a name as an alias everywhere only finds more uses, never fewer.
 	aliases map[string]bool
 }
 
-func analyze(tree *parse.Tree, text string) (Uses, []Literal, []Error) {
+func analyze(tree *parse.Tree, text string) (Uses, []Literal, []int) {
 	a := &analyzer{text: text, aliases: map[string]bool{}}
 	a.node(tree.Root, false)
-	return a.uses, a.lits, a.errs
+	return a.uses, a.lits, a.templates
 }
 
 // isData reports whether a pipeline evaluates to the data itself: ., $ or an alias of it, with nothing applied.
@@ -48,11 +47,18 @@ func (a *analyzer) isData(p *parse.PipeNode, rebound bool) bool {
 	if p == nil || len(p.Cmds) != 1 || len(p.Cmds[0].Args) != 1 {
 		return false
 	}
-	switch n := p.Cmds[0].Args[0].(type) {
+	return a.isDataNode(p.Cmds[0].Args[0], rebound)
+}
+
+// isDataNode reports whether an argument is the data itself: ., $, an alias of it, or such a pipeline in parentheses.
+func (a *analyzer) isDataNode(n parse.Node, rebound bool) bool {
+	switch n := n.(type) {
 	case *parse.DotNode:
 		return !rebound
 	case *parse.VariableNode:
 		return len(n.Ident) == 1 && (n.Ident[0] == "$" || a.aliases[n.Ident[0]])
+	case *parse.PipeNode:
+		return a.isData(n, rebound)
 	}
 	return false
 }
@@ -99,8 +105,7 @@ func (a *analyzer) node(n parse.Node, rebound bool) {
 		a.node(n.List, !a.isData(n.Pipe, rebound))
 		a.node(n.ElseList, rebound)
 	case *parse.TemplateNode:
-		line, col := blocks.LineCol(a.text, int(n.Pos))
-		a.errs = append(a.errs, Error{line, col, "the \"template\" action is not allowed: blocks compose through the order lists, constants (const) and references (ref)"})
+		a.templates = append(a.templates, int(n.Pos))
 	}
 }
 
@@ -114,6 +119,19 @@ func (a *analyzer) pipe(p *parse.PipeNode, rebound bool) {
 }
 
 func (a *analyzer) command(cmd *parse.CommandNode, rebound bool) {
+	// index . "name" reads variable name, as .name does; with a computed key it may read any of them.
+	if len(cmd.Args) >= 3 && isIdent(cmd.Args[0], "index") && a.isDataNode(cmd.Args[1], rebound) {
+		if key, ok := cmd.Args[2].(*parse.StringNode); ok {
+			a.field(key.Text, int(key.Pos), int(key.Pos)+len(key.Quoted))
+		} else {
+			a.uses.Data = true
+			a.arg(cmd.Args[2], rebound)
+		}
+		for _, arg := range cmd.Args[3:] {
+			a.arg(arg, rebound)
+		}
+		return
+	}
 	if len(cmd.Args) > 0 {
 		if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok && (id.Ident == "const" || id.Ident == "ref") {
 			var lit *parse.StringNode
@@ -122,9 +140,9 @@ func (a *analyzer) command(cmd *parse.CommandNode, rebound bool) {
 			}
 			switch {
 			case lit != nil && id.Ident == "const":
-				a.uses.Consts = append(a.uses.Consts, Use{lit.Text, int(lit.Pos)})
+				a.uses.Consts = append(a.uses.Consts, Use{lit.Text, int(lit.Pos), int(lit.Pos) + len(lit.Quoted)})
 			case lit != nil:
-				a.uses.Refs = append(a.uses.Refs, Use{lit.Text, int(lit.Pos)})
+				a.uses.Refs = append(a.uses.Refs, Use{lit.Text, int(lit.Pos), int(lit.Pos) + len(lit.Quoted)})
 			case id.Ident == "const":
 				a.uses.DynamicConst = true
 			default:
@@ -141,12 +159,12 @@ func (a *analyzer) arg(n parse.Node, rebound bool) {
 	switch n := n.(type) {
 	case *parse.FieldNode:
 		if !rebound {
-			a.field(n.Ident[0], int(n.Pos))
+			a.field(n.Ident[0], int(n.Pos), int(n.Pos)+1+len(n.Ident[0]))
 		}
 	case *parse.VariableNode:
 		if n.Ident[0] == "$" || a.aliases[n.Ident[0]] {
 			if len(n.Ident) > 1 {
-				a.field(n.Ident[1], int(n.Pos))
+				a.field(n.Ident[1], int(n.Pos), int(n.Pos)+len(n.Ident[0])+1+len(n.Ident[1]))
 			} else {
 				a.uses.Data = true
 			}
@@ -156,16 +174,27 @@ func (a *analyzer) arg(n parse.Node, rebound bool) {
 			a.uses.Data = true
 		}
 	case *parse.ChainNode:
+		// (.).name reads variable name, as .name does.
+		if len(n.Field) > 0 && a.isDataNode(n.Node, rebound) {
+			a.field(n.Field[0], int(n.Pos), int(n.Pos)+1+len(n.Field[0]))
+			return
+		}
 		a.arg(n.Node, rebound)
 	case *parse.PipeNode:
 		a.pipe(n, rebound)
 	}
 }
 
-func (a *analyzer) field(name string, off int) {
+func (a *analyzer) field(name string, off, end int) {
 	if name == "task" {
 		a.uses.Task = true
 		return
 	}
-	a.uses.Vars = append(a.uses.Vars, Use{name, off})
+	end = min(end, len(a.text))
+	a.uses.Vars = append(a.uses.Vars, Use{name, off, max(off, end)})
+}
+
+func isIdent(n parse.Node, name string) bool {
+	id, ok := n.(*parse.IdentifierNode)
+	return ok && id.Ident == name
 }

@@ -232,16 +232,36 @@ func Quote(s string) string {
 	}
 }
 
-// Escape escapes s for a variable of the given trust level: blocks.Trusted leaves it unchanged,
-// blocks.Untrusted applies EscapeUntrusted and blocks.Background applies EscapeBackground. Any other trust level,
-// including "", is treated as untrusted: untrusted is the manifest's default, and the safe one.
-func Escape(trust, s string) string {
+// Escape escapes s for a variable of the given trust level: blocks.Trusted leaves it unchanged but for invalid
+// UTF-8 (every artifact is valid UTF-8: each invalid byte becomes U+FFFD, at every trust level), blocks.Untrusted
+// applies EscapeUntrusted and blocks.Background applies EscapeBackground.
+func Escape(trust blocks.Trust, s string) string {
 	switch trust {
 	case blocks.Trusted:
-		return s
+		return ValidUTF8(s)
 	case blocks.Background:
 		return EscapeBackground(s)
 	default:
 		return EscapeUntrusted(s)
 	}
+}
+
+// ValidUTF8 returns s with each byte that is not part of a valid UTF-8 sequence replaced by U+FFFD, as the escapers
+// do; s itself when it is valid.
+func ValidUTF8(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b.WriteString(replacementChar)
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }

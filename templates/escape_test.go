@@ -146,15 +146,16 @@ func TestQuote(t *testing.T) {
 func TestEscape(t *testing.T) {
 	tests := []struct {
 		name  string
-		trust string
+		trust blocks.Trust
 		in    string
 		want  string
 	}{
 		{name: "trusted", trust: blocks.Trusted, in: "a\r\n<b>\x00", want: "a\r\n<b>\x00"},
+		// Every artifact is valid UTF-8, whatever a Go caller passes as trusted: each bad byte becomes U+FFFD.
+		{name: "trusted invalid UTF-8", trust: blocks.Trusted, in: "a\xffb\xc3(\u00e9", want: "a\uFFFDb\uFFFD(\u00e9"},
 		{name: "untrusted", trust: blocks.Untrusted, in: "a\n<b>", want: `a \<b\>`},
 		{name: "background", trust: blocks.Background, in: "a\n<b>", want: "> a\n> \\<b\\>"},
-		{name: "unset is untrusted", trust: "", in: "a\n*", want: `a \*`},
-		{name: "unknown is untrusted", trust: "bogus", in: "_", want: `\_`},
+		{name: "zero value is untrusted", in: "a\n*", want: `a \*`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

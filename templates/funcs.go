@@ -9,15 +9,23 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// MaxOutput bounds what one block body may render: a loop such as {{range 100000000}} must fail with a diagnostic,
-// not exhaust memory.
+// MaxOutput bounds what one block may render, whatever makes it large: a loop such as {{range 100000000}}, a huge
+// constant or value, or a huge literal body must each fail with a diagnostic, not exhaust memory.
 const MaxOutput = 16 << 20
 
-// limitedBuilder collects a body's output and fails once it passes MaxOutput.
+// bigPiece is the size from which one write is taken to be a single large constant, value or function result rather
+// than one more piece of a loop's output.
+const bigPiece = 1 << 20
+
+// limitedBuilder collects a body's output and fails once it passes MaxOutput, saying what most likely made it so
+// large.
 type limitedBuilder struct{ strings.Builder }
 
 func (w *limitedBuilder) Write(p []byte) (int, error) {
 	if w.Len()+len(p) > MaxOutput {
+		if len(p) >= bigPiece {
+			return 0, fmt.Errorf("the block renders more than %d MiB: it writes one piece of %s (a constant, a value or a function's result); shorten it, or limit the value with max_runes or max_bytes", MaxOutput>>20, mib(len(p)))
+		}
 		return 0, fmt.Errorf("the block renders more than %d MiB; a template loop is probably running away", MaxOutput>>20)
 	}
 	return w.Builder.Write(p)
@@ -47,7 +55,7 @@ func baseFuncs(consts map[string]string) template.FuncMap {
 		"quote": func(text any) (string, error) {
 			s, ok := text.(string)
 			if !ok {
-				return "", fmt.Errorf("quote takes a string, not %s", describe(text))
+				return "", fmt.Errorf("quote takes a string, not %s", blocks.DescribeValue(text))
 			}
 			return Quote(s), nil
 		},
@@ -59,8 +67,8 @@ func baseFuncs(consts map[string]string) template.FuncMap {
 }
 
 // Execute renders the body with data. ref is called for every ref call that runs and returns the heading line to
-// insert, or an error. Errors are positioned within the body text.
-func (b *Body) Execute(data map[string]any, ref func(id string) (string, error)) (string, *Error) {
+// insert, or an error. An error is a diagnostic positioned in the block's source.
+func (b *Body) Execute(data map[string]any, ref func(id string) (string, error)) (string, *blocks.Diagnostic) {
 	if b.Static {
 		return b.output, nil
 	}
@@ -70,33 +78,18 @@ func (b *Body) Execute(data map[string]any, ref func(id string) (string, error))
 		// resolve references against their own runbook.
 		c, err := t.Clone()
 		if err != nil {
-			return "", &Error{Line: 1, Col: 1, Msg: err.Error()}
+			d := b.diag(0, 0, err.Error())
+			return "", &d
 		}
 		t = c.Funcs(template.FuncMap{"ref": ref})
 	}
 	out := &limitedBuilder{}
-	out.Grow(len(b.Text))
+	out.Grow(len(b.Block.Body))
 	if err := t.Execute(out, data); err != nil {
-		e := execError(b.Text, err)
-		return "", &e
+		d := b.execError(err)
+		return "", &d
 	}
 	return out.String(), nil
-}
-
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "nothing"
-	case string:
-		return "a string"
-	case bool:
-		return "a bool"
-	case int, int64:
-		return "an int"
-	case []string, []any:
-		return "a list"
-	}
-	return fmt.Sprintf("a %T", v)
 }
 
 // index replaces text/template's builtin, which returns a zero value (printed "<no value>") for a missing map key:
@@ -106,7 +99,7 @@ func index(item any, keys ...any) (any, error) {
 		if m, ok := item.(map[string]any); ok {
 			name, isName := k.(string)
 			if !isName {
-				return nil, fmt.Errorf("index: the data is indexed by variable name, not %s", describe(k))
+				return nil, fmt.Errorf("index: the data is indexed by variable name, not %s", blocks.DescribeValue(k))
 			}
 			if item, ok = m[name]; !ok {
 				return nil, fmt.Errorf("index: no variable %q here", name)
@@ -115,7 +108,7 @@ func index(item any, keys ...any) (any, error) {
 		}
 		i, isInt := k.(int)
 		if !isInt {
-			return nil, fmt.Errorf("index: a list or string is indexed by an int, not %s", describe(k))
+			return nil, fmt.Errorf("index: a list or string is indexed by an int, not %s", blocks.DescribeValue(k))
 		}
 		var n int
 		switch v := item.(type) {
@@ -124,7 +117,7 @@ func index(item any, keys ...any) (any, error) {
 		case string:
 			n = len(v)
 		default:
-			return nil, fmt.Errorf("index: cannot index %s", describe(item))
+			return nil, fmt.Errorf("index: cannot index %s", blocks.DescribeValue(item))
 		}
 		if i < 0 || i >= n {
 			return nil, fmt.Errorf("index: %d out of range (length %d)", i, n)

@@ -1,9 +1,6 @@
 package templates
 
 import (
-	"encoding/json"
-	"fmt"
-	"math"
 	"strconv"
 	"strings"
 
@@ -25,7 +22,7 @@ func LimitText(v *blocks.Var, s string) string {
 	if ok {
 		return s
 	}
-	if v.Overflow == "notice" {
+	if v.Overflow == blocks.OverflowNotice {
 		return v.Notice
 	}
 	return cut
@@ -91,12 +88,10 @@ func LimitList(v *blocks.Var, items []string) []string {
 	return out
 }
 
-// Zero returns the zero value a template sees for a variable with no value: "" for string and text, an empty
-// []string for list, false for bool and int 0 for int. It returns nil for an unknown type.
+// Zero returns the value a template sees for a variable with no value: "" for string and text, an empty []string
+// for list, false for bool and int 0 for int.
 func Zero(v *blocks.Var) any {
 	switch v.Type {
-	case blocks.TypeString, blocks.TypeText:
-		return ""
 	case blocks.TypeList:
 		return []string{}
 	case blocks.TypeBool:
@@ -104,172 +99,41 @@ func Zero(v *blocks.Var) any {
 	case blocks.TypeInt:
 		return 0
 	}
-	return nil
+	return ""
 }
 
-// Prepare turns a Go value for variable v into the value a template sees:
-//   - string and text: a string; CRLF→LF, then LimitText, then Escape by v.Trust;
-//   - list: a []string, or a []any holding only strings; each item CRLF→LF, then LimitList, then each item
-//     escaped by v.Trust; the result is always a new []string;
-//   - bool: a bool;
-//   - int: any Go integer type, a float64 with an integral value (how JSON decodes numbers) or a json.Number
-//     holding an integer, returned as an int.
+// Prepare turns a value for variable v into the value a template sees. The value is first checked and converted
+// by v.Check (the one place values are type-checked, for fixtures, values files and Go callers alike), then:
+//   - string and text: CRLF→LF, then LimitText, then Escape by v.Trust;
+//   - list: each item CRLF→LF, then LimitList, then each item escaped by v.Trust; the result is always a new
+//     []string;
+//   - bool: a bool; int: an int.
 //
-// A nil val gives Zero(v). Any other value is an error saying what v expects, such as
-// `variable "x" is a list of strings, got int`.
-func Prepare(v *blocks.Var, val any) (any, error) {
+// A nil val gives Zero(v). A value of the wrong type is a diagnostic with no subject: the caller knows where the
+// value came from.
+func Prepare(v *blocks.Var, val any) (any, *blocks.Diagnostic) {
 	if val == nil {
-		if z := Zero(v); z != nil {
-			return z, nil
-		}
-		return nil, fmt.Errorf("variable %q has unknown type %q", v.Name, v.Type)
+		return Zero(v), nil
 	}
-	switch v.Type {
-	case blocks.TypeString, blocks.TypeText:
-		s, ok := val.(string)
-		if !ok {
-			return nil, wrongType(v, val)
+	checked, d := v.Check(val)
+	if d != nil {
+		return nil, d
+	}
+	switch x := checked.(type) {
+	case string:
+		return Escape(v.Trust, LimitText(v, blocks.NormalizeNewlines(x))), nil
+	case []string:
+		items := make([]string, len(x))
+		for i, it := range x {
+			items[i] = blocks.NormalizeNewlines(it)
 		}
-		return Escape(v.Trust, LimitText(v, blocks.NormalizeNewlines(s))), nil
-	case blocks.TypeList:
-		items, ok := listItems(val)
-		if !ok {
-			return nil, wrongType(v, val)
-		}
-		items = LimitList(v, items) // a new slice, so the escaping below cannot reach the caller's
+		items = LimitList(v, items)
 		for i, it := range items {
 			items[i] = Escape(v.Trust, it)
 		}
 		return items, nil
-	case blocks.TypeBool:
-		b, ok := val.(bool)
-		if !ok {
-			return nil, wrongType(v, val)
-		}
-		return b, nil
-	case blocks.TypeInt:
-		return prepareInt(v, val)
-	}
-	return nil, fmt.Errorf("variable %q has unknown type %q", v.Name, v.Type)
-}
-
-// listItems returns the items of a []string or of a []any holding only strings, each with CRLF→LF.
-func listItems(val any) ([]string, bool) {
-	switch l := val.(type) {
-	case []string:
-		out := make([]string, len(l))
-		for i, s := range l {
-			out[i] = blocks.NormalizeNewlines(s)
-		}
-		return out, true
-	case []any:
-		out := make([]string, len(l))
-		for i, it := range l {
-			s, ok := it.(string)
-			if !ok {
-				return nil, false
-			}
-			out[i] = blocks.NormalizeNewlines(s)
-		}
-		return out, true
-	}
-	return nil, false
-}
-
-func prepareInt(v *blocks.Var, val any) (any, error) {
-	switch n := val.(type) {
-	case int:
-		return n, nil
-	case int8:
-		return int(n), nil
-	case int16:
-		return int(n), nil
-	case int32:
-		return int(n), nil
 	case int64:
-		if int64(int(n)) != n {
-			return nil, outOfRange(v, val)
-		}
-		return int(n), nil
-	case uint:
-		if n > math.MaxInt {
-			return nil, outOfRange(v, val)
-		}
-		return int(n), nil
-	case uint8:
-		return int(n), nil
-	case uint16:
-		return int(n), nil
-	case uint32:
-		if uint64(n) > math.MaxInt {
-			return nil, outOfRange(v, val)
-		}
-		return int(n), nil
-	case uint64:
-		if n > math.MaxInt {
-			return nil, outOfRange(v, val)
-		}
-		return int(n), nil
-	case uintptr:
-		if uint64(n) > math.MaxInt {
-			return nil, outOfRange(v, val)
-		}
-		return int(n), nil
-	case float64:
-		return floatToInt(v, n)
-	case json.Number:
-		if i, err := n.Int64(); err == nil {
-			return prepareInt(v, i)
-		}
-		f, err := n.Float64()
-		if err != nil {
-			return nil, fmt.Errorf("variable %q is an int, got %q", v.Name, string(n))
-		}
-		return floatToInt(v, f)
+		return int(x), nil
 	}
-	return nil, wrongType(v, val)
-}
-
-func floatToInt(v *blocks.Var, f float64) (any, error) {
-	if f != math.Trunc(f) { // also NaN and ±Inf
-		return nil, fmt.Errorf("variable %q is an int, got %v", v.Name, f)
-	}
-	// -2⁶³ and 2⁶³ are exact float64 values; the int64 conversion is defined only between them.
-	if f < -(1<<63) || f >= 1<<63 {
-		return nil, outOfRange(v, f)
-	}
-	return prepareInt(v, int64(f))
-}
-
-func outOfRange(v *blocks.Var, val any) error {
-	return fmt.Errorf("variable %q is an int, got %v (out of range)", v.Name, val)
-}
-
-// wrongType is the error for a value of the wrong Go type for v.
-func wrongType(v *blocks.Var, val any) error {
-	want := map[string]string{
-		blocks.TypeString: "a string",
-		blocks.TypeText:   "a string",
-		blocks.TypeList:   "a list of strings",
-		blocks.TypeBool:   "a bool",
-		blocks.TypeInt:    "an int",
-	}[v.Type]
-	got := typeName(val)
-	if l, ok := val.([]any); ok && v.Type == blocks.TypeList {
-		for i, it := range l {
-			if _, ok := it.(string); !ok {
-				got = fmt.Sprintf("a list whose item %d is %s", i, typeName(it))
-				break
-			}
-		}
-	}
-	return fmt.Errorf("variable %q is %s, got %s", v.Name, want, got)
-}
-
-// typeName names val's Go type as a Go programmer writes it: "[]any", not "[]interface {}"; "nil" for nil.
-func typeName(val any) string {
-	if val == nil {
-		return "nil"
-	}
-	return strings.ReplaceAll(fmt.Sprintf("%T", val), "interface {}", "any")
+	return checked, nil
 }

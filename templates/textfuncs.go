@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/promptc/promptc/blocks"
 )
 
 // Bullets implements the bullets template function: "- item" for each item, joined by "\n", with no final newline.
@@ -56,13 +58,13 @@ func stringList(list any) ([]string, error) {
 		for i, it := range l {
 			s, ok := it.(string)
 			if !ok {
-				return nil, fmt.Errorf("want a list of strings, but item %d is %s", i, typeName(it))
+				return nil, fmt.Errorf("want a list of strings, but item %d is %s", i, blocks.DescribeValue(it))
 			}
 			items[i] = s
 		}
 		return items, nil
 	}
-	return nil, fmt.Errorf("want a list of strings, got %s", typeName(list))
+	return nil, fmt.Errorf("want a list of strings, got %s", blocks.DescribeValue(list))
 }
 
 // JSON implements the json template function: v as canonical JSON, which is compact, has the keys of every object

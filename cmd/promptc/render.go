@@ -144,18 +144,18 @@ func (e *env) fixture(prog *assemble.Program, task, name string, named bool) (*b
 }
 
 // readValues reads a JSON or TOML values file given on the command line.
-func (e *env) readValues(name string) (blocks.Values, blocks.Pos, error) {
+func (e *env) readValues(name string) (blocks.Values, blocks.Range, error) {
 	data, err := os.ReadFile(e.path(name))
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, blocks.Pos{}, usageErr(e, "render: cannot read %s: %v", name, err)
+		return nil, blocks.Range{}, usageErr(e, "render: cannot read %s: %v", name, err)
 	}
 	vals, diags := blocks.ParseValues(name, data)
 	if len(diags) > 0 {
-		return nil, blocks.Pos{}, e.diagnostics(diags)
+		return nil, blocks.Range{}, e.diagnostics(diags)
 	}
-	return vals, blocks.Pos{File: name}, nil
+	return vals, blocks.FileRange(name), nil
 }

@@ -69,14 +69,13 @@ func checkCoverage(t *testing.T, p *blocks.Project, files map[string][]byte) {
 	t.Helper()
 	types := map[string]bool{}
 	for _, v := range p.Vars {
-		types[v.Scope+" "+v.Type] = true
+		types[v.Scope.String()+" "+v.Type.String()] = true
 		if v.Type != blocks.TypeBool && v.Type != blocks.TypeInt {
-			types[v.Scope+" "+v.Trust] = true
+			types[v.Scope.String()+" "+v.Trust.String()] = true
 		}
 	}
-	for _, scope := range []string{blocks.ScopeSession, blocks.ScopeTurn} {
-		for _, kind := range []string{blocks.TypeString, blocks.TypeText, blocks.TypeBool, blocks.TypeInt, blocks.TypeList,
-			blocks.Trusted, blocks.Untrusted, blocks.Background} {
+	for _, scope := range []string{"session", "turn"} {
+		for _, kind := range []string{"string", "text", "bool", "int", "list", "trusted", "untrusted", "background"} {
 			if !types[scope+" "+kind] {
 				t.Errorf("no %s variable of type or trust %s", scope, kind)
 			}

@@ -82,6 +82,34 @@ const posUnicode = `"ünï" = "wört"
 "日本" . k = 'v'
 `
 
+// keyPos is where a key starts (Line, Col) and where its value's content starts (ValLine, ValCol: after the opening
+// quotes of a string, at the bracket of an array).
+type keyPos struct {
+	Line, Col       int
+	ValLine, ValCol int
+}
+
+func indexKeys(src string) *tomlIndex { return scanTOML(NewFile("f", src)) }
+
+// key returns where key of occurrence n of table is, as a keyPos.
+func (ix *tomlIndex) key(table string, n int, key string) (keyPos, bool) {
+	e, ok := ix.entry(table, n, key)
+	if !ok {
+		return keyPos{}, false
+	}
+	v := ix.file.Pos(contentStart(ix.file.Text, e.Value.Start.Byte))
+	return keyPos{e.Key.Start.Line, e.Key.Start.Column, v.Line, v.Column}, true
+}
+
+// table returns where the header of occurrence n of table starts.
+func (ix *tomlIndex) table(table string, n int) (keyPos, bool) {
+	r, ok := ix.headerRange(table, n)
+	if !ok {
+		return keyPos{}, false
+	}
+	return keyPos{Line: r.Start.Line, Col: r.Start.Column}, true
+}
+
 // TestKeyIndexSources checks that the table sources are valid TOML, the only input the scanner is written for.
 func TestKeyIndexSources(t *testing.T) {
 	for name, src := range map[string]string{"posBlocks": posBlocks, "posQuirks": posQuirks, "posQuotes": posQuotes,
@@ -179,7 +207,7 @@ func TestKeyIndexTable(t *testing.T) {
 	}{
 		{name: "root", src: posBlocks, want: keyPos{Line: 1, Col: 1}, ok: true},
 		{name: "root of empty source", src: "", want: keyPos{Line: 1, Col: 1}, ok: true},
-		{name: "root has one occurrence", src: posBlocks, n: 1, want: keyPos{Line: 1, Col: 1}},
+		{name: "root has one occurrence", src: posBlocks, n: 1},
 		{name: "plain", src: posBlocks, table: "runbook", want: keyPos{Line: 5, Col: 1}, ok: true},
 		{name: "block 0", src: posBlocks, table: "block", want: keyPos{Line: 9, Col: 1}, ok: true},
 		{name: "block 1", src: posBlocks, table: "block", n: 1, want: keyPos{Line: 15, Col: 1}, ok: true},
@@ -240,17 +268,24 @@ func FuzzKeyIndex(f *testing.F) {
 				t.Fatalf("%s at %d:%d is outside the %d lines of %q", what, line, col, len(lines), src)
 			}
 		}
-		for ref, p := range ix.keys {
+		for ref := range ix.keys {
+			p, _ := ix.key(ref.table.name, ref.table.n, ref.key)
+			e := ix.keys[ref]
 			inside("key "+ref.key, p.Line, p.Col)
 			inside("value of "+ref.key, p.ValLine, p.ValCol)
-			if r := posRuneAt(lines, p.Line, p.Col); !isBareKeyRune(r) && r != '"' && r != '\'' {
+			if r := posRuneAt(lines, p.Line, p.Col); !isBareKeyByte(int(r)) && r != '"' && r != '\'' {
 				t.Fatalf("key %q at %d:%d starts with %q", ref.key, p.Line, p.Col, r)
 			}
+			for _, rng := range append([]Range{e.Key, e.Value}, e.Items...) {
+				if rng.Start.Byte > rng.End.Byte || rng.End.Byte > len(src) || ix.file.Pos(rng.Start.Byte) != rng.Start {
+					t.Fatalf("key %q: range %+v is not a range of the source", ref.key, rng)
+				}
+			}
 		}
-		for ref, p := range ix.tables {
-			inside("table "+ref.name, p.Line, p.Col)
-			if r := posRuneAt(lines, p.Line, p.Col); r != '[' || p.ValLine != 0 || p.ValCol != 0 {
-				t.Fatalf("table %q at %+v starts with %q", ref.name, p, r)
+		for ref, r := range ix.tables {
+			inside("table "+ref.name, r.Start.Line, r.Start.Column)
+			if c := posRuneAt(lines, r.Start.Line, r.Start.Column); c != '[' {
+				t.Fatalf("table %q at %+v starts with %q", ref.name, r, c)
 			}
 		}
 		for n := range ix.count("block") {
@@ -276,7 +311,8 @@ func FuzzKeyIndex(f *testing.F) {
 			parsed[strings.Join(k, ".")] = true
 		}
 		var indexed []string
-		for ref, p := range ix.keys {
+		for ref := range ix.keys {
+			p, _ := ix.key(ref.table.name, ref.table.n, ref.key)
 			full := posJoin(ref.table.name, ref.key)
 			indexed = append(indexed, full)
 			if !parsed[full] {

@@ -1,0 +1,153 @@
+package blocks
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// The closed sets of the source model are small integer types, each with String and text (un)marshalling, so that a
+// string is parsed once, at the loader's edge, and nothing downstream can hold a value outside the set.
+
+// Scope says how often a block's bytes (or a variable's value) change (§3.11). Scopes are ordered from most to least
+// stable, so they compare with < and >.
+type Scope uint8
+
+const (
+	ScopeGlobal Scope = iota
+	ScopeTask
+	ScopeSession
+	ScopeTurn
+)
+
+var scopeNames = []string{"global", "task", "session", "turn"}
+
+func (s Scope) String() string { return enumString(scopeNames, int(s), "Scope") }
+
+// MarshalText writes the scope's name.
+func (s Scope) MarshalText() ([]byte, error) { return enumMarshal(scopeNames, int(s), "scope") }
+
+// UnmarshalText reads "global", "task", "session" or "turn".
+func (s *Scope) UnmarshalText(b []byte) error { return enumUnmarshal(scopeNames, b, "scope", s) }
+
+// Kind says which order list places a block, and so what an artifact is: part of the runbook or of the per-turn
+// message.
+type Kind uint8
+
+const (
+	// Unplaced is a block in no order list (an error, unless it replaces another block and has not been resolved).
+	Unplaced Kind = iota
+	Runbook
+	Turn
+)
+
+var kindNames = []string{"unplaced", "runbook", "turn"}
+
+func (k Kind) String() string { return enumString(kindNames, int(k), "Kind") }
+
+// MarshalText writes the kind's name.
+func (k Kind) MarshalText() ([]byte, error) { return enumMarshal(kindNames, int(k), "kind") }
+
+// UnmarshalText reads "unplaced", "runbook" or "turn".
+func (k *Kind) UnmarshalText(b []byte) error { return enumUnmarshal(kindNames, b, "kind", k) }
+
+// Type is a variable's type (§2.1).
+type Type uint8
+
+const (
+	TypeString Type = iota
+	TypeText
+	TypeBool
+	TypeInt
+	TypeList
+)
+
+var typeNames = []string{"string", "text", "bool", "int", "list"}
+
+func (t Type) String() string { return enumString(typeNames, int(t), "Type") }
+
+// MarshalText writes the type's name.
+func (t Type) MarshalText() ([]byte, error) { return enumMarshal(typeNames, int(t), "type") }
+
+// UnmarshalText reads a type's name as the manifest writes it.
+func (t *Type) UnmarshalText(b []byte) error { return enumUnmarshal(typeNames, b, "type", t) }
+
+// IsText reports whether values of the type are strings: string and text.
+func (t Type) IsText() bool { return t == TypeString || t == TypeText }
+
+// Trust is how a variable's value is escaped before a template sees it (§3.8). The zero value is Untrusted, the
+// manifest's default and the safe one.
+type Trust uint8
+
+const (
+	Untrusted Trust = iota
+	Trusted
+	Background
+)
+
+var trustNames = []string{"untrusted", "trusted", "background"}
+
+func (t Trust) String() string { return enumString(trustNames, int(t), "Trust") }
+
+// MarshalText writes the trust level's name.
+func (t Trust) MarshalText() ([]byte, error) { return enumMarshal(trustNames, int(t), "trust") }
+
+// UnmarshalText reads "untrusted", "trusted" or "background".
+func (t *Trust) UnmarshalText(b []byte) error { return enumUnmarshal(trustNames, b, "trust", t) }
+
+// Overflow is what happens to a string or text value longer than its max_runes.
+type Overflow uint8
+
+const (
+	// OverflowCut keeps the first max_runes runes, followed by "…".
+	OverflowCut Overflow = iota
+	// OverflowNotice replaces the whole value by the variable's notice.
+	OverflowNotice
+)
+
+var overflowNames = []string{"cut", "notice"}
+
+func (o Overflow) String() string { return enumString(overflowNames, int(o), "Overflow") }
+
+// MarshalText writes "cut" or "notice".
+func (o Overflow) MarshalText() ([]byte, error) {
+	return enumMarshal(overflowNames, int(o), "overflow")
+}
+
+// UnmarshalText reads "cut" or "notice".
+func (o *Overflow) UnmarshalText(b []byte) error {
+	return enumUnmarshal(overflowNames, b, "overflow", o)
+}
+
+func enumString(names []string, v int, typ string) string {
+	if v >= 0 && v < len(names) {
+		return names[v]
+	}
+	return typ + "(" + strconv.Itoa(v) + ")"
+}
+
+func enumMarshal(names []string, v int, what string) ([]byte, error) {
+	if v >= 0 && v < len(names) {
+		return []byte(names[v]), nil
+	}
+	return nil, fmt.Errorf("invalid %s %d", what, v)
+}
+
+func enumUnmarshal[T ~uint8](names []string, b []byte, what string, dst *T) error {
+	for i, n := range names {
+		if n == string(b) {
+			*dst = T(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown %s %q%s", what, b, DidYouMean(string(b), names))
+}
+
+// parseEnum returns the value named s among names, and whether there is one.
+func parseEnum[T ~uint8](names []string, s string) (T, bool) {
+	for i, n := range names {
+		if n == s {
+			return T(i), true
+		}
+	}
+	return 0, false
+}

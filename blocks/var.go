@@ -1,0 +1,270 @@
+package blocks
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strings"
+	"time"
+)
+
+// Var is a declared variable.
+type Var struct {
+	Name     string
+	Scope    Scope // ScopeSession or ScopeTurn
+	Type     Type
+	Trust    Trust // Trusted for bool and int: escaping does not apply to them
+	Required bool
+
+	// Limits of string and text values.
+	MaxRunes int
+	Overflow Overflow
+	Notice   string
+
+	// Limits of list values, applied in this order.
+	ItemMaxRunes int
+	MaxItems     int
+	MaxBytes     int
+	PinFirst     bool
+	Omitted      string
+
+	// Range is the variable's [vars.NAME] header (or its key, for a variable declared inline); Table is where its
+	// keys are written.
+	Range Range
+	Table *Table
+
+	// broken is set when the declaration itself is wrong (already reported): values are not checked against it, so
+	// that one mistake is not reported again for every fixture.
+	broken bool
+	// typeSet is set once the declaration's type has been read: Type's zero value is a type too.
+	typeSet bool
+}
+
+func (v *Var) scopeSet() bool { return v.Scope == ScopeSession || v.Scope == ScopeTurn }
+
+// Check converts a decoded TOML or JSON value, or a Go value, for v into its canonical form: a string for string
+// and text variables, a bool, an int64, or a []string for list variables (a new slice). JSON numbers (float64 or
+// json.Number) are accepted for int variables when they are whole. On a value of the wrong type it returns a
+// diagnostic with no subject, saying what was expected; the caller says where the value came from.
+func (v *Var) Check(raw any) (any, *Diagnostic) {
+	if v.broken {
+		return raw, nil
+	}
+	fail := func(format string, args ...any) (any, *Diagnostic) {
+		return nil, &Diagnostic{Summary: fmt.Sprintf(format, args...)}
+	}
+	name := quoteName(v.Name)
+	switch v.Type {
+	case TypeString, TypeText:
+		if s, ok := raw.(string); ok {
+			return s, nil
+		}
+		return fail("variable %s is a %s, so its value must be a string, not %s", name, v.Type, DescribeValue(raw))
+	case TypeBool:
+		if b, ok := raw.(bool); ok {
+			return b, nil
+		}
+		return fail("variable %s is a bool, so its value must be true or false, not %s", name, DescribeValue(raw))
+	case TypeInt:
+		if n, ok := wholeNumber(raw); ok {
+			return n, nil
+		}
+		if tooLarge(raw) {
+			return fail("variable %s is an int, but %v is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)", name, raw)
+		}
+		return fail("variable %s is an int, so its value must be a whole number, not %s", name, DescribeValue(raw))
+	case TypeList:
+		switch a := raw.(type) {
+		case []string:
+			return append([]string(nil), a...), nil
+		case []any:
+			out := make([]string, 0, len(a))
+			for _, e := range a {
+				s, ok := e.(string)
+				if !ok {
+					return fail("variable %s is a list of strings, but an item is %s", name, DescribeValue(e))
+				}
+				out = append(out, s)
+			}
+			return out, nil
+		}
+		return fail("variable %s is a list, so its value must be an array of strings, not %s", name, DescribeValue(raw))
+	}
+	return raw, nil
+}
+
+// wholeNumber accepts every Go integer type that fits an int64, and whole float64 values (JSON numbers) up to 2⁵³,
+// beyond which a float64 no longer holds every integer.
+func wholeNumber(raw any) (int64, bool) {
+	switch n := raw.(type) {
+	case int64:
+		return n, true
+	case int:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	case int16:
+		return int64(n), true
+	case int8:
+		return int64(n), true
+	case uint8:
+		return int64(n), true
+	case uint16:
+		return int64(n), true
+	case uint32:
+		return int64(n), true
+	case uint:
+		return int64(n), n <= 1<<63-1
+	case uint64:
+		return int64(n), n <= 1<<63-1
+	case uintptr:
+		return int64(n), uint64(n) <= 1<<63-1
+	case float64:
+		return int64(n), n == float64(int64(n)) && n >= -1<<53 && n <= 1<<53
+	case json.Number:
+		if i, err := n.Int64(); err == nil {
+			return i, true
+		}
+		if f, err := n.Float64(); err == nil {
+			return wholeNumber(f)
+		}
+	}
+	return 0, false
+}
+
+// tooLarge reports whether raw is a whole number that wholeNumber refused for its size.
+func tooLarge(raw any) bool {
+	switch n := raw.(type) {
+	case uint, uint64, uintptr:
+		return true
+	case float64:
+		return n == math.Trunc(n) && !math.IsInf(n, 0)
+	case json.Number:
+		f, err := n.Float64()
+		return err == nil && f == math.Trunc(f) && !math.IsInf(f, 0)
+	}
+	return false
+}
+
+// DescribeValue names the type of a decoded value as a sentence does: "a string", "an integer", "a table"; for other
+// Go values, their Go type ("a []int").
+func DescribeValue(v any) string {
+	switch v.(type) {
+	case nil:
+		return "nothing"
+	case string:
+		return "a string"
+	case int64, int, int8, int16, int32, uint, uint8, uint16, uint32, uint64, uintptr:
+		return "an integer"
+	case json.Number:
+		if _, err := v.(json.Number).Int64(); err == nil {
+			return "an integer"
+		}
+		return "a number"
+	case float64, float32:
+		return "a float"
+	case bool:
+		return "a boolean"
+	case []any, []map[string]any, []string:
+		return "an array"
+	case map[string]any:
+		return "a table"
+	case time.Time:
+		return "a date or time"
+	}
+	return fmt.Sprintf("a %T", v)
+}
+
+// The keys of a [vars.NAME] table, in the order they are read (a limit's key needs the type read before it).
+var varKeys = []key[*Var]{
+	{name: "scope", kind: kindString, need: func(v *Var) string {
+		return "variable " + quoted(v.Name) + ` needs a scope: add scope = "session" or scope = "turn"`
+	}, set: func(r *tableReader, v *Var, val value) {
+		switch val.str {
+		case "session":
+			v.Scope = ScopeSession
+		case "turn":
+			v.Scope = ScopeTurn
+		default:
+			r.errorf("scope", `scope of variable %q must be "session" or "turn", not %q`, v.Name, val.str)
+			v.broken = true
+		}
+	}},
+	enumKey("type", typeNames, func(v *Var) string {
+		return "type of variable " + quoted(v.Name) + " must be one of " + strings.Join(typeNames, ", ")
+	}, func(v *Var, t Type) { v.Type, v.typeSet = t, true }),
+	enumKey("trust", trustNames, func(v *Var) string {
+		return "trust of variable " + quoted(v.Name) + " must be trusted, untrusted or background"
+	}, func(v *Var, t Trust) { v.Trust = t }),
+	{name: "required", kind: kindBool, set: func(_ *tableReader, v *Var, val value) { v.Required = val.b }},
+	{name: "max_runes", kind: kindInt, max: maxLimit, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.MaxRunes = int(val.n) }},
+	{name: "overflow", kind: kindString, only: onlyText, set: func(r *tableReader, v *Var, val value) {
+		o, ok := parseEnum[Overflow](overflowNames, val.str)
+		if !ok {
+			r.errorf("overflow", `overflow must be "notice" (replace a too long value by notice) or "cut", not %q`, val.str)
+		}
+		v.Overflow = o
+	}},
+	{name: "notice", kind: kindString, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.Notice = val.str }},
+	{name: "item_max_runes", kind: kindInt, max: maxLimit, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.ItemMaxRunes = int(val.n) }},
+	{name: "max_items", kind: kindInt, max: maxLimit, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.MaxItems = int(val.n) }},
+	{name: "max_bytes", kind: kindInt, max: maxLimit, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.MaxBytes = int(val.n) }},
+	{name: "pin_first", kind: kindBool, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.PinFirst = val.b }},
+	{name: "omitted", kind: kindString, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.Omitted = val.str }},
+}
+
+// onlyFor returns the `only` check of a limit that applies to some types of variable.
+func onlyFor(kind string, applies func(Type) bool) func(v *Var) string {
+	return func(v *Var) string {
+		if v.typeSet && !applies(v.Type) {
+			return "applies only to " + kind + " variables; " + quoted(v.Name) + " is of type " + v.Type.String()
+		}
+		return ""
+	}
+}
+
+var (
+	onlyText = onlyFor("string and text", Type.IsText)
+	onlyList = onlyFor("list", func(t Type) bool { return t == TypeList })
+)
+
+// variable reads the declaration [vars.name].
+func (l *loader) variable(parent *tableReader, name string, raw any) {
+	m, ok := raw.(map[string]any)
+	if !ok {
+		rng := parent.keyRange(name)
+		if e, found := parent.ix.entry("vars", 0, name); found {
+			rng = e.Key
+		}
+		l.errorf(rng, "vars.%s must be a table with scope and type, not %s", name, DescribeValue(raw))
+		return
+	}
+	r := l.table(parent.file, parent.ix, "vars."+name, 0, "[vars."+name+"]", m)
+	v := &Var{Name: name, Range: r.src.Header, Table: r.src}
+	switch {
+	case name == "task":
+		l.errorf(v.Range, `variable name "task" is reserved: templates read the task kind as .task; choose another name`)
+	case !isName(name):
+		l.errorf(v.Range, "variable name %q is not valid: variable names match [a-z][a-z0-9_]*", name)
+	}
+	// Register the variable even when parts of it are wrong, so that its uses do not add "unknown variable" noise.
+	l.p.Vars[name] = v
+	decode(r, v, varKeys)
+	if _, ok := m["type"]; !ok {
+		l.errorf(v.Range, `variable %q needs a type: add type = "string", "text", "bool", "int" or "list"`, name)
+	}
+	if !v.typeSet || !v.scopeSet() {
+		v.broken = true
+	}
+	if v.Type == TypeBool || v.Type == TypeInt {
+		v.Trust = Trusted // escaping does not apply to booleans and integers
+	}
+	if v.Overflow == OverflowNotice {
+		if _, present := m["notice"]; !present {
+			r.errorf("overflow", `overflow = "notice" needs the notice text: add notice = "…"`)
+		}
+		if v.MaxRunes == 0 {
+			r.errorf("overflow", `overflow = "notice" needs max_runes: the notice replaces values longer than max_runes`)
+		}
+	}
+}

@@ -1,0 +1,139 @@
+package templates
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// block returns a block whose body is text, as the loader would make it from a template file named t.md.
+func block(text string, raw bool) *blocks.Block {
+	f := blocks.NewFile("templates/t.md", text)
+	return &blocks.Block{ID: "b", Body: text, Raw: raw, BodyRange: f.Range(0, len(text))}
+}
+
+// TestForbiddenActions: define, template and block are refused where they are actions, and only there: the same
+// words inside a string, a raw string or a comment of an action are text.
+func TestForbiddenActions(t *testing.T) {
+	tests := []struct {
+		name, body string
+		want       string // the diagnostic, or "" for a body that parses
+	}{
+		{"define", `x{{define "a"}}y{{end}}`, `templates/t.md:1:2: block "b": the "define" action is not allowed`},
+		{"trim marker", "a\n{{- define \"a\"}}{{end}}", `templates/t.md:2:1: block "b": the "define" action is not allowed`},
+		{"template", `{{template "a"}}`, `templates/t.md:1:1: block "b": the "template" action is not allowed`},
+		{"block", `{{ block "a" . }}x{{end}}`, `templates/t.md:1:1: block "b": the "block" action is not allowed`},
+		{"a string holding one", `{{ "{{define" }}`, ""},
+		{"a raw string holding one", "{{ `{{template \"x\"}}` }}", ""},
+		{"a comment holding one", `{{/* {{define "a"}} */}}ok`, ""},
+		{"a closing brace in a string", `{{ "}}{{define" }}`, ""},
+		{"a word that only starts like one", `{{ defined }}`, `templates/t.md:1:1: block "b": template syntax error`},
+		{"after a string action", `{{ "}}" }}{{define "a"}}{{end}}`, `templates/t.md:1:11: block "b": the "define" action is not allowed`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := Parse(block(tt.body, false), nil)
+			got := diags.String()
+			if tt.want == "" && got != "" || tt.want != "" && !strings.HasPrefix(got, tt.want) {
+				t.Errorf("Parse(%q):\n got %q\nwant %q", tt.body, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestExecErrorColumnInRunes: text/template names the byte column of an execution error; the diagnostic counts runes,
+// as every position does.
+func TestExecErrorColumnInRunes(t *testing.T) {
+	body, diags := Parse(block("ééé {{.missing}}", false), nil)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	_, d := body.Execute(map[string]any{}, nil)
+	if d == nil {
+		t.Fatal("Execute succeeded, want a missing-key error")
+	}
+	// text/template names byte 9, where .missing starts; "ééé {{" before it is 9 bytes but 6 runes: column 7.
+	if got := d.Range().String(); got != "templates/t.md:1:7" {
+		t.Errorf("error at %s, want templates/t.md:1:7 (%s)", got, d)
+	}
+}
+
+// TestUsesSeeThroughData: every way of reading a variable from the data is a use of it, so that the scope rule
+// (§3.7) sees it before rendering does.
+func TestUsesSeeThroughData(t *testing.T) {
+	tests := []struct {
+		body string
+		want []string // variables used
+		data bool     // the data as a whole is used
+	}{
+		{"{{.c}}", []string{"c"}, false},
+		{"{{$.c}}", []string{"c"}, false},
+		{"{{(.).c}}", []string{"c"}, false},
+		{"{{($).c}}", []string{"c"}, false},
+		{"{{((.)).c.d}}", []string{"c"}, false},
+		{`{{index . "c"}}`, []string{"c"}, false},
+		{`{{index $ "c" 0}}`, []string{"c"}, false},
+		{`{{$d := .}}{{index $d "c"}}`, []string{"c"}, true}, // binding . is taken as using it all, conservatively
+		{`{{index . .k}}`, []string{"k"}, true},
+		{`{{range .items}}{{.c}}{{end}}`, []string{"items"}, false},
+		{`{{range .items}}{{(.).c}}{{index . "c"}}{{end}}`, []string{"items"}, false},
+		{`{{json .}}`, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.body, func(t *testing.T) {
+			body, diags := Parse(block(tt.body, false), nil)
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			var got []string
+			for _, u := range body.Uses.Vars {
+				got = append(got, u.Name)
+				if name := tt.body[u.Off:u.End]; !strings.Contains(name, u.Name) {
+					t.Errorf("use of %q spans %q", u.Name, name)
+				}
+			}
+			if strings.Join(got, ",") != strings.Join(tt.want, ",") || body.Uses.Data != tt.data {
+				t.Errorf("uses %q, data %v; want %q, %v", got, body.Uses.Data, tt.want, tt.data)
+			}
+		})
+	}
+}
+
+// TestOutputLimit: one limit bounds what any block renders, with a message that fits the cause.
+func TestOutputLimit(t *testing.T) {
+	t.Run("loop", func(t *testing.T) {
+		b, diags := Parse(block("{{range 20000000}}xxxxxxxxxx{{end}}", false), nil)
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		_, d := b.Execute(map[string]any{}, nil)
+		if d == nil || !strings.Contains(d.Summary, "renders more than 16 MiB; a template loop is probably running away") {
+			t.Fatalf("Execute = %v, want the runaway-loop error", d)
+		}
+	})
+	t.Run("large constant", func(t *testing.T) {
+		big := strings.Repeat("x", MaxOutput+1)
+		b, diags := Parse(block(`{{const "big"}}`, false), map[string]string{"big": big})
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		_, d := b.Execute(map[string]any{}, nil)
+		if d == nil || !strings.Contains(d.Summary, "it writes one piece of 16.0 MiB (a constant, a value or a function's result)") {
+			t.Fatalf("Execute = %v, want the large-piece error", d)
+		}
+	})
+	for _, raw := range []bool{true, false} {
+		t.Run("literal body", func(t *testing.T) {
+			_, diags := Parse(block(strings.Repeat("y", MaxOutput+1), raw), nil)
+			if len(diags) != 1 || !strings.Contains(diags[0].Summary, "its text is 16.0 MiB, over the 16 MiB a block may render") {
+				t.Fatalf("Parse = %v, want the literal-size error", diags)
+			}
+		})
+	}
+	t.Run("literal body at the limit", func(t *testing.T) {
+		if _, diags := Parse(block(strings.Repeat("y", MaxOutput), true), nil); len(diags) > 0 {
+			t.Fatalf("Parse = %v, want no error at exactly the limit", diags)
+		}
+	})
+}
