@@ -254,8 +254,16 @@ func (l *loader) listTOML(dir string, deep bool) []string {
 			}
 			return nil
 		}
-		if strings.HasSuffix(p, ".toml") && !strings.HasPrefix(d.Name(), ".") && (dir == "fixtures" || l.checkName(p)) {
+		if !strings.HasSuffix(p, ".toml") || strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		switch {
+		case dir == "fixtures":
+			names = append(names, p) // fixture names are checked as fixtures
+		case l.checkName(p):
 			names = append(names, p)
+		default:
+			l.p.Incomplete = true // what the file defines is missing: do not report its uses as unknown
 		}
 		return nil
 	})

@@ -1407,3 +1407,129 @@ func TestIncompleteProjectHidesConstUses(t *testing.T) {
 		t.Errorf("load and compile: diagnostics =\n%s\nwant only the syntax error", diags)
 	}
 }
+
+// TestLoadHostileInput checks what adversarial testing found: positions that BurntSushi/toml gets wrong, an integer
+// far outside a key's range, and names that could forge output lines, terminal escapes or workflow commands.
+func TestLoadHostileInput(t *testing.T) {
+	const manifest = "name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"x\"]\n"
+	const block = "[[block]]\nid = \"x\"\nbody = \"x\"\n"
+	tests := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{
+			// BurntSushi/toml says 3:10; the '@' is the first character of line 3.
+			name:  "syntax error column",
+			files: map[string]string{"blocks/a.toml": "[[block]]\nid = \"x\"\n@ = 1\n"},
+			want:  "blocks/a.toml:3:1: TOML syntax error: expected '.' or '=', but got '@' instead\n",
+		},
+		{
+			// BurntSushi/toml says line 4; the header is unterminated at the end of line 3.
+			name:  "syntax error line",
+			files: map[string]string{"blocks/a.toml": block + "\n[b\n"},
+			want:  "blocks/a.toml:5:3: TOML syntax error: expected '.' or ']' to end table name, but got '\\n' instead\n",
+		},
+		{
+			// The escape itself, with the multi-byte text before it counted in runes.
+			name:  "bad escape after multi-byte text",
+			files: map[string]string{"blocks/a.toml": "[[block]]\nid = \"x\"\nbody = \"ééé \\q\"\n"},
+			want:  "blocks/a.toml:3:13: TOML syntax error: invalid escape in string '\\q'\n",
+		},
+		{
+			name:  "integer far out of range",
+			files: map[string]string{"blocks/a.toml": block + "level = -9223372036854775808\n"},
+			want:  "blocks/a.toml:4:1: level must be between 1 and 6, not -9223372036854775808\n",
+		},
+		{
+			name:  "template name that forges a diagnostic line",
+			files: map[string]string{"blocks/a.toml": "[[block]]\nid = \"x\"\ntemplate = \"x\\nblocks/evil.toml:1:1: forged\"\n"},
+			want:  "blocks/a.toml:3:1: template file \"templates/x\\nblocks/evil.toml:1:1: forged\" does not exist\n",
+		},
+		{
+			name:  "fixture file name with a newline",
+			files: map[string]string{"blocks/a.toml": block, "fixtures/a\nb.toml": "[session]\n"},
+			want:  "\"fixtures/a\\nb.toml\":?:?: the file name holds a control or invisible character: rename the file to printable characters\n",
+		},
+		{
+			name:  "fixture name that no golden tree can hold",
+			files: map[string]string{"blocks/a.toml": block, "fixtures/a\\b.toml": "[session]\n"},
+			want:  "\"fixtures/a\\\\b.toml\":?:?: fixture name \"a\\\\b\" cannot name artifact files (no backslash, not empty): rename the file\n",
+		},
+		{
+			// Its blocks are missing, so their uses are not reported again as unknown.
+			name:  "blocks file name with a terminal escape",
+			files: map[string]string{"blocks/\x1b[31mred.toml": block},
+			want:  "\"blocks/\\x1b[31mred.toml\":?:?: the file name holds a control or invisible character: rename the file to printable characters\n",
+		},
+		{
+			name:  "template file name with a bidi control",
+			files: map[string]string{"blocks/a.toml": block, "templates/a\u202eb.md": "x"},
+			want:  "\"templates/a\\u202eb.md\":?:?: the file name holds a control or invisible character: rename the file to printable characters\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fsys := fstest.MapFS{"promptc.toml": {Data: []byte(manifest)}}
+			for name, text := range tt.files {
+				fsys[name] = &fstest.MapFile{Data: []byte(text)}
+			}
+			_, diags := blocks.Load(fsys)
+			if got := diags.String(); got != tt.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLoadRanges checks that the loader keeps where each entry is written, for diagnostics and editors: order
+// entries, gate entries, allow entries, and the keys and values of every table.
+func TestLoadRanges(t *testing.T) {
+	fsys := with(base, `
+-- promptc.toml --
+name = "acme"
+tasks = ["issue", "chat"]
+
+[runbook]
+order = ["intro",
+  "more"]
+
+[turn]
+order = ["ask"]
+
+[[lint.allow]]
+lint   = "volatile-text"
+reason = "a fixed example"
+-- blocks/more.toml --
+[[block]]
+id    = "more"
+tasks = ["chat", "issue"]
+body  = """
+x"""
+`)
+	p, diags := blocks.Load(fsys)
+	if len(diags) > 0 {
+		t.Fatalf("diagnostics:\n%s", diags)
+	}
+	text := func(r blocks.Range) string { return p.Files[r.Filename].Text[r.Start.Byte:r.End.Byte] }
+	for _, tt := range []struct {
+		what string
+		r    blocks.Range
+		at   string
+		text string
+	}{
+		{"runbook entry 1", p.Runbook.EntryRange(1), "promptc.toml:6:3", `"more"`},
+		{"turn entry 0", p.Turn.EntryRange(0), "promptc.toml:9:10", `"ask"`},
+		{"task chat", p.TaskRange("chat"), "promptc.toml:2:19", `"chat"`},
+		{"allow lint", p.Allow[0].Table.Value("lint"), "promptc.toml:12:10", `"volatile-text"`},
+		{"gate entry", p.ByID["more"].Table.Item("tasks", 1), "blocks/more.toml:3:18", `"issue"`},
+		{"block", p.ByID["more"].Range, "blocks/more.toml:2:1", `id    = "more"`},
+		{"body content", p.ByID["more"].BodyRange, "blocks/more.toml:5:1", "x"},
+		{"body value", p.ByID["more"].Table.Value("body"), "blocks/more.toml:4:9", "\"\"\"\nx\"\"\""},
+		{"block header", p.ByID["more"].Table.Header, "blocks/more.toml:1:1", "[[block]]"},
+	} {
+		if got := tt.r.String(); got != tt.at || text(tt.r) != tt.text {
+			t.Errorf("%s: %s %q, want %s %q", tt.what, got, text(tt.r), tt.at, tt.text)
+		}
+	}
+}

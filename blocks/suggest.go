@@ -57,13 +57,24 @@ func (s *Suggester) Suggest(name string) string {
 		return best
 	}
 	s.once.Do(s.build)
+	// Search for names one edit away, then two: each search stops at the first name it meets, which is the first in
+	// sort order (the trie is walked in rune order), and a search with a smaller budget visits far fewer nodes.
+	for limit := 1; limit <= maxSuggestDistance; limit++ {
+		if w := s.first(q, limit); w > 0 {
+			return s.names[w-1]
+		}
+	}
+	return ""
+}
+
+// first returns 1 + the index of the first name, in sort order, within limit edits of q (q itself excepted), or 0.
+func (s *Suggester) first(q []rune, limit int) int {
 	row := make([]int, len(q)+1)
 	for j := range row {
 		row[j] = j
 	}
-	best, bestDist := 0, maxSuggestDistance+1
-	var walk func(n *trieNode, prev []int)
-	walk = func(n *trieNode, prev []int) {
+	var walk func(n *trieNode, prev []int) int
+	walk = func(n *trieNode, prev []int) int {
 		for _, c := range n.children {
 			cur := make([]int, len(prev))
 			cur[0] = prev[0] + 1
@@ -76,21 +87,18 @@ func (s *Suggester) Suggest(name string) string {
 				cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 				rowMin = min(rowMin, cur[j])
 			}
-			// Children are visited in rune order, which is the names' sort order, so a strict < keeps the first
-			// of several names at the best distance.
-			if d := cur[len(q)]; c.word > 0 && d > 0 && d < bestDist {
-				best, bestDist = c.word, d
+			if d := cur[len(q)]; c.word > 0 && d > 0 && d <= limit {
+				return c.word
 			}
-			if rowMin < bestDist {
-				walk(c, cur)
+			if rowMin <= limit {
+				if w := walk(c, cur); w > 0 {
+					return w
+				}
 			}
 		}
+		return 0
 	}
-	walk(s.root, row)
-	if best == 0 {
-		return ""
-	}
-	return s.names[best-1]
+	return walk(s.root, row)
 }
 
 // DidYouMean formats the suggestion for name as ` (did you mean "x"?)`, or "" when there is none.

@@ -1,0 +1,38 @@
+package guard
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/internal/gen"
+)
+
+// benchLintSizes are the project sizes lint must handle in near-linear time: ns/block must stay flat from one size
+// to the next.
+var benchLintSizes = []int{2000, 10000, 50000}
+
+// BenchmarkLint runs every lint over a generated project of 20 tasks, compiled and built once outside the timer.
+// The project is shaped like a real one (gates, constants, references, replacements, fixtures), and blocks of
+// every scope are interleaved enough that scope-inversion has work to do.
+func BenchmarkLint(b *testing.B) {
+	for _, n := range benchLintSizes {
+		b.Run(fmt.Sprintf("blocks=%d", n), func(b *testing.B) {
+			prog, diags := assemble.Load(gen.FS(gen.Project(n, 20)))
+			if len(diags) > 0 {
+				b.Fatal(diags)
+			}
+			arts, diags := prog.Build()
+			if len(diags) > 0 {
+				b.Fatal(diags)
+			}
+			tok, _ := NewCounter("")
+			tok.Count("warm up") // load the vocabulary outside the timer
+			b.ResetTimer()
+			for b.Loop() {
+				Lint(prog, arts, tok)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/block")
+		})
+	}
+}
