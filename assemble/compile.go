@@ -20,6 +20,8 @@ type Program struct {
 	turnVars    []*blocks.Var
 	// renders caches the output of blocks that read no variable: see cacheKey.
 	renders sync.Map
+	// taskIndex gives each task's index in the manifest, the index of compiled.admit.
+	taskIndex map[string]int
 }
 
 // compiled is a block with its parsed body and its scope.
@@ -28,6 +30,8 @@ type compiled struct {
 	body    *templates.Body
 	scope   blocks.Scope
 	heading string
+	// admit says, by task index, whether the block's static gate admits the task: AdmitsTask, decided once.
+	admit []bool
 }
 
 // Slot is one entry of an order list: the block placed there and the blocks that may take its place (§2.2
@@ -51,7 +55,15 @@ func (s *Slot) Pick(task string, holds func(*blocks.Block) bool) *blocks.Block {
 }
 
 func (s *Slot) pick(task string, holds func(*blocks.Block) bool) *compiled {
-	admits := func(c *compiled) bool { return c.AdmitsTask(task) && (holds == nil || holds(c.Block)) }
+	return s.pickBy(func(c *compiled) bool { return c.AdmitsTask(task) && (holds == nil || holds(c.Block)) })
+}
+
+// pickIndex is pick for the task of index ti, with the gates decided at compile time.
+func (s *Slot) pickIndex(ti int, holds func(*blocks.Block) bool) *compiled {
+	return s.pickBy(func(c *compiled) bool { return c.admit[ti] && holds(c.Block) })
+}
+
+func (s *Slot) pickBy(admits func(*compiled) bool) *compiled {
 	for _, r := range s.reps {
 		if admits(r) {
 			return r
@@ -67,7 +79,10 @@ func (s *Slot) pick(task string, holds func(*blocks.Block) bool) *compiled {
 // turn variables in runbook blocks (§3.7), runbook blocks referring to turn blocks. It reports every problem at once.
 // The returned Program is usable only when there are no diagnostics.
 func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
-	prog := &Program{Project: p, blocks: map[string]*compiled{}}
+	prog := &Program{Project: p, blocks: map[string]*compiled{}, taskIndex: make(map[string]int, len(p.Tasks))}
+	for i, t := range p.Tasks {
+		prog.taskIndex[t] = i
+	}
 	var diags blocks.Diagnostics
 	consts := make(map[string]string, len(p.Consts))
 	constNames := make([]string, 0, len(p.Consts))
@@ -97,7 +112,10 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		if !b.BodyRange.Known() {
 			continue // body missing or unreadable: already reported by the loader
 		}
-		c := &compiled{Block: b, heading: b.Heading()}
+		c := &compiled{Block: b, heading: b.Heading(), admit: make([]bool, len(p.Tasks))}
+		for i, t := range p.Tasks {
+			c.admit[i] = b.AdmitsTask(t)
+		}
 		body, errs := templates.Parse(b, consts)
 		diags = append(diags, errs...)
 		if body == nil {

@@ -188,17 +188,25 @@ func (prog *Program) assemble(slots []*Slot, task string, data map[string]any, r
 	a := &Artifact{Task: task, Kind: kind}
 	rendered := map[string]bool{}
 	var refs []refCall
-	var out strings.Builder
 	holds := func(b *blocks.Block) bool {
 		name, negated := b.WhenVar()
 		return b.When == "" || truthy(data[name]) != negated
 	}
+	ti := prog.taskIndex[task]
+	// Render every block first, then join them into a text allocated once at its final size: runbooks run to
+	// hundreds of kilobytes, and growing them piece by piece copied each one several times.
+	type piece struct {
+		c    *compiled
+		text string
+	}
+	pieces := make([]piece, 0, len(slots))
+	size := 0
 	for _, sl := range slots {
-		c := sl.pick(task, holds)
+		c := sl.pickIndex(ti, holds)
 		if c == nil {
 			continue
 		}
-		r := prog.render(c, task, data, shared)
+		r := prog.render(c, ti, data, shared)
 		if r.err != nil {
 			diags = append(diags, *r.err)
 			continue
@@ -206,23 +214,29 @@ func (prog *Program) assemble(slots []*Slot, task string, data map[string]any, r
 		for _, id := range r.refs {
 			refs = append(refs, refCall{from: c, id: id})
 		}
-		text := r.text
-		if text == "" {
+		if r.text == "" {
 			continue
 		}
-		span := Span{Start: out.Len(), Block: c.Block, Scope: c.scope}
-		if len(a.Spans) > 0 {
+		pieces = append(pieces, piece{c, r.text})
+		size += len(sep) + len(c.heading) + 2 + len(r.text)
+	}
+	var out strings.Builder
+	out.Grow(size + 1)
+	a.Spans = make([]Span, 0, len(pieces))
+	for i, p := range pieces {
+		span := Span{Start: out.Len(), Block: p.c.Block, Scope: p.c.scope}
+		if i > 0 {
 			out.WriteString(sep)
 		}
 		span.TextStart = out.Len()
-		if c.heading != "" {
-			out.WriteString(c.heading)
+		if p.c.heading != "" {
+			out.WriteString(p.c.heading)
 			out.WriteString("\n\n")
 		}
-		out.WriteString(text)
+		out.WriteString(p.text)
 		span.End = out.Len()
 		a.Spans = append(a.Spans, span)
-		rendered[c.ID] = true
+		rendered[p.c.ID] = true
 	}
 	if len(a.Spans) > 0 {
 		out.WriteByte('\n')
@@ -254,16 +268,20 @@ type rendered struct {
 	err  *blocks.Diagnostic
 }
 
-// renderKey identifies a block's output in a cache: the block, and the task when the output depends on it.
-type renderKey struct{ id, task string }
+// renderKey identifies a block's output in a cache: the block, and the task (its index, -1 for any) when the output
+// depends on it.
+type renderKey struct {
+	c    *compiled
+	task int
+}
 
 // cache says where a block's output can be reused, and under which key. A runbook block that reads no variable
 // (scope global or task) renders the same bytes for every session: the program's cache holds it. A session block
 // renders the same bytes for every task of one set of session values: the session values' cache (shared, when the
 // caller has one) holds it. Either is keyed by task when the block reads .task or the whole data. Refs are replayed
 // from the cache, so every runbook still checks them.
-func (prog *Program) cache(c *compiled, task string, shared *sync.Map) (*sync.Map, renderKey) {
-	key := renderKey{id: c.ID}
+func (prog *Program) cache(c *compiled, task int, shared *sync.Map) (*sync.Map, renderKey) {
+	key := renderKey{c: c, task: -1}
 	if c.body.Uses.Task || c.body.Uses.Data {
 		key.task = task
 	}
@@ -277,7 +295,7 @@ func (prog *Program) cache(c *compiled, task string, shared *sync.Map) (*sync.Ma
 }
 
 // render executes a block body, or returns its cached output.
-func (prog *Program) render(c *compiled, task string, data map[string]any, shared *sync.Map) *rendered {
+func (prog *Program) render(c *compiled, task int, data map[string]any, shared *sync.Map) *rendered {
 	cache, key := prog.cache(c, task, shared)
 	if cache != nil {
 		if r, ok := cache.Load(key); ok {
