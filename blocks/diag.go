@@ -103,7 +103,17 @@ func (ds *Diagnostics) Errorf(rng Range, format string, args ...any) {
 // not depend on the order in which checks ran.
 func (ds Diagnostics) Sort() Diagnostics {
 	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
-		if c := a.Range().Compare(b.Range()); c != 0 {
+		ra, rb := a.Range(), b.Range()
+		if c := ra.Compare(rb); c != 0 {
+			return c
+		}
+		if a.Subject == nil || b.Subject == nil {
+			return cmpBool(a.Subject != nil, b.Subject != nil)
+		}
+		if c := cmpInt(ra.End.Byte, rb.End.Byte); c != 0 {
+			return c
+		}
+		if c := cmpInt(ra.Start.Byte, rb.Start.Byte); c != 0 {
 			return c
 		}
 		if c := strings.Compare(a.Summary, b.Summary); c != 0 {
@@ -125,6 +135,16 @@ func (ds Diagnostics) Sort() Diagnostics {
 		out = append(out, d)
 	}
 	return out
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case !a:
+		return -1
+	}
+	return 1
 }
 
 // String prints one diagnostic per line.

@@ -31,7 +31,7 @@ type trieNode struct {
 
 // NewSuggester returns a suggester for names.
 func NewSuggester(names []string) *Suggester {
-	sorted := slices.Clone(names)
+	sorted := slices.DeleteFunc(slices.Clone(names), func(n string) bool { return n == "" }) // "" is no suggestion
 	slices.Sort(sorted)
 	return &Suggester{names: slices.Compact(sorted)}
 }

@@ -789,3 +789,96 @@ func FuzzLint(f *testing.F) {
 		Lint(prog, arts, tok)
 	})
 }
+
+// ltPrefixText returns a one-line text that, followed by the runbook separator, counts exactly n tokens: the stable
+// prefix of a runbook whose first block is this text and whose second is a session block. It repeats a sentence and
+// trims it to the shortest length that reaches n tokens, found by bisection with the counter the lint uses.
+func ltPrefixText(t *testing.T, tok *Counter, n int) string {
+	t.Helper()
+	long := strings.TrimSpace(strings.Repeat("Run the tests before you push, and read the whole diff twice. ", n/4))
+	count := func(k int) int { return tok.Count(strings.TrimRight(long[:k], " ") + "\n\n") }
+	lo, hi := 0, len(long) // count(lo) < n <= count(hi)
+	if count(hi) < n {
+		t.Fatalf("%d bytes count %d tokens, fewer than %d", hi, count(hi), n)
+	}
+	for hi-lo > 1 {
+		if mid := (lo + hi) / 2; count(mid) < n {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if got := count(hi); got != n {
+		t.Fatalf("no prefix of the text counts %d tokens: %d bytes count %d", n, hi, got)
+	}
+	return strings.TrimRight(long[:hi], " ")
+}
+
+// TestShortPrefixThreshold: the short-prefix lint reports a stable prefix below MinCacheTokens and none at it. The
+// prefix is the first block's text and the separator before the session block; its count is checked on the built
+// runbook with the counter the lint uses, so the case tests the boundary and not the construction.
+func TestShortPrefixThreshold(t *testing.T) {
+	tok := ltCounter(t)
+	const manifest = `name  = "acme"
+tasks = ["issue"]
+
+[runbook]
+order = ["stable", "who"]
+
+[vars.agent_name]
+scope = "session"
+type  = "string"
+`
+	tests := []struct {
+		tokens int
+		want   string // the finding, with %d for the prefix's bytes
+	}{
+		{
+			tokens: MinCacheTokens - 1,
+			want: `promptc.toml:2:10: warning: task "issue" shares only %d bytes (~1023 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 3:1 of issue/default.runbook.md, where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
+    fix: move stable text (rules, command tables, formats) before "who", or accept that sessions of this task share no cache
+0 errors, 1 warning
+`,
+		},
+		{tokens: MinCacheTokens, want: ""},
+		{tokens: MinCacheTokens + 1, want: ""},
+	}
+	for _, tt := range tests {
+		t.Run(strconv.Itoa(tt.tokens), func(t *testing.T) {
+			text := ltPrefixText(t, tok, tt.tokens)
+			prog, arts := ltCompile(t, map[string]string{
+				"promptc.toml": manifest,
+				"blocks/a.toml": `[[block]]
+id   = "stable"
+body = "` + text + `"
+
+[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+`,
+			})
+			rb := arts[0]
+			end := rb.PrefixEnd(blocks.ScopeTask)
+			if got := tok.Count(rb.Text[:end]); got != tt.tokens {
+				t.Fatalf("%s: the stable prefix counts %d tokens, want %d", rb.Path, got, tt.tokens)
+			}
+			var only []Finding
+			for _, f := range Lint(prog, arts, tok) {
+				if f.Lint == LintShortPrefix {
+					only = append(only, f)
+				}
+			}
+			var b strings.Builder
+			if err := WriteFindings(&b, only); err != nil {
+				t.Fatal(err)
+			}
+			want := tt.want
+			if want != "" {
+				want = fmt.Sprintf(want, end)
+			}
+			if got := b.String(); got != want {
+				t.Errorf("short-prefix findings:\n%s\nwant:\n%s", got, want)
+			}
+		})
+	}
+}

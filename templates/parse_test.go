@@ -59,6 +59,17 @@ func TestExecErrorColumnInRunes(t *testing.T) {
 	}
 }
 
+// TestExecErrorOnLaterLine: the byte column text/template names counts from the start of its line, not the body.
+func TestExecErrorOnLaterLine(t *testing.T) {
+	body, diags := Parse(block("one\nééé {{.missing}}", false), nil)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	if _, d := body.Execute(map[string]any{}, nil); d == nil || d.Range().String() != "templates/t.md:2:7" {
+		t.Errorf("error %v, want it at templates/t.md:2:7", d)
+	}
+}
+
 // TestUsesSeeThroughData: every way of reading a variable from the data is a use of it, so that the scope rule
 // (§3.7) sees it before rendering does.
 func TestUsesSeeThroughData(t *testing.T) {

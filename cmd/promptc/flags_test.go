@@ -1,0 +1,117 @@
+package main
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestFlagsFirst: diff's flags move ahead of its revision, each with its value when it takes one, so that urfave/cli
+// (which stops reading flags at the first argument) sees them; "--" and everything after it stay in place, and
+// other commands are left alone.
+func TestFlagsFirst(t *testing.T) {
+	tests := []struct {
+		name string
+		args string // split at spaces
+		want string
+	}{
+		{
+			name: "both value flags after the revision",
+			args: "promptc diff HEAD~1 --tokenizer cl100k_base --format json",
+			want: "promptc diff --tokenizer cl100k_base --format json HEAD~1",
+		},
+		{
+			name: "tokenizer after the revision",
+			args: "promptc diff HEAD~1 --tokenizer cl100k_base",
+			want: "promptc diff --tokenizer cl100k_base HEAD~1",
+		},
+		{
+			name: "tokenizer with one dash",
+			args: "promptc diff HEAD -tokenizer o200k_base",
+			want: "promptc diff -tokenizer o200k_base HEAD",
+		},
+		{
+			name: "-C before the command",
+			args: "promptc -C dir diff --tokenizer cl100k_base HEAD",
+			want: "promptc -C dir diff --tokenizer cl100k_base HEAD",
+		},
+		{
+			name: "-C before the command, flags after the revision",
+			args: "promptc -C dir diff HEAD --format json --tokenizer cl100k_base",
+			want: "promptc -C dir diff --format json --tokenizer cl100k_base HEAD",
+		},
+		{
+			name: "a -C directory named like a command",
+			args: "promptc -C diff build HEAD --format json",
+			want: "promptc -C diff build HEAD --format json",
+		},
+		{
+			name: "double dash ends the flags",
+			args: "promptc diff -- --weird-rev",
+			want: "promptc diff -- --weird-rev",
+		},
+		{
+			name: "flags before a double dash move, the rest stays",
+			args: "promptc diff HEAD --format json -- --tokenizer x",
+			want: "promptc diff --format json HEAD -- --tokenizer x",
+		},
+		{
+			name: "value joined with =",
+			args: "promptc diff --format=json REV",
+			want: "promptc diff --format=json REV",
+		},
+		{
+			name: "value joined with = after the revision",
+			args: "promptc diff REV --tokenizer=cl100k_base --format=json",
+			want: "promptc diff --tokenizer=cl100k_base --format=json REV",
+		},
+		{
+			name: "boolean flag takes no value",
+			args: "promptc diff REV --help OTHER",
+			want: "promptc diff --help REV OTHER",
+		},
+		{
+			name: "value flag last, with no value",
+			args: "promptc diff REV --tokenizer",
+			want: "promptc diff --tokenizer REV",
+		},
+		{
+			name: "a lone dash is an argument",
+			args: "promptc diff - --format json",
+			want: "promptc diff --format json -",
+		},
+		{
+			name: "not diff",
+			args: "promptc lint --format json extra",
+			want: "promptc lint --format json extra",
+		},
+		{
+			name: "hook's subcommand",
+			args: "promptc hook install --format json",
+			want: "promptc hook install --format json",
+		},
+		{
+			name: "no command",
+			args: "promptc -C",
+			want: "promptc -C",
+		},
+		{
+			name: "program name only",
+			args: "promptc",
+			want: "promptc",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := strings.Fields(tt.args)
+			orig := slices.Clone(args)
+			got := flagsFirst(args)
+			if want := strings.Fields(tt.want); !slices.Equal(got, want) {
+				t.Errorf("flagsFirst(%q)\n got %q\nwant %q", orig, got, want)
+			}
+			if !slices.Equal(args, orig) {
+				t.Errorf("flagsFirst changed its argument to %q", args)
+			}
+		})
+	}
+}
