@@ -2,9 +2,10 @@ package assemble
 
 import (
 	"io/fs"
-	"os"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/gitfs"
+	"github.com/promptc/promptc/internal/linkfs"
 )
 
 // Load loads and compiles the project in fsys. The Program is usable only when there are no diagnostics; they hold
@@ -19,6 +20,19 @@ func Load(fsys fs.FS) (*Program, blocks.Diagnostics) {
 }
 
 // LoadDir loads and compiles the project rooted at dir.
+//
+// Symbolic links in the project are followed by the rule promptc diff applies to a commit, so that the working
+// tree and a revision read alike: a link (to a file or a directory) is followed when it leads, through any chain
+// of links, by relative steps to something inside the git work tree holding dir (inside dir when there is none)
+// that does not hold the link. A link that is absolute, leaves that boundary, dangles or loops is not followed, and
+// the file it stands for is reported as a diagnostic that says so. git is asked for the work tree only when the
+// project holds a link.
 func LoadDir(dir string) (*Program, blocks.Diagnostics) {
-	return Load(os.DirFS(dir))
+	return Load(linkfs.Dir(dir, func() string {
+		top, err := gitfs.TopLevel(dir)
+		if err != nil {
+			return "" // no work tree, or no git: the project directory is the boundary
+		}
+		return top
+	}))
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/internal/atomicfile"
+	"github.com/promptc/promptc/internal/gitfs"
 )
 
 // Options changes what Install does with a pre-commit hook that is not promptc's.
@@ -160,34 +161,28 @@ func Install(projectRoot string, opts Options) (Result, error) {
 	return r, nil
 }
 
-// gitDirs asks git, from inside the project, for the top of the work tree and the hooks directory.
+// gitDirs returns the top of the work tree holding the project and the hooks directory git runs hooks from.
 func gitDirs(root string) (top, hooks string, err error) {
-	cmd := exec.Command("git", "rev-parse", "--show-toplevel", "--git-path", "hooks")
+	top, err = gitfs.TopLevel(root)
+	if errors.Is(err, exec.ErrNotFound) {
+		return "", "", errors.New("git not found on PATH: a pre-commit hook needs git")
+	}
+	if err != nil {
+		return "", "", err
+	}
+	cmd := exec.Command("git", "rev-parse", "--git-path", "hooks")
 	cmd.Dir = root
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		if errors.Is(err, exec.ErrNotFound) {
-			return "", "", errors.New("git not found on PATH: a pre-commit hook needs git")
-		}
-		msg := strings.TrimSpace(stderr.String())
-		msg = strings.TrimPrefix(msg, "fatal: ")
-		if msg == "" {
-			msg = err.Error()
-		}
-		return "", "", fmt.Errorf("%s is not inside a git work tree (%s)", root, msg)
+		return "", "", fmt.Errorf("git rev-parse --git-path hooks: %v: %s", err, strings.TrimSpace(stderr.String()))
 	}
-	lines := strings.Split(strings.TrimRight(string(out), "\n"), "\n")
-	if len(lines) != 2 || lines[0] == "" || lines[1] == "" {
-		return "", "", fmt.Errorf("git rev-parse printed %q, want two lines", out)
-	}
-	top, err = realAbs(lines[0])
-	if err != nil {
-		return "", "", err
+	hooks = strings.TrimSuffix(string(out), "\n")
+	if hooks == "" {
+		return "", "", errors.New("git rev-parse --git-path hooks printed nothing")
 	}
 	// A relative answer is relative to where git ran; core.hooksPath may name a directory that does not exist yet.
-	hooks = lines[1]
 	if !filepath.IsAbs(hooks) {
 		hooks = filepath.Join(root, hooks)
 	}

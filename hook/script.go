@@ -2,7 +2,6 @@ package hook
 
 import (
 	"bytes"
-	"errors"
 	"sort"
 	"strings"
 )
@@ -76,17 +75,23 @@ func IsOurs(script []byte) bool {
 	return false
 }
 
-// Projects returns the projects a hook written by Script checks, sorted. Lines it did not write are ignored.
+// Projects returns the projects a hook written by Script checks, sorted: exactly the paths Script was given,
+// whatever they hold. A check line's quoted path may span lines (a path may hold a newline), so the hook is read as
+// the shell reads it, not line by line. Lines Script did not write are ignored.
 func Projects(script []byte) []string {
 	var projects []string
-	for _, line := range strings.Split(string(script), "\n") {
-		quoted, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), checkPrefix)
-		if !ok {
-			continue
+	for s := string(script); s != ""; {
+		if rest, ok := strings.CutPrefix(s, checkPrefix); ok {
+			if p, after, ok := quotedWord(rest); ok {
+				projects = append(projects, p)
+				s = after
+			}
 		}
-		if p, err := shellUnquote(quoted); err == nil {
-			projects = append(projects, p)
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			break
 		}
+		s = s[i+1:]
 	}
 	return normalize(projects)
 }
@@ -117,30 +122,39 @@ func normalize(projects []string) []string {
 	return out
 }
 
-// shellQuote quotes s for a POSIX shell: between single quotes nothing is special, and a single quote is written
-// as '\” (close, escaped quote, reopen).
+// shellQuote quotes s for a POSIX shell: between single quotes nothing is special, and a single quote is closed,
+// escaped and reopened:
+//
+//	it's → 'it'\''s'
 func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// shellUnquote reads back what shellQuote wrote: single-quoted runs and backslash-escaped single quotes.
-func shellUnquote(s string) (string, error) {
+// quotedWord reads back a word shellQuote wrote at the start of s (single-quoted runs, which may hold newlines,
+// and backslash-escaped single quotes) that ends its line. It returns the word and the rest of s from the end of
+// the line on.
+func quotedWord(s string) (word, rest string, ok bool) {
 	var b strings.Builder
-	for s != "" {
+	for read := false; ; read = true {
 		switch {
 		case strings.HasPrefix(s, `\'`):
 			b.WriteByte('\'')
 			s = s[2:]
-		case s[0] == '\'':
+		case strings.HasPrefix(s, "'"):
 			end := strings.IndexByte(s[1:], '\'')
 			if end < 0 {
-				return "", errors.New("unterminated quote")
+				return "", "", false
 			}
 			b.WriteString(s[1 : 1+end])
 			s = s[2+end:]
+		case read:
+			// The word ends here, and so must the line: "\r\n" where a hook was given Windows line ends.
+			if s == "" || strings.HasPrefix(s, "\n") || strings.HasPrefix(s, "\r\n") {
+				return b.String(), s, true
+			}
+			return "", "", false
 		default:
-			return "", errors.New("not a quoted word")
+			return "", "", false
 		}
 	}
-	return b.String(), nil
 }

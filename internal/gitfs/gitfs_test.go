@@ -16,7 +16,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/internal/linkfs"
 )
 
 // TestMain keeps the tests' git runs to the temporary repositories and out of the user's configuration: run from
@@ -64,7 +64,14 @@ func newRepo(t *testing.T) *repo {
 // git runs git in the repository and returns its standard output.
 func (r *repo) git(args ...string) string {
 	r.t.Helper()
+	return r.gitIn("", args...)
+}
+
+// gitIn runs git in the repository with stdin as its standard input.
+func (r *repo) gitIn(stdin string, args ...string) string {
+	r.t.Helper()
 	cmd := exec.Command("git", append([]string{"-C", r.dir}, args...)...)
+	cmd.Stdin = strings.NewReader(stdin)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -98,12 +105,13 @@ func (r *repo) commit(msg string, files map[string]string) {
 
 func (r *repo) path(p string) string { return filepath.Join(r.dir, filepath.FromSlash(p)) }
 
-// readAll returns every file of fsys by path.
+// readAll returns every file of fsys by path; symbolic links that are not followed, which cannot be read, are
+// left out.
 func readAll(t *testing.T, fsys fs.FS) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil || d.IsDir() || d.Type()&fs.ModeSymlink != 0 {
 			return err
 		}
 		data, err := fs.ReadFile(fsys, p)
@@ -270,24 +278,34 @@ func TestOpenGlobPrefix(t *testing.T) {
 
 func TestOpenOlderRevision(t *testing.T) {
 	r := newRepo(t)
-	r.commit("v1", map[string]string{"promptc.toml": "v1\n", "blocks/a.toml": "a1\n", "blocks/old.toml": "old\n"})
+	r.commit("v1 of the prompts", map[string]string{"promptc.toml": "v1\n", "blocks/a.toml": "a1\n", "blocks/old.toml": "old\n"})
 	r.git("tag", "v1")
+	r.git("tag", "-a", "-m", "annotated", "v1-annotated")
 	first := strings.TrimSpace(r.git("rev-parse", "HEAD"))
 	r.git("rm", "-q", "blocks/old.toml")
-	r.commit("v2", map[string]string{"promptc.toml": "v2\n", "blocks/a.toml": "a2\n", "blocks/new.toml": "new\n"})
+	r.commit("v2 of the prompts", map[string]string{"promptc.toml": "v2\n", "blocks/a.toml": "a2\n", "blocks/new.toml": "new\n"})
 	v1 := map[string]string{"promptc.toml": "v1\n", "blocks/a.toml": "a1\n", "blocks/old.toml": "old\n"}
-	for _, rev := range []string{"HEAD~1", "HEAD^", "v1", first, first[:10], "main~1", "main@{1}"} {
+	for _, rev := range []string{
+		"HEAD~1", "HEAD^", "v1", "v1-annotated", "tags/v1", first, first[:10], "main~1", "main@{1}",
+		// A commit found by its message: a suffix such as ^{commit} would become part of the message searched.
+		":/v1 of the prompts", ":/^v1 ", "HEAD^{/v1 of}",
+	} {
 		t.Run(rev, func(t *testing.T) { checkFiles(t, mustOpen(t, r.dir, rev), v1) })
 	}
-	checkFiles(t, mustOpen(t, r.dir, "HEAD"),
-		map[string]string{"promptc.toml": "v2\n", "blocks/a.toml": "a2\n", "blocks/new.toml": "new\n"})
+	v2 := map[string]string{"promptc.toml": "v2\n", "blocks/a.toml": "a2\n", "blocks/new.toml": "new\n"}
+	for _, rev := range []string{"HEAD", "main", ":/v2 of the prompts", ":/prompts"} {
+		t.Run(rev, func(t *testing.T) { checkFiles(t, mustOpen(t, r.dir, rev), v2) })
+	}
 }
 
 func TestOpenUnknownRevision(t *testing.T) {
 	r := newRepo(t)
 	r.commit("first", map[string]string{"promptc.toml": "p\n", "blocks/a.toml": "a\n"})
 	blob := strings.TrimSpace(r.git("rev-parse", "HEAD:blocks/a.toml"))
-	for _, rev := range []string{"nope", "HEAD~5", "origin/main", "-x", "--all", blob, "HEAD:blocks", "main..HEAD"} {
+	for _, rev := range []string{
+		"nope", "HEAD~5", "origin/main", "-x", "--all", blob, "HEAD:blocks", "main..HEAD", ":/no such message",
+		"HEAD^{tree}", "--end-of-options",
+	} {
 		t.Run(rev, func(t *testing.T) {
 			_, err := Open(r.dir, rev)
 			if !errors.Is(err, ErrUnknownRevision) {
@@ -338,7 +356,7 @@ func TestOpenNotRepository(t *testing.T) {
 	}
 	dir := t.TempDir()
 	_, err := Open(dir, "HEAD")
-	if err == nil || !strings.Contains(err.Error(), "is not in a git work tree") {
+	if want := dir + " is not inside a git work tree (not a git repository"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("Open outside a repository: %v, want an error saying so", err)
 	}
 	_, err = Open(filepath.Join(dir, "missing"), "HEAD")
@@ -365,25 +383,95 @@ func TestOpenBytesExact(t *testing.T) {
 	checkFiles(t, mustOpen(t, r.dir, "HEAD"), files)
 }
 
-func TestOpenSkipsLinksAndSubmodules(t *testing.T) {
+func TestOpenLinksAndSubmodules(t *testing.T) {
 	r := newRepo(t)
-	r.commit("first", map[string]string{"promptc.toml": "p\n", "blocks/a.toml": "a\n", "run.sh": "#!/bin/sh\n"})
+	r.commit("first", map[string]string{
+		"promptc.toml":      "p\n",
+		"blocks/a.toml":     "a\n",
+		"templates/run.sh":  "#!/bin/sh\n",
+		"shared/t.md":       "shared\n",
+		"shared/dir/u.md":   "u\n",
+		"docs/readme.md":    "not read\n",
+		"templates/real.md": "real\n",
+	})
 	head := strings.TrimSpace(r.git("rev-parse", "HEAD"))
-	// A symbolic link and a submodule, recorded in the index directly so no file system or second repository is
-	// needed; the executable bit likewise.
-	link := strings.TrimSpace(r.git("hash-object", "-w", "blocks/a.toml"))
-	r.git("update-index", "--add", "--cacheinfo", "120000,"+link+",blocks/link.toml")
-	r.git("update-index", "--add", "--cacheinfo", "160000,"+head+",vendor/sub")
-	r.git("update-index", "--chmod=+x", "run.sh")
+	// Links and a submodule are recorded in the index directly, so that neither the file system nor a second
+	// repository is needed: a link's blob holds its target. The executable bit likewise.
+	link := func(p, target string) {
+		oid := strings.TrimSpace(r.gitIn(target, "hash-object", "-w", "--stdin"))
+		r.git("update-index", "--add", "--cacheinfo", "120000,"+oid+","+p)
+	}
+	link("templates/alias.md", "real.md")
+	link("templates/chain.md", "alias.md")
+	link("templates/up.md", "../shared/t.md")
+	link("templates/dir", "../shared/dir")
+	link("templates/abs.md", "/etc/hostname")
+	link("templates/above.md", "../../x.md")
+	link("templates/gone.md", "../shared/missing.md")
+	link("templates/self", ".")
+	link("templates/ping.md", "pong.md")
+	link("templates/pong.md", "ping.md")
+	link("templates/via.md", "../shared/abs.md")
+	link("shared/abs.md", "/etc/passwd")
+	link("templates/git.md", "../.git/HEAD")
+	r.git("update-index", "--add", "--cacheinfo", "160000,"+head+",templates/sub")
+	r.git("update-index", "--chmod=+x", "templates/run.sh")
 	r.git("commit", "-q", "-m", "links")
 	fsys := mustOpen(t, r.dir, "HEAD")
-	checkFiles(t, fsys, map[string]string{"promptc.toml": "p\n", "blocks/a.toml": "a\n", "run.sh": "#!/bin/sh\n"})
-	if _, err := fs.Stat(fsys, "vendor"); !errors.Is(err, fs.ErrNotExist) {
-		t.Errorf("Stat(vendor) = %v, want not exist (the directory holds only a submodule)", err)
+
+	checkFiles(t, fsys, map[string]string{
+		"promptc.toml":       "p\n",
+		"blocks/a.toml":      "a\n",
+		"templates/run.sh":   "#!/bin/sh\n",
+		"templates/real.md":  "real\n",
+		"templates/alias.md": "real\n",
+		"templates/chain.md": "real\n",
+		"templates/up.md":    "shared\n",
+		"templates/dir/u.md": "u\n",
+	})
+	const tail = ": promptc follows only relative links that stay inside it"
+	broken := []struct{ name, err string }{
+		{"templates/abs.md", `symbolic link to "/etc/hostname" leaves the repository` + tail},
+		{"templates/above.md", `symbolic link to "../../x.md" leaves the repository` + tail},
+		{"templates/gone.md", `symbolic link to "../shared/missing.md" dangles: nothing is there in the repository`},
+		{"templates/self", `symbolic link to "." loops back on itself`},
+		{"templates/ping.md", `symbolic link to "pong.md" loops back on itself`},
+		{"templates/via.md", `symbolic link to "../shared/abs.md" leads through "shared/abs.md", a symbolic link to "/etc/passwd", which leaves the repository` + tail},
+		{"templates/git.md", `symbolic link to "../.git/HEAD" dangles: nothing is there in the repository`},
 	}
-	for name, want := range map[string]fs.FileMode{"run.sh": 0o555, "promptc.toml": 0o444, "blocks": fs.ModeDir | 0o555} {
+	for _, tt := range broken {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := fs.ReadFile(fsys, tt.name)
+			var le *linkfs.LinkError
+			if !errors.As(err, &le) || le.Error() != tt.err {
+				t.Errorf("ReadFile error = %v\nwant a LinkError: %s", err, tt.err)
+			}
+			if _, err := fs.Stat(fsys, tt.name); !errors.As(err, &le) {
+				t.Errorf("Stat error = %v, want a LinkError", err)
+			}
+		})
+	}
+	entries, err := fs.ReadDir(fsys, "templates")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var listing []string
+	for _, e := range entries {
+		listing = append(listing, e.Name()+" "+e.Type().String())
+	}
+	want := []string{
+		"above.md L---------", "abs.md L---------", "alias.md ----------", "chain.md ----------", "dir d---------",
+		"git.md L---------", "gone.md L---------", "ping.md L---------", "pong.md L---------",
+		"real.md ----------", "run.sh ----------", "self L---------", "up.md ----------", "via.md L---------",
+	}
+	if !slices.Equal(listing, want) {
+		t.Errorf("ReadDir(templates) =\n%q\nwant\n%q", listing, want)
+	}
+	for name, want := range map[string]fs.FileMode{
+		"templates/run.sh": 0o555, "promptc.toml": 0o444, "blocks": fs.ModeDir | 0o555, "templates/dir": fs.ModeDir | 0o555,
+	} {
 		if fi, err := fs.Stat(fsys, name); err != nil || fi.Mode() != want {
-			t.Errorf("Stat(%s) mode = %v, %v; want %v", name, fi.Mode(), err, want)
+			t.Errorf("Stat(%s) = %v, %v; want mode %v", name, fi, err, want)
 		}
 	}
 }
@@ -439,37 +527,128 @@ func TestFS(t *testing.T) {
 	}
 }
 
-// TestOpenExample commits the reference project and checks that the compiler sees the same project, and builds
-// the same artifacts, from the commit as from the working tree.
-func TestOpenExample(t *testing.T) {
-	r := newRepo(t)
-	src := os.DirFS(filepath.Join("..", "..", "examples", "tracker"))
-	files := map[string]string{}
-	for p, data := range readAll(t, src) {
-		files["examples/tracker/"+p] = data
+// recordBlobs makes Open's blob reader record the objects it is asked for, until the test ends.
+func recordBlobs(t *testing.T) *[]string {
+	var asked []string
+	start := newBlobReader
+	newBlobReader = func(dir string) (blobReader, error) {
+		b, err := start(dir)
+		return recorder{b, &asked}, err
 	}
-	r.commit("example", files)
-	dir := r.path("examples/tracker")
-	fsys := mustOpen(t, dir, "HEAD")
-	checkFiles(t, fsys, readAll(t, src))
+	t.Cleanup(func() { newBlobReader = start })
+	return &asked
+}
 
-	fromGit, gitDiags := assemble.Load(fsys)
-	fromDir, dirDiags := assemble.LoadDir(dir)
-	if gitDiags.String() != dirDiags.String() {
-		t.Fatalf("diagnostics differ:\nfrom git\n%s\nfrom the directory\n%s", gitDiags, dirDiags)
+type recorder struct {
+	blobReader
+	asked *[]string
+}
+
+func (r recorder) blob(oid string) ([]byte, error) {
+	*r.asked = append(*r.asked, oid)
+	return r.blobReader.blob(oid)
+}
+
+// TestOpenReadsOnlyProject: Open reads the blobs the compiler reads, and the links on the way to them, but no other
+// file of the project or the repository, however large.
+func TestOpenReadsOnlyProject(t *testing.T) {
+	r := newRepo(t)
+	big := strings.Repeat("0123456789abcdef", 4<<20/16) // 4 MB
+	r.commit("first", map[string]string{
+		"prompts/promptc.toml":          "p\n",
+		"prompts/blocks/a.toml":         "a\n",
+		"prompts/templates/t.md":        "t\n",
+		"prompts/fixtures/f.toml":       "f\n",
+		"prompts/assets/big.bin":        big,
+		"prompts/golden/t/f.runbook.md": "golden\n",
+		"prompts/README.md":             "readme\n",
+		"shared/s.md":                   "shared\n",
+		"shared/unused.md":              "unused\n",
+		"other/big.bin":                 big + "x",
+	})
+	oid := func(p string) string { return strings.TrimSpace(r.git("rev-parse", "HEAD:"+p)) }
+	if err := os.Symlink("../../shared/s.md", r.path("prompts/templates/s.md")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
 	}
-	if fromGit == nil || fromDir == nil {
-		t.Skipf("the example does not compile: %v", dirDiags)
+	if err := os.Symlink("big.bin", r.path("other/link.bin")); err != nil {
+		t.Fatal(err)
 	}
-	gitArts, gitDiags := fromGit.Build()
-	dirArts, dirDiags := fromDir.Build()
-	if gitDiags.String() != dirDiags.String() || len(gitArts) != len(dirArts) {
-		t.Fatalf("builds differ: %d artifacts and %q from git, %d and %q from the directory",
-			len(gitArts), gitDiags, len(dirArts), dirDiags)
+	r.commit("links", nil)
+
+	asked := recordBlobs(t)
+	fsys := mustOpen(t, r.path("prompts"), "HEAD")
+	checkFiles(t, fsys, map[string]string{
+		"promptc.toml":    "p\n",
+		"blocks/a.toml":   "a\n",
+		"templates/t.md":  "t\n",
+		"templates/s.md":  "shared\n",
+		"fixtures/f.toml": "f\n",
+	})
+	want := []string{
+		oid("prompts/promptc.toml"), oid("prompts/blocks/a.toml"), oid("prompts/templates/s.md"), oid("shared/s.md"),
+		oid("prompts/templates/t.md"), oid("prompts/fixtures/f.toml"),
 	}
-	for i := range gitArts {
-		if gitArts[i].Path != dirArts[i].Path || gitArts[i].Text != dirArts[i].Text {
-			t.Errorf("artifact %d: %s from git differs from %s from the directory", i, gitArts[i].Path, dirArts[i].Path)
+	slices.Sort(want)
+	got := slices.Sorted(slices.Values(*asked))
+	if !slices.Equal(got, want) {
+		names := map[string]string{}
+		for _, p := range []string{"prompts/assets/big.bin", "other/big.bin", "other/link.bin", "prompts/golden/t/f.runbook.md",
+			"prompts/README.md", "shared/unused.md"} {
+			names[oid(p)] = p
 		}
+		for _, o := range got {
+			if p, ok := names[o]; ok {
+				t.Errorf("Open read %s (blob %.12s), which the compiler does not read", p, o)
+			}
+		}
+		t.Errorf("blobs read:\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestTopLevel(t *testing.T) {
+	r := newRepo(t)
+	r.commit("first", map[string]string{"prompts/promptc.toml": "p\n", "README.md": "r\n"})
+	top, err := filepath.EvalSymlinks(r.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wt := filepath.Join(t.TempDir(), "wt")
+	r.git("worktree", "add", "-q", wt)
+	wtTop, err := filepath.EvalSymlinks(wt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A symbolic link to the repository names the same top: git reports it with links resolved.
+	linked := filepath.Join(t.TempDir(), "linked")
+	if err := os.Symlink(r.dir, linked); err != nil {
+		linked = r.dir
+	}
+	// A directory holding a .git that is no repository (an empty one, or a stray file) is not a work tree.
+	fake := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(fake, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GIT_CEILING_DIRECTORIES", filepath.Dir(fake))
+
+	tests := []struct {
+		name, dir, want, err string
+	}{
+		{name: "top", dir: r.dir, want: top},
+		{name: "subdirectory", dir: r.path("prompts"), want: top},
+		{name: "through a link", dir: filepath.Join(linked, "prompts"), want: top},
+		{name: "worktree", dir: filepath.Join(wt, "prompts"), want: wtTop},
+		{name: "fake .git", dir: fake, err: fake + " is not inside a git work tree (not a git repository"},
+		{name: "inside .git", dir: r.path(".git"), err: r.path(".git") + " is not inside a git work tree ("},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := TopLevel(tt.dir)
+			switch {
+			case tt.err != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.err)):
+				t.Errorf("TopLevel(%s) = %q, %v; want an error starting %q", tt.dir, got, err, tt.err)
+			case tt.err == "" && (err != nil || got != tt.want):
+				t.Errorf("TopLevel(%s) = %q, %v; want %q", tt.dir, got, err, tt.want)
+			}
+		})
 	}
 }
