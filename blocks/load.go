@@ -177,7 +177,7 @@ func (l *loader) load() {
 	mf := parseTOMLFile(l.fsys, ManifestFile)
 	if mf.file == nil {
 		// Without a manifest nothing else can be checked: report only why it could not be read.
-		if _, err := fs.Stat(l.fsys, ManifestFile); err != nil {
+		if _, err := fs.Stat(l.fsys, ManifestFile); errors.Is(err, fs.ErrNotExist) {
 			l.errorf(FileRange(ManifestFile), "no promptc.toml: this is not a promptc project (create promptc.toml or pass -C DIR)")
 		} else {
 			l.record(mf)

@@ -1,6 +1,8 @@
 package blocks_test
 
 import (
+	"errors"
+	"io/fs"
 	"reflect"
 	"sort"
 	"strings"
@@ -1531,5 +1533,44 @@ x"""
 		if got := tt.r.String(); got != tt.at || text(tt.r) != tt.text {
 			t.Errorf("%s: %s %q, want %s %q", tt.what, got, text(tt.r), tt.at, tt.text)
 		}
+	}
+}
+
+// brokenFS fails every access to one file with err.
+type brokenFS struct {
+	fstest.MapFS
+	name string
+	err  error
+}
+
+func (f brokenFS) Open(name string) (fs.File, error) {
+	if name == f.name {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: f.err}
+	}
+	return f.MapFS.Open(name)
+}
+
+func (f brokenFS) ReadFile(name string) ([]byte, error) {
+	if name == f.name {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: f.err}
+	}
+	return f.MapFS.ReadFile(name)
+}
+
+func (f brokenFS) Stat(name string) (fs.FileInfo, error) {
+	if name == f.name {
+		return nil, &fs.PathError{Op: "stat", Path: name, Err: f.err}
+	}
+	return f.MapFS.Stat(name)
+}
+
+// TestLoadUnreadableManifest: a manifest that is there but cannot be read (a link that leaves the repository, a
+// permission) is reported as such, not as a missing project.
+func TestLoadUnreadableManifest(t *testing.T) {
+	fsys := brokenFS{archive(base), "promptc.toml", errors.New("symbolic link to \"/etc/hostname\" leaves the repository")}
+	_, diags := blocks.Load(fsys)
+	want := "promptc.toml:?:?: cannot read file: symbolic link to \"/etc/hostname\" leaves the repository\n"
+	if got := diags.String(); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
 	}
 }
