@@ -1,77 +1,371 @@
 package assemble
 
 import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
 	"io/fs"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
-	"sort"
+	"slices"
+	"strconv"
 	"strings"
 
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/atomicfile"
 )
 
-// IsArtifactPath reports whether a slash path relative to an output tree has the shape of an artifact.
-func IsArtifactPath(p string) bool {
-	_, ok := ParsePath(p)
-	return ok
+// Stale says which files already under a directory WriteTree may remove when the new tree no longer has them. It is
+// the one way the trees promptc writes differ: golden/ belongs to promptc entirely, while the directory promptc
+// build writes to may hold the user's own files.
+type Stale uint8
+
+const (
+	// StaleListed removes only files that the previous WriteTree into the directory wrote there, as its manifest
+	// (BuildManifest) lists them. Every other file is the user's, whatever its name, and is never touched.
+	// promptc build writes this way.
+	StaleListed Stale = iota
+	// StaleAll counts every regular file under the directory as part of the tree, except dot files and whatever is
+	// under a dot directory (ListTree): each one the new tree lacks is removed. golden/ is written this way.
+	StaleAll
+)
+
+var staleNames = [...]string{StaleListed: "listed", StaleAll: "all"}
+
+func (s Stale) String() string {
+	if int(s) < len(staleNames) {
+		return staleNames[s]
+	}
+	return fmt.Sprintf("Stale(%d)", int(s))
 }
 
-// WriteTree writes the artifacts under dir, each file atomically (renamed into place, not synced: build output can be
-// regenerated; golden files are synced by package golden), and removes files under dir that have the shape of
-// an artifact but are not among arts (left over from a task or fixture that no longer exists). Other files are
-// never touched, so pointing --out at a directory that holds something else loses nothing. It returns the removed
-// paths, sorted.
-func WriteTree(dir string, arts []*Artifact) (removed []string, err error) {
-	want := map[string]bool{}
-	files := make([]atomicfile.File, 0, len(arts))
+// BuildManifest is the file, at the top of a directory written with StaleListed, that lists the files WriteTree
+// wrote there: a comment, then one slash path a line, sorted; a path that holds anything but printable characters
+// other than `"` and `\`, or that starts with `#`, is written Go-quoted.
+const BuildManifest = ".promptc-build"
+
+const manifestHeader = `# Written by promptc build: the files it wrote in this directory, one slash path a line. The next build removes
+# a file listed here when the project no longer produces it, and never a file this list does not name.
+`
+
+// TreeOptions say how WriteTree treats the directory it writes to.
+type TreeOptions struct {
+	Stale Stale
+	// Sync makes every write durable (the file and its directory synced) before WriteTree returns. golden/ is
+	// synced: it is the reviewed record of the prompts. Build output can be regenerated, so promptc build does
+	// without: a power loss may then leave a file empty, but a reader never sees one half-written.
+	Sync bool
+}
+
+// TreeChanges is what WriteTree did, in slash paths relative to the directory.
+type TreeChanges struct {
+	// Written lists the files written: new ones and ones that held other bytes, sorted.
+	Written []string
+	// Removed lists the stale files removed, sorted.
+	Removed []string
+	// Unchanged counts the files that already held their bytes: left alone, modification times included.
+	Unchanged int
+}
+
+// TreeOf returns the artifacts as the tree WriteTree writes: each one's bytes by its Path.
+func TreeOf(arts []*Artifact) map[string][]byte {
+	tree := make(map[string][]byte, len(arts))
 	for _, a := range arts {
-		want[a.Path] = true
-		files = append(files, atomicfile.File{Name: filepath.Join(dir, filepath.FromSlash(a.Path)), Data: []byte(a.Text), Perm: 0o644, NoSync: true})
+		tree[a.Path] = []byte(a.Text)
 	}
-	if err := atomicfile.WriteAll(files); err != nil {
-		return nil, err
+	return tree
+}
+
+// WriteTree makes dir hold files (slash path → bytes) and removes the stale files that opts.Stale says are
+// promptc's; it is the one writer of artifact trees, for promptc build and for golden/.
+//
+// Each file that differs is replaced atomically: written to a temporary file beside it and renamed into place, so
+// that a reader, or a process killed at any moment, sees the old bytes or the new ones, never a mix. Files already
+// holding their bytes are not touched, so their modification times stay. Stale files go first (one cannot stand
+// where a new file needs a directory), and the directories they leave empty are removed, up to dir itself (kept).
+// Leftover temporary files of an earlier, interrupted WriteTree are removed. With StaleListed the manifest is
+// rewritten last, atomically, to list exactly files; when files holds paths the old manifest does not list, the
+// union is recorded before anything is written, so that a process killed halfway leaves no file that a later
+// WriteTree would not know to remove.
+//
+// Paths must be slash paths relative to dir with no dot-file element; an invalid one is an error before anything is
+// written. On another error, the removals done so far are returned with it (which files of a batch that failed to
+// write were renamed into place is not known). WriteTree must not run concurrently with another WriteTree of the
+// same dir: each removes the other's temporary files.
+func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChanges, error) {
+	var ch TreeChanges
+	paths := slices.Sorted(maps.Keys(files))
+	for _, p := range paths {
+		if err := checkTreePath(p); err != nil {
+			return ch, err
+		}
 	}
-	stale, err := ListTree(dir)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ch, err
+	}
+	var owned []string
+	var err error
+	switch opts.Stale {
+	case StaleAll:
+		owned, err = ListTree(dir)
+	case StaleListed:
+		owned, err = readManifest(dir)
+	default:
+		err = fmt.Errorf("WriteTree: unknown stale rule %v", opts.Stale)
+	}
+	if err != nil {
+		return ch, err
+	}
+	if err := removeTemps(dir, opts.Stale, owned, paths); err != nil {
+		return ch, err
+	}
+	if opts.Stale == StaleListed && !isSubset(paths, owned) {
+		if err := writeManifest(dir, sortedUnion(owned, paths), opts.Sync); err != nil {
+			return ch, err
+		}
+	}
+
+	for _, p := range owned {
+		if _, ok := files[p]; ok {
+			continue
+		}
+		removed, err := removeStale(dir, p, opts.Stale)
+		if err != nil {
+			return ch, err
+		}
+		if removed {
+			ch.Removed = append(ch.Removed, p)
+		}
+	}
+
+	todo := make([]atomicfile.File, 0, len(paths))
+	var written []string
+	for _, p := range paths {
+		f := atomicfile.File{Name: filepath.Join(dir, filepath.FromSlash(p)), Data: files[p], Perm: 0o644, NoSync: !opts.Sync}
+		if atomicfile.Unchanged(f) {
+			ch.Unchanged++
+			continue
+		}
+		todo = append(todo, f)
+		written = append(written, p)
+	}
+	if err := atomicfile.WriteAll(todo); err != nil {
+		return ch, err
+	}
+	ch.Written = written
+	if opts.Stale == StaleListed {
+		if err := writeManifest(dir, paths, opts.Sync); err != nil {
+			return ch, err
+		}
+	}
+	return ch, nil
+}
+
+// ListTree returns the files of the tree under dir that StaleAll counts as promptc's, as sorted slash paths: every
+// regular file except dot files and whatever is under a dot directory. A missing dir holds none. A symbolic link or
+// other irregular file in the tree is an error, since WriteTree could not keep it in step; dir itself may be a
+// symbolic link to a directory.
+func ListTree(dir string) ([]string, error) {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
-	for _, p := range stale {
-		if want[p] {
-			continue
-		}
-		if err := os.Remove(filepath.Join(dir, filepath.FromSlash(p))); err != nil {
-			return removed, err
-		}
-		removed = append(removed, p)
-		// Drop the task directory when it is left empty; a non-empty one fails harmlessly.
-		os.Remove(filepath.Join(dir, filepath.FromSlash(p[:strings.IndexByte(p, '/')])))
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory", dir)
 	}
-	return removed, nil
-}
-
-// ListTree returns the slash paths of the artifact-shaped files under dir, sorted. A missing dir holds none.
-func ListTree(dir string) ([]string, error) {
 	var out []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir && os.IsNotExist(err) {
-				return fs.SkipDir
-			}
+	// os.DirFS follows dir itself when it is a symbolic link to a directory, and nothing below it.
+	err = fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
 			return err
-		}
-		if d.IsDir() {
+		case p == ".":
 			return nil
+		case hidden(d.Name()) && d.IsDir():
+			return fs.SkipDir
+		case hidden(d.Name()) || d.IsDir():
+			return nil
+		case !d.Type().IsRegular():
+			return fmt.Errorf("%s: not a regular file", p)
 		}
-		rel, err := filepath.Rel(dir, p)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
-		if IsArtifactPath(rel) {
-			out = append(out, rel)
-		}
+		out = append(out, p)
 		return nil
 	})
-	sort.Strings(out)
-	return out, err
+	return out, err // WalkDir visits in lexical order: out is sorted
+}
+
+func hidden(name string) bool { return strings.HasPrefix(name, ".") }
+
+// checkTreePath rejects the paths WriteTree could write but ListTree would not list back the same.
+func checkTreePath(p string) error {
+	if !fs.ValidPath(p) || p == "." || strings.Contains(p, `\`) {
+		return fmt.Errorf("invalid artifact tree path %q: want a slash path relative to the tree", p)
+	}
+	for _, elem := range strings.Split(p, "/") {
+		if hidden(elem) {
+			return fmt.Errorf("invalid artifact tree path %q: dot files are not part of an artifact tree", p)
+		}
+	}
+	return nil
+}
+
+// removeStale removes the stale file p and the directories it leaves empty. Under StaleListed, a listed file that is
+// gone already, or is no longer a regular file, is not promptc's to remove: removed is false.
+func removeStale(dir, p string, rule Stale) (removed bool, err error) {
+	name := filepath.Join(dir, filepath.FromSlash(p))
+	if rule == StaleListed {
+		// A directory on the way that is now a symbolic link (or a file) leads somewhere promptc did not write.
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			if fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(d))); err != nil || !fi.IsDir() {
+				return false, nil
+			}
+		}
+		fi, err := os.Lstat(name)
+		if errors.Is(err, fs.ErrNotExist) || err == nil && !fi.Mode().IsRegular() {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	if err := os.Remove(name); err != nil {
+		return false, err
+	}
+	// Remove the directories above p that are left empty, up to dir itself (kept). os.Remove refuses a directory
+	// that still holds something, which ends the climb.
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		if os.Remove(filepath.Join(dir, filepath.FromSlash(d))) != nil {
+			break
+		}
+	}
+	return true, nil
+}
+
+// removeTemps removes the temporary files atomicfile leaves behind when a process dies between creating one and
+// renaming it: .NAME.tmp-RANDOM, beside the file NAME it was to replace. Under StaleAll every such file in the tree
+// is promptc's; under StaleListed only those beside a file the manifest lists or files holds, or beside the manifest.
+func removeTemps(dir string, rule Stale, owned, paths []string) error {
+	isTemp := func(name string) bool {
+		ok, _ := path.Match(".*.tmp-*", name)
+		return ok
+	}
+	if rule == StaleAll {
+		fsys := os.DirFS(dir)
+		return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case p == ".":
+				return nil
+			case d.IsDir() && hidden(d.Name()):
+				return fs.SkipDir
+			case !d.IsDir() && d.Type().IsRegular() && isTemp(d.Name()):
+				return os.Remove(filepath.Join(dir, filepath.FromSlash(p)))
+			}
+			return nil
+		})
+	}
+	// The names whose temporary files are ours, by directory.
+	ours := map[string]map[string]bool{".": {BuildManifest: true}}
+	for _, list := range [][]string{owned, paths} {
+		for _, p := range list {
+			d := path.Dir(p)
+			if ours[d] == nil {
+				ours[d] = map[string]bool{}
+			}
+			ours[d][path.Base(p)] = true
+		}
+	}
+	for _, d := range slices.Sorted(maps.Keys(ours)) {
+		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(d)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !e.Type().IsRegular() || !isTemp(name) {
+				continue
+			}
+			target := name[1:strings.LastIndex(name, ".tmp-")]
+			if ours[d][target] {
+				if err := os.Remove(filepath.Join(dir, filepath.FromSlash(d), name)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// readManifest returns the paths dir's manifest lists. A missing manifest lists nothing. Lines that are not valid
+// tree paths are skipped: WriteTree removes nothing it cannot vouch for.
+func readManifest(dir string) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join(dir, BuildManifest))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSuffix(sc.Text(), "\r")
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		if strings.HasPrefix(line, `"`) {
+			if line, err = strconv.Unquote(line); err != nil {
+				continue
+			}
+		}
+		if checkTreePath(line) == nil {
+			out = append(out, line)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading %s: %w", filepath.Join(dir, BuildManifest), err)
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+// writeManifest records paths (sorted) as dir's manifest, atomically; a manifest already saying so is left alone.
+func writeManifest(dir string, paths []string, sync bool) error {
+	var b strings.Builder
+	b.WriteString(manifestHeader)
+	for _, p := range paths {
+		if strings.HasPrefix(p, "#") || blocks.QuoteName(p) != p {
+			p = strconv.Quote(p)
+		}
+		b.WriteString(p)
+		b.WriteByte('\n')
+	}
+	return atomicfile.WriteAll([]atomicfile.File{{Name: filepath.Join(dir, BuildManifest), Data: []byte(b.String()), Perm: 0o644, NoSync: !sync}})
+}
+
+// isSubset reports whether every path of a (sorted) is in b (sorted).
+func isSubset(a, b []string) bool {
+	for _, p := range a {
+		if _, ok := slices.BinarySearch(b, p); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func sortedUnion(a, b []string) []string {
+	out := slices.Concat(a, b)
+	slices.Sort(out)
+	return slices.Compact(out)
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/promptc/promptc/assemble"
 )
 
 func TestCompare(t *testing.T) {
@@ -204,13 +206,10 @@ func TestUpdate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Entry{
-		{Path: "chat/empty.runbook.md", Status: Added, Built: []byte{}},
-		{Path: "issue/basic.runbook.md", Status: Added, Built: []byte("runbook\n")},
-		{Path: "issue/basic.turn-1.md", Status: Added, Built: []byte("turn 1\r\n")},
-	}
+	// The .gitattributes Update creates is written too, and listed first.
+	want := assemble.TreeChanges{Written: []string{".gitattributes", "chat/empty.runbook.md", "issue/basic.runbook.md", "issue/basic.turn-1.md"}}
 	if !reflect.DeepEqual(changed, want) {
-		t.Errorf("Update changed:\ngot  %q\nwant %q", changed, want)
+		t.Errorf("Update changed:\ngot  %+v\nwant %+v", changed, want)
 	}
 	if got := mustRead(t, dir); !reflect.DeepEqual(got, built) {
 		t.Errorf("after Update, Read = %q, want %q", got, built)
@@ -268,8 +267,8 @@ func TestUpdateIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(changed) != 0 {
-		t.Errorf("second Update changed %q, want nothing", changed)
+	if want := (assemble.TreeChanges{Unchanged: 3}); !reflect.DeepEqual(changed, want) {
+		t.Errorf("second Update changed %+v, want %+v", changed, want)
 	}
 	if after := modTimes(t, dir); !reflect.DeepEqual(after, before) {
 		t.Errorf("second Update touched files:\nbefore %v\nafter  %v", before, after)
@@ -287,9 +286,9 @@ func TestUpdateRewritesOnlyChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Entry{{Path: "a/y.runbook.md", Status: Changed, Golden: []byte("2"), Built: []byte("two")}}
+	want := assemble.TreeChanges{Written: []string{"a/y.runbook.md"}, Unchanged: 1}
 	if !reflect.DeepEqual(changed, want) {
-		t.Errorf("Update changed %q, want %q", changed, want)
+		t.Errorf("Update changed %+v, want %+v", changed, want)
 	}
 	after := modTimes(t, dir)
 	x, y := filepath.Join(dir, "a", "x.runbook.md"), filepath.Join(dir, "a", "y.runbook.md")
@@ -317,17 +316,15 @@ func TestUpdateStale(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var paths []string
-	for _, e := range changed {
-		if e.Status != Removed {
-			t.Errorf("%s: status %v, want stale", e.Path, e.Status)
-		}
-		paths = append(paths, e.Path)
+	// Only .gitattributes is written: the one built file already holds its bytes.
+	want := assemble.TreeChanges{
+		Written: []string{".gitattributes"},
+		Removed: []string{"deep/a/b/x.runbook.md", "gone/basic.runbook.md", "gone/basic.turn-1.md",
+			"issue/basic.turn-2.md", "keep/x.runbook.md"},
+		Unchanged: 1,
 	}
-	wantPaths := []string{"deep/a/b/x.runbook.md", "gone/basic.runbook.md", "gone/basic.turn-1.md",
-		"issue/basic.turn-2.md", "keep/x.runbook.md"}
-	if !reflect.DeepEqual(paths, wantPaths) {
-		t.Errorf("Update removed %q, want %q", paths, wantPaths)
+	if !reflect.DeepEqual(changed, want) {
+		t.Errorf("Update changed %+v, want %+v", changed, want)
 	}
 	if got := mustRead(t, dir); !reflect.DeepEqual(got, built) {
 		t.Errorf("after Update, Read = %q, want %q", got, built)
@@ -411,8 +408,8 @@ func TestUpdateRemovesTemps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(changed) != 1 || changed[0].Status != Changed {
-		t.Errorf("Update changed %q, want the one runbook", changed)
+	if want := []string{".gitattributes", "issue/basic.runbook.md"}; !reflect.DeepEqual(changed.Written, want) || len(changed.Removed) != 0 {
+		t.Errorf("Update changed %+v, want .gitattributes and the one runbook written", changed)
 	}
 	var names []string
 	for p := range modTimes(t, dir) {
@@ -433,7 +430,7 @@ func TestUpdateInvalidPath(t *testing.T) {
 		t.Run(p, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), "golden")
 			built := map[string][]byte{"a/ok.runbook.md": []byte("ok"), p: []byte("x")}
-			if _, err := Update(dir, built); err == nil || !strings.Contains(err.Error(), "invalid golden file path") {
+			if _, err := Update(dir, built); err == nil || !strings.Contains(err.Error(), "invalid artifact tree path") {
 				t.Errorf("Update with path %q: error %v, want an invalid path error", p, err)
 			}
 			if _, err := os.Lstat(dir); !os.IsNotExist(err) {

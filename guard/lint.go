@@ -89,7 +89,7 @@ func CountSeverities(findings []Finding) (errs, warnings int) {
 // LintSummary returns "N errors, M warnings".
 func LintSummary(findings []Finding) string {
 	e, w := CountSeverities(findings)
-	return count(e, "error") + ", " + count(w, "warning")
+	return Count(e, "error") + ", " + Count(w, "warning")
 }
 
 // WriteFindings writes findings as text: one `path:line:col: severity: message (lint-id)` line each, followed by an

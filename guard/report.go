@@ -108,7 +108,7 @@ func listPaths(paths []string) string {
 	return strings.Join(paths[:3], ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
 }
 
-// noun picks the singular or plural form for n.
+// noun picks the singular or plural form for n: promptc's one plural rule, with Count.
 func noun(n int, one, many string) string {
 	if n == 1 {
 		return one
@@ -116,12 +116,10 @@ func noun(n int, one, many string) string {
 	return many
 }
 
-// count formats n with its unit: "1 byte", "12,345 tokens".
-func count(n int, unit string) string {
-	if n == 1 {
-		return "1 " + unit
-	}
-	return thousands(n) + " " + unit + "s"
+// Count formats n with its unit, singular for 1 and with thousands separators: "1 byte", "12,345 tokens", "0 files".
+// Every count promptc prints goes through it, so that plurals read the same in every report and message.
+func Count(n int, unit string) string {
+	return thousands(n) + " " + noun(n, unit, unit+"s")
 }
 
 // thousands formats n with thousands separators: 12,345.
@@ -138,8 +136,6 @@ func thousands(n int) string {
 
 // TextOptions shape the text report.
 type TextOptions struct {
-	// Title is the first line: "promptc check: 2 artifacts differ from golden/".
-	Title string
 	// Color adds ANSI colours (a terminal without NO_COLOR).
 	Color bool
 }
@@ -152,23 +148,42 @@ const (
 	ansiCyan  = "\x1b[36m"
 )
 
-// WriteText writes the report for a terminal or a CI log: the summary first, then each artifact with its first
-// differing byte, owning block, scope, cache impact and diff.
-func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
+// WriteText writes the result for a terminal or a CI log. When an artifact differs: the title and the summary,
+// then each artifact with its first differing byte, owning block, scope, cache impact and diff. Then the lint
+// findings, as WriteFindings writes them (after a blank line when a report precedes them). Nothing at all when
+// nothing differs and there are no findings.
+func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
+	var b strings.Builder
+	if r.Changed() {
+		r.Report.writeText(&b, r.Title(), opt.Color)
+	}
+	if len(r.Findings) > 0 {
+		if r.Changed() {
+			b.WriteString("\n")
+		}
+		if err := WriteFindings(&b, r.Findings); err != nil {
+			return err
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// writeText writes the report under title: the summary first, then each artifact.
+func (r *Report) writeText(b *strings.Builder, title string, color bool) {
 	paint := func(code, s string) string {
-		if !opt.Color {
+		if !color {
 			return s
 		}
 		return code + s + ansiReset
 	}
-	var b strings.Builder
 	s := r.Summarize()
-	b.WriteString(paint(ansiBold, opt.Title) + "\n")
+	b.WriteString(paint(ansiBold, title) + "\n")
 	for _, l := range s.Lines {
 		b.WriteString("  " + l + "\n")
 	}
 	if s.InvalidatedBytes > 0 {
-		fmt.Fprintf(&b, "  cached prefix invalidated, summed over artifacts: %s, %s (%s estimates)\n", count(s.InvalidatedBytes, "byte"), count(s.InvalidatedTokens, "token"), r.Encoding)
+		fmt.Fprintf(b, "  cached prefix invalidated, summed over artifacts: %s, %s (%s estimates)\n", Count(s.InvalidatedBytes, "byte"), Count(s.InvalidatedTokens, "token"), r.Encoding)
 	}
 	// The same edit usually shows up in many artifacts (every task's runbook, every fixture): print each distinct
 	// diff once and point back to it.
@@ -180,7 +195,7 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 			b.WriteString("  block: " + owner + "\n")
 		}
 		if c.Kind == blocks.Runbook && c.Status != golden.Added {
-			fmt.Fprintf(&b, "  cache: invalidates %s, %s of cached prefix\n", count(c.InvalidatedBytes, "byte"), count(c.InvalidatedTokens, "token"))
+			fmt.Fprintf(b, "  cache: invalidates %s, %s of cached prefix\n", Count(c.InvalidatedBytes, "byte"), Count(c.InvalidatedTokens, "token"))
 		} else if c.Kind == blocks.Turn {
 			b.WriteString("  cache: turn message, no cached prefix lost\n")
 		}
@@ -208,8 +223,6 @@ func (r *Report) WriteText(w io.Writer, opt TextOptions) error {
 			}
 		}
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 // diffBody is a unified diff without its two file header lines.
@@ -257,20 +270,38 @@ func (c *Change) Owner() string {
 	return ""
 }
 
-// WriteMarkdown writes a ready pull-request comment: a summary table, then each diff in a collapsible section.
-func (r *Report) WriteMarkdown(w io.Writer, title string) error {
+// WriteMarkdown writes the result as a ready pull-request comment: the title as a heading, a summary table, each
+// distinct diff in a collapsible section, then the lint findings, if any, in a text block. Unlike WriteText it
+// writes something when nothing differs: a one-line all-clear.
+func (r *Result) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
+	r.Report.writeMarkdown(&b, r.Title())
+	if len(r.Findings) > 0 {
+		var f strings.Builder
+		if err := WriteFindings(&f, r.Findings); err != nil {
+			return err
+		}
+		fence := "```"
+		for strings.Contains(f.String(), fence) {
+			fence += "`"
+		}
+		fmt.Fprintf(&b, "\n**Lint errors** (as `promptc lint` prints them):\n\n%stext\n%s%s\n", fence, f.String(), fence)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func (r *Report) writeMarkdown(b *strings.Builder, title string) {
 	s := r.Summarize()
-	fmt.Fprintf(&b, "### %s\n\n", title)
+	fmt.Fprintf(b, "### %s\n\n", title)
 	if len(r.Changes) == 0 {
 		b.WriteString("No artifact changed: every cached prefix is intact.\n")
-		_, err := io.WriteString(w, b.String())
-		return err
+		return
 	}
 	for _, l := range s.Lines {
 		b.WriteString("- " + l + "\n")
 	}
-	fmt.Fprintf(&b, "\n**Cached prefix invalidated** (summed over artifacts): %s, %s (%s estimates)\n\n", count(s.InvalidatedBytes, "byte"), count(s.InvalidatedTokens, "token"), r.Encoding)
+	fmt.Fprintf(b, "\n**Cached prefix invalidated** (summed over artifacts): %s, %s (%s estimates)\n\n", Count(s.InvalidatedBytes, "byte"), Count(s.InvalidatedTokens, "token"), r.Encoding)
 	b.WriteString("| artifact | first change | block | scope | cached tokens invalidated |\n")
 	b.WriteString("|---|---|---|---|---:|\n")
 	for _, c := range r.Changes {
@@ -291,7 +322,7 @@ func (r *Report) WriteMarkdown(w io.Writer, title string) error {
 		if c.attributed() {
 			scope = c.Scope.String()
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, thousands(c.InvalidatedTokens))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, thousands(c.InvalidatedTokens))
 	}
 	// Each distinct diff once, as in the text report: a global edit repeats in every runbook, and a pull-request
 	// comment has a size limit.
@@ -299,7 +330,7 @@ func (r *Report) WriteMarkdown(w io.Writer, title string) error {
 	for _, c := range r.Changes {
 		body := diffBody(c.Diff)
 		if first, ok := shown[body]; ok && body != "" {
-			fmt.Fprintf(&b, "\n<code>%s</code>: %s; same diff as <code>%s</code>\n", escapeHTML(c.Path), escapeHTML(c.Detail()), escapeHTML(first))
+			fmt.Fprintf(b, "\n<code>%s</code>: %s; same diff as <code>%s</code>\n", escapeHTML(c.Path), escapeHTML(c.Detail()), escapeHTML(first))
 			continue
 		}
 		shown[body] = c.Path
@@ -307,10 +338,8 @@ func (r *Report) WriteMarkdown(w io.Writer, title string) error {
 		for strings.Contains(c.Diff, fence) {
 			fence += "`"
 		}
-		fmt.Fprintf(&b, "\n<details><summary><code>%s</code>: %s</summary>\n\n%sdiff\n%s%s\n\n</details>\n", escapeHTML(c.Path), escapeHTML(c.Detail()), fence, c.Diff, fence)
+		fmt.Fprintf(b, "\n<details><summary><code>%s</code>: %s</summary>\n\n%sdiff\n%s%s\n\n</details>\n", escapeHTML(c.Path), escapeHTML(c.Detail()), fence, c.Diff, fence)
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
 }
 
 func escapeHTML(s string) string {
@@ -325,6 +354,8 @@ type jsonReport struct {
 	Encoding string       `json:"encoding"`
 	Summary  Summary      `json:"summary"`
 	Changes  []jsonChange `json:"changes"`
+	// Findings are a check result's error-level lint findings, in promptc lint's JSON form; absent when none.
+	Findings []Finding `json:"findings,omitempty"`
 }
 
 // jsonChange is the stable JSON form of a change: every field always in this order; block, scope, side, after, note
@@ -366,13 +397,15 @@ func newJSONChange(c *Change) jsonChange {
 	return jc
 }
 
-// WriteJSON writes the report as indented JSON with a stable field order.
-func (r *Report) WriteJSON(w io.Writer) error {
-	jr := jsonReport{Version: 1, Old: r.Old.Label, New: r.New.Label, Encoding: r.Encoding, Summary: r.Summarize(), Changes: []jsonChange{}}
+// WriteJSON writes the result as indented JSON with a stable field order (version 1, documented in docs/guard.md).
+func (r *Result) WriteJSON(w io.Writer) error {
+	rep := r.Report
+	jr := jsonReport{Version: 1, Old: rep.Old.Label, New: rep.New.Label, Encoding: rep.Encoding, Summary: rep.Summarize(),
+		Changes: []jsonChange{}, Findings: r.Findings}
 	if jr.Summary.Lines == nil {
 		jr.Summary.Lines = []string{}
 	}
-	for _, c := range r.Changes {
+	for _, c := range rep.Changes {
 		jr.Changes = append(jr.Changes, newJSONChange(c))
 	}
 	enc := json.NewEncoder(w)
@@ -381,30 +414,43 @@ func (r *Report) WriteJSON(w io.Writer) error {
 	return enc.Encode(jr)
 }
 
-// WriteAnnotations writes GitHub Actions workflow commands that put each change on the line of the block source that
-// caused it. Changes owned by the same source position are one annotation naming every artifact, since GitHub shows
-// only a few per step. prefix is the project root's path relative to the repository root ("" or "examples/tracker/").
-func (r *Report) WriteAnnotations(w io.Writer, prefix string) error {
+// Diagnostics returns the result as diagnostics, one per problem a reviewer should see on a source line: first
+// the changes, grouped by the source position of the block that owns them (GitHub shows only a few annotations per
+// step), in path order of each group's first artifact; then the lint findings, with their lint id after the
+// summary. A change names the block's id = "…" key; one that no block owns names the golden file (Check) or nothing
+// (Diff). The summary of a group is the first artifact's headline, its block, the other artifacts ("also P, Q") and
+// the cached tokens the group invalidates.
+func (r *Result) Diagnostics() blocks.Diagnostics {
 	type group struct {
-		at      string
+		at      blocks.Range
 		changes []*Change
 	}
+	// A position is a file, line and column: the two sides of a diff may place the same key at different bytes.
+	type pos struct {
+		file      string
+		line, col int
+	}
 	var groups []*group
-	byAt := map[string]*group{}
-	for _, c := range r.Changes {
-		at := "file=" + annotationValue(prefix+"golden/"+c.Path)
-		if c.Source.Known() {
-			at = fmt.Sprintf("file=%s,line=%d,col=%d", annotationValue(prefix+c.Source.Filename), max(c.Source.Start.Line, 1), max(c.Source.Start.Column, 1))
-		}
-		g, ok := byAt[at]
-		if !ok {
+	byAt := map[pos]*group{}
+	for _, c := range r.Report.Changes {
+		at := c.Source
+		key := pos{at.Filename, at.Start.Line, at.Start.Column}
+		g, ok := byAt[key]
+		// Changes that no block owns are each their own annotation.
+		if !ok || !at.Known() {
+			if !at.Known() {
+				at = blocks.Range{}
+				if r.check {
+					at = blocks.FileRange(r.Report.Old.Dir + c.Path)
+				}
+			}
 			g = &group{at: at}
-			byAt[at] = g
+			byAt[key] = g
 			groups = append(groups, g)
 		}
 		g.changes = append(g.changes, c)
 	}
-	var b strings.Builder
+	var out blocks.Diagnostics
 	for _, g := range groups {
 		c := g.changes[0]
 		msg := c.Headline()
@@ -420,12 +466,50 @@ func (r *Report) WriteAnnotations(w io.Writer, prefix string) error {
 			for _, c := range g.changes[1:] {
 				paths = append(paths, c.Path)
 			}
-			msg += fmt.Sprintf("; also %s", listPaths(paths))
+			msg += "; also " + listPaths(paths)
 		}
 		if tokens > 0 {
-			msg += fmt.Sprintf("; invalidates %s of cached prefix", count(tokens, "token"))
+			msg += "; invalidates " + Count(tokens, "token") + " of cached prefix"
 		}
-		fmt.Fprintf(&b, "::error %s::%s\n", g.at, annotationData(msg))
+		out = append(out, blocks.Diagnostic{Summary: msg, Subject: g.at.Ptr()})
+	}
+	for _, f := range r.Findings {
+		d := f.Diagnostic
+		d.Summary += " (" + f.Lint + ")"
+		out = append(out, d)
+	}
+	return out
+}
+
+// WriteAnnotations writes the result's diagnostics (Diagnostics) as GitHub Actions workflow commands.
+func (r *Result) WriteAnnotations(w io.Writer, prefix string) error {
+	return WriteAnnotations(w, prefix, r.Diagnostics())
+}
+
+// WriteAnnotations writes one GitHub Actions workflow command per diagnostic, so that a workflow run shows each
+// problem on its source line: ::error (::warning for a warning) with file= the subject's file name after prefix
+// (the project root's path relative to the repository root, where GitHub resolves files: "" or "prompts/"), line=
+// and col= where the subject starts when it has a line, and no file at all for a diagnostic without subject. The
+// message is the summary, then "; " and the detail, then "; fix: " and the suggestion, when they are set. Values
+// are escaped as GitHub's toolkit escapes them, so no file name or message can end the command early or forge one.
+func WriteAnnotations(w io.Writer, prefix string, diags []blocks.Diagnostic) error {
+	var b strings.Builder
+	for _, d := range diags {
+		b.WriteString("::" + d.Severity.String())
+		if rng := d.Range(); rng.Known() {
+			b.WriteString(" file=" + annotationValue(prefix+rng.Filename))
+			if rng.Start.Line > 0 {
+				fmt.Fprintf(&b, ",line=%d,col=%d", rng.Start.Line, max(rng.Start.Column, 1))
+			}
+		}
+		msg := d.Summary
+		if d.Detail != "" {
+			msg += "; " + d.Detail
+		}
+		if d.Suggestion != "" {
+			msg += "; fix: " + d.Suggestion
+		}
+		b.WriteString("::" + annotationData(msg) + "\n")
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

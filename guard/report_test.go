@@ -121,15 +121,19 @@ func TestReportGolden(t *testing.T) {
 	if len(r.Changes) != 8 {
 		t.Fatalf("%d changes, want 8 (the title says so)", len(r.Changes))
 	}
+	res := &Result{Report: r}
+	if res.Title() != rpTitle {
+		t.Errorf("title %q, want %q", res.Title(), rpTitle)
+	}
 	tests := []struct {
 		name  string
 		write func(w *bytes.Buffer) error
 	}{
-		{"text", func(w *bytes.Buffer) error { return r.WriteText(w, TextOptions{Title: rpTitle}) }},
-		{"text-color", func(w *bytes.Buffer) error { return r.WriteText(w, TextOptions{Title: rpTitle, Color: true}) }},
-		{"markdown", func(w *bytes.Buffer) error { return r.WriteMarkdown(w, rpTitle) }},
-		{"json", func(w *bytes.Buffer) error { return r.WriteJSON(w) }},
-		{"annotations", func(w *bytes.Buffer) error { return r.WriteAnnotations(w, "examples/acme/") }},
+		{"text", func(w *bytes.Buffer) error { return res.WriteText(w, TextOptions{}) }},
+		{"text-color", func(w *bytes.Buffer) error { return res.WriteText(w, TextOptions{Color: true}) }},
+		{"markdown", func(w *bytes.Buffer) error { return res.WriteMarkdown(w) }},
+		{"json", func(w *bytes.Buffer) error { return res.WriteJSON(w) }},
+		{"annotations", func(w *bytes.Buffer) error { return res.WriteAnnotations(w, "examples/acme/") }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -148,11 +152,11 @@ func TestReportGolden(t *testing.T) {
 		})
 	}
 	var again bytes.Buffer
-	if err := rpReport(t).WriteJSON(&again); err != nil {
+	if err := (&Result{Report: rpReport(t)}).WriteJSON(&again); err != nil {
 		t.Fatal(err)
 	}
 	var once bytes.Buffer
-	r.WriteJSON(&once)
+	res.WriteJSON(&once)
 	if !bytes.Equal(once.Bytes(), again.Bytes()) {
 		t.Errorf("two compilations of the same sides gave different JSON reports")
 	}
@@ -164,8 +168,12 @@ func TestReportGoldenCheck(t *testing.T) {
 		Side{Label: "golden", Dir: "golden/", Arts: FromBytes(cmpTree(cmpBuild(t, rpOld)))},
 		Side{Label: "build", Dir: "build/", Arts: cmpBuild(t, rpNew(t))},
 		cmpExpectCounter(t))
+	res := &Result{Report: r, check: true}
+	if want := "promptc check: 8 artifacts differ from golden/"; res.Title() != want {
+		t.Errorf("title %q, want %q", res.Title(), want)
+	}
 	var b bytes.Buffer
-	if err := r.WriteText(&b, TextOptions{Title: "promptc check: 8 artifacts differ from golden/"}); err != nil {
+	if err := res.WriteText(&b, TextOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	rpGolden(t, "check-text", b.Bytes())
@@ -173,12 +181,13 @@ func TestReportGoldenCheck(t *testing.T) {
 
 func TestReportNoColor(t *testing.T) {
 	var b bytes.Buffer
-	rpReport(t).WriteText(&b, TextOptions{Title: rpTitle})
+	res := &Result{Report: rpReport(t)}
+	res.WriteText(&b, TextOptions{})
 	if strings.Contains(b.String(), "\x1b") {
 		t.Errorf("text without Color holds an escape sequence")
 	}
 	b.Reset()
-	rpReport(t).WriteText(&b, TextOptions{Title: rpTitle, Color: true})
+	res.WriteText(&b, TextOptions{Color: true})
 	for _, want := range []string{ansiBold + rpTitle + ansiReset + "\n", ansiRed + "-", ansiGreen + "+", ansiCyan + "@@"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text with Color lacks %q", want)
@@ -189,7 +198,7 @@ func TestReportNoColor(t *testing.T) {
 // TestReportSameDiff: one edit shows in many artifacts; the text report prints each distinct diff once.
 func TestReportSameDiff(t *testing.T) {
 	var b bytes.Buffer
-	rpReport(t).WriteText(&b, TextOptions{Title: rpTitle})
+	(&Result{Report: rpReport(t)}).WriteText(&b, TextOptions{})
 	text := b.String()
 	for _, want := range []string{
 		"issue/b.runbook.md: changed at byte 34 (line 4, col 5)\n  block: rules (blocks/main.toml:2:1), scope global\n" +
@@ -244,7 +253,7 @@ type rpJSON struct {
 func TestReportJSON(t *testing.T) {
 	r := rpReport(t)
 	var b bytes.Buffer
-	if err := r.WriteJSON(&b); err != nil {
+	if err := (&Result{Report: r}).WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
 	if !json.Valid(b.Bytes()) {
@@ -283,7 +292,7 @@ func TestReportJSON(t *testing.T) {
 
 	// A clean report still has every top-level field, with empty arrays rather than null.
 	b.Reset()
-	if err := (&Report{Old: Side{Label: "HEAD"}, New: Side{Label: "working tree"}, Encoding: O200k}).WriteJSON(&b); err != nil {
+	if err := (&Result{Report: &Report{Old: Side{Label: "HEAD"}, New: Side{Label: "working tree"}, Encoding: O200k}}).WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
@@ -309,7 +318,7 @@ func TestReportJSON(t *testing.T) {
 // omitted when empty, never written as "" or null.
 func TestReportJSONFieldOrder(t *testing.T) {
 	var b bytes.Buffer
-	rpReport(t).WriteJSON(&b)
+	(&Result{Report: rpReport(t)}).WriteJSON(&b)
 	keys := regexp.MustCompile(`(?m)^      "([a-z_]+)":`).FindAllStringSubmatch(b.String(), -1)
 	var order []string
 	for _, k := range keys {
@@ -332,7 +341,7 @@ func TestReportJSONFieldOrder(t *testing.T) {
 func TestReportMarkdown(t *testing.T) {
 	r := rpReport(t)
 	var b bytes.Buffer
-	if err := r.WriteMarkdown(&b, rpTitle); err != nil {
+	if err := (&Result{Report: r}).WriteMarkdown(&b); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -356,7 +365,7 @@ func TestReportMarkdown(t *testing.T) {
 
 	// No change: a short all-clear, no table.
 	b.Reset()
-	(&Report{Encoding: O200k}).WriteMarkdown(&b, "promptc diff HEAD: 0 artifacts changed")
+	(&Result{Report: &Report{Old: Side{Label: "HEAD"}, Encoding: O200k}}).WriteMarkdown(&b)
 	if want := "### promptc diff HEAD: 0 artifacts changed\n\nNo artifact changed: every cached prefix is intact.\n"; b.String() != want {
 		t.Errorf("clean markdown =\n%q\nwant\n%q", b.String(), want)
 	}
@@ -367,14 +376,14 @@ func TestReportMarkdown(t *testing.T) {
 		Path: "t/a.runbook.md", Status: golden.Changed, Task: "t", Kind: blocks.Runbook, Offset: 0, Line: 1, Col: 1,
 		Diff: "--- a/t/a.runbook.md\n+++ b/t/a.runbook.md\n@@ -1 +1 @@\n-```sh\n+````sh\n",
 	}}}
-	fenced.WriteMarkdown(&b, "t")
+	(&Result{Report: fenced}).WriteMarkdown(&b)
 	if !strings.Contains(b.String(), "\n`````diff\n--- a/t/a.runbook.md\n") || !strings.Contains(b.String(), "+````sh\n`````\n") {
 		t.Errorf("a diff holding ```` is not fenced by `````:\n%s", b.String())
 	}
 }
 
 func TestReportAnnotationsEscaping(t *testing.T) {
-	r := &Report{Encoding: O200k, Changes: []*Change{
+	r := &Report{Old: Side{Label: "golden", Dir: "golden/"}, Encoding: O200k, Changes: []*Change{
 		{
 			Path: "t/a.runbook.md", Status: golden.Changed, Task: "t", Kind: blocks.Runbook, Offset: 3, Line: 1, Col: 4,
 			Block: "b", Source: blocks.Range{Filename: "blocks/100%,a:b.toml", Start: blocks.Pos{Line: 7, Column: 1}}, Scope: blocks.ScopeGlobal, Side: "new",
@@ -386,7 +395,7 @@ func TestReportAnnotationsEscaping(t *testing.T) {
 		},
 	}}
 	var b bytes.Buffer
-	if err := r.WriteAnnotations(&b, "sub,dir/"); err != nil {
+	if err := (&Result{Report: r, check: true}).WriteAnnotations(&b, "sub,dir/"); err != nil {
 		t.Fatal(err)
 	}
 	want := "::error file=sub%2Cdir/blocks/100%25%2Ca%3Ab.toml,line=7,col=1::t/a.runbook.md: changed at byte 3 (line 1, col 4); " +

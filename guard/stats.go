@@ -305,7 +305,7 @@ func (r *StatsReport) WriteText(w io.Writer) error {
 		for _, s := range ts.Scopes {
 			note := ""
 			if s.Scope == blocks.ScopeTurn {
-				note = "in " + count(ts.TurnMessages, "turn message")
+				note = "in " + Count(ts.TurnMessages, "turn message")
 			}
 			rows = append(rows, []string{s.Scope.String(), strconv.Itoa(s.Blocks), strconv.Itoa(s.Bytes), strconv.Itoa(s.Tokens), note})
 		}
@@ -318,7 +318,7 @@ func (r *StatsReport) WriteText(w io.Writer) error {
 		}
 		prefixRow("global", ts.GlobalPrefix)
 		prefixRow("task", ts.TaskPrefix)
-		prefixRow("common to "+count(ts.FixturePrefix.Fixtures, "fixture"), ts.FixturePrefix.Prefix)
+		prefixRow("common to "+Count(ts.FixturePrefix.Fixtures, "fixture"), ts.FixturePrefix.Prefix)
 		writeTable(&b, rows, "lrrll")
 
 		if len(ts.Fixtures) > 1 {

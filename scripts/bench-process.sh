@@ -116,7 +116,7 @@ if [ "$tool" = hyperfine ]; then
 	printf '  %-58s %8s ms   [15 ms]\n' "clean check, examples/tracker" "$(hyper_median "$tmp/promptc" -C examples/tracker check)"
 	big="$tmp/project-2000"
 	if [ -d "$big" ]; then
-		"$tmp/promptc" -C "$big" check --update 2>/dev/null
+		"$tmp/promptc" -C "$big" check --update --force 2>/dev/null
 		build_ms=$(hyper_median "$tmp/promptc" -C "$big" build --out "$tmp/out-2000")
 		check_ms=$(hyper_median "$tmp/promptc" -C "$big" check)
 		printf '  %-58s %8s ms\n' "build, 2000 blocks x $tasks tasks" "$build_ms"

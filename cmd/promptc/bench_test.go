@@ -26,7 +26,7 @@ func BenchmarkGenerated(b *testing.B) {
 	if err := gen.WriteDir(dir, gen.Project(2000, 20)); err != nil {
 		b.Fatal(err)
 	}
-	if code := run([]string{"promptc", "-C", dir, "check", "--update"}, io.Discard, io.Discard); code != 0 {
+	if code := run([]string{"promptc", "-C", dir, "check", "--update", "--force"}, io.Discard, io.Discard); code != 0 {
 		b.Fatalf("check --update exited %d", code)
 	}
 	out := filepath.Join(b.TempDir(), "out")

@@ -1,11 +1,13 @@
 package main
 
 import (
-	"path/filepath"
+	"errors"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
 )
 
 func buildCommand(e *env) *cli.Command {
@@ -13,9 +15,10 @@ func buildCommand(e *env) *cli.Command {
 		Name:      "build",
 		Usage:     "write every artifact: a runbook per task and fixture, and its turn messages",
 		UsageText: "promptc build [--out DIR]",
-		Description: "Compiles the project and writes TASK/FIXTURE.runbook.md and TASK/FIXTURE.turn-K.md under DIR.\n" +
-			"Each file is written atomically. Artifact-shaped files under DIR that the project no longer\n" +
-			"produces are removed; nothing else under DIR is touched.",
+		Description: "Compiles the project and writes TASK/FIXTURE.runbook.md and TASK/FIXTURE.turn-K.md under DIR,\n" +
+			"each file atomically, and lists them in DIR/" + assemble.BuildManifest + ". Files an earlier build listed there\n" +
+			"that the project no longer produces are removed; nothing else under DIR is touched. DIR may not be\n" +
+			"the project root, nor golden/, blocks/, templates/ or fixtures/ or a directory inside them.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the artifacts under `DIR` (default: build/ in the project root)"},
 		},
@@ -24,15 +27,26 @@ func buildCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageErr(e, "build takes no arguments, got %q", c.Args().First())
 			}
-			_, arts, err := e.build()
+			root, err := e.projectRoot()
 			if err != nil {
 				return err
 			}
-			out := filepath.Join(e.root, "build")
+			out := ""
 			if o := c.String("out"); o != "" {
 				out = e.path(o)
+				// Name the directory as the user gave it.
+				if err := assemble.CheckOutDir(root, out); err != nil {
+					bad := err.(*assemble.OutDirError)
+					bad.Out = "--out " + o
+					return usageErr(e, "build: %s", strings.ReplaceAll(bad.Error(), "run promptc check", "run "+e.invocation()+" check"))
+				}
 			}
-			if _, err := assemble.WriteTree(out, arts); err != nil {
+			_, err = assemble.BuildDir(root, out)
+			var diags blocks.Diagnostics
+			switch {
+			case errors.As(err, &diags):
+				return e.diagnostics(diags)
+			case err != nil:
 				return usageErr(e, "writing artifacts: %v", err)
 			}
 			return nil

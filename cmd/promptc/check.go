@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,7 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -18,21 +19,34 @@ func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "compare every artifact with golden/; exit 1 when a byte differs",
-		UsageText: "promptc check [--update] [--tokenizer o200k_base|cl100k_base]",
+		UsageText: "promptc check [--update [--force]] [--tokenizer o200k_base|cl100k_base]",
 		Description: "Compiles the project, runs the lints and compares each artifact with its golden file byte for byte.\n" +
 			"Clean: prints nothing and exits 0. Otherwise prints a report (which artifact, the first differing\n" +
 			"byte, the block and scope that own it, the cached tokens invalidated, a unified diff), any\n" +
 			"error-level lint findings, and the command that accepts the change; exits 1. Compile errors exit 2.\n" +
-			"With --update, rewrites golden/ atomically (stale files removed) and exits 0.\n" +
-			"In GitHub Actions (GITHUB_ACTIONS=true) it also prints ::error annotations on the block sources.",
+			"With --update, rewrites golden/ atomically (stale files removed), lists what it wrote and removed on\n" +
+			"stderr and exits 0; in CI (the CI environment variable set) it refuses unless given --force.\n" +
+			"In GitHub Actions (GITHUB_ACTIONS=true) it also prints ::error annotations on the sources.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "update", Usage: "accept the current artifacts: rewrite golden/"},
+			&cli.BoolFlag{Name: "force", Usage: "with --update: rewrite golden/ even in CI"},
 			tokenizerFlag(),
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr(e, "check takes no arguments, got %q", c.Args().First())
+			}
+			update, force := c.Bool("update"), c.Bool("force")
+			if force && !update {
+				return usageErr(e, "check: --force only goes with --update")
+			}
+			if update && !force {
+				if v, ok := inCI(); ok {
+					return usageErr(e, "check --update: refusing to rewrite golden/ in CI (CI=%q): accepting the artifacts "+
+						"there would hide the drift check exists to catch; run it where you can review and commit the "+
+						"change, or add --force to rewrite golden/ anyway", v)
+				}
 			}
 			tok, err := e.counter(c)
 			if err != nil {
@@ -42,82 +56,73 @@ func checkCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			dir := filepath.Join(root, "golden")
-			// A pre-commit hook runs check on every commit: read golden/ while the project compiles.
-			type goldenTree struct {
-				arts []*assemble.Artifact
-				err  error
+			if update {
+				prog, diags := assemble.LoadDir(root)
+				if len(diags) > 0 {
+					return e.checkProblems(diags)
+				}
+				u, err := guard.Update(prog, filepath.Join(root, "golden"))
+				if err != nil {
+					return e.checkError("updating golden/", err)
+				}
+				return u.WriteText(e.stderr)
 			}
-			read := make(chan goldenTree, 1)
-			if !c.Bool("update") {
-				go func() {
-					tree, err := golden.Read(dir)
-					read <- goldenTree{guard.FromBytes(tree), err}
-				}()
-			}
-			prog, err := e.load()
+			res, err := guard.CheckDir(root, guard.Options{Counter: tok})
 			if err != nil {
-				return err
+				return e.checkError("reading golden/", err)
 			}
-			arts, diags := prog.Build()
-			if len(diags) > 0 {
-				return e.diagnostics(diags)
-			}
-			if c.Bool("update") {
-				return e.update(dir, arts)
-			}
-			linted := make(chan []guard.Finding, 1)
-			go func() { linted <- guard.LintErrors(prog, arts) }()
-			gold := <-read
-			if gold.err != nil {
-				return usageErr(e, "reading golden/: %v", gold.err)
-			}
-			report := guard.Compare(
-				guard.Side{Label: "golden", Dir: "golden/", Arts: gold.arts},
-				guard.Side{Label: "build", Dir: "build/", Arts: arts},
-				tok)
-			lints := <-linted
-			if len(report.Changes) == 0 && len(lints) == 0 {
+			if res.Passed() {
 				return nil
 			}
-			if len(report.Changes) > 0 {
-				title := fmt.Sprintf("promptc check: %d %s differ from golden/", len(report.Changes), noun(len(report.Changes), "artifact", "artifacts"))
-				if len(report.Changes) == 1 {
-					title = "promptc check: 1 artifact differs from golden/"
-				}
-				report.WriteText(e.stdout, guard.TextOptions{Title: title, Color: e.color()})
-				if os.Getenv("GITHUB_ACTIONS") == "true" {
-					report.WriteAnnotations(e.stdout, e.repoPrefix())
+			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color()}); err != nil {
+				return err
+			}
+			if githubActions() {
+				if err := res.WriteAnnotations(e.stdout, e.repoPrefix()); err != nil {
+					return err
 				}
 			}
-			if len(lints) > 0 {
-				if len(report.Changes) > 0 {
-					fmt.Fprintln(e.stdout)
+			if res.Changed() {
+				if _, err := fmt.Fprintf(e.stdout, "\nTo accept these changes, run: %s check --update\n", e.invocation()); err != nil {
+					return err
 				}
-				guard.WriteFindings(e.stdout, lints)
-			}
-			if len(report.Changes) > 0 {
-				fmt.Fprintf(e.stdout, "\nTo accept these changes, run: %s check --update\n", e.invocation())
 			}
 			return exitError{exitChanged}
 		},
 	}
 }
 
-// update rewrites golden/ and says what changed.
-func (e *env) update(dir string, arts []*assemble.Artifact) error {
-	built := make(map[string][]byte, len(arts))
-	for _, a := range arts {
-		built[a.Path] = []byte(a.Text)
+// inCI reports whether the CI environment variable says this runs in continuous integration, and its value: set
+// and not empty, "0" or "false" (any case). GitHub Actions, GitLab CI, CircleCI, Travis, Buildkite and most others
+// set CI=true.
+func inCI() (string, bool) {
+	v := os.Getenv("CI")
+	return v, v != "" && v != "0" && !strings.EqualFold(v, "false")
+}
+
+// githubActions reports whether this runs in a GitHub Actions workflow, which reads ::error workflow commands.
+func githubActions() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
+
+// checkProblems prints the diagnostics that stop check, on stderr and, in GitHub Actions, as annotations on the
+// sources; it returns exit status 2.
+func (e *env) checkProblems(diags blocks.Diagnostics) error {
+	err := e.diagnostics(diags)
+	if githubActions() {
+		if werr := guard.WriteAnnotations(e.stdout, e.repoPrefix(), diags); werr != nil {
+			return werr
+		}
 	}
-	changed, err := golden.Update(dir, built)
-	if err != nil {
-		return usageErr(e, "updating golden/: %v", err)
+	return err
+}
+
+// checkError maps an error of guard.CheckDir or guard.Update to the exit status: diagnostics (the project does not
+// compile, or an artifact cannot be rendered), or a problem with golden/ itself (what says what check was doing).
+func (e *env) checkError(what string, err error) error {
+	var diags blocks.Diagnostics
+	if errors.As(err, &diags) {
+		return e.checkProblems(diags)
 	}
-	if len(changed) > 0 {
-		fmt.Fprintf(e.stderr, "promptc: updated golden/: %d %s\n", len(changed), noun(len(changed), "file", "files"))
-	}
-	return nil
+	return usageErr(e, "%s: %v", what, err)
 }
 
 // formatFlag is --format, taking one of formats; the first is the default.
@@ -153,11 +158,4 @@ func (e *env) counter(c *cli.Context) (*guard.Counter, error) {
 		return nil, usageErr(e, "%s: %v", c.Command.Name, err)
 	}
 	return tok, nil
-}
-
-func noun(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

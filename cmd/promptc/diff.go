@@ -2,14 +2,11 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
-	"github.com/promptc/promptc/internal/gitfs"
 )
 
 func diffCommand(e *env) *cli.Command {
@@ -44,49 +41,33 @@ func diffCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			_, arts, err := e.build()
+			root, err := e.projectRoot()
 			if err != nil {
 				return err
 			}
-			oldFS, err := gitfs.Open(e.root, rev)
-			if err != nil && !errors.Is(err, gitfs.ErrNoProject) {
+			res, err := guard.Diff(root, rev, guard.Options{Counter: tok})
+			if err != nil {
+				var diags blocks.Diagnostics
+				if errors.As(err, &diags) {
+					return e.diagnostics(diags)
+				}
 				return usageErr(e, "diff: %v", err)
 			}
-			// The old side may not exist (the change adds the project) or not compile (the change may be the fix):
-			// then every artifact is new, and stderr says why.
-			var oldArts []*assemble.Artifact
-			var odiags blocks.Diagnostics
-			if err != nil {
-				fmt.Fprintf(e.stderr, "promptc: %v; comparing against nothing\n", err)
-			} else if oldProg, d := assemble.Load(oldFS); len(d) > 0 {
-				odiags = d
-			} else {
-				oldArts, odiags = oldProg.Build()
+			if err := res.WriteNote(e.stderr); err != nil {
+				return err
 			}
-			if len(odiags) > 0 {
-				fmt.Fprintf(e.stderr, "promptc: the project at %s does not compile (%d %s); comparing against nothing:\n%s",
-					rev, len(odiags), noun(len(odiags), "problem", "problems"), odiags.String())
-				oldArts = nil
-			}
-			report := guard.Compare(
-				guard.Side{Label: rev, Dir: "a/", Arts: oldArts},
-				guard.Side{Label: "working tree", Dir: "b/", Arts: arts},
-				tok)
-			title := fmt.Sprintf("promptc diff %s: %d %s changed", rev, len(report.Changes), noun(len(report.Changes), "artifact", "artifacts"))
 			switch format {
 			case "markdown":
-				err = report.WriteMarkdown(e.stdout, title)
+				err = res.WriteMarkdown(e.stdout)
 			case "json":
-				err = report.WriteJSON(e.stdout)
+				err = res.WriteJSON(e.stdout)
 			default:
-				if len(report.Changes) > 0 {
-					err = report.WriteText(e.stdout, guard.TextOptions{Title: title, Color: e.color()})
-				}
+				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color()})
 			}
 			if err != nil {
 				return err
 			}
-			if c.Bool("exit-code") && len(report.Changes) > 0 {
+			if c.Bool("exit-code") && res.Changed() {
 				return exitError{exitChanged}
 			}
 			return nil

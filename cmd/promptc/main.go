@@ -14,6 +14,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/gitfs"
 )
 
 // version is set at link time (-ldflags "-X main.version=…"); a plain build reports the development version.
@@ -67,7 +68,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case errors.As(err, &ee):
 		return ee.code
 	default:
-		fmt.Fprintf(stderr, "promptc: %v\n", err)
+		// Nowhere to report a failed write to stderr; the exit status still says something went wrong.
+		_, _ = fmt.Fprintf(stderr, "promptc: %v\n", err)
 		return exitInvalid
 	}
 }
@@ -114,7 +116,8 @@ func flagsFirst(args []string) []string {
 
 func newApp(e *env) *cli.App {
 	cli.VersionPrinter = func(c *cli.Context) {
-		fmt.Fprintf(c.App.Writer, "promptc %s\n", c.App.Version)
+		// urfave/cli's version printer cannot return an error; a failed write of the version leaves nothing to do.
+		_, _ = fmt.Fprintf(c.App.Writer, "promptc %s\n", c.App.Version)
 	}
 	app := &cli.App{
 		Name:      "promptc",
@@ -165,7 +168,8 @@ func newApp(e *env) *cli.App {
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = true
-			fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, blocks.DidYouMean(name, commandNames(c.App)))
+			// Exit status 2 follows whether or not this message could be written.
+			_, _ = fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, blocks.DidYouMean(name, commandNames(c.App)))
 		},
 	}
 	return app
@@ -181,7 +185,8 @@ func commandNames(app *cli.App) []string {
 
 // usageErr prints a usage problem and returns exit status 2.
 func usageErr(e *env, format string, args ...any) error {
-	fmt.Fprintf(e.stderr, "promptc: "+format+"\n", args...)
+	// A failed write to stderr is not reported: there is nowhere left to report it, and the exit status says it all.
+	_, _ = fmt.Fprintf(e.stderr, "promptc: "+format+"\n", args...)
 	return exitError{exitInvalid}
 }
 
@@ -205,17 +210,12 @@ func (e *env) projectRoot() (string, error) {
 	if e.root != "" {
 		return e.root, nil
 	}
-	for dir := e.dir; ; {
-		if _, err := os.Stat(filepath.Join(dir, blocks.ManifestFile)); err == nil {
-			e.root = dir
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", usageErr(e, "no promptc.toml in %s or any parent directory: run promptc inside a project, or pass -C DIR", e.dir)
-		}
-		dir = parent
+	root, err := blocks.FindRoot(e.dir)
+	if err != nil {
+		return "", usageErr(e, "%v: run promptc inside a project, or pass -C DIR", err)
 	}
+	e.root = root
+	return root, nil
 }
 
 // load loads and compiles the project, printing every diagnostic on failure.
@@ -263,23 +263,22 @@ func (e *env) color() bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// repoPrefix is the project root relative to the enclosing git repository's top, with a trailing slash ("" at the
-// top or outside a repository): annotations name files from the repository root.
+// repoPrefix is the project root relative to the top of the git work tree holding it, with a trailing slash ("" at
+// the top or outside a work tree): annotations name files from the repository root.
 func (e *env) repoPrefix() string {
-	for dir := e.root; ; {
-		if _, err := os.Stat(filepath.Join(dir, ".git")); err == nil {
-			rel, err := filepath.Rel(dir, e.root)
-			if err != nil || rel == "." {
-				return ""
-			}
-			return filepath.ToSlash(rel) + "/"
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+	top, err := gitfs.TopLevel(e.root)
+	if err != nil {
+		return ""
 	}
+	root, err := filepath.EvalSymlinks(e.root) // as TopLevel's answer is
+	if err != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(top, root)
+	if err != nil || rel == "." || !filepath.IsLocal(rel) {
+		return ""
+	}
+	return filepath.ToSlash(rel) + "/"
 }
 
 // build loads, compiles and renders the project: what every command past render starts with.
@@ -297,6 +296,7 @@ func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
 
 // diagnostics prints diagnostics, one per line, and returns exit status 2.
 func (e *env) diagnostics(diags blocks.Diagnostics) error {
-	io.WriteString(e.stderr, diags.String())
+	// As in usageErr: a failed write to stderr has nowhere to go; the exit status still says invalid input.
+	_, _ = io.WriteString(e.stderr, diags.String())
 	return exitError{exitInvalid}
 }

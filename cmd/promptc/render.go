@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
 )
 
 func renderCommand(e *env) *cli.Command {
@@ -91,7 +92,7 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 		case n == 0:
 			return "", usageErr(e, "render: fixture %q has no [[turn]] entries; add one, or give turn values with --turn-file", req.Fixture.Name)
 		case k < 1 || k > n:
-			return "", usageErr(e, "render: fixture %q has %d %s; --turn must be between 1 and %d", req.Fixture.Name, n, noun(n, "turn", "turns"), n)
+			return "", usageErr(e, "render: fixture %q has %s; --turn must be between 1 and %d", req.Fixture.Name, guard.Count(n, "turn"), n)
 		}
 		req.Turn = k
 	case c.IsSet("turn-file"):
@@ -109,35 +110,28 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	return a.Text, nil
 }
 
-// fixture picks the fixture to render task with: the named one, or the only one that renders the task.
+// fixture picks the fixture to render task with: the named one, or the project's default for the task.
 func (e *env) fixture(prog *assemble.Program, task, name string, named bool) (*blocks.Fixture, error) {
-	var names []string
-	for _, f := range prog.Project.Fixtures {
-		if named && f.Name == name {
-			if !f.AdmitsTask(task) {
-				return nil, usageErr(e, "render: fixture %q does not render task %q (see its tasks)", name, task)
-			}
-			return f, nil
-		}
-		if f.AdmitsTask(task) {
-			names = append(names, f.Name)
-		}
-	}
+	p := prog.Project
 	if named {
-		var all []string
-		for _, f := range prog.Project.Fixtures {
-			all = append(all, f.Name)
-		}
-		return nil, usageErr(e, "render: no fixture %q%s", name, blocks.DidYouMean(name, all))
-	}
-	switch len(names) {
-	case 1:
-		for _, f := range prog.Project.Fixtures {
-			if f.Name == names[0] {
-				return f, nil
+		f := p.Fixture(name)
+		if f == nil {
+			all := make([]string, len(p.Fixtures))
+			for i, f := range p.Fixtures {
+				all[i] = f.Name
 			}
+			return nil, usageErr(e, "render: no fixture %q%s", name, blocks.DidYouMean(name, all))
 		}
-	case 0:
+		if !f.AdmitsTask(task) {
+			return nil, usageErr(e, "render: fixture %q does not render task %q (see its tasks)", name, task)
+		}
+		return f, nil
+	}
+	f, names := p.DefaultFixture(task)
+	switch {
+	case f != nil:
+		return f, nil
+	case len(names) == 0:
 		return nil, usageErr(e, "render: no fixture renders task %q; give session values with --session FILE", task)
 	}
 	return nil, usageErr(e, "render: %d fixtures render task %q (%s): choose one with --fixture", len(names), task, strings.Join(names, ", "))

@@ -33,7 +33,7 @@ func Write(name string, data []byte, perm os.FileMode) error {
 func WriteAll(files []File) error {
 	var todo []File
 	for _, f := range files {
-		if unchanged(f) {
+		if Unchanged(f) {
 			continue
 		}
 		todo = append(todo, f)
@@ -90,8 +90,9 @@ func WriteAll(files []File) error {
 	return nil
 }
 
-// unchanged reports whether f's file already holds exactly its bytes with its permissions.
-func unchanged(f File) bool {
+// Unchanged reports whether f's file already holds exactly its bytes with its permissions: WriteAll leaves such a
+// file alone, its modification time too.
+func Unchanged(f File) bool {
 	fi, err := os.Lstat(f.Name)
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != f.Perm.Perm() || fi.Size() != int64(len(f.Data)) {
 		return false

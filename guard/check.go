@@ -1,0 +1,174 @@
+package guard
+
+import (
+	"io"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/golden"
+)
+
+// Options tune Check and Diff.
+type Options struct {
+	// Counter prices each change in tokens of cached prefix; nil means an o200k_base counter. Its vocabulary loads
+	// on the first count, so a comparison where nothing differs loads none.
+	Counter *Counter
+}
+
+func (o Options) counter() *Counter {
+	if o.Counter != nil {
+		return o.Counter
+	}
+	tok, _ := NewCounter("")
+	return tok
+}
+
+// Result is what Check or Diff found: the report of every artifact that differs, the error-level lint findings
+// (Check), and why the old side was compared as empty when it was (Diff). Its writers print it as text, markdown,
+// JSON or GitHub Actions annotations; Changed and Passed are the exit policy.
+type Result struct {
+	// Report compares the old side (golden/, or the project at the revision) with the new one (the artifacts built
+	// now, or the working tree's).
+	Report *Report
+	// Findings are the error-level lint findings of the new side, sorted by position (Check only: warnings are
+	// promptc lint's business, and Diff runs no lints).
+	Findings []Finding
+	// OldMissing is set by Diff when the revision has no project in the root's directory (no promptc.toml there in
+	// that commit: from before the project was added, say): the old side was compared as empty, and this says which
+	// commit and where it looked.
+	OldMissing error
+	// OldProblems are set by Diff when the project at the revision does not compile (the change under review may
+	// be the fix): the old side was compared as empty, and these are its diagnostics.
+	OldProblems blocks.Diagnostics
+
+	// check is set by Check: the title then names golden/ instead of a revision.
+	check bool
+}
+
+// Changed reports whether an artifact differs: promptc check fails on it, and so does promptc diff --exit-code.
+func (r *Result) Changed() bool { return len(r.Report.Changes) > 0 }
+
+// Passed reports whether no artifact differs and no lint finding is an error: promptc check exits 0 exactly when it
+// does (1 otherwise; problems that stop Check from comparing are its error, exit status 2).
+func (r *Result) Passed() bool {
+	errs, _ := CountSeverities(r.Findings)
+	return !r.Changed() && errs == 0
+}
+
+// Title is the report's first line: "promptc check: 2 artifacts differ from golden/" ("1 artifact differs") or
+// "promptc diff REV: 2 artifacts changed", with REV as given to Diff.
+func (r *Result) Title() string {
+	n := len(r.Report.Changes)
+	if r.check {
+		return "promptc check: " + thousands(n) + " " + noun(n, "artifact differs", "artifacts differ") + " from golden/"
+	}
+	return "promptc diff " + r.Report.Old.Label + ": " + Count(n, "artifact") + " changed"
+}
+
+// Check compares the artifacts prog builds with the golden tree in goldenDir, byte for byte, and runs the
+// error-level lints: what promptc check does, for a Go test that asserts the prompts still match golden/.
+//
+// goldenDir is read while prog builds and the lints run; tokens are counted only for what differs. In the report the
+// old side is labelled golden/ and the new one build/, whatever goldenDir is called. The error is a
+// blocks.Diagnostics when an artifact cannot be rendered (a fixture lacks a required value, say), listing every
+// problem; otherwise it is a problem reading goldenDir. A missing goldenDir is an empty tree: every artifact is new.
+func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, error) {
+	return check(prog, readGolden(goldenDir), opts)
+}
+
+// CheckDir is Check of the project at root against root/golden, as promptc check runs it: golden/ is read while the
+// project loads and compiles too, which a pre-commit hook running on every commit notices. The error is a
+// blocks.Diagnostics when the project does not compile or an artifact cannot be rendered, listing every problem;
+// otherwise it is a problem reading golden/.
+func CheckDir(root string, opts Options) (*Result, error) {
+	read := readGolden(filepath.Join(root, "golden"))
+	prog, diags := assemble.LoadDir(root)
+	if len(diags) > 0 {
+		<-read
+		return nil, diags
+	}
+	return check(prog, read, opts)
+}
+
+// goldenTree is a golden tree read from disk, as artifacts without source maps.
+type goldenTree struct {
+	arts []*assemble.Artifact
+	err  error
+}
+
+// readGolden starts reading the golden tree in dir and returns where it will arrive.
+func readGolden(dir string) <-chan goldenTree {
+	read := make(chan goldenTree, 1)
+	go func() {
+		t, err := golden.Read(dir)
+		read <- goldenTree{FromBytes(t), err}
+	}()
+	return read
+}
+
+func check(prog *assemble.Program, read <-chan goldenTree, opts Options) (*Result, error) {
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		<-read
+		return nil, diags
+	}
+	linted := make(chan []Finding, 1)
+	go func() { linted <- LintErrors(prog, arts) }()
+	gold := <-read
+	if gold.err != nil {
+		<-linted
+		return nil, gold.err
+	}
+	report := Compare(
+		Side{Label: "golden", Dir: "golden/", Arts: gold.arts},
+		Side{Label: "build", Dir: "build/", Arts: arts},
+		opts.counter())
+	return &Result{Report: report, Findings: <-linted, check: true}, nil
+}
+
+// Updated is what Update did to a golden tree: the files it wrote and removed, and how many it left alone.
+type Updated struct {
+	assemble.TreeChanges
+}
+
+// Update makes goldenDir hold exactly the artifacts prog builds, as golden.Update writes them (atomically, stale
+// files removed, unchanged files left alone, a .gitattributes created when there is none): what promptc check
+// --update does to accept the current prompts. It runs no lints. The error is a blocks.Diagnostics when an artifact
+// cannot be rendered, and then goldenDir is left as it was; otherwise a problem writing the tree.
+func Update(prog *assemble.Program, goldenDir string) (*Updated, error) {
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	ch, err := golden.Update(goldenDir, assemble.TreeOf(arts))
+	return &Updated{ch}, err
+}
+
+// WriteText writes what the update did, as promptc check --update prints it on stderr: one line per file written
+// or removed, in path order, then how many files were left unchanged. It writes nothing when the update wrote and
+// removed nothing. Paths are given under golden/, quoted as blocks.QuoteName quotes names.
+func (u *Updated) WriteText(w io.Writer) error {
+	if len(u.Written) == 0 && len(u.Removed) == 0 {
+		return nil
+	}
+	type line struct{ path, verb string }
+	lines := make([]line, 0, len(u.Written)+len(u.Removed))
+	for _, p := range u.Written {
+		lines = append(lines, line{p, "wrote"})
+	}
+	for _, p := range u.Removed {
+		lines = append(lines, line{p, "removed"})
+	}
+	// A path is written or removed, never both: sorting by path alone is enough.
+	slices.SortFunc(lines, func(a, b line) int { return strings.Compare(a.path, b.path) })
+	var b strings.Builder
+	for _, l := range lines {
+		b.WriteString("promptc: " + l.verb + " " + blocks.QuoteName("golden/"+l.path) + "\n")
+	}
+	b.WriteString("promptc: " + Count(u.Unchanged, "file") + " in golden/ left unchanged\n")
+	_, err := io.WriteString(w, b.String())
+	return err
+}

@@ -1,0 +1,85 @@
+package guard
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/gitfs"
+)
+
+// Diff compares the artifacts of the project at root as committed at git revision rev ("" means HEAD) with those of
+// its working tree, staged or not: what promptc diff does. The revision is read from git objects (gitfs): the working
+// tree, the index and the refs are never touched, and nothing is written.
+//
+// Both sides are compiled, so a change is attributed through the old side's source map too. A revision whose
+// commit has no promptc.toml in root's directory, or whose project does not compile, is compared as empty, every
+// artifact new; the result says why (OldMissing, OldProblems, WriteNote). The error is a blocks.Diagnostics when
+// the working tree does not compile, listing every problem; otherwise it says that root is not in a git work tree
+// or that git knows no commit rev.
+func Diff(root, rev string, opts Options) (*Result, error) {
+	if rev == "" {
+		rev = "HEAD"
+	}
+	type side struct {
+		arts    []*assemble.Artifact
+		missing error
+		diags   blocks.Diagnostics
+		err     error
+	}
+	// git and the old compilation run while the working tree compiles.
+	olds := make(chan side, 1)
+	go func() {
+		var s side
+		fsys, err := gitfs.Open(root, rev)
+		switch {
+		case errors.Is(err, gitfs.ErrNoProject):
+			s.missing = err
+		case err != nil:
+			s.err = err
+		default:
+			prog, diags := assemble.Load(fsys)
+			if len(diags) == 0 {
+				s.arts, diags = prog.Build()
+			}
+			if len(diags) > 0 {
+				s.arts, s.diags = nil, diags
+			}
+		}
+		olds <- s
+	}()
+	var arts []*assemble.Artifact
+	prog, diags := assemble.LoadDir(root)
+	if len(diags) == 0 {
+		arts, diags = prog.Build()
+	}
+	old := <-olds
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	if old.err != nil {
+		return nil, old.err
+	}
+	report := Compare(
+		Side{Label: rev, Dir: "a/", Arts: old.arts},
+		Side{Label: "working tree", Dir: "b/", Arts: arts},
+		opts.counter())
+	return &Result{Report: report, OldMissing: old.missing, OldProblems: old.diags}, nil
+}
+
+// WriteNote writes why the old side was compared as empty, as promptc diff prints it on stderr: that the revision
+// has no project, or that its project does not compile, followed by its diagnostics. It writes nothing when the old
+// side was compiled, and always for a Check result.
+func (r *Result) WriteNote(w io.Writer) error {
+	var err error
+	switch {
+	case r.OldMissing != nil:
+		_, err = fmt.Fprintf(w, "promptc: %v; comparing against nothing\n", r.OldMissing)
+	case len(r.OldProblems) > 0:
+		_, err = fmt.Fprintf(w, "promptc: the project at %s does not compile (%s); comparing against nothing:\n%s",
+			r.Report.Old.Label, Count(len(r.OldProblems), "problem"), r.OldProblems.String())
+	}
+	return err
+}
