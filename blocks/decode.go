@@ -109,8 +109,8 @@ func (r *tableReader) head() Range {
 		}
 		// The first key of the table written with a dotted name: a.b.c = 1 defines a.b.
 		first, found := Range{}, false
-		for k, e := range r.ix.keys {
-			if k.table.n == 0 && strings.HasPrefix(joinKey(k.table.name, k.key), r.name+".") &&
+		for k, i := range r.ix.keys {
+			if e := r.ix.entries[i]; k.table.n == 0 && strings.HasPrefix(joinKey(k.table.name, k.key), r.name+".") &&
 				(!found || e.Key.Start.Byte < first.Start.Byte) {
 				first, found = e.Key, true
 			}

@@ -32,7 +32,9 @@ func (e Entry) Item(i int) Range {
 // table [""] shares the root's; the first one written wins.
 type tomlIndex struct {
 	file   *File
-	keys   map[keyRef]Entry
+	keys   map[keyRef]int // index in entries
+	// entries holds every key's Entry, in the order written.
+	entries []Entry
 	tables map[tableRef]Range
 	arrays map[string]int // occurrences of [[name]] so far
 	plains map[string]int // occurrences of [name]; more than one only beneath an array of tables
@@ -54,7 +56,7 @@ type keyRef struct {
 func scanTOML(f *File) *tomlIndex {
 	ix := &tomlIndex{
 		file:   f,
-		keys:   map[keyRef]Entry{},
+		keys:   make(map[keyRef]int, strings.Count(f.Text, "\n")/2),
 		tables: map[tableRef]Range{},
 		arrays: map[string]int{},
 		plains: map[string]int{},
@@ -121,11 +123,12 @@ func (ix *tomlIndex) keyValue(s *tomlScanner, t tableRef) {
 	if _, dup := ix.keys[ref]; dup {
 		return
 	}
+	ix.keys[ref] = len(ix.entries)
 	e := Entry{Key: ix.file.Range(start, keyEnd), Value: ix.file.Range(vs, ve)}
 	for _, it := range items {
 		e.Items = append(e.Items, ix.file.Range(it[0], it[1]))
 	}
-	ix.keys[ref] = e
+	ix.entries = append(ix.entries, e)
 }
 
 // entry returns where key is written within table occurrence n. table is "" for the root table, "runbook" for
@@ -133,8 +136,11 @@ func (ix *tomlIndex) keyValue(s *tomlScanner, t tableRef) {
 // array-of-tables header from 0 ([[block]] number n), and is 0 for a plain table. key is the dotted key as written
 // relative to that table, normalised: whitespace around dots and quotes removed (`a . "b"` -> "a.b").
 func (ix *tomlIndex) entry(table string, n int, key string) (Entry, bool) {
-	e, ok := ix.keys[keyRef{table: tableRef{name: table, n: n}, key: key}]
-	return e, ok
+	i, ok := ix.keys[keyRef{table: tableRef{name: table, n: n}, key: key}]
+	if !ok {
+		return Entry{}, false
+	}
+	return ix.entries[i], true
 }
 
 // header returns the range of the header of table occurrence n (see entry); for the root table "", the start of
@@ -325,9 +331,24 @@ func (s *tomlScanner) single(q int) bool {
 }
 
 // multiline skips a multi-line string after its opening delimiter, through its closing one. Up to two more quotes
-// may follow a closing delimiter and still belong to the content (`"""a""""`).
+// may follow a closing delimiter and still belong to the content (`"""a""""`). Bodies are long, so the scan jumps
+// from one quote or backslash to the next.
 func (s *tomlScanner) multiline(q int) {
-	for c := s.peek(0); c != tomlEOF; c = s.peek(0) {
+	stops := `"\`
+	if q == '\'' {
+		stops = "'"
+	}
+	for {
+		j := strings.IndexAny(s.src[s.i:], stops)
+		if j < 0 {
+			s.i = len(s.src)
+			return
+		}
+		s.i += j
+		if s.src[s.i] == '\\' {
+			s.i = min(s.i+2, len(s.src)) // an escape, or a line-ending backslash
+			continue
+		}
 		if s.has3(q) {
 			s.i += 3
 			s.eat(q)
@@ -335,9 +356,6 @@ func (s *tomlScanner) multiline(q int) {
 			return
 		}
 		s.i++
-		if c == '\\' && q == '"' && s.peek(0) != tomlEOF {
-			s.i++ // an escape, or a line-ending backslash
-		}
 	}
 }
 

@@ -270,7 +270,7 @@ func FuzzKeyIndex(f *testing.F) {
 		}
 		for ref := range ix.keys {
 			p, _ := ix.key(ref.table.name, ref.table.n, ref.key)
-			e := ix.keys[ref]
+			e := ix.entries[ix.keys[ref]]
 			inside("key "+ref.key, p.Line, p.Col)
 			inside("value of "+ref.key, p.ValLine, p.ValCol)
 			if r := posRuneAt(lines, p.Line, p.Col); !isBareKeyByte(int(r)) && r != '"' && r != '\'' {

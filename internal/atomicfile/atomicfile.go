@@ -4,6 +4,7 @@ package atomicfile
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -97,9 +98,32 @@ func Unchanged(f File) bool {
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != f.Perm.Perm() || fi.Size() != int64(len(f.Data)) {
 		return false
 	}
-	old, err := os.ReadFile(f.Name)
-	return err == nil && bytes.Equal(old, f.Data)
+	r, err := os.Open(f.Name)
+	if err != nil {
+		return false
+	}
+	defer r.Close()
+	// Compare a chunk at a time through one pooled buffer: reading whole files into fresh memory cost more in page
+	// faults than the comparison itself.
+	buf := chunks.Get().(*[]byte)
+	defer chunks.Put(buf)
+	for data := f.Data; ; {
+		n, err := io.ReadFull(r, *buf)
+		if !bytes.Equal((*buf)[:n], data[:min(n, len(data))]) || n > len(data) {
+			return false
+		}
+		data = data[n:]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			return len(data) == 0
+		case err != nil:
+			return false
+		}
+	}
 }
+
+// chunks holds the buffers Unchanged reads files into.
+var chunks = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // writeTemp writes f's data to a synced temporary file beside it and returns its name.
 func writeTemp(f File) (string, error) {

@@ -1,6 +1,7 @@
 package atomicfile
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -50,5 +51,40 @@ func TestWriteAll(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(a))
 	if len(entries) != 1 {
 		t.Errorf("directory holds %d entries, want only a.md", len(entries))
+	}
+}
+
+// TestUnchanged: a file is unchanged only when it holds exactly the bytes, whatever their size relative to the
+// chunks Unchanged reads them in.
+func TestUnchanged(t *testing.T) {
+	dir := t.TempDir()
+	big := bytes.Repeat([]byte("0123456789abcdef"), 64<<10/16*3+5) // three chunks and a bit
+	flip := func(b []byte, i int) []byte { c := bytes.Clone(b); c[i] ^= 1; return c }
+	for _, tt := range []struct {
+		name       string
+		file, data []byte
+		want       bool
+	}{
+		{"empty", nil, nil, true},
+		{"equal", []byte("abc"), []byte("abc"), true},
+		{"equal, several chunks", big, big, true},
+		{"last byte differs", big, flip(big, len(big)-1), false},
+		{"first byte of a later chunk differs", big, flip(big, 64<<10), false},
+		{"file longer", append(bytes.Clone(big), 'x'), big, false},
+		{"file shorter", big[:len(big)-1], big, false},
+		{"file longer by exactly a chunk", big[:2*64<<10], big[:64<<10], false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			name := filepath.Join(dir, "f")
+			if err := os.WriteFile(name, tt.file, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Chmod(name, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if got := Unchanged(File{Name: name, Data: tt.data, Perm: 0o644}); got != tt.want {
+				t.Errorf("Unchanged = %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
