@@ -1,6 +1,7 @@
 package golden
 
 import (
+	"sync"
 	"bytes"
 	"errors"
 	"fmt"
@@ -94,6 +95,54 @@ func Read(dir string) (map[string][]byte, error) {
 			return nil, fmt.Errorf("reading golden tree %s: %w", dir, err)
 		}
 		tree[p] = data
+	}
+	return tree, nil
+}
+
+// ReadAgainst is Read for a caller that holds the tree it is about to compare with: a file that holds exactly the
+// bytes built has for its path is not read into memory but compared a chunk at a time, and the tree returned holds
+// built's own slice for it. Only the files that differ, and those built lacks, are read whole. The result is the
+// same as Read's, byte for byte.
+func ReadAgainst(dir string, built map[string][]byte) (map[string][]byte, error) {
+	fi, err := os.Stat(dir)
+	if err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("golden tree %s is not a directory", dir)
+	}
+	paths, err := assemble.ListTree(dir)
+	if err != nil {
+		return nil, fmt.Errorf("reading golden tree %s: %w", dir, err)
+	}
+	data := make([][]byte, len(paths))
+	errs := make([]error, len(paths))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for w := 0; w < min(4, len(paths)); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				name := filepath.Join(dir, filepath.FromSlash(paths[i]))
+				if b, ok := built[paths[i]]; ok {
+					if same, err := atomicfile.SameBytes(name, b); err == nil && same {
+						data[i] = b
+						continue
+					}
+				}
+				data[i], errs[i] = os.ReadFile(name)
+			}
+		}()
+	}
+	for i := range paths {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	tree := make(map[string][]byte, len(paths))
+	for i, p := range paths {
+		if errs[i] != nil {
+			return nil, fmt.Errorf("reading golden tree %s: %w", dir, errs[i])
+		}
+		tree[p] = data[i]
 	}
 	return tree, nil
 }

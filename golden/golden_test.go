@@ -457,3 +457,33 @@ func TestUpdateBytesExact(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAgainst: ReadAgainst gives what Read gives, byte for byte, whether each file matches what is built,
+// differs from it, or is not built at all; a matching file shares the built slice instead of being read.
+func TestReadAgainst(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a/same.md": "same", "a/diff.md": "old", "a/gone.md": "gone", "b/long.md": strings.Repeat("x", 200000)})
+	built := map[string][]byte{
+		"a/same.md": []byte("same"),
+		"a/diff.md": []byte("new"),
+		"a/new.md":  []byte("new"),
+		"b/long.md": []byte(strings.Repeat("x", 199999) + "y"),
+	}
+	want, err := Read(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadAgainst(dir, built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("ReadAgainst = %q\nRead        = %q", got, want)
+	}
+	if &got["a/same.md"][0] != &built["a/same.md"][0] {
+		t.Error("a matching file was read into new memory, not shared with the built bytes")
+	}
+	if _, err := ReadAgainst(filepath.Join(dir, "a", "same.md"), built); err == nil {
+		t.Error("ReadAgainst of a file, not a directory, succeeded")
+	}
+}

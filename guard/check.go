@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -71,62 +72,42 @@ func (r *Result) Title() string {
 // Check compares the artifacts prog builds with the golden tree in goldenDir, byte for byte, and runs the
 // error-level lints: what promptc check does, for a Go test that asserts the prompts still match golden/.
 //
-// goldenDir is read while prog builds and the lints run; tokens are counted only for what differs. In the report the
+// goldenDir is compared while the lints run, files holding the built bytes a chunk at a time without being read into
+// memory; tokens are counted only for what differs. In the report the
 // old side is labelled golden/ and the new one build/, whatever goldenDir is called. The error is a
 // blocks.Diagnostics when an artifact cannot be rendered (a fixture lacks a required value, say), listing every
 // problem; otherwise it is a problem reading goldenDir. A missing goldenDir is an empty tree: every artifact is new.
 func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, error) {
-	return check(prog, readGolden(goldenDir), opts)
-}
-
-// CheckDir is Check of the project at root against root/golden, as promptc check runs it: golden/ is read while the
-// project loads and compiles too, which a pre-commit hook running on every commit notices. The error is a
-// blocks.Diagnostics when the project does not compile or an artifact cannot be rendered, listing every problem;
-// otherwise it is a problem reading golden/.
-func CheckDir(root string, opts Options) (*Result, error) {
-	read := readGolden(filepath.Join(root, "golden"))
-	prog, diags := assemble.LoadDir(root)
-	if len(diags) > 0 {
-		<-read
-		return nil, diags
-	}
-	return check(prog, read, opts)
-}
-
-// goldenTree is a golden tree read from disk, as artifacts without source maps.
-type goldenTree struct {
-	arts []*assemble.Artifact
-	err  error
-}
-
-// readGolden starts reading the golden tree in dir and returns where it will arrive.
-func readGolden(dir string) <-chan goldenTree {
-	read := make(chan goldenTree, 1)
-	go func() {
-		t, err := golden.Read(dir)
-		read <- goldenTree{FromBytes(t), err}
-	}()
-	return read
-}
-
-func check(prog *assemble.Program, read <-chan goldenTree, opts Options) (*Result, error) {
 	arts, diags := prog.Build()
 	if len(diags) > 0 {
-		<-read
 		return nil, diags
 	}
 	linted := make(chan []Finding, 1)
 	go func() { linted <- LintErrors(prog, arts) }()
-	gold := <-read
-	if gold.err != nil {
+	// A golden file that holds the built bytes is compared in chunks, not read: its text is then the built one,
+	// and Compare finds them equal at once.
+	tree, err := golden.ReadAgainst(goldenDir, assemble.TreeOf(arts))
+	if err != nil {
 		<-linted
-		return nil, gold.err
+		return nil, err
 	}
+	gold := fromBytes(tree, func(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) })
 	report := Compare(
-		Side{Label: "golden", Dir: "golden/", Arts: gold.arts},
+		Side{Label: "golden", Dir: "golden/", Arts: gold},
 		Side{Label: "build", Dir: "build/", Arts: arts},
 		opts.counter())
 	return &Result{Report: report, Findings: <-linted, check: true}, nil
+}
+
+// CheckDir is Check of the project at root against root/golden, as promptc check runs it. The error is a
+// blocks.Diagnostics when the project does not compile or an artifact cannot be rendered, listing every problem;
+// otherwise it is a problem reading golden/.
+func CheckDir(root string, opts Options) (*Result, error) {
+	prog, diags := assemble.LoadDir(root)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	return Check(prog, filepath.Join(root, "golden"), opts)
 }
 
 // Updated is what Update did to a golden tree: the files it wrote and removed, and how many it left alone.

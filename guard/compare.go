@@ -23,6 +23,12 @@ type Side struct {
 // FromBytes makes artifacts without source maps from a path → bytes tree (golden/ as read from disk). A file whose
 // path is not an artifact's keeps its path and bytes, with no task or kind.
 func FromBytes(tree map[string][]byte) []*assemble.Artifact {
+	return fromBytes(tree, func(b []byte) string { return string(b) })
+}
+
+// fromBytes is FromBytes with text making each artifact's text from its bytes. check reads golden/ itself and
+// never touches the bytes again, so it lets the texts share them rather than copy megabytes into new memory.
+func fromBytes(tree map[string][]byte, text func([]byte) string) []*assemble.Artifact {
 	paths := make([]string, 0, len(tree))
 	for p := range tree {
 		paths = append(paths, p)
@@ -34,7 +40,7 @@ func FromBytes(tree map[string][]byte) []*assemble.Artifact {
 		if !ok {
 			a = &assemble.Artifact{Path: p}
 		}
-		a.Text = string(tree[p])
+		a.Text = text(tree[p])
 		arts = append(arts, a)
 	}
 	return arts

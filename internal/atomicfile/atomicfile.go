@@ -98,26 +98,31 @@ func Unchanged(f File) bool {
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode().Perm() != f.Perm.Perm() || fi.Size() != int64(len(f.Data)) {
 		return false
 	}
-	r, err := os.Open(f.Name)
+	same, err := SameBytes(f.Name, f.Data)
+	return err == nil && same
+}
+
+// SameBytes reports whether the file name holds exactly data, comparing a chunk at a time through one pooled
+// buffer: reading whole files into fresh memory cost more in page faults than the comparison itself.
+func SameBytes(name string, data []byte) (bool, error) {
+	r, err := os.Open(name)
 	if err != nil {
-		return false
+		return false, err
 	}
 	defer r.Close()
-	// Compare a chunk at a time through one pooled buffer: reading whole files into fresh memory cost more in page
-	// faults than the comparison itself.
 	buf := chunks.Get().(*[]byte)
 	defer chunks.Put(buf)
-	for data := f.Data; ; {
+	for {
 		n, err := io.ReadFull(r, *buf)
-		if !bytes.Equal((*buf)[:n], data[:min(n, len(data))]) || n > len(data) {
-			return false
+		if n > len(data) || !bytes.Equal((*buf)[:n], data[:n]) {
+			return false, nil
 		}
 		data = data[n:]
 		switch {
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
-			return len(data) == 0
+			return len(data) == 0, nil
 		case err != nil:
-			return false
+			return false, err
 		}
 	}
 }
