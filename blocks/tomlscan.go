@@ -31,13 +31,13 @@ func (e Entry) Item(i int) Range {
 // inline table. Names are normalised with quotes removed, so `"a.b" = 1` and `a.b = 1` share the name "a.b", and a
 // table [""] shares the root's; the first one written wins.
 type tomlIndex struct {
-	file   *File
-	keys   map[keyRef]int // index in entries
+	file *File
+	keys map[keyRef]int // index in entries
 	// entries holds every key's Entry, in the order written.
 	entries []Entry
-	tables map[tableRef]Range
-	arrays map[string]int // occurrences of [[name]] so far
-	plains map[string]int // occurrences of [name]; more than one only beneath an array of tables
+	tables  map[tableRef]Range
+	arrays  map[string]int // occurrences of [[name]] so far
+	plains  map[string]int // occurrences of [name]; more than one only beneath an array of tables
 }
 
 // tableRef names occurrence n of a table header: the n-th [[name]], or the n-th [name] (0 but for subtables of an

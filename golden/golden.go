@@ -1,7 +1,6 @@
 package golden
 
 import (
-	"sync"
 	"bytes"
 	"errors"
 	"fmt"
@@ -10,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/internal/atomicfile"
