@@ -1,4 +1,5 @@
-// Package guard is promptc's stability guard: it compares artifacts with golden files or another revision, attributes
-// each change to a block and scope through the compiler's source map, prices it in cached tokens, lints prompts for
-// instability, and writes reports as text, markdown or JSON.
+// Package guard is promptc's stability guard: Check compares a program's artifacts with golden/, Diff with another
+// git revision, Update accepts them; each change is attributed to a block and scope through the compiler's source
+// map and priced in cached tokens, Lint finds instability, and the results write themselves as text, markdown, JSON
+// or GitHub Actions annotations.
 package guard
