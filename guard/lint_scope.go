@@ -14,160 +14,183 @@ import (
 // wider prefix they could be in. The order is read statically (the block that fills each slot in a task by the
 // gates alone, whatever its when); the bytes and tokens come from the built runbooks.
 //
-// The pass is linear in the blocks (times the number of distinct task sets their gates give): a project with tens
-// of thousands of blocks lints in moments.
+// The passes are linear in the blocks (times the number of distinct task sets their gates give): a project with
+// tens of thousands of blocks lints in seconds.
 func (l *linter) scopeInversion() {
 	l.ran[LintScopeInversion] = true
-	slots := l.prog.Slots(blocks.Runbook)
-	nTasks := len(l.p.Tasks)
-
-	// Each block that fills a slot in some task, with the tasks it fills it in (its picks).
-	type node struct {
-		b     *blocks.Block
-		slot  int // index of its slot in the runbook's slots
-		order int // index in the project's blocks, to break ties within a slot
-		rank  blocks.Scope
-		picks taskSet
-		// The inversion, once found: the tasks it happens in, how many more stable blocks come after it, the
-		// first few of them and the last.
-		tasks []string
-		count int
-		first []*node
-		last  *node
+	g := l.inversionGraph()
+	g.invertedTasks(l.p.Tasks)
+	g.moreStableAfter()
+	cost := l.inversionCosts(func(b *blocks.Block) bool { n := g.index[b]; return n != nil && n.count > 0 })
+	tokens := map[*assemble.Artifact]map[*blocks.Block]int{}
+	for _, n := range g.nodes {
+		if n.count == 0 {
+			continue
+		}
+		price := "no fixture renders it together with them, so the cost is not measured"
+		if c := cost[n.b]; c.where != nil {
+			if tokens[c.where] == nil {
+				tokens[c.where] = l.tokensAfter(c.where)
+			}
+			lost := "from being shared between sessions"
+			if n.rank == blocks.ScopeTask {
+				lost = "out of the global prefix that every task shares"
+			}
+			price = fmt.Sprintf("in %s this keeps %d bytes (~%d tokens, %s estimate) of stable text %s", c.where.Path, c.bytes,
+				tokens[c.where][n.b], l.tok.Encoding(), lost)
+		}
+		l.reportInversion(n, price)
 	}
+}
+
+// invNode is a block that fills a runbook slot in some task, with the tasks it fills it in (its picks) and, once
+// found, its inversion: the tasks it happens in, how many more stable blocks come after it, the first few of them
+// and the last.
+type invNode struct {
+	b     *blocks.Block
+	slot  int // index of its slot in the runbook's slots
+	order int // index in the project's blocks, to break ties within a slot
+	rank  blocks.Scope
+	picks taskSet
+
+	tasks []string
+	count int
+	first []*invNode
+	last  *invNode
+}
+
+// before orders nodes as the runbook does: by slot, then project order.
+func (a *invNode) before(b *invNode) int {
+	if a.slot != b.slot {
+		return a.slot - b.slot
+	}
+	return a.order - b.order
+}
+
+// invGraph is the runbook's static order in every task.
+type invGraph struct {
+	nodes  []*invNode
+	index  map[*blocks.Block]*invNode
+	bySlot [][]*invNode // the nodes of each slot
+	seqs   [][]*invNode // per task, the nodes filling its slots, in order
+}
+
+func (l *linter) inversionGraph() *invGraph {
+	slots := l.prog.Slots(blocks.Runbook)
 	blockOrder := make(map[*blocks.Block]int, len(l.p.Blocks))
 	for i, b := range l.p.Blocks {
 		blockOrder[b] = i
 	}
-	var nodes []*node
-	bySlot := make([][]*node, len(slots))
-	seqs := make([][]*node, nTasks) // per task, the blocks filling its slots, in order
-	index := map[*blocks.Block]*node{}
+	g := &invGraph{index: map[*blocks.Block]*invNode{}, bySlot: make([][]*invNode, len(slots)), seqs: make([][]*invNode, len(l.p.Tasks))}
 	for si, s := range slots {
 		for ti, task := range l.p.Tasks {
 			b := s.Pick(task, nil)
 			if b == nil {
 				continue
 			}
-			n := index[b]
+			n := g.index[b]
 			if n == nil {
 				rank, _ := l.prog.Scope(b.ID)
-				n = &node{b: b, slot: si, order: blockOrder[b], rank: rank, picks: newTaskSet(nTasks)}
-				index[b] = n
-				nodes = append(nodes, n)
-				bySlot[si] = append(bySlot[si], n)
+				n = &invNode{b: b, slot: si, order: blockOrder[b], rank: rank, picks: newTaskSet(len(l.p.Tasks))}
+				g.index[b] = n
+				g.nodes = append(g.nodes, n)
+				g.bySlot[si] = append(g.bySlot[si], n)
 			}
 			n.picks.add(ti)
-			seqs[ti] = append(seqs[ti], n)
+			g.seqs[ti] = append(g.seqs[ti], n)
 		}
 	}
-	// The tasks in which each block comes before a more stable one: a pass from the end of each task's order.
-	for ti, seq := range seqs {
+	return g
+}
+
+// invertedTasks finds the tasks in which each block comes before a more stable one: a pass from the end of each
+// task's order.
+func (g *invGraph) invertedTasks(tasks []string) {
+	for ti, seq := range g.seqs {
 		minAfter := blocks.ScopeTurn + 1
 		for i := len(seq) - 1; i >= 0; i-- {
 			n := seq[i]
 			if minAfter < n.rank {
-				n.tasks = append(n.tasks, l.p.Tasks[ti])
+				n.tasks = append(n.tasks, tasks[ti])
 			}
 			minAfter = min(minAfter, n.rank)
 		}
 	}
-	for _, n := range nodes {
-		slices.SortFunc(n.tasks, func(a, b string) int { return slices.Index(l.p.Tasks, a) - slices.Index(l.p.Tasks, b) })
+	for _, n := range g.nodes {
+		slices.SortFunc(n.tasks, func(a, b string) int { return slices.Index(tasks, a) - slices.Index(tasks, b) })
 	}
+}
 
-	// The more stable blocks after each one, in every task where both are picked: a pass from the end of the order,
-	// with the blocks seen so far grouped by scope and task set. Each group keeps its blocks from the last slot to
-	// the first, so the last element is the earliest block after the current slot.
+// moreStableAfter finds, for each inverted block, the more stable blocks after it in every task where both are
+// picked: a pass from the end of the order, with the blocks seen so far grouped by scope and task set. Each group
+// keeps its blocks from the last slot to the first, so its last element is the earliest block after the current
+// slot, and its first the latest.
+func (g *invGraph) moreStableAfter() {
 	type group struct {
 		picks taskSet
-		nodes []*node
+		nodes []*invNode
 	}
 	groups := map[blocks.Scope]map[string]*group{}
-	before := func(a, b *node) int {
-		if a.slot != b.slot {
-			return a.slot - b.slot
-		}
-		return a.order - b.order
-	}
-	for si := len(slots) - 1; si >= 0; si-- {
-		for _, n := range bySlot[si] {
+	for si := len(g.bySlot) - 1; si >= 0; si-- {
+		for _, n := range g.bySlot[si] {
 			if len(n.tasks) == 0 {
 				continue
 			}
-			var cands []*node
+			var cands []*invNode
 			for rank := blocks.ScopeGlobal; rank < n.rank; rank++ {
-				for _, g := range groups[rank] {
-					if !g.picks.intersects(n.picks) {
+				for _, gr := range groups[rank] {
+					if !gr.picks.intersects(n.picks) {
 						continue
 					}
-					n.count += len(g.nodes)
-					cands = append(cands, g.nodes[max(0, len(g.nodes)-4):]...)
-					if n.last == nil || before(g.nodes[0], n.last) > 0 {
-						n.last = g.nodes[0]
+					n.count += len(gr.nodes)
+					cands = append(cands, gr.nodes[max(0, len(gr.nodes)-4):]...)
+					if n.last == nil || gr.nodes[0].before(n.last) > 0 {
+						n.last = gr.nodes[0]
 					}
 				}
 			}
-			slices.SortFunc(cands, before)
+			slices.SortFunc(cands, (*invNode).before)
 			n.first = cands[:min(4, len(cands))]
 		}
-		for _, n := range bySlot[si] {
-			byPicks := groups[n.rank]
-			if byPicks == nil {
-				byPicks = map[string]*group{}
-				groups[n.rank] = byPicks
+		for _, n := range g.bySlot[si] {
+			if groups[n.rank] == nil {
+				groups[n.rank] = map[string]*group{}
 			}
 			key := n.picks.key()
-			g := byPicks[key]
-			if g == nil {
-				g = &group{picks: n.picks}
-				byPicks[key] = g
+			gr := groups[n.rank][key]
+			if gr == nil {
+				gr = &group{picks: n.picks}
+				groups[n.rank][key] = gr
 			}
-			g.nodes = append(g.nodes, n)
+			gr.nodes = append(gr.nodes, n)
 		}
 	}
+}
 
-	cost := l.inversionCosts(func(b *blocks.Block) bool { n := index[b]; return n != nil && n.count > 0 })
-	tokens := map[*assemble.Artifact]map[*blocks.Block]int{}
-	for _, n := range nodes {
-		if n.count == 0 {
-			continue
+// reportInversion reports one inverted block, with price saying what it costs.
+func (l *linter) reportInversion(n *invNode, price string) {
+	b, r := n.b, n.rank
+	var names []string
+	for i, c := range n.first {
+		if i == 3 && n.count > 4 {
+			names = append(names, fmt.Sprintf("and %d more", n.count-3))
+			break
 		}
-		b, r := n.b, n.rank
-		var names []string
-		for i, c := range n.first {
-			if i == 3 && n.count > 4 {
-				names = append(names, fmt.Sprintf("and %d more", n.count-3))
-				break
-			}
-			names = append(names, fmt.Sprintf("%q (%s)", c.b.ID, c.rank))
-		}
-		lost := "from being shared between sessions"
-		if r == blocks.ScopeTask {
-			lost = "out of the global prefix that every task shares"
-		}
-		price := "no fixture renders it together with them, so the cost is not measured"
-		if c := cost[b]; c.where != nil {
-			if tokens[c.where] == nil {
-				tokens[c.where] = l.tokensAfter(c.where)
-			}
-			price = fmt.Sprintf("in %s this keeps %d bytes (~%d tokens, %s estimate) of stable text %s", c.where.Path, c.bytes,
-				tokens[c.where][b], l.tok.Encoding(), lost)
-		}
-		free := "session-free (no session variables in its body or when)"
-		if r == blocks.ScopeTask {
-			free = "the same for every task (no tasks/except gate, no replaces, no .task)"
-		}
-		fix := fmt.Sprintf("move %q after %q in runbook.order, or make it %s", b.Slot, n.last.b.ID, free)
-		what := fmt.Sprintf("block %q", b.ID)
-		if b.Slot != b.ID {
-			what = fmt.Sprintf("block %q (in the slot of %q)", b.ID, b.Slot)
-		}
-		l.add(LintScopeInversion, l.orderRange(b), b.ID, fix,
-			"%s has %s scope but comes before more stable %s %s in %s %s: %s",
-			what, r, noun(n.count, "block", "blocks"), strings.Join(names, ", "),
-			noun(len(n.tasks), "task", "tasks"), strings.Join(n.tasks, ", "), price)
+		names = append(names, fmt.Sprintf("%q (%s)", c.b.ID, c.rank))
 	}
+	free := "session-free (no session variables in its body or when)"
+	if r == blocks.ScopeTask {
+		free = "the same for every task (no tasks/except gate, no replaces, no .task)"
+	}
+	fix := fmt.Sprintf("move %q after %q in runbook.order, or make it %s", b.Slot, n.last.b.ID, free)
+	what := fmt.Sprintf("block %q", b.ID)
+	if b.Slot != b.ID {
+		what = fmt.Sprintf("block %q (in the slot of %q)", b.ID, b.Slot)
+	}
+	l.add(LintScopeInversion, l.orderRange(b), b.ID, fix,
+		"%s has %s scope but comes before more stable %s %s in %s %s: %s",
+		what, r, noun(n.count, "block", "blocks"), strings.Join(names, ", "),
+		noun(len(n.tasks), "task", "tasks"), strings.Join(n.tasks, ", "), price)
 }
 
 // inversionCost is where an inversion costs most: the runbook, and the bytes of stable text after the block there.
