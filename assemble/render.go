@@ -142,10 +142,9 @@ func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope bloc
 			data[v.Name] = templates.Zero(v)
 			continue
 		}
-		val, d := templates.Prepare(v, raw)
-		if d != nil {
-			d.Subject = from.rng.Ptr()
-			diags = append(diags, *d)
+		val, verr := templates.Prepare(v, raw)
+		if verr != nil {
+			diags.Errorf(from.rng, "%s", verr.Summary)
 			continue
 		}
 		data[v.Name] = val

@@ -59,9 +59,11 @@ const (
 	TypeBool
 	TypeInt
 	TypeList
+	// TypeRecords is a list of tables with declared fields (§2.1).
+	TypeRecords
 )
 
-var typeNames = []string{"string", "text", "bool", "int", "list"}
+var typeNames = []string{"string", "text", "bool", "int", "list", "records"}
 
 func (t Type) String() string { return enumString(typeNames, int(t), "Type") }
 
@@ -82,17 +84,39 @@ const (
 	Untrusted Trust = iota
 	Trusted
 	Background
+	// Code keeps multi-line text verbatim inside a fence it cannot close (§3.8).
+	Code
 )
 
-var trustNames = []string{"untrusted", "trusted", "background"}
+var trustNames = []string{"untrusted", "trusted", "background", "code"}
 
 func (t Trust) String() string { return enumString(trustNames, int(t), "Trust") }
 
 // MarshalText writes the trust level's name.
 func (t Trust) MarshalText() ([]byte, error) { return enumMarshal(trustNames, int(t), "trust") }
 
-// UnmarshalText reads "untrusted", "trusted" or "background".
+// UnmarshalText reads "untrusted", "trusted", "background" or "code".
 func (t *Trust) UnmarshalText(b []byte) error { return enumUnmarshal(trustNames, b, "trust", t) }
+
+// Invalid is what happens to a value that does not match its variable's pattern.
+type Invalid uint8
+
+const (
+	// InvalidError makes a mismatch a value error naming the variable.
+	InvalidError Invalid = iota
+	// InvalidEmpty drops the value: a string becomes empty, a list item or record field is left out.
+	InvalidEmpty
+)
+
+var invalidNames = []string{"error", "empty"}
+
+func (i Invalid) String() string { return enumString(invalidNames, int(i), "Invalid") }
+
+// MarshalText writes "error" or "empty".
+func (i Invalid) MarshalText() ([]byte, error) { return enumMarshal(invalidNames, int(i), "invalid") }
+
+// UnmarshalText reads "error" or "empty".
+func (i *Invalid) UnmarshalText(b []byte) error { return enumUnmarshal(invalidNames, b, "invalid", i) }
 
 // Overflow is what happens to a string or text value longer than its max_runes.
 type Overflow uint8

@@ -58,9 +58,9 @@ func (l *loader) values(r *tableReader, scope Scope) Values {
 			r.errorf(k, "%q is a %s variable: set it in %s, not in %s", k, v.Scope, where, r.what)
 			continue
 		}
-		val, d := v.Check(r.m[k])
-		if d != nil {
-			r.errorf(k, "%s", d.Summary)
+		val, verr := v.Check(r.m[k])
+		if verr != nil {
+			r.errorf(k, "%s", verr.Summary)
 			continue
 		}
 		vals[k] = val

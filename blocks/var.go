@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -28,6 +30,20 @@ type Var struct {
 	PinFirst     bool
 	Omitted      string
 
+	// Value processing (§2.1), in this order after CRLF→LF: Trim removes leading and trailing white space; a value
+	// that Pattern (compiled as ^(?:pattern)$) does not match is an error, or with Invalid = InvalidEmpty dropped;
+	// empty values skip the pattern.
+	Trim    bool
+	Pattern *regexp.Regexp
+	Invalid Invalid
+	// RequiredFor, when not nil, lists the tasks for which the value is required (Required is then false).
+	RequiredFor []string
+	// Lang is the info string of a code value's fence (trust = "code" only).
+	Lang string
+	// Fields are the declared fields of a records variable, sorted by name. Each is a Var of its own (Name is the
+	// field name; Scope is unset) with Required meaning every record must have it.
+	Fields []*Var
+
 	// Range is the variable's [vars.NAME] header (or its key, for a variable declared inline); Table is where its
 	// keys are written.
 	Range Range
@@ -42,55 +58,189 @@ type Var struct {
 
 func (v *Var) scopeSet() bool { return v.Scope == ScopeSession || v.Scope == ScopeTurn }
 
+// Field returns the declared field name of a records variable, or nil.
+func (v *Var) Field(name string) *Var {
+	i, ok := slices.BinarySearchFunc(v.Fields, name, func(f *Var, n string) int { return strings.Compare(f.Name, n) })
+	if !ok {
+		return nil
+	}
+	return v.Fields[i]
+}
+
+// RequiredIn reports whether a value is required when rendering task.
+func (v *Var) RequiredIn(task string) bool {
+	if v.RequiredFor != nil {
+		return slices.Contains(v.RequiredFor, task)
+	}
+	return v.Required
+}
+
+// ValueError is a value that does not fit its variable: what is wrong and, inside a records value, which record
+// (from 1) and field.
+type ValueError struct {
+	Summary string
+	Record  int
+	Field   string
+}
+
+func (e *ValueError) Error() string { return e.Summary }
+
+// Path names where the problem is in variable name's value: "repos", "repos[2]" or "repos[2].url".
+func (e *ValueError) Path(name string) string {
+	switch {
+	case e.Record == 0:
+		return name
+	case e.Field == "":
+		return fmt.Sprintf("%s[%d]", name, e.Record)
+	}
+	return fmt.Sprintf("%s[%d].%s", name, e.Record, e.Field)
+}
+
 // Check converts a decoded TOML or JSON value, or a Go value, for v into its canonical form: a string for string
-// and text variables, a bool, an int64, or a []string for list variables (a new slice). JSON numbers (float64 or
-// json.Number) are accepted for int variables when they are whole. On a value of the wrong type it returns a
-// diagnostic with no subject, saying what was expected; the caller says where the value came from.
-func (v *Var) Check(raw any) (any, *Diagnostic) {
+// and text variables, a bool, an int64, a []string for list variables (a new slice), and for records a new
+// []map[string]any holding every declared field of each record in its canonical form (a missing optional field is
+// its zero value). JSON numbers (float64 or json.Number) are accepted for int variables when they are whole. A value
+// of the wrong type, a record with an undeclared field or without a required one, is a ValueError saying what was
+// expected; the caller says where the value came from.
+func (v *Var) Check(raw any) (any, *ValueError) {
 	if v.broken {
 		return raw, nil
 	}
-	fail := func(format string, args ...any) (any, *Diagnostic) {
-		return nil, &Diagnostic{Summary: fmt.Sprintf(format, args...)}
+	if v.Type == TypeRecords {
+		return v.checkRecords(raw)
 	}
-	name := quoteName(v.Name)
-	switch v.Type {
+	val, msg := checkScalar(v.Type, raw)
+	if msg != "" {
+		return nil, &ValueError{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), msg)}
+	}
+	return val, nil
+}
+
+// checkScalar checks a value of a type other than records; msg completes "variable NAME …" when it does not fit.
+func checkScalar(t Type, raw any) (any, string) {
+	switch t {
 	case TypeString, TypeText:
 		if s, ok := raw.(string); ok {
-			return s, nil
+			return s, ""
 		}
-		return fail("variable %s is a %s, so its value must be a string, not %s", name, v.Type, DescribeValue(raw))
+		return nil, fmt.Sprintf("is a %s, so its value must be a string, not %s", t, DescribeValue(raw))
 	case TypeBool:
 		if b, ok := raw.(bool); ok {
-			return b, nil
+			return b, ""
 		}
-		return fail("variable %s is a bool, so its value must be true or false, not %s", name, DescribeValue(raw))
+		return nil, "is a bool, so its value must be true or false, not " + DescribeValue(raw)
 	case TypeInt:
 		if n, ok := wholeNumber(raw); ok {
-			return n, nil
+			return n, ""
 		}
 		if tooLarge(raw) {
-			return fail("variable %s is an int, but %v is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)", name, raw)
+			return nil, fmt.Sprintf("is an int, but %v is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)", raw)
 		}
-		return fail("variable %s is an int, so its value must be a whole number, not %s", name, DescribeValue(raw))
+		return nil, "is an int, so its value must be a whole number, not " + DescribeValue(raw)
 	case TypeList:
 		switch a := raw.(type) {
 		case []string:
-			return append([]string(nil), a...), nil
+			return append([]string(nil), a...), ""
 		case []any:
 			out := make([]string, 0, len(a))
 			for _, e := range a {
 				s, ok := e.(string)
 				if !ok {
-					return fail("variable %s is a list of strings, but an item is %s", name, DescribeValue(e))
+					return nil, "is a list of strings, but an item is " + DescribeValue(e)
 				}
 				out = append(out, s)
 			}
-			return out, nil
+			return out, ""
 		}
-		return fail("variable %s is a list, so its value must be an array of strings, not %s", name, DescribeValue(raw))
+		return nil, "is a list, so its value must be an array of strings, not " + DescribeValue(raw)
 	}
-	return raw, nil
+	return raw, ""
+}
+
+// checkRecords checks a records value: a list of tables of declared fields.
+func (v *Var) checkRecords(raw any) (any, *ValueError) {
+	var items []any
+	switch a := raw.(type) {
+	case []any:
+		items = a
+	case []map[string]any:
+		for _, m := range a {
+			items = append(items, m)
+		}
+	case []map[string]string:
+		for _, m := range a {
+			items = append(items, m)
+		}
+	case []Values:
+		for _, m := range a {
+			items = append(items, map[string]any(m))
+		}
+	default:
+		return nil, &ValueError{Summary: fmt.Sprintf("variable %s is records, so its value must be an array of tables, not %s", quoteName(v.Name), DescribeValue(raw))}
+	}
+	out := make([]map[string]any, 0, len(items))
+	for i, item := range items {
+		rec, ok := recordFields(item)
+		if !ok {
+			return nil, &ValueError{Summary: fmt.Sprintf("variable %s is records, but record %d is %s, not a table", quoteName(v.Name), i+1, DescribeValue(item)), Record: i + 1}
+		}
+		where := fmt.Sprintf("variable %s, record %d", quoteName(v.Name), i+1)
+		for _, k := range sortedKeys(rec) {
+			if v.Field(k) == nil {
+				names := make([]string, len(v.Fields))
+				for j, f := range v.Fields {
+					names[j] = f.Name
+				}
+				return nil, &ValueError{Summary: fmt.Sprintf("%s has undeclared field %q%s (declared: %s)", where, k, DidYouMean(k, names), strings.Join(names, ", ")), Record: i + 1, Field: k}
+			}
+		}
+		checked := make(map[string]any, len(v.Fields))
+		for _, f := range v.Fields {
+			raw, ok := rec[f.Name]
+			if !ok {
+				if f.Required {
+					return nil, &ValueError{Summary: fmt.Sprintf("%s lacks required field %q", where, f.Name), Record: i + 1, Field: f.Name}
+				}
+				checked[f.Name] = zeroOf(f.Type)
+				continue
+			}
+			val, msg := checkScalar(f.Type, raw)
+			if msg != "" {
+				return nil, &ValueError{Summary: fmt.Sprintf("%s: field %q %s", where, f.Name, msg), Record: i + 1, Field: f.Name}
+			}
+			checked[f.Name] = val
+		}
+		out = append(out, checked)
+	}
+	return out, nil
+}
+
+// recordFields returns a record's fields, from any of the map shapes a decoder or a Go caller gives.
+func recordFields(item any) (map[string]any, bool) {
+	switch m := item.(type) {
+	case map[string]any:
+		return m, true
+	case Values:
+		return m, true
+	case map[string]string:
+		out := make(map[string]any, len(m))
+		for k, v := range m {
+			out[k] = v
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// zeroOf is the canonical value a missing optional field has.
+func zeroOf(t Type) any {
+	switch t {
+	case TypeBool:
+		return false
+	case TypeInt:
+		return int64(0)
+	}
+	return ""
 }
 
 // wholeNumber accepts every Go integer type that fits an int64, and whole float64 values (JSON numbers) up to 2⁵³,
@@ -194,7 +344,7 @@ var varKeys = []key[*Var]{
 		return "type of variable " + quoted(v.Name) + " must be one of " + strings.Join(typeNames, ", ")
 	}, func(v *Var, t Type) { v.Type, v.typeSet = t, true }),
 	enumKey("trust", trustNames, func(v *Var) string {
-		return "trust of variable " + quoted(v.Name) + " must be trusted, untrusted or background"
+		return "trust of variable " + quoted(v.Name) + " must be trusted, untrusted, background or code"
 	}, func(v *Var, t Trust) { v.Trust = t }),
 	{name: "required", kind: kindBool, set: func(_ *tableReader, v *Var, val value) { v.Required = val.b }},
 	{name: "max_runes", kind: kindInt, max: maxLimit, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.MaxRunes = int(val.n) }},

@@ -109,9 +109,8 @@ func Zero(v *blocks.Var) any {
 //     []string;
 //   - bool: a bool; int: an int.
 //
-// A nil val gives Zero(v). A value of the wrong type is a diagnostic with no subject: the caller knows where the
-// value came from.
-func Prepare(v *blocks.Var, val any) (any, *blocks.Diagnostic) {
+// A nil val gives Zero(v). A value of the wrong type is a ValueError: the caller knows where the value came from.
+func Prepare(v *blocks.Var, val any) (any, *blocks.ValueError) {
 	if val == nil {
 		return Zero(v), nil
 	}
