@@ -58,11 +58,17 @@ func setConsts(r *tableReader, l *loader, v value) {
 	cr := l.table(r.file, r.ix, "const", 0, "[const]", v.table)
 	for _, name := range sortedKeys(v.table) {
 		cr.known[name] = true
-		val, ok := cr.convert(name, kindString, 0, 0, v.table[name])
-		if !ok {
-			continue
-		}
 		rng := cr.keyRange(name)
+		table, isTable := v.table[name].(map[string]any)
+		var val value
+		if !isTable {
+			var ok bool
+			if val, ok = cr.convert(name, kindString, 0, 0, v.table[name]); !ok {
+				continue
+			}
+		} else if h, ok := cr.ix.headerRange("const."+name, 0); ok {
+			rng = h
+		}
 		if !isConstName(name) {
 			l.errorf(rng, "constant name %q is not valid: use letters, digits, '_', '-' and '.'", name)
 			continue
@@ -72,13 +78,35 @@ func setConsts(r *tableReader, l *loader, v value) {
 			continue
 		}
 		l.constRange[name] = rng
-		c := &Const{Name: name, Value: val.str, Range: rng, ValueRange: cr.contentRange(name)}
+		c := &Const{Name: name, Range: rng}
+		if isTable {
+			c.Lookup, c.LookupTable = l.lookupTable(cr, name, table)
+			l.p.Consts[name] = c
+			continue
+		}
+		c.Value, c.ValueRange = val.str, cr.contentRange(name)
 		if e, ok := cr.src.Keys[name]; ok {
 			c.Range.End = e.Value.End
 		}
 		c.src = newSource(r.file, c.ValueRange.Start.Byte, val.str, false)
 		l.p.Consts[name] = c
 	}
+}
+
+// lookupTable reads a constant whose value is a table of strings (§2.2).
+func (l *loader) lookupTable(parent *tableReader, name string, m map[string]any) (map[string]string, *Table) {
+	tr := l.table(parent.file, parent.ix, "const."+name, 0, "lookup table "+quoted(name), m)
+	out := make(map[string]string, len(m))
+	for _, k := range sortedKeys(m) {
+		tr.known[k] = true
+		s, ok := m[k].(string)
+		if !ok {
+			tr.errorf(k, "entry %q of lookup table %q must be a string, not %s", k, name, DescribeValue(m[k]))
+			continue
+		}
+		out[k] = s
+	}
+	return out, tr.src
 }
 
 func setBlocks(r *tableReader, l *loader, v value) {

@@ -20,6 +20,7 @@ const (
 	kindStrings                // an array of strings
 	kindTable                  // a table
 	kindTables                 // an array of tables
+	kindAny                    // any value: the setter checks it
 )
 
 // key declares one key of a table whose entity is of type T.
@@ -46,6 +47,7 @@ type value struct {
 	list   []string
 	table  map[string]any
 	tables []map[string]any
+	raw    any // the value as decoded, for kindAny
 }
 
 // tableReader gives typed, positioned access to one TOML table of one file and remembers which keys were read, so
@@ -122,8 +124,24 @@ func (r *tableReader) head() Range {
 	return FileRange(r.file.Name)
 }
 
-// keyRange is where key is written, or the table's head.
-func (r *tableReader) keyRange(key string) Range { return r.src.Key(key) }
+// keyRange is where key is written: its entry, else the first header of a subtable under it ([a.key] or
+// [a.key.x]), else the table's head.
+func (r *tableReader) keyRange(key string) Range {
+	if _, ok := r.src.Keys[key]; ok {
+		return r.src.Key(key)
+	}
+	name := joinKey(r.name, key)
+	first, found := Range{}, false
+	for ref, rng := range r.ix.tables {
+		if ref.n == r.n && (ref.name == name || strings.HasPrefix(ref.name, name+".")) && (!found || rng.Start.Byte < first.Start.Byte) {
+			first, found = rng, true
+		}
+	}
+	if found {
+		return first
+	}
+	return r.src.Header
+}
 
 // valueRange is where key's value is written, or the table's head.
 func (r *tableReader) valueRange(key string) Range { return r.src.Value(key) }
@@ -179,7 +197,7 @@ func decode[T any](r *tableReader, x T, specs []key[T]) {
 
 // convert checks that raw is of kind and converts it, reporting a value of the wrong kind.
 func (r *tableReader) convert(key string, kind keyKind, lo, hi int64, raw any) (value, bool) {
-	v := value{key: key}
+	v := value{key: key, raw: raw}
 	switch kind {
 	case kindString:
 		s, ok := raw.(string)

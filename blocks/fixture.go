@@ -1,13 +1,15 @@
 package blocks
 
 import (
+	"maps"
 	"path"
 	"strings"
 )
 
 var fixtureKeys = []key[*Fixture]{
+	{name: "extends", kind: kindString, set: func(r *tableReader, f *Fixture, v value) { f.Extends = v.str }},
 	{name: "tasks", kind: kindStrings, set: func(r *tableReader, f *Fixture, v value) {
-		f.Tasks = v.list
+		f.Tasks, f.tasksSet = v.list, true
 		r.l.checkTaskNames(r, "tasks", v.list, true)
 	}},
 	{name: "session", kind: kindTable, set: func(r *tableReader, f *Fixture, v value) {
@@ -34,10 +36,72 @@ func (l *loader) fixture(sf *sourceFile) {
 		Table:   r.src,
 	}
 	decode(r, f, fixtureKeys)
-	if f.SessionTable == nil {
-		l.requireAll(r.src.Header, Values{}, ScopeSession, "[session]")
-	}
 	l.p.Fixtures = append(l.p.Fixtures, f)
+}
+
+// resolveFixtures applies extends (§2.3), once every fixture is read: a fixture starts from the fixture it extends,
+// whose session values it overrides key by key, whose tasks it keeps unless it sets its own, and whose turns it
+// keeps unless it has [[turn]] entries of its own. Then every fixture that renders a task must hold the session
+// values required for every task.
+func (l *loader) resolveFixtures() {
+	byName := map[string]*Fixture{}
+	for _, f := range l.p.Fixtures {
+		byName[f.Name] = f
+	}
+	names := sortedKeys(byName)
+	state := map[*Fixture]int{} // 1 resolving, 2 resolved, 3 broken
+	var resolve func(f *Fixture, chain []string) bool
+	resolve = func(f *Fixture, chain []string) bool {
+		switch state[f] {
+		case 1:
+			l.errorf(f.Table.Value("extends"), "fixture %q extends itself through %s: fixtures may extend each other in chains, not in cycles", f.Name, strings.Join(append(chain, f.Name), " → "))
+			return false
+		case 2:
+			return true
+		case 3:
+			return false
+		}
+		if f.Extends == "" {
+			state[f] = 2
+			return true
+		}
+		state[f] = 1
+		base, ok := byName[f.Extends]
+		switch {
+		case !ok:
+			l.errorf(f.Table.Value("extends"), "fixture %q extends unknown fixture %q%s: extends names a file of fixtures/ without .toml", f.Name, f.Extends, DidYouMean(f.Extends, names))
+		case !resolve(base, append(chain, f.Name)):
+			ok = false
+		default:
+			session := maps.Clone(base.Session)
+			maps.Copy(session, f.Session)
+			f.Session = session
+			if !f.tasksSet {
+				f.Tasks = base.Tasks
+			}
+			if f.Turns == nil {
+				f.Turns, f.TurnTables = base.Turns, base.TurnTables
+			}
+		}
+		state[f] = 2
+		if !ok {
+			state[f] = 3
+		}
+		return ok
+	}
+	for _, f := range l.p.Fixtures {
+		if !resolve(f, nil) || len(f.Tasks) == 0 {
+			continue // a broken chain is reported once; a base with tasks = [] renders nothing and needs nothing
+		}
+		what, at := "[session]", f.Table.Header
+		if f.SessionTable != nil {
+			at = f.SessionTable.Header
+		}
+		if f.Extends != "" {
+			what = "[session] (with what it extends)"
+		}
+		l.requireAll(at, f.Session, ScopeSession, what)
+	}
 }
 
 // values reads the variable values of a [session] or [[turn]] table, checking names, scopes and types.
@@ -60,12 +124,14 @@ func (l *loader) values(r *tableReader, scope Scope) Values {
 		}
 		val, verr := v.Check(r.m[k])
 		if verr != nil {
-			r.errorf(k, "%s", verr.Summary)
+			r.l.errorf(r.recordRange(k, verr.Record, verr.Field), "%s", verr.Summary)
 			continue
 		}
 		vals[k] = val
 	}
-	l.requireAll(r.src.Header, vals, scope, r.what)
+	if scope == ScopeTurn {
+		l.requireAll(r.src.Header, vals, scope, r.what)
+	}
 	return vals
 }
 
@@ -89,4 +155,23 @@ func (l *loader) varNamesOfScope(scope Scope) []string {
 		}
 	}
 	return names
+}
+
+// recordRange is where record n (from 1; 0 for the whole value) of key's records value is written, and its field
+// when it is one of the record's keys: an item of an inline array, or the n-th [[table.key]].
+func (r *tableReader) recordRange(key string, n int, field string) Range {
+	if n == 0 {
+		return r.keyRange(key)
+	}
+	if e, ok := r.src.Keys[key]; ok {
+		return e.Item(n - 1)
+	}
+	name := joinKey(r.name, key)
+	if e, ok := r.ix.entry(name, n-1, field); ok && field != "" {
+		return e.Key
+	}
+	if h, ok := r.ix.headerRange(name, n-1); ok {
+		return h
+	}
+	return r.keyRange(key)
 }

@@ -204,6 +204,7 @@ func (l *loader) load() {
 	}
 	// Fixture names, not file paths, give the order: "a-b.toml" sorts before "a.toml" by path but after it by name.
 	slices.SortStableFunc(l.p.Fixtures, func(a, b *Fixture) int { return strings.Compare(a.Name, b.Name) })
+	l.resolveFixtures()
 	if len(l.p.Fixtures) == 0 {
 		l.p.Fixtures = []*Fixture{{Name: "default", Tasks: []string{"*"}, Session: Values{}, Implicit: true}}
 	}

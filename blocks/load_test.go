@@ -310,7 +310,7 @@ max_runes = -1
 				"promptc.toml:2:19: tasks[1] must be a string, not an integer\n" +
 				"promptc.toml:6:1: separator must be a string, not an integer\n" +
 				"promptc.toml:9:1: order must be a list of strings, not a string\n" +
-				"promptc.toml:14:1: required must be true or false, not a string\n" +
+				"promptc.toml:14:1: required must be true or false, or a list of the tasks that need the value, not a string\n" +
 				"promptc.toml:15:1: max_runes must be between 0 and 2147483648, not -1\n",
 		},
 		{
@@ -386,7 +386,7 @@ max_runes = 3
 max_items = 2
 `),
 			want: "promptc.toml:13:1: max_runes applies only to string and text variables; \"issue_id\" is of type bool\n" +
-				"promptc.toml:14:1: max_items applies only to list variables; \"issue_id\" is of type bool\n",
+				"promptc.toml:14:1: max_items applies only to list and records variables; \"issue_id\" is of type bool\n",
 		},
 		{
 			name: "wrong types in a blocks file",

@@ -96,10 +96,14 @@ type Section struct {
 // EntryRange returns where entry i of the order list is written.
 func (s Section) EntryRange(i int) Range { return s.Table.Item("order", i) }
 
-// Const is a shared text constant.
+// Const is a shared text constant, or a lookup table: a constant whose value is a table of strings, read with the
+// lookup function (§2.2).
 type Const struct {
 	Name  string
 	Value string
+	// Lookup holds a lookup table's entries (nil for a text constant); LookupTable is where they are written.
+	Lookup      map[string]string
+	LookupTable *Table
 	// Range is the whole `name = "value"` entry; ValueRange the value's content, quotes excluded.
 	Range, ValueRange Range
 
@@ -181,9 +185,12 @@ type Target struct {
 	Table *Table
 }
 
-// Fixture holds sample session and turn values used to render golden files.
+// Fixture holds sample session and turn values used to render golden files. Session, Tasks and Turns include what
+// the fixture inherits through extends.
 type Fixture struct {
-	Name    string
+	Name string
+	// Extends names the fixture this one starts from ("" for none).
+	Extends string
 	Tasks   []string // ["*"] when not set
 	Session Values
 	Turns   []Values
@@ -195,6 +202,8 @@ type Fixture struct {
 	TurnTables          []*Table
 	// Implicit marks the fixture "default" that stands in when fixtures/ holds no file.
 	Implicit bool
+
+	tasksSet bool // tasks is set in the fixture's own file
 }
 
 // AdmitsTask reports whether the fixture renders task.

@@ -54,6 +54,8 @@ type Var struct {
 	broken bool
 	// typeSet is set once the declaration's type has been read: Type's zero value is a type too.
 	typeSet bool
+	// record names the records variable a field belongs to ("" for a variable).
+	record string
 }
 
 func (v *Var) scopeSet() bool { return v.Scope == ScopeSession || v.Scope == ScopeTurn }

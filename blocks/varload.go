@@ -1,8 +1,12 @@
 package blocks
 
-import "strings"
+import (
+	"regexp"
+	"strings"
+)
 
-// The keys of a [vars.NAME] table, in the order they are read (a limit's key needs the type read before it).
+// The keys of a [vars.NAME] table, in the order they are read (a key that applies to some types needs the type read
+// before it, lang needs the trust).
 var varKeys = []key[*Var]{
 	{name: "scope", kind: kindString, need: func(v *Var) string {
 		return "variable " + quoted(v.Name) + ` needs a scope: add scope = "session" or scope = "turn"`
@@ -17,30 +21,75 @@ var varKeys = []key[*Var]{
 			v.broken = true
 		}
 	}},
-	enumKey("type", typeNames, func(v *Var) string {
-		return "type of variable " + quoted(v.Name) + " must be one of " + strings.Join(typeNames, ", ")
-	}, func(v *Var, t Type) { v.Type, v.typeSet = t, true }),
-	enumKey("trust", trustNames, func(v *Var) string {
-		return "trust of variable " + quoted(v.Name) + " must be trusted, untrusted, background or code"
-	}, func(v *Var, t Trust) { v.Trust = t }),
-	{name: "required", kind: kindBool, set: func(_ *tableReader, v *Var, val value) { v.Required = val.b }},
+	typeKey(typeNames, "one of string, text, bool, int, list, records"),
+	trustKey,
+	{name: "required", kind: kindAny, set: setRequired},
 	{name: "max_runes", kind: kindInt, max: maxLimit, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.MaxRunes = int(val.n) }},
-	{name: "overflow", kind: kindString, only: onlyText, set: func(r *tableReader, v *Var, val value) {
-		o, ok := parseEnum[Overflow](overflowNames, val.str)
-		if !ok {
-			r.errorf("overflow", `overflow must be "notice" (replace a too long value by notice) or "cut", not %q`, val.str)
-		}
-		v.Overflow = o
-	}},
+	{name: "overflow", kind: kindString, only: onlyText, set: setOverflow},
 	{name: "notice", kind: kindString, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.Notice = val.str }},
 	{name: "item_max_runes", kind: kindInt, max: maxLimit, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.ItemMaxRunes = int(val.n) }},
-	{name: "max_items", kind: kindInt, max: maxLimit, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.MaxItems = int(val.n) }},
-	{name: "max_bytes", kind: kindInt, max: maxLimit, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.MaxBytes = int(val.n) }},
-	{name: "pin_first", kind: kindBool, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.PinFirst = val.b }},
+	{name: "max_items", kind: kindInt, max: maxLimit, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.MaxItems = int(val.n) }},
+	{name: "max_bytes", kind: kindInt, max: maxLimit, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.MaxBytes = int(val.n) }},
+	{name: "pin_first", kind: kindBool, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.PinFirst = val.b }},
 	{name: "omitted", kind: kindString, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.Omitted = val.str }},
+	{name: "trim", kind: kindBool, only: onlyTextOrList, set: func(_ *tableReader, v *Var, val value) { v.Trim = val.b }},
+	{name: "pattern", kind: kindString, only: onlyTextOrList, set: setPattern},
+	{name: "invalid", kind: kindString, only: onlyTextOrList, set: setInvalid},
+	langKey,
+	{name: "fields", kind: kindTable, only: onlyRecords, set: setFields},
 }
 
-// onlyFor returns the `only` check of a limit that applies to some types of variable.
+// The keys of a records field, [vars.NAME.fields.FIELD]: a field is prepared like a variable of its own.
+var fieldKeys = []key[*Var]{
+	typeKey(typeNames[:TypeList], "one of string, text, bool, int"),
+	trustKey,
+	{name: "required", kind: kindBool, set: func(_ *tableReader, v *Var, val value) { v.Required = val.b }},
+	{name: "trim", kind: kindBool, only: onlyTextOrList, set: func(_ *tableReader, v *Var, val value) { v.Trim = val.b }},
+	{name: "pattern", kind: kindString, only: onlyTextOrList, set: setPattern},
+	{name: "invalid", kind: kindString, only: onlyTextOrList, set: setInvalid},
+	{name: "max_runes", kind: kindInt, max: maxLimit, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.MaxRunes = int(val.n) }},
+	{name: "overflow", kind: kindString, only: onlyText, set: setOverflow},
+	{name: "notice", kind: kindString, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.Notice = val.str }},
+	langKey,
+}
+
+// typeKey reads type, which must be one of names.
+func typeKey(names []string, list string) key[*Var] {
+	return enumKey("type", names, func(v *Var) string {
+		return "type of " + v.what() + " must be " + list
+	}, func(v *Var, t Type) { v.Type, v.typeSet = t, true })
+}
+
+var (
+	trustKey = enumKey("trust", trustNames, func(v *Var) string {
+		return "trust of " + v.what() + " must be trusted, untrusted, background or code"
+	}, func(v *Var, t Trust) { v.Trust = t })
+
+	langKey = key[*Var]{name: "lang", kind: kindString, only: func(v *Var) string {
+		if v.Trust != Code {
+			return `applies only to code values (trust = "code"); ` + v.what() + " has trust " + v.Trust.String()
+		}
+		return ""
+	}, set: func(r *tableReader, v *Var, val value) {
+		for _, c := range val.str {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_+.-", c)) {
+				r.errorf("lang", "lang %q of %s may hold only letters, digits and _ + . - (it is the info string of a code fence)", val.str, v.what())
+				return
+			}
+		}
+		v.Lang = val.str
+	}}
+)
+
+// what names the variable, or the field, in messages.
+func (v *Var) what() string {
+	if v.record != "" {
+		return "field " + quoted(v.Name) + " of " + quoted(v.record)
+	}
+	return "variable " + quoted(v.Name)
+}
+
+// onlyFor returns the `only` check of a key that applies to some types of variable.
 func onlyFor(kind string, applies func(Type) bool) func(v *Var) string {
 	return func(v *Var) string {
 		if v.typeSet && !applies(v.Type) {
@@ -51,9 +100,98 @@ func onlyFor(kind string, applies func(Type) bool) func(v *Var) string {
 }
 
 var (
-	onlyText = onlyFor("string and text", Type.IsText)
-	onlyList = onlyFor("list", func(t Type) bool { return t == TypeList })
+	onlyText          = onlyFor("string and text", Type.IsText)
+	onlyList          = onlyFor("list", func(t Type) bool { return t == TypeList })
+	onlyListOrRecords = onlyFor("list and records", func(t Type) bool { return t == TypeList || t == TypeRecords })
+	onlyTextOrList    = onlyFor("string, text and list", func(t Type) bool { return t.IsText() || t == TypeList })
+	onlyRecords       = onlyFor("records", func(t Type) bool { return t == TypeRecords })
 )
+
+func setOverflow(r *tableReader, v *Var, val value) {
+	o, ok := parseEnum[Overflow](overflowNames, val.str)
+	if !ok {
+		r.errorf("overflow", `overflow must be "notice" (replace a too long value by notice) or "cut", not %q`, val.str)
+	}
+	v.Overflow = o
+}
+
+// setRequired reads required: true or false, or a list of the tasks that need the value.
+func setRequired(r *tableReader, v *Var, val value) {
+	switch x := val.raw.(type) {
+	case bool:
+		v.Required = x
+		return
+	case []any:
+		tasks := make([]string, 0, len(x))
+		for i, e := range x {
+			s, ok := e.(string)
+			if !ok {
+				r.l.errorf(r.item("required", i), "required[%d] must be a task name, not %s", i, DescribeValue(e))
+				return
+			}
+			tasks = append(tasks, s)
+		}
+		r.l.checkTaskNames(r, "required", tasks, false)
+		v.RequiredFor = tasks
+		return
+	}
+	r.errorf("required", "required must be true or false, or a list of the tasks that need the value, not %s", DescribeValue(val.raw))
+}
+
+func setPattern(r *tableReader, v *Var, val value) {
+	_, err := regexp.Compile(val.str) // for the message: the error quotes the pattern as written
+	re, werr := regexp.Compile("^(?:" + val.str + ")$")
+	if err == nil {
+		err = werr
+	}
+	if err != nil {
+		msg := strings.TrimPrefix(err.Error(), "error parsing regexp: ")
+		r.l.errorf(r.valueRange("pattern"), "pattern of %s is not a valid RE2 regular expression: %s", v.what(), msg)
+		return
+	}
+	v.Pattern = re
+}
+
+func setInvalid(r *tableReader, v *Var, val value) {
+	i, ok := parseEnum[Invalid](invalidNames, val.str)
+	if !ok {
+		r.errorf("invalid", `invalid must be "error" (a value that does not match pattern is an error) or "empty" (it is dropped), not %q%s`, val.str, DidYouMean(val.str, invalidNames))
+		return
+	}
+	if _, ok := r.m["pattern"]; !ok {
+		r.errorf("invalid", "invalid says what to do with a value that does not match pattern, but %s has no pattern: add pattern = \"…\", or remove invalid", v.what())
+	}
+	v.Invalid = i
+}
+
+// setFields reads the [vars.NAME.fields.FIELD] tables of a records variable.
+func setFields(r *tableReader, v *Var, val value) {
+	for _, name := range sortedKeys(val.table) {
+		m, ok := val.table[name].(map[string]any)
+		at := r.keyRange("fields")
+		if e, found := r.entry("fields." + name); found {
+			at = e.Key
+		}
+		if !ok {
+			r.l.errorf(at, "fields.%s of variable %q must be a table with a type, not %s", name, v.Name, DescribeValue(val.table[name]))
+			continue
+		}
+		fr := r.l.table(r.file, r.ix, r.name+".fields."+name, 0, "[vars."+v.Name+".fields."+name+"]", m)
+		f := &Var{Name: name, record: v.Name, Range: fr.src.Header, Table: fr.src}
+		if !isName(name) {
+			r.l.errorf(f.Range, "field name %q is not valid: field names match [a-z][a-z0-9_]*", name)
+		}
+		decode(fr, f, fieldKeys)
+		if !f.typeSet {
+			if _, present := m["type"]; !present {
+				r.l.errorf(f.Range, `%s needs a type: add type = "string", "text", "int" or "bool"`, f.what())
+			}
+			v.broken = true
+		}
+		f.finish(fr, m)
+		v.Fields = append(v.Fields, f)
+	}
+}
 
 // variable reads the declaration [vars.name].
 func (l *loader) variable(parent *tableReader, name string, raw any) {
@@ -78,11 +216,29 @@ func (l *loader) variable(parent *tableReader, name string, raw any) {
 	l.p.Vars[name] = v
 	decode(r, v, varKeys)
 	if _, ok := m["type"]; !ok {
-		l.errorf(v.Range, `variable %q needs a type: add type = "string", "text", "bool", "int" or "list"`, name)
+		l.errorf(v.Range, `variable %q needs a type: add type = "string", "text", "bool", "int", "list" or "records"`, name)
 	}
 	if !v.typeSet || !v.scopeSet() {
 		v.broken = true
 	}
+	if v.Type == TypeRecords {
+		if _, ok := m["trust"]; ok {
+			r.errorf("trust", "trust of records variable %q is set per field: move it to [vars.%s.fields.NAME]", name, name)
+		}
+		if len(v.Fields) == 0 && v.typeSet {
+			if _, ok := m["fields"]; !ok {
+				l.errorf(v.Range, "records variable %q needs its fields: add a [vars.%s.fields.NAME] table with a type for each", name, name)
+			}
+		}
+	}
+	if v.Required && v.RequiredFor != nil {
+		v.RequiredFor = nil
+	}
+	v.finish(r, m)
+}
+
+// finish settles what depends on several keys of a variable or field.
+func (v *Var) finish(r *tableReader, m map[string]any) {
 	if v.Type == TypeBool || v.Type == TypeInt {
 		v.Trust = Trusted // escaping does not apply to booleans and integers
 	}
