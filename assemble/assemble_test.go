@@ -1411,7 +1411,7 @@ end = "<!-- END X -->"
 -- blocks/x.toml --
 -- fixtures/f.toml --
 `,
-			want: "blocks/y.toml:2:1: the runbook of task \"t\" contains the end marker of target \"claude\" (from block \"literal\"): installing it would corrupt CLAUDE.md; remove or reword that text (rendering t/f)\n",
+			want: "blocks/y.toml:4:9: the text of block \"literal\" holds the end marker of target \"claude\": installing it would corrupt CLAUDE.md; remove or reword that text\n",
 		},
 	}
 	for _, tt := range tests {

@@ -1,7 +1,9 @@
 package assemble
 
 import (
+	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/promptc/promptc/blocks"
@@ -145,6 +147,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		}
 		c.scope = scopeOf(p, b, body.Uses)
 		prog.blocks[b.ID] = c
+		diags = append(diags, textMarkers(p, b, body)...)
 	}
 
 	prog.runbook = prog.slots(p.Runbook.Order)
@@ -233,4 +236,52 @@ func (prog *Program) Body(id string) *templates.Body {
 		return c.body
 	}
 	return nil
+}
+
+// marker is one begin or end marker of a target (§6).
+type marker struct {
+	text, which string
+	target      *blocks.Target
+}
+
+// markers lists every non-empty marker of the project's targets.
+func markers(p *blocks.Project) []marker {
+	var out []marker
+	for _, t := range p.Targets {
+		if t.Begin != "" {
+			out = append(out, marker{t.Begin, "begin", t})
+		}
+		if t.End != "" {
+			out = append(out, marker{t.End, "end", t})
+		}
+	}
+	return out
+}
+
+// textMarkers finds the targets' markers in a block's own text (§3.9): its title, the literal text of its body and
+// the constants it uses. Each is a compile error at the source line that holds it, since installing an artifact
+// holding it would corrupt the context file.
+func textMarkers(p *blocks.Project, b *blocks.Block, body *templates.Body) blocks.Diagnostics {
+	var diags blocks.Diagnostics
+	for _, m := range markers(p) {
+		fix := fmt.Sprintf("installing it would corrupt %s; remove or reword that text", blocks.QuoteName(m.target.File))
+		if strings.Contains(b.Title, m.text) {
+			diags.Errorf(b.Table.Value("title"), "the title of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix)
+		}
+		for _, lit := range body.Literals {
+			if i := strings.Index(lit.Text, m.text); i >= 0 {
+				diags.Errorf(b.SourceRange(lit.Off+i, lit.Off+i+len(m.text)), "the text of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix)
+			}
+		}
+		for _, u := range body.Uses.Consts {
+			c := p.Consts[u.Name]
+			if c == nil {
+				continue
+			}
+			if i := strings.Index(c.Value, m.text); i >= 0 {
+				diags.Errorf(c.SourceRange(i, i+len(m.text)), "constant %q, used by block %q, holds the %s marker of target %q: %s", c.Name, b.ID, m.which, m.target.Name, fix)
+			}
+		}
+	}
+	return diags
 }

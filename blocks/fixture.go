@@ -61,6 +61,10 @@ func (l *loader) resolveFixtures() {
 		case 3:
 			return false
 		}
+		f.sessionFrom = map[string]*Table{}
+		for k := range f.Session {
+			f.sessionFrom[k] = f.SessionTable
+		}
 		if f.Extends == "" {
 			state[f] = 2
 			return true
@@ -76,6 +80,9 @@ func (l *loader) resolveFixtures() {
 			session := maps.Clone(base.Session)
 			maps.Copy(session, f.Session)
 			f.Session = session
+			from := maps.Clone(base.sessionFrom)
+			maps.Copy(from, f.sessionFrom)
+			f.sessionFrom = from
 			if !f.tasksSet {
 				f.Tasks = base.Tasks
 			}

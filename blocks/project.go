@@ -204,6 +204,28 @@ type Fixture struct {
 	Implicit bool
 
 	tasksSet bool // tasks is set in the fixture's own file
+	// sessionFrom holds, for each session value, the [session] table it is written in: this fixture's, or that of
+	// a fixture it extends.
+	sessionFrom map[string]*Table
+}
+
+// ValueRange returns where the value of variable name is written for turn k of the fixture (0 for the session
+// values): the key in the fixture's file, or in the file of the fixture it inherits the value from; the fixture's
+// own file when the value is not written anywhere.
+func (f *Fixture) ValueRange(k int, name string) Range {
+	var t *Table
+	if k == 0 {
+		t = f.sessionFrom[name]
+	} else if k <= len(f.TurnTables) {
+		t = f.TurnTables[k-1]
+	}
+	if t != nil {
+		if e, ok := t.Keys[name]; ok {
+			return e.Key
+		}
+		return t.Header
+	}
+	return f.Range
 }
 
 // AdmitsTask reports whether the fixture renders task.
