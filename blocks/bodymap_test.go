@@ -410,3 +410,22 @@ func FuzzSourcePos(f *testing.F) {
 		}
 	})
 }
+
+// TestFilePositionsLongLine: columns on a long line are exact (the checkpoints along it count runes, each
+// multi-byte character once), and finding one costs a short count, not a scan from the line's start.
+func TestFilePositionsLongLine(t *testing.T) {
+	line := strings.Repeat("aé日🙂", 5000) // 10 bytes, 4 runes a repeat
+	f := NewFile("f", "x\n"+line+"\nz")
+	for _, k := range []int{0, 1, 257, 1024, 2047, 4999} {
+		off := 2 + 10*k
+		if got, want := f.Pos(off), (Pos{Line: 2, Column: 1 + 4*k, Byte: off}); got != want {
+			t.Errorf("Pos(%d) = %+v, want %+v", off, got, want)
+		}
+		if back := f.Offset(2, 1+4*k); back != off {
+			t.Errorf("Offset(2, %d) = %d, want %d", 1+4*k, back, off)
+		}
+	}
+	if got := f.Pos(len(f.Text)); got != (Pos{Line: 3, Column: 2, Byte: len(f.Text)}) {
+		t.Errorf("end = %+v", got)
+	}
+}

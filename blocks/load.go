@@ -60,9 +60,17 @@ type sourceFile struct {
 
 func readFile(fsys fs.FS, name string) *sourceFile {
 	f := &sourceFile{name: name}
+	if fi, err := fs.Stat(fsys, name); err == nil && fi.Size() > MaxSourceBytes {
+		f.diag = checkSourceSize(name, int(min(fi.Size(), 1<<62)), "source file")
+		return f
+	}
 	data, err := fs.ReadFile(fsys, name)
 	if err != nil {
 		f.diag = &Diagnostic{Summary: "cannot read file: " + unwrapPathError(err), Subject: FileRange(name).Ptr()}
+		return f
+	}
+	if d := checkSourceSize(name, len(data), "source file"); d != nil {
+		f.diag = d
 		return f
 	}
 	text, bad, ok := Normalize(data)
@@ -117,6 +125,10 @@ func unwrapPathError(err error) string {
 // parseTOML decodes one file into a generic map and indexes where its keys are, or reports its syntax error where
 // it is.
 func parseTOML(f *File) (map[string]any, *tomlIndex, *Diagnostic) {
+	// BurntSushi/toml is quadratic in nesting depth and key-path length: refuse what would take seconds first.
+	if d := checkTOMLLimits(f); d != nil {
+		return nil, nil, d
+	}
 	var m map[string]any
 	if _, err := toml.Decode(f.Text, &m); err != nil {
 		var pe toml.ParseError

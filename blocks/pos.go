@@ -96,7 +96,15 @@ type File struct {
 
 	once  sync.Once
 	lines []int // byte offset of the start of each line
+	// marks are places inside long lines whose column is known, every checkpointBytes bytes or so, so that a
+	// column on a megabyte line costs a short count, not a scan from the line's start.
+	marks []mark
 }
+
+// mark is a byte offset at the start of a character and its rune column (from 1).
+type mark struct{ off, col int }
+
+const checkpointBytes = 1 << 10
 
 // NewFile returns the file name holding text.
 func NewFile(name, text string) *File { return &File{Name: name, Text: text} }
@@ -106,13 +114,33 @@ func (f *File) index() {
 		f.lines = make([]int, 1, 1+strings.Count(f.Text, "\n"))
 		for i := 0; i < len(f.Text); {
 			j := strings.IndexByte(f.Text[i:], '\n')
+			end := len(f.Text)
+			if j >= 0 {
+				end = i + j
+			}
+			if end-i > checkpointBytes {
+				f.markLine(i, end)
+			}
 			if j < 0 {
 				break
 			}
-			i += j + 1
+			i = end + 1
 			f.lines = append(f.lines, i)
 		}
 	})
+}
+
+// markLine records checkpoints along the long line [start, end).
+func (f *File) markLine(start, end int) {
+	col, off := 1, start
+	for next := start + checkpointBytes; next < end; next += checkpointBytes {
+		for next < end && !utf8.RuneStart(f.Text[next]) {
+			next++
+		}
+		col += utf8.RuneCountInString(f.Text[off:next])
+		off = next
+		f.marks = append(f.marks, mark{off, col})
+	}
 }
 
 // Pos returns the position of byte offset off, clamped to the text and moved back to the start of the character
@@ -124,8 +152,11 @@ func (f *File) Pos(off int) Pos {
 	}
 	f.index()
 	line := sort.Search(len(f.lines), func(i int) bool { return f.lines[i] > off }) // 1-based: lines[line-1] <= off
-	start := f.lines[line-1]
-	return Pos{Line: line, Column: 1 + utf8.RuneCountInString(f.Text[start:off]), Byte: off}
+	start, col := f.lines[line-1], 1
+	if k := sort.Search(len(f.marks), func(i int) bool { return f.marks[i].off > off }); k > 0 && f.marks[k-1].off >= start {
+		start, col = f.marks[k-1].off, f.marks[k-1].col
+	}
+	return Pos{Line: line, Column: col + utf8.RuneCountInString(f.Text[start:off]), Byte: off}
 }
 
 // Range returns the range of bytes [start, end) of the file, widened to whole characters.

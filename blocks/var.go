@@ -102,35 +102,112 @@ func (e *ValueError) Path(name string) string {
 // and text variables, a bool, an int64, a []string for list variables (a new slice), and for records a new
 // []map[string]any holding every declared field of each record in its canonical form (a missing optional field is
 // its zero value). JSON numbers (float64 or json.Number) are accepted for int variables when they are whole. A value
-// of the wrong type, a record with an undeclared field or without a required one, is a ValueError saying what was
-// expected; the caller says where the value came from.
-func (v *Var) Check(raw any) (any, *ValueError) {
-	if v.broken {
-		return raw, nil
-	}
-	if v.Type == TypeRecords {
-		return v.checkRecords(raw)
-	}
-	val, msg := checkScalar(v.Type, raw)
-	if msg != "" {
-		return nil, &ValueError{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), msg)}
+// of the wrong type, a record with an undeclared field or without a required one, or a value of more than
+// MaxValueBytes, is a ValueError saying what was expected; the caller says where the value came from. Messages name
+// types in TOML's words ("a string", "an integer", "a table"); CheckIn names them in another format's.
+func (v *Var) Check(raw any) (any, *ValueError) { return v.CheckIn(raw, FormatTOML) }
+
+// CheckIn is Check for a value decoded from format f: its messages name types in f's words. When the value has
+// several problems (records may), the ValueError is the first of them, as CheckAll reports them.
+func (v *Var) CheckIn(raw any, f ValueFormat) (any, *ValueError) {
+	val, errs := v.CheckAll(raw, f)
+	if len(errs) > 0 {
+		return nil, errs[0]
 	}
 	return val, nil
 }
 
+// CheckAll is CheckIn reporting every problem of the value, not only the first: for records, each undeclared,
+// mistyped or missing field of each record, in record order and, within a record, undeclared fields by name first,
+// then the declared fields by name. The value is returned only when there is no problem.
+func (v *Var) CheckAll(raw any, f ValueFormat) (any, []*ValueError) {
+	if v.broken {
+		return raw, nil
+	}
+	if v.Type == TypeRecords {
+		return v.checkRecords(raw, f)
+	}
+	val, msg := checkScalar(v.Type, raw, f)
+	if msg != "" {
+		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), msg)}}
+	}
+	return val, nil
+}
+
+// ValueFormat is the format a value was decoded from, so that messages about it use that format's words.
+type ValueFormat uint8
+
+const (
+	// FormatTOML is for values from TOML, and from Go: "a string", "an integer", "an array", "a table".
+	FormatTOML ValueFormat = iota
+	// FormatJSON is for values from JSON: "a JSON string", "a JSON number", "a JSON array", "a JSON object", "true"
+	// or "false", "null".
+	FormatJSON
+)
+
+func (f ValueFormat) String() string {
+	return enumString([]string{"TOML", "JSON"}, int(f), "ValueFormat")
+}
+
+// words are how messages about values name the types of a format.
+type words struct {
+	describe func(any) string
+	// str, strs, table and tables are what a string, a list, a record and a records value must be.
+	str, strs, table, tables string
+}
+
+var (
+	tomlWords = words{describe: DescribeValue, str: "a string", strs: "an array of strings", table: "a table", tables: "an array of tables"}
+	jsonWords = words{describe: describeJSON, str: "a JSON string", strs: "a JSON array of strings", table: "a JSON object", tables: "a JSON array of objects"}
+)
+
+func (f ValueFormat) words() words {
+	if f == FormatJSON {
+		return jsonWords
+	}
+	return tomlWords
+}
+
+// describeJSON names the type of a value decoded from JSON in JSON's words; for a boolean or null, the value itself.
+func describeJSON(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		if x {
+			return "true"
+		}
+		return "false"
+	case string:
+		return "a JSON string"
+	case json.Number, float64, float32, int64, int:
+		return "a JSON number"
+	case []any:
+		return "a JSON array"
+	case map[string]any:
+		return "a JSON object"
+	}
+	return DescribeValue(v)
+}
+
 // checkScalar checks a value of a type other than records; msg completes "variable NAME …" when it does not fit.
-func checkScalar(t Type, raw any) (any, string) {
+func checkScalar(t Type, raw any, f ValueFormat) (any, string) {
+	w := f.words()
 	switch t {
 	case TypeString, TypeText:
-		if s, ok := raw.(string); ok {
-			return s, ""
+		s, ok := raw.(string)
+		if !ok {
+			return nil, fmt.Sprintf("is a %s, so its value must be %s, not %s", t, w.str, w.describe(raw))
 		}
-		return nil, fmt.Sprintf("is a %s, so its value must be a string, not %s", t, DescribeValue(raw))
+		if len(s) > MaxValueBytes {
+			return nil, oversize(len(s))
+		}
+		return s, ""
 	case TypeBool:
 		if b, ok := raw.(bool); ok {
 			return b, ""
 		}
-		return nil, "is a bool, so its value must be true or false, not " + DescribeValue(raw)
+		return nil, "is a bool, so its value must be true or false, not " + w.describe(raw)
 	case TypeInt:
 		if n, ok := wholeNumber(raw); ok {
 			return n, ""
@@ -138,29 +215,48 @@ func checkScalar(t Type, raw any) (any, string) {
 		if tooLarge(raw) {
 			return nil, fmt.Sprintf("is an int, but %v is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)", raw)
 		}
-		return nil, "is an int, so its value must be a whole number, not " + DescribeValue(raw)
+		return nil, "is an int, so its value must be a whole number, not " + w.describe(raw)
 	case TypeList:
+		var out []string
 		switch a := raw.(type) {
 		case []string:
-			return append([]string(nil), a...), ""
+			out = append([]string(nil), a...)
 		case []any:
-			out := make([]string, 0, len(a))
+			out = make([]string, 0, len(a))
 			for _, e := range a {
 				s, ok := e.(string)
 				if !ok {
-					return nil, "is a list of strings, but an item is " + DescribeValue(e)
+					return nil, "is a list of strings, but an item is " + w.describe(e)
 				}
 				out = append(out, s)
 			}
-			return out, ""
+		default:
+			return nil, fmt.Sprintf("is a list, so its value must be %s, not %s", w.strs, w.describe(raw))
 		}
-		return nil, "is a list, so its value must be an array of strings, not " + DescribeValue(raw)
+		if n := textBytes(out); n > MaxValueBytes {
+			return nil, oversize(n)
+		}
+		return out, ""
 	}
 	return raw, ""
 }
 
+// oversize completes "variable NAME …" for a value of n bytes, over MaxValueBytes.
+func oversize(n int) string {
+	return fmt.Sprintf("holds %d bytes, more than the 64 MiB (%d bytes) a value may hold", n, MaxValueBytes)
+}
+
+func textBytes(items []string) int {
+	n := 0
+	for _, s := range items {
+		n += len(s)
+	}
+	return n
+}
+
 // checkRecords checks a records value: a list of tables of declared fields.
-func (v *Var) checkRecords(raw any) (any, *ValueError) {
+func (v *Var) checkRecords(raw any, f ValueFormat) (any, []*ValueError) {
+	w := f.words()
 	var items []any
 	switch a := raw.(type) {
 	case []any:
@@ -178,41 +274,60 @@ func (v *Var) checkRecords(raw any) (any, *ValueError) {
 			items = append(items, map[string]any(m))
 		}
 	default:
-		return nil, &ValueError{Summary: fmt.Sprintf("variable %s is records, so its value must be an array of tables, not %s", quoteName(v.Name), DescribeValue(raw))}
+		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s is records, so its value must be %s, not %s", quoteName(v.Name), w.tables, w.describe(raw))}}
 	}
+	var errs []*ValueError
+	size := 0
 	out := make([]map[string]any, 0, len(items))
 	for i, item := range items {
 		rec, ok := recordFields(item)
 		if !ok {
-			return nil, &ValueError{Summary: fmt.Sprintf("variable %s is records, but record %d is %s, not a table", quoteName(v.Name), i+1, DescribeValue(item)), Record: i + 1}
+			errs = append(errs, &ValueError{Summary: fmt.Sprintf("variable %s is records, but record %d is %s, not %s", quoteName(v.Name), i+1, w.describe(item), w.table), Record: i + 1})
+			continue
 		}
 		where := fmt.Sprintf("variable %s, record %d", quoteName(v.Name), i+1)
+		bad := false
 		for _, k := range sortedKeys(rec) {
 			if v.Field(k) == nil {
 				names := make([]string, len(v.Fields))
 				for j, f := range v.Fields {
 					names[j] = f.Name
 				}
-				return nil, &ValueError{Summary: fmt.Sprintf("%s has undeclared field %q%s (declared: %s)", where, k, DidYouMean(k, names), strings.Join(names, ", ")), Record: i + 1, Field: k}
+				errs = append(errs, &ValueError{Summary: fmt.Sprintf("%s has undeclared field %q%s (declared: %s)", where, k, DidYouMean(k, names), strings.Join(names, ", ")), Record: i + 1, Field: k})
+				bad = true
 			}
 		}
 		checked := make(map[string]any, len(v.Fields))
-		for _, f := range v.Fields {
-			raw, ok := rec[f.Name]
+		for _, fd := range v.Fields {
+			raw, ok := rec[fd.Name]
 			if !ok {
-				if f.Required {
-					return nil, &ValueError{Summary: fmt.Sprintf("%s lacks required field %q", where, f.Name), Record: i + 1, Field: f.Name}
+				if fd.Required {
+					errs = append(errs, &ValueError{Summary: fmt.Sprintf("%s lacks required field %q", where, fd.Name), Record: i + 1, Field: fd.Name})
+					bad = true
 				}
-				checked[f.Name] = zeroOf(f.Type)
+				checked[fd.Name] = zeroOf(fd.Type)
 				continue
 			}
-			val, msg := checkScalar(f.Type, raw)
+			val, msg := checkScalar(fd.Type, raw, f)
 			if msg != "" {
-				return nil, &ValueError{Summary: fmt.Sprintf("%s: field %q %s", where, f.Name, msg), Record: i + 1, Field: f.Name}
+				errs = append(errs, &ValueError{Summary: fmt.Sprintf("%s: field %q %s", where, fd.Name, msg), Record: i + 1, Field: fd.Name})
+				bad = true
+				continue
 			}
-			checked[f.Name] = val
+			if s, ok := val.(string); ok {
+				size += len(s)
+			}
+			checked[fd.Name] = val
 		}
-		out = append(out, checked)
+		if !bad {
+			out = append(out, checked)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if size > MaxValueBytes {
+		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), oversize(size))}}
 	}
 	return out, nil
 }

@@ -23,7 +23,8 @@ func renderCommand(e *env) *cli.Command {
 		Description: "Without --turn or --turn-file, prints the runbook of task T; with one, prints that turn message.\n" +
 			"Session values come from fixture F (default: the only fixture rendering T) or from FILE; turn values\n" +
 			"from turn K (1-based) of the fixture, or from FILE. A values FILE is a JSON object or a TOML table of\n" +
-			"variable values (name = value), read as JSON when it ends in .json or starts with \"{\".",
+			"variable values (name = value), read as JSON when it ends in .json or starts with \"{\". FILE - reads\n" +
+			"standard input (for one of --session and --turn-file). Every value is checked against its declaration.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
 			&cli.StringFlag{Name: "fixture", Usage: "take values from fixtures/`F`.toml"},
@@ -48,6 +49,9 @@ func renderCommand(e *env) *cli.Command {
 			if c.IsSet("turn") && c.IsSet("session") {
 				return usageErr(e, "render: --turn K picks a turn of a fixture; with --session, give the turn values with --turn-file")
 			}
+			if c.String("session") == "-" && c.String("turn-file") == "-" {
+				return usageErr(e, "render: --session and --turn-file cannot both read standard input (-); give one of them as a file")
+			}
 			prog, err := e.load()
 			if err != nil {
 				return err
@@ -71,13 +75,19 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	if wantTurn && len(prog.Project.Turn.Order) == 0 {
 		return "", usageErr(e, "render: this project has no turn message ([turn] order is empty)")
 	}
+	// Values files are checked as they are read, and every problem of both is reported. The compiler runs even
+	// when they have problems, so that it reports its own (a missing required value) along with them; not when a
+	// file could not be decoded at all.
+	var valueDiags blocks.Diagnostics
+	decoded := true
 	switch {
 	case c.IsSet("session"):
-		vals, origin, err := e.readValues(c.String("session"))
+		vals, origin, ranges, diags, err := e.readValues(prog.Project, c.String("session"), blocks.ScopeSession)
 		if err != nil {
 			return "", err
 		}
-		req.Session, req.SessionOrigin = vals, origin
+		valueDiags, decoded = append(valueDiags, diags...), decoded && vals != nil
+		req.Session, req.SessionOrigin, req.SessionRanges = vals, origin, ranges
 	default:
 		f, err := e.fixture(prog, req.Task, c.String("fixture"), c.IsSet("fixture"))
 		if err != nil {
@@ -96,16 +106,20 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 		}
 		req.Turn = k
 	case c.IsSet("turn-file"):
-		vals, origin, err := e.readValues(c.String("turn-file"))
+		vals, origin, ranges, diags, err := e.readValues(prog.Project, c.String("turn-file"), blocks.ScopeTurn)
 		if err != nil {
 			return "", err
 		}
-		req.TurnValues, req.TurnOrigin = vals, origin
+		valueDiags, decoded = append(valueDiags, diags...), decoded && vals != nil
+		req.TurnValues, req.TurnOrigin, req.TurnRanges = vals, origin, ranges
 		req.Turn = -1
 	}
+	if !decoded {
+		return "", e.diagnostics(valueDiags.Sort())
+	}
 	a, diags := prog.Render(req)
-	if len(diags) > 0 {
-		return "", e.diagnostics(diags)
+	if diags = append(valueDiags, diags...); len(diags) > 0 {
+		return "", e.diagnostics(diags.Sort())
 	}
 	return a.Text, nil
 }
@@ -137,19 +151,40 @@ func (e *env) fixture(prog *assemble.Program, task, name string, named bool) (*b
 	return nil, usageErr(e, "render: %d fixtures render task %q (%s): choose one with --fixture", len(names), task, strings.Join(names, ", "))
 }
 
-// readValues reads a JSON or TOML values file given on the command line.
-func (e *env) readValues(name string) (blocks.Values, blocks.Range, error) {
-	data, err := os.ReadFile(e.path(name))
+// readValues reads a values file given on the command line ("-" for standard input) and checks its values against
+// the declarations of scope. The values are nil when the file could not be decoded; a file that cannot be read at
+// all is a usage error.
+func (e *env) readValues(p *blocks.Project, name string, scope blocks.Scope) (blocks.Values, blocks.Range, blocks.ValueRanges, blocks.Diagnostics, error) {
+	var data []byte
+	var err error
+	origin := blocks.FileRange(name)
+	if name == "-" {
+		// One byte past the limit is enough for ReadValues to report a file that is too large.
+		data, err = io.ReadAll(io.LimitReader(os.Stdin, blocks.MaxSourceBytes+1))
+		origin = blocks.FileRange(blocks.StdinName)
+	} else {
+		data, err = readFileLimited(e.path(name), blocks.MaxSourceBytes+1)
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return nil, blocks.Range{}, usageErr(e, "render: cannot read %s: %v", name, err)
+		if name == "-" {
+			name = "standard input"
+		}
+		return nil, blocks.Range{}, nil, nil, usageErr(e, "render: cannot read %s: %v", name, err)
 	}
-	vals, diags := blocks.ParseValues(name, data)
-	if len(diags) > 0 {
-		return nil, blocks.Range{}, e.diagnostics(diags)
+	vals, ranges, diags := p.ReadValues(name, data, scope)
+	return vals, origin, ranges, diags, nil
+}
+
+// readFileLimited reads at most limit bytes of the file name.
+func readFileLimited(name string, limit int64) ([]byte, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
 	}
-	return vals, blocks.FileRange(name), nil
+	defer f.Close()
+	return io.ReadAll(io.LimitReader(f, limit))
 }

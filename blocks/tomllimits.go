@@ -1,0 +1,231 @@
+package blocks
+
+import "fmt"
+
+// BurntSushi/toml v1.6.0 takes time and memory quadratic in how deeply values nest and in how many parts a key path
+// has: 8,000 nested inline tables in a 32 KB file take 24 s and 3 GB, a 30,000-part dotted header 9 s and 1 GB. So
+// every TOML input is pre-scanned, in one linear pass, and refused past these limits before the decoder sees it;
+// within them, decoding takes time linear in the size of the input.
+
+// Limits on what promptc reads. Each is far beyond what a prompt project or a values file needs.
+const (
+	// MaxSourceBytes is the size limit of one file: a source file of a project (the manifest, a file of blocks/ or
+	// fixtures/, a template) or a values file.
+	MaxSourceBytes = 8 << 20
+	// MaxValueBytes is the size limit of one variable's value, in UTF-8 bytes: a string, or the strings of a list
+	// or records value together. Values files are smaller than that; it bounds values given through the Go API.
+	MaxValueBytes = 64 << 20
+	// MaxNesting is how many arrays and inline tables (in JSON, arrays and objects) may enclose a value.
+	MaxNesting = 64
+	// MaxKeyParts is how many parts a TOML key path may have: those of the table header, of the dotted key and of
+	// the keys of the inline tables around it, together.
+	MaxKeyParts = 64
+)
+
+// checkSourceSize reports a file of size bytes that is over MaxSourceBytes; what names the kind of file ("source
+// file", "values file").
+func checkSourceSize(name string, size int, what string) *Diagnostic {
+	if size <= MaxSourceBytes {
+		return nil
+	}
+	return &Diagnostic{
+		Summary: fmt.Sprintf("%s too large: %d bytes; promptc reads files of at most 8 MiB (%d bytes)", what, size, MaxSourceBytes),
+		Subject: FileRange(name).Ptr(),
+	}
+}
+
+// checkTOMLLimits checks a TOML source against MaxSourceBytes, MaxNesting and MaxKeyParts before it is decoded, and
+// reports the first limit it passes, where. It reads any text in one pass, valid TOML or not, without panicking: on
+// input that is not TOML it may miss a limit, and then the decoder reports the syntax error anyway.
+func checkTOMLLimits(f *File) *Diagnostic {
+	if d := checkSourceSize(f.Name, len(f.Text), "file"); d != nil {
+		return d
+	}
+	ls := &limitScanner{f: f, s: tomlScanner{src: f.Text}}
+	return ls.document()
+}
+
+// limitScanner follows the structure of a TOML document only as far as the limits need: where keys are, and which
+// arrays and inline tables are open. Strings and comments are skipped whole, so that no bracket, dot or quote inside
+// them counts. Every step consumes at least one byte.
+type limitScanner struct {
+	f *File
+	s tomlScanner
+}
+
+// document scans the top level: table headers, key = value pairs and comments.
+func (ls *limitScanner) document() *Diagnostic {
+	s := &ls.s
+	header := 0 // parts of the current table header's name
+	for {
+		s.skipSpace()
+		start := s.i
+		switch c := s.peek(0); {
+		case c == tomlEOF:
+			return nil
+		case c == '#':
+			s.skipLine()
+		case c == '[':
+			s.i++
+			s.eat('[')
+			n := ls.keyParts()
+			if n > MaxKeyParts {
+				return ls.keyError(start, n)
+			}
+			header = n
+			if n == 0 {
+				s.skipLine() // no name: not TOML, and nothing to count
+			}
+		case isKeyStart(c):
+			n := ls.keyParts()
+			if header+n > MaxKeyParts {
+				return ls.keyError(start, header+n)
+			}
+			s.skipBlank()
+			if s.eat('=') {
+				s.skipBlank()
+				if d := ls.value(0, header+n); d != nil {
+					return d
+				}
+			}
+		default:
+			s.i++ // not TOML: the decoder says so
+		}
+	}
+}
+
+// value skips the value at s. depth is how many arrays and inline tables enclose it, parts how many key parts its
+// path has.
+func (ls *limitScanner) value(depth, parts int) *Diagnostic {
+	s := &ls.s
+	start := s.i
+	switch c := s.peek(0); {
+	case (c == '"' || c == '\'') && s.has3(c):
+		s.i += 3
+		s.multiline(c)
+	case c == '"' || c == '\'':
+		s.i++
+		s.single(c)
+	case c == '[' || c == '{':
+		if depth == MaxNesting {
+			return &Diagnostic{
+				Summary: fmt.Sprintf("TOML value nested more than %d levels deep: arrays and inline tables may nest at most %d levels (deeper ones would make decoding slow); flatten the value", MaxNesting, MaxNesting),
+				Subject: ls.f.Range(start, start+1).Ptr(),
+			}
+		}
+		s.i++
+		if c == '[' {
+			return ls.array(depth+1, parts)
+		}
+		return ls.inlineTable(depth+1, parts)
+	default:
+		for c := s.peek(0); c != tomlEOF && !isValueEnd(c); c = s.peek(0) {
+			s.i++
+		}
+		if s.i == start && c != tomlEOF && c != '\n' {
+			s.i++ // a stray delimiter: step over it
+		}
+	}
+	return nil
+}
+
+// array skips the items of an array after its opening bracket, through its closing one.
+func (ls *limitScanner) array(depth, parts int) *Diagnostic {
+	s := &ls.s
+	for {
+		s.skipSpaceAndComments()
+		switch s.peek(0) {
+		case tomlEOF:
+			return nil
+		case ']':
+			s.i++
+			return nil
+		case ',', '}':
+			s.i++
+			continue
+		}
+		if d := ls.value(depth, parts); d != nil {
+			return d
+		}
+	}
+}
+
+// inlineTable skips the key = value pairs of an inline table after its opening brace, through its closing one.
+func (ls *limitScanner) inlineTable(depth, parts int) *Diagnostic {
+	s := &ls.s
+	for {
+		s.skipSpaceAndComments()
+		start := s.i
+		switch c := s.peek(0); {
+		case c == tomlEOF:
+			return nil
+		case c == '}':
+			s.i++
+			return nil
+		case c == ',' || c == ']':
+			s.i++
+		case isKeyStart(c):
+			n := ls.keyParts()
+			if parts+n > MaxKeyParts {
+				return ls.keyError(start, parts+n)
+			}
+			s.skipBlank()
+			if s.eat('=') {
+				s.skipBlank()
+				if d := ls.value(depth, parts+n); d != nil {
+					return d
+				}
+			}
+		default:
+			// Not TOML, but an array or table here must still count as nesting.
+			if d := ls.value(depth, parts); d != nil {
+				return d
+			}
+		}
+	}
+}
+
+// keyParts skips a dotted key (`a . "b".c`) and returns how many parts it has.
+func (ls *limitScanner) keyParts() int {
+	s := &ls.s
+	n := 0
+	for {
+		s.skipBlank()
+		switch c := s.peek(0); {
+		case c == '"' || c == '\'':
+			s.i++
+			s.single(c)
+		case isKeyStart(c):
+			for isKeyStart(s.peek(0)) && s.peek(0) != '"' && s.peek(0) != '\'' {
+				s.i++
+			}
+		default:
+			return n
+		}
+		n++
+		s.skipBlank()
+		if !s.eat('.') {
+			return n
+		}
+	}
+}
+
+func (ls *limitScanner) keyError(start, n int) *Diagnostic {
+	return &Diagnostic{
+		Summary: fmt.Sprintf("TOML key path of %d parts: a key may have at most %d, counting those of the table header, of the dotted key and of the inline tables around it (longer paths would make decoding slow); shorten the key", n, MaxKeyParts),
+		Subject: ls.f.Range(start, start+1).Ptr(),
+	}
+}
+
+// isKeyStart reports whether c may start a key: a quote, or a byte of a bare key. Bytes past ASCII count too, though
+// TOML does not allow them in bare keys: counting too many parts of a key the decoder rejects anyway does no harm.
+func isKeyStart(c int) bool { return c == '"' || c == '\'' || isBareKeyByte(c) || c >= 0x80 }
+
+// isValueEnd reports whether c ends a bare value (a number, a boolean, a date).
+func isValueEnd(c int) bool {
+	switch c {
+	case ' ', '\t', '\n', '\r', ',', ']', '}', '#', '[', '{', '"', '\'', '=':
+		return true
+	}
+	return false
+}

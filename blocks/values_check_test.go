@@ -1,0 +1,147 @@
+package blocks_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// TestCheckIn checks the messages of a value of the wrong type in each format's words: Check keeps TOML's, which it
+// has always used, for fixtures and Go callers.
+func TestCheckIn(t *testing.T) {
+	repos := &blocks.Var{Name: "repos", Type: blocks.TypeRecords, Fields: []*blocks.Var{
+		{Name: "stars", Type: blocks.TypeInt},
+		{Name: "url", Type: blocks.TypeString, Required: true},
+	}}
+	tests := []struct {
+		name     string
+		v        *blocks.Var
+		raw      any
+		toml     string // Check's message
+		jsonText string // CheckIn(…, FormatJSON)'s message
+	}{
+		{"string from number", &blocks.Var{Name: "s", Type: blocks.TypeString}, json.Number("5"),
+			`variable "s" is a string, so its value must be a string, not an integer`,
+			`variable "s" is a string, so its value must be a JSON string, not a JSON number`},
+		{"text from object", &blocks.Var{Name: "s", Type: blocks.TypeText}, map[string]any{},
+			`variable "s" is a text, so its value must be a string, not a table`,
+			`variable "s" is a text, so its value must be a JSON string, not a JSON object`},
+		{"string from null", &blocks.Var{Name: "s", Type: blocks.TypeString}, nil,
+			`variable "s" is a string, so its value must be a string, not nothing`,
+			`variable "s" is a string, so its value must be a JSON string, not null`},
+		{"bool from string", &blocks.Var{Name: "b", Type: blocks.TypeBool}, "yes",
+			`variable "b" is a bool, so its value must be true or false, not a string`,
+			`variable "b" is a bool, so its value must be true or false, not a JSON string`},
+		{"int from bool", &blocks.Var{Name: "n", Type: blocks.TypeInt}, true,
+			`variable "n" is an int, so its value must be a whole number, not a boolean`,
+			`variable "n" is an int, so its value must be a whole number, not true`},
+		{"int from fraction", &blocks.Var{Name: "n", Type: blocks.TypeInt}, json.Number("2.5"),
+			`variable "n" is an int, so its value must be a whole number, not a number`,
+			`variable "n" is an int, so its value must be a whole number, not a JSON number`},
+		{"int out of range", &blocks.Var{Name: "n", Type: blocks.TypeInt}, json.Number("1e19"),
+			`variable "n" is an int, but 1e19 is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)`,
+			`variable "n" is an int, but 1e19 is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)`},
+		{"list from string", &blocks.Var{Name: "l", Type: blocks.TypeList}, "a",
+			`variable "l" is a list, so its value must be an array of strings, not a string`,
+			`variable "l" is a list, so its value must be a JSON array of strings, not a JSON string`},
+		{"list item", &blocks.Var{Name: "l", Type: blocks.TypeList}, []any{"a", false},
+			`variable "l" is a list of strings, but an item is a boolean`,
+			`variable "l" is a list of strings, but an item is false`},
+		{"records from object", repos, map[string]any{},
+			`variable "repos" is records, so its value must be an array of tables, not a table`,
+			`variable "repos" is records, so its value must be a JSON array of objects, not a JSON object`},
+		{"record from array", repos, []any{[]any{}},
+			`variable "repos" is records, but record 1 is an array, not a table`,
+			`variable "repos" is records, but record 1 is a JSON array, not a JSON object`},
+		{"field", repos, []any{map[string]any{"url": []any{}}},
+			`variable "repos", record 1: field "url" is a string, so its value must be a string, not an array`,
+			`variable "repos", record 1: field "url" is a string, so its value must be a JSON string, not a JSON array`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := tt.v.Check(tt.raw); err == nil || err.Summary != tt.toml {
+				t.Errorf("Check: %v\nwant: %s", err, tt.toml)
+			}
+			if _, err := tt.v.CheckIn(tt.raw, blocks.FormatTOML); err == nil || err.Summary != tt.toml {
+				t.Errorf("CheckIn TOML: %v\nwant: %s", err, tt.toml)
+			}
+			if _, err := tt.v.CheckIn(tt.raw, blocks.FormatJSON); err == nil || err.Summary != tt.jsonText {
+				t.Errorf("CheckIn JSON: %v\nwant: %s", err, tt.jsonText)
+			}
+		})
+	}
+}
+
+// TestCheckAll checks that every problem of a records value is reported, with its path, and that CheckIn reports
+// the first of them.
+func TestCheckAll(t *testing.T) {
+	repos := &blocks.Var{Name: "repos", Type: blocks.TypeRecords, Fields: []*blocks.Var{
+		{Name: "stars", Type: blocks.TypeInt},
+		{Name: "url", Type: blocks.TypeString, Required: true},
+	}}
+	raw := []any{
+		map[string]any{"url": "a", "zz": 1, "strs": 2},
+		map[string]any{"url": 5, "stars": "x"},
+		map[string]any{"url": "c"},
+		"d",
+		map[string]any{},
+	}
+	want := `repos[1].strs: variable "repos", record 1 has undeclared field "strs" (did you mean "stars"?) (declared: stars, url)
+repos[1].zz: variable "repos", record 1 has undeclared field "zz" (declared: stars, url)
+repos[2].stars: variable "repos", record 2: field "stars" is an int, so its value must be a whole number, not a JSON string
+repos[2].url: variable "repos", record 2: field "url" is a string, so its value must be a JSON string, not a JSON number
+repos[4]: variable "repos" is records, but record 4 is a JSON string, not a JSON object
+repos[5].url: variable "repos", record 5 lacks required field "url"
+`
+	val, errs := repos.CheckAll(raw, blocks.FormatJSON)
+	var b strings.Builder
+	for _, e := range errs {
+		fmt.Fprintf(&b, "%s: %s\n", e.Path("repos"), e.Summary)
+	}
+	if got := b.String(); got != want || val != nil {
+		t.Errorf("CheckAll = %v,\n%s\nwant:\n%s", val, got, want)
+	}
+	if _, err := repos.CheckIn(raw, blocks.FormatJSON); err == nil || err != nil && err.Summary != errs[0].Summary {
+		t.Errorf("CheckIn = %v, want the first problem", err)
+	}
+
+	val, errs = repos.CheckAll([]any{map[string]any{"url": "a", "stars": json.Number("3")}}, blocks.FormatJSON)
+	if got := fmt.Sprint(val); len(errs) > 0 || got != "[map[stars:3 url:a]]" {
+		t.Errorf("CheckAll = %s, %v", got, errs)
+	}
+}
+
+// TestCheckValueSize checks MaxValueBytes, which only values given through the Go API can reach.
+func TestCheckValueSize(t *testing.T) {
+	big := strings.Repeat("x", blocks.MaxValueBytes/2+1)
+	repos := &blocks.Var{Name: "repos", Type: blocks.TypeRecords, Fields: []*blocks.Var{{Name: "url", Type: blocks.TypeString}}}
+	tests := []struct {
+		name string
+		v    *blocks.Var
+		raw  any
+		want string
+	}{
+		{"string", &blocks.Var{Name: "s", Type: blocks.TypeText}, big + big,
+			`variable "s" holds 67108866 bytes, more than the 64 MiB (67108864 bytes) a value may hold`},
+		{"list", &blocks.Var{Name: "l", Type: blocks.TypeList}, []string{big, big},
+			`variable "l" holds 67108866 bytes, more than the 64 MiB (67108864 bytes) a value may hold`},
+		{"records", repos, []map[string]any{{"url": big}, {"url": big}},
+			`variable "repos" holds 67108866 bytes, more than the 64 MiB (67108864 bytes) a value may hold`},
+		{"at the limit", &blocks.Var{Name: "s", Type: blocks.TypeText}, big + big[2:], ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := tt.v.Check(tt.raw)
+			got := ""
+			if err != nil {
+				got = err.Summary
+			}
+			if got != tt.want {
+				t.Errorf("Check: %s\nwant: %s", got, tt.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,398 @@
+package blocks
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"unicode/utf8"
+)
+
+// encoding/json says where a syntax error is but not where a key or a value is, keeps the last of duplicate keys,
+// and reports a number too large for a float64 as a type mismatch. A values file needs all three right, so it is
+// read by this small decoder instead: the grammar of RFC 8259, in one pass, with every key, record and field placed.
+// Its values are what encoding/json's UseNumber would give: map[string]any, []any, string, json.Number, bool, nil,
+// with the same strings (invalid surrogate escapes become U+FFFD).
+
+// jsonDecoder reads one values file written in JSON.
+type jsonDecoder struct {
+	f   *File
+	src string
+	i   int
+	// cur converts offsets into positions: the decoder asks for them in increasing order.
+	cur posCursor
+	// records reports the names whose records (array items) and fields (their keys) are placed in ranges; nil for
+	// none.
+	records func(name string) bool
+	ranges  ValueRanges
+	diags   Diagnostics
+	// bad holds the names whose value has a problem reported already: it is not checked again.
+	bad map[string]bool
+	// name is the name whose value is being read.
+	name string
+	// failed is set on a syntax error, which ends the decoding.
+	failed bool
+}
+
+// decodeJSONValues decodes f, which must hold one JSON object of variable values. ok is false when the file could
+// not be decoded at all; a problem with one value (a duplicate key, a number out of range) is reported, and the name
+// is put in bad.
+func decodeJSONValues(f *File, records func(string) bool) (m map[string]any, ranges ValueRanges, bad map[string]bool, diags Diagnostics, ok bool) {
+	d := &jsonDecoder{f: f, src: f.Text, cur: posCursor{f: f}, records: records, ranges: ValueRanges{}, bad: map[string]bool{}}
+	d.skipSpace()
+	switch c := d.peek(); {
+	case c < 0:
+		d.errorAt(0, "the file must hold one JSON object of variable values, but it is empty")
+		return nil, nil, nil, d.diags, false
+	case c != '{':
+		start := d.i
+		v := d.value(0, "", 0)
+		if !d.failed {
+			d.errorAt(start, "the file must hold one JSON object of variable values, not %s", describeJSON(v))
+		}
+		return nil, nil, nil, d.diags, false
+	}
+	m = d.object(0, "", -1)
+	if d.failed {
+		return nil, nil, nil, d.diags, false
+	}
+	d.skipSpace()
+	if d.peek() >= 0 {
+		d.syntaxError("unexpected data after the object of variable values")
+		return nil, nil, nil, d.diags, false
+	}
+	return m, d.ranges, d.bad, d.diags, true
+}
+
+func (d *jsonDecoder) peek() int {
+	if d.i < len(d.src) {
+		return int(d.src[d.i])
+	}
+	return -1
+}
+
+func (d *jsonDecoder) skipSpace() {
+	for d.i < len(d.src) {
+		switch d.src[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+// errorAt reports a problem at byte off.
+func (d *jsonDecoder) errorAt(off int, format string, args ...any) {
+	d.diags.Errorf(d.cur.rangeOf(off, off), format, args...)
+}
+
+// syntaxError reports a syntax error at the current byte and ends the decoding.
+func (d *jsonDecoder) syntaxError(format string, args ...any) {
+	if !d.failed {
+		d.errorAt(d.i, "invalid JSON: "+format, args...)
+	}
+	d.failed = true
+}
+
+// unexpected reports the current byte, or the end of the file, as a syntax error; context completes "invalid
+// character 'x' …" as encoding/json words it.
+func (d *jsonDecoder) unexpected(context string) {
+	if d.i >= len(d.src) {
+		d.syntaxError("unexpected EOF")
+		return
+	}
+	d.syntaxError("invalid character %s %s", quoteChar(d.src[d.i:]), context)
+}
+
+// quoteChar quotes the character at the start of s as encoding/json's messages do: 'x'.
+func quoteChar(s string) string {
+	r, _ := utf8.DecodeRuneInString(s)
+	switch r {
+	case '\'':
+		return `'\''`
+	case '"':
+		return `'"'`
+	}
+	q := strconv.Quote(string(r))
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+// value reads one value. depth is how many arrays and objects enclose it; path names it in ranges and place says
+// how many more levels of it to place there: 2 for a records value (its items, then their keys), 0 for none.
+func (d *jsonDecoder) value(depth int, path string, place int) any {
+	switch c := d.peek(); {
+	case c == '{':
+		return d.object(depth, path, place)
+	case c == '[':
+		return d.array(depth, path, place)
+	case c == '"':
+		s, _ := d.string()
+		return s
+	case c == '-' || '0' <= c && c <= '9':
+		return d.number()
+	case c == 't':
+		return d.literal("true", true)
+	case c == 'f':
+		return d.literal("false", false)
+	case c == 'n':
+		return d.literal("null", nil)
+	}
+	d.unexpected("looking for beginning of value")
+	return nil
+}
+
+// enter checks that a value at depth may open another array or object.
+func (d *jsonDecoder) enter(depth int) bool {
+	if depth < MaxNesting {
+		return true
+	}
+	if !d.failed {
+		d.errorAt(d.i, "JSON value nested more than %d levels deep: arrays and objects may nest at most %d levels; flatten the value", MaxNesting, MaxNesting)
+	}
+	d.failed = true
+	return false
+}
+
+// object reads an object. At the top (place < 0), each key is a variable's name: its range is placed, and its value
+// read as that variable's.
+func (d *jsonDecoder) object(depth int, path string, place int) map[string]any {
+	if !d.enter(depth) {
+		return nil
+	}
+	top := place < 0
+	d.i++ // {
+	m := map[string]any{}
+	first := map[string]Pos{} // where each key is first written
+	d.skipSpace()
+	if d.peek() == '}' {
+		d.i++
+		return m
+	}
+	for !d.failed {
+		d.skipSpace()
+		if d.peek() != '"' {
+			d.unexpected("looking for beginning of object key string")
+			return nil
+		}
+		start := d.i
+		key, ok := d.string()
+		if !ok {
+			return nil
+		}
+		keyRange := d.cur.rangeOf(start, d.i)
+		if top {
+			d.name = key
+		}
+		at, dup := first[key]
+		if dup {
+			d.diags.Errorf(keyRange, "duplicate key %q (first at %d:%d): a JSON object may hold each key once", key, at.Line, at.Column)
+			d.bad[d.name] = true
+		} else {
+			first[key] = keyRange.Start
+		}
+		childPath, childPlace := "", 0
+		switch {
+		case top:
+			if !dup {
+				d.ranges[key] = keyRange
+			}
+			childPath = key
+			if d.records != nil && d.records(key) {
+				childPlace = 2
+			}
+		case place > 0:
+			childPath = path + "." + key
+			if _, seen := d.ranges[childPath]; !seen {
+				d.ranges[childPath] = keyRange
+			}
+		}
+		d.skipSpace()
+		if d.peek() != ':' {
+			d.unexpected("after object key")
+			return nil
+		}
+		d.i++
+		d.skipSpace()
+		v := d.value(depth+1, childPath, childPlace)
+		if !dup {
+			m[key] = v
+		}
+		d.skipSpace()
+		switch d.peek() {
+		case ',':
+			d.i++
+		case '}':
+			d.i++
+			return m
+		default:
+			d.unexpected("after object key:value pair")
+			return nil
+		}
+	}
+	return nil
+}
+
+// array reads an array; when place > 0, where each item is written is placed as path[N], N from 1.
+func (d *jsonDecoder) array(depth int, path string, place int) []any {
+	if !d.enter(depth) {
+		return nil
+	}
+	d.i++ // [
+	a := []any{}
+	d.skipSpace()
+	if d.peek() == ']' {
+		d.i++
+		return a
+	}
+	for !d.failed {
+		d.skipSpace()
+		var from Pos
+		itemPath := ""
+		if place > 0 {
+			itemPath = fmt.Sprintf("%s[%d]", path, len(a)+1)
+			from = d.cur.at(d.i)
+		}
+		v := d.value(depth+1, itemPath, max(place-1, 0))
+		if d.failed {
+			return nil
+		}
+		if place > 0 {
+			d.ranges[itemPath] = Range{Filename: d.f.Name, Start: from, End: d.cur.at(d.i)}
+		}
+		a = append(a, v)
+		d.skipSpace()
+		switch d.peek() {
+		case ',':
+			d.i++
+		case ']':
+			d.i++
+			return a
+		default:
+			d.unexpected("after array element")
+			return nil
+		}
+	}
+	return nil
+}
+
+// string reads a string, from its opening quote through its closing one.
+func (d *jsonDecoder) string() (string, bool) {
+	start := d.i
+	d.i++ // "
+	escaped := false
+	for {
+		if d.i >= len(d.src) {
+			d.syntaxError("unexpected EOF")
+			return "", false
+		}
+		switch c := d.src[d.i]; {
+		case c == '"':
+			d.i++
+			if !escaped {
+				return d.src[start+1 : d.i-1], true
+			}
+			var s string
+			if err := json.Unmarshal([]byte(d.src[start:d.i]), &s); err != nil {
+				// Not reached: the string was checked above as encoding/json checks it.
+				d.errorAt(start, "invalid JSON: %v", err)
+				d.failed = true
+				return "", false
+			}
+			return s, true
+		case c == '\\':
+			escaped = true
+			d.i++
+			switch d.peek() {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				d.i++
+			case 'u':
+				d.i++
+				for k := 0; k < 4; k++ {
+					if !isHex(d.peek()) {
+						d.unexpected("in \\u hexadecimal character escape")
+						return "", false
+					}
+					d.i++
+				}
+			default:
+				d.unexpected("in string escape code")
+				return "", false
+			}
+		case c < 0x20:
+			d.unexpected("in string literal")
+			return "", false
+		default:
+			d.i++
+		}
+	}
+}
+
+func isHex(c int) bool { return '0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
+
+func isDigit(c int) bool { return '0' <= c && c <= '9' }
+
+// number reads a number, kept as written. A number a float64 cannot hold (1e400) is reported here, whatever
+// variable it is for.
+func (d *jsonDecoder) number() any {
+	start := d.i
+	if d.peek() == '-' {
+		d.i++
+	}
+	switch c := d.peek(); {
+	case c == '0':
+		d.i++
+	case isDigit(c):
+		for isDigit(d.peek()) {
+			d.i++
+		}
+	default:
+		d.unexpected("in numeric literal")
+		return nil
+	}
+	if d.peek() == '.' {
+		d.i++
+		if !isDigit(d.peek()) {
+			d.unexpected("after decimal point in numeric literal")
+			return nil
+		}
+		for isDigit(d.peek()) {
+			d.i++
+		}
+	}
+	if c := d.peek(); c == 'e' || c == 'E' {
+		d.i++
+		if c := d.peek(); c == '+' || c == '-' {
+			d.i++
+		}
+		if !isDigit(d.peek()) {
+			d.unexpected("in exponent of numeric literal")
+			return nil
+		}
+		for isDigit(d.peek()) {
+			d.i++
+		}
+	}
+	n := json.Number(d.src[start:d.i])
+	if _, err := strconv.ParseFloat(string(n), 64); errors.Is(err, strconv.ErrRange) {
+		shown := string(n)
+		if len(shown) > 40 {
+			shown = shown[:40] + "…"
+		}
+		d.errorAt(start, "number %s is out of range: a JSON number must fit a 64-bit float (at most about ±1.8e308)", shown)
+		d.bad[d.name] = true
+	}
+	return n
+}
+
+// literal reads true, false or null.
+func (d *jsonDecoder) literal(word string, v any) any {
+	for k := 0; k < len(word); k++ {
+		if d.peek() != int(word[k]) {
+			d.unexpected(fmt.Sprintf("in literal %s (expecting %s)", word, quoteChar(word[k:])))
+			return nil
+		}
+		d.i++
+	}
+	return v
+}
