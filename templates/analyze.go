@@ -1,29 +1,120 @@
 package templates
 
 import (
+	"slices"
+	"sort"
+	"strings"
 	"text/template/parse"
 )
+
+// UseKind says how a body uses a variable or field, for the rules that depend on where its value can go (the code
+// rule of §3.8: a fenced value must be printed by an action that stands alone on its line).
+type UseKind uint8
+
+const (
+	// UseOther is any use not listed below: an argument to a function, a value assigned to a template variable,
+	// the pipeline of a with, a part of a longer pipeline, a field read from it ({{.x.y}}), …
+	UseOther UseKind = iota
+	// UsePrinted is the whole pipeline of an action that prints the value as it is: {{.x}}, {{$.x}}, {{$d.x}} with
+	// $d bound to the data, and inside a range over records {{.f}} or {{$r.f}}.
+	UsePrinted
+	// UseCondition is the whole pipeline of an if or else if, which prints nothing: {{if .x}}.
+	UseCondition
+	// UseRange is the whole pipeline of a range, with or without variables: {{range .x}}, {{range $i, $r := .x}}.
+	// Its items are printed (or not) by the uses inside the range, which Uses.Fields and Uses.Items list. A rule
+	// that knows only printed and condition uses treats it as UseOther.
+	UseRange
+)
+
+func (k UseKind) String() string {
+	switch k {
+	case UsePrinted:
+		return "printed"
+	case UseCondition:
+		return "condition"
+	case UseRange:
+		return "range"
+	}
+	return "other"
+}
 
 // Use is one use of a name in a body: the name, and the bytes [Off, End) of the body text that name it.
 type Use struct {
 	Name     string
 	Off, End int
+	// Kind says how a variable is used; it is set for Uses.Vars and Uses.Items only (UseOther elsewhere).
+	Kind UseKind
+	// Alone is set for a printed use whose action stands alone on its line in the body's source: between it and
+	// the previous newline (or the start of the body), and between it and the next newline (or the end of the
+	// body), there are only spaces, tabs and actions that print nothing (if, else, end, range, with, break,
+	// continue, comments, variable declarations and assignments). It is false, conservatively, when a trim marker
+	// ({{- or -}}) is on that line or could remove one of the two newlines, and for every use that is not printed.
+	Alone bool
+}
+
+// FieldUse is a field read from an item of a variable a body ranges over: in {{range .repos}}{{.url}}{{end}} and
+// {{range $i, $r := .repos}}{{$r.url}}{{end}}, field url of variable repos. Whether repos is a records variable,
+// and url one of its fields, is for the compiler to judge.
+type FieldUse struct {
+	Var, Name string
+	// Off and End are the bytes of the body text that name the field: ".url" in {{.url}} and {{$r.url}}.
+	Off, End int
+	Kind     UseKind
+	Alone    bool // as for Use
 }
 
 // Uses is what a body depends on, read from its parse tree rather than from any one rendering (§3.7): every
-// variable, constant and reference it names, in source order, whether or not the branch holding it runs.
+// variable, field, constant, table, reference and title it names, in source order, whether or not the branch
+// holding it runs.
 type Uses struct {
-	Vars   []Use // .name and $.name
-	Consts []Use // const "name" with a literal name
-	Refs   []Use // ref "id" with a literal id
+	Vars []Use // .name and $.name, anywhere (ranges do not hide $.name)
+	// Fields are the fields read from the items of ranged-over variables.
+	Fields []FieldUse
+	// Items are uses of an item of a ranged-over variable as a whole, or with a computed field name: {{.}},
+	// {{json .}}, {{$r}}, {{$x := .}} or {{index . .k}} inside {{range .repos}} (Name is "repos"). Every field of
+	// the item, whatever its trust, may reach the output through such a use.
+	Items []Use
+	// Consts, Refs, Titles and Dropped are the literal arguments of const, ref, title and dropped; Lookups the
+	// literal table names of lookup.
+	Consts, Refs, Titles, Lookups, Dropped []Use
 	// Task is set when the body reads .task.
 	Task bool
-	// Data is set when the body uses the data as a whole (. or $ outside range and with), which exposes every
+	// Data is set when the body uses the data as a whole (. or $ where it is the data), which exposes every
 	// variable in scope.
 	Data bool
-	// DynamicConst and DynamicRef are set when const or ref is called with a computed argument: checked when it runs.
-	DynamicConst, DynamicRef bool
+	// The Dynamic flags are set when const, ref, title, lookup or dropped is called with a computed name: it is
+	// checked only when it runs.
+	DynamicConst, DynamicRef, DynamicTitle, DynamicLookup, DynamicDropped bool
 }
+
+// What dot (or a template variable) holds, as far as the analysis can tell.
+type dotKind uint8
+
+const (
+	dotData dotKind = iota + 1 // the data: variables by name
+	dotVar                     // the value of variable name
+	dotItem                    // an item of variable name, inside a range over it
+)
+
+type dot struct {
+	kind dotKind
+	name string
+}
+
+// dots is the set of things a value may be; empty when unknown.
+type dots []dot
+
+func (d dots) union(e dots) dots {
+	out := slices.Clone(d)
+	for _, x := range e {
+		if !slices.Contains(out, x) {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+var dataDot = dots{{kind: dotData}}
 
 type analyzer struct {
 	uses Uses
@@ -31,55 +122,72 @@ type analyzer struct {
 	// templates holds the offsets of template actions, which promptc refuses.
 	templates []int
 	text      string
-	// aliases holds the template variables bound to the data ({{$d := .}}): $d.x reads variable x. Template
-	// variables are scoped, but treating a name as an alias everywhere only finds more uses, never fewer.
-	aliases map[string]bool
+	// aliases holds what each template variable in scope may hold ($ is always the data). Variables are scoped as
+	// text/template scopes them: a control structure's declarations end with it, but an assignment to an outer
+	// variable outlives it, so the outer variable may then hold either value.
+	aliases map[string]dots
+	// actions are the body's actions as written; printing marks those that print (an action node without
+	// declarations), the others being control actions, comments and declarations.
+	actions  []action
+	printing []bool
+	hasRange bool
 }
 
-func analyze(tree *parse.Tree, text string) (Uses, []Literal, []int) {
-	a := &analyzer{text: text, aliases: map[string]bool{}}
-	a.node(tree.Root, false)
-	return a.uses, a.lits, a.templates
+func analyze(tree *parse.Tree, text string, actions []action) *analyzer {
+	a := &analyzer{text: text, aliases: map[string]dots{}, actions: actions, printing: make([]bool, len(actions))}
+	a.node(tree.Root, dataDot)
+	a.alone()
+	return a
 }
 
-// isData reports whether a pipeline evaluates to the data itself: ., $ or an alias of it, with nothing applied.
-func (a *analyzer) isData(p *parse.PipeNode, rebound bool) bool {
-	if p == nil || len(p.Cmds) != 1 || len(p.Cmds[0].Args) != 1 {
-		return false
+// enter starts a control structure's scope; leave ends it.
+func (a *analyzer) enter() map[string]dots {
+	saved := make(map[string]dots, len(a.aliases))
+	for k, v := range a.aliases {
+		saved[k] = v
 	}
-	return a.isDataNode(p.Cmds[0].Args[0], rebound)
+	return saved
 }
 
-// isDataNode reports whether an argument is the data itself: ., $, an alias of it, or such a pipeline in parentheses.
-func (a *analyzer) isDataNode(n parse.Node, rebound bool) bool {
-	switch n := n.(type) {
-	case *parse.DotNode:
-		return !rebound
-	case *parse.VariableNode:
-		return len(n.Ident) == 1 && (n.Ident[0] == "$" || a.aliases[n.Ident[0]])
-	case *parse.PipeNode:
-		return a.isData(n, rebound)
+func (a *analyzer) leave(saved map[string]dots) {
+	for name, v := range a.aliases {
+		if old, ok := saved[name]; ok {
+			saved[name] = old.union(v)
+		}
 	}
-	return false
+	a.aliases = saved
 }
 
-// bind records the variables a pipeline declares when it evaluates to the data.
-func (a *analyzer) bind(p *parse.PipeNode, rebound bool) {
-	if p != nil && len(p.Decl) == 1 && a.isData(p, rebound) {
-		a.aliases[p.Decl[0].Ident[0]] = true
+// bind records what the variables a pipeline declares or assigns hold.
+func (a *analyzer) bind(p *parse.PipeNode, vals dots) {
+	if p == nil {
+		return
+	}
+	for _, v := range p.Decl {
+		name := v.Ident[0]
+		if p.IsAssign {
+			a.aliases[name] = a.aliases[name].union(vals)
+		} else {
+			a.aliases[name] = vals
+		}
 	}
 }
 
-// node walks a node. rebound is set inside range and with, where dot is no longer the data: there, .x reads a
-// field of the current item, not a variable. {{with .}} keeps dot the data.
-func (a *analyzer) node(n parse.Node, rebound bool) {
+// whole reports whether a pipeline is a single argument, such as .x, so that it is the value itself that is
+// printed, tested or ranged over.
+func whole(p *parse.PipeNode) bool {
+	return p != nil && len(p.Cmds) == 1 && len(p.Cmds[0].Args) == 1
+}
+
+// node walks a node with dot holding cur.
+func (a *analyzer) node(n parse.Node, cur dots) {
 	switch n := n.(type) {
 	case *parse.ListNode:
 		if n == nil {
 			return
 		}
 		for _, c := range n.Nodes {
-			a.node(c, rebound)
+			a.node(c, cur)
 		}
 	case *parse.TextNode:
 		// Trim markers ({{- -}}) shorten a text node: keep it only where it is the source as written.
@@ -88,113 +196,372 @@ func (a *analyzer) node(n parse.Node, rebound bool) {
 			a.lits = append(a.lits, Literal{off, s})
 		}
 	case *parse.ActionNode:
-		a.bind(n.Pipe, rebound)
-		a.pipe(n.Pipe, rebound)
+		kind := UseOther
+		if len(n.Pipe.Decl) == 0 {
+			a.markPrinting(int(n.Pos))
+			if whole(n.Pipe) {
+				kind = UsePrinted
+			}
+		}
+		a.pipe(n.Pipe, cur, kind)
+		a.bind(n.Pipe, a.eval(n.Pipe, cur))
 	case *parse.IfNode:
-		a.bind(n.Pipe, rebound)
-		a.pipe(n.Pipe, rebound)
-		a.node(n.List, rebound)
-		a.node(n.ElseList, rebound)
+		saved := a.enter()
+		kind := UseOther
+		if len(n.Pipe.Decl) == 0 && whole(n.Pipe) {
+			kind = UseCondition
+		}
+		a.pipe(n.Pipe, cur, kind)
+		a.bind(n.Pipe, a.eval(n.Pipe, cur))
+		a.node(n.List, cur)
+		a.node(n.ElseList, cur)
+		a.leave(saved)
 	case *parse.RangeNode:
-		a.pipe(n.Pipe, rebound)
-		a.node(n.List, true)
-		a.node(n.ElseList, rebound)
+		a.hasRange = true
+		saved := a.enter()
+		kind := UseOther
+		if whole(n.Pipe) {
+			kind = UseRange
+		}
+		a.pipe(n.Pipe, cur, kind)
+		var items dots
+		for _, d := range a.eval(n.Pipe, cur) {
+			if d.kind == dotVar {
+				items = append(items, dot{kind: dotItem, name: d.name})
+			}
+		}
+		switch len(n.Pipe.Decl) {
+		case 1:
+			a.bind(&parse.PipeNode{Decl: n.Pipe.Decl, IsAssign: n.Pipe.IsAssign}, items)
+		case 2:
+			a.bind(&parse.PipeNode{Decl: n.Pipe.Decl[:1], IsAssign: n.Pipe.IsAssign}, nil)
+			a.bind(&parse.PipeNode{Decl: n.Pipe.Decl[1:], IsAssign: n.Pipe.IsAssign}, items)
+		}
+		a.node(n.List, items)
+		a.node(n.ElseList, cur)
+		a.leave(saved)
 	case *parse.WithNode:
-		a.bind(n.Pipe, rebound)
-		a.pipe(n.Pipe, rebound)
-		a.node(n.List, !a.isData(n.Pipe, rebound))
-		a.node(n.ElseList, rebound)
+		saved := a.enter()
+		a.pipe(n.Pipe, cur, UseOther)
+		inner := a.eval(n.Pipe, cur)
+		a.bind(n.Pipe, inner)
+		a.node(n.List, inner)
+		a.node(n.ElseList, cur)
+		a.leave(saved)
 	case *parse.TemplateNode:
 		a.templates = append(a.templates, int(n.Pos))
 	}
 }
 
-func (a *analyzer) pipe(p *parse.PipeNode, rebound bool) {
+// eval returns what a pipeline evaluates to, when it is a single argument the analysis follows.
+func (a *analyzer) eval(p *parse.PipeNode, cur dots) dots {
+	if !whole(p) {
+		return nil
+	}
+	return a.evalNode(p.Cmds[0].Args[0], cur)
+}
+
+func (a *analyzer) evalNode(n parse.Node, cur dots) dots {
+	switch n := n.(type) {
+	case *parse.DotNode:
+		return cur
+	case *parse.PipeNode:
+		return a.eval(n, cur)
+	case *parse.VariableNode:
+		return a.fieldsOf(a.variable(n.Ident[0]), n.Ident[1:])
+	case *parse.FieldNode:
+		return a.fieldsOf(cur, n.Ident)
+	case *parse.ChainNode:
+		return a.fieldsOf(a.evalNode(n.Node, cur), n.Field)
+	}
+	return nil
+}
+
+// variable returns what template variable name holds.
+func (a *analyzer) variable(name string) dots {
+	if name == "$" {
+		return dataDot
+	}
+	return a.aliases[name]
+}
+
+// fieldsOf returns what reading the fields idents from base gives: only the variables of the data are followed.
+func (a *analyzer) fieldsOf(base dots, idents []string) dots {
+	switch len(idents) {
+	case 0:
+		return base
+	case 1:
+		var out dots
+		for _, d := range base {
+			if d.kind == dotData {
+				out = append(out, dot{kind: dotVar, name: idents[0]})
+			}
+		}
+		return out
+	}
+	return nil
+}
+
+// pipe walks a pipeline; kind is how a lone argument is used.
+func (a *analyzer) pipe(p *parse.PipeNode, cur dots, kind UseKind) {
 	if p == nil {
 		return
 	}
+	if len(p.Cmds) != 1 {
+		kind = UseOther
+	}
 	for _, cmd := range p.Cmds {
-		a.command(cmd, rebound)
+		a.command(cmd, cur, kind)
 	}
 }
 
-func (a *analyzer) command(cmd *parse.CommandNode, rebound bool) {
-	// index . "name" reads variable name, as .name does; with a computed key it may read any of them.
-	if len(cmd.Args) >= 3 && isIdent(cmd.Args[0], "index") && a.isDataNode(cmd.Args[1], rebound) {
-		if key, ok := cmd.Args[2].(*parse.StringNode); ok {
-			a.field(key.Text, int(key.Pos), int(key.Pos)+len(key.Quoted))
-		} else {
-			a.uses.Data = true
-			a.arg(cmd.Args[2], rebound)
+// named lists the functions whose first argument names something the compiler checks.
+func (a *analyzer) named(fn string) (uses *[]Use, dynamic *bool) {
+	u := &a.uses
+	switch fn {
+	case "const":
+		return &u.Consts, &u.DynamicConst
+	case "ref":
+		return &u.Refs, &u.DynamicRef
+	case "title":
+		return &u.Titles, &u.DynamicTitle
+	case "dropped":
+		return &u.Dropped, &u.DynamicDropped
+	case "lookup":
+		return &u.Lookups, &u.DynamicLookup
+	}
+	return nil, nil
+}
+
+func (a *analyzer) command(cmd *parse.CommandNode, cur dots, kind UseKind) {
+	if len(cmd.Args) != 1 {
+		kind = UseOther
+	}
+	// index X "name" reads variable or field name, as .name does; with a computed key it may read any of them.
+	if len(cmd.Args) >= 3 && isIdent(cmd.Args[0], "index") {
+		if base := a.evalNode(cmd.Args[1], cur); slices.ContainsFunc(base, func(d dot) bool { return d.kind != dotVar }) {
+			key, literal := cmd.Args[2].(*parse.StringNode)
+			for _, d := range base {
+				switch {
+				case literal:
+					a.read(d, key.Text, int(key.Pos), int(key.Pos)+len(key.Quoted), UseOther)
+				case d.kind == dotData:
+					a.uses.Data = true
+				case d.kind == dotItem:
+					a.item(d.name, int(cmd.Args[0].Position()), int(cmd.Args[2].Position()), UseOther)
+				}
+			}
+			if !literal {
+				a.arg(cmd.Args[2], cur, UseOther)
+			}
+			for _, arg := range cmd.Args[3:] {
+				a.arg(arg, cur, UseOther)
+			}
+			return
 		}
-		for _, arg := range cmd.Args[3:] {
-			a.arg(arg, rebound)
-		}
-		return
 	}
 	if len(cmd.Args) > 0 {
-		if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok && (id.Ident == "const" || id.Ident == "ref") {
-			var lit *parse.StringNode
-			if len(cmd.Args) == 2 {
-				lit, _ = cmd.Args[1].(*parse.StringNode)
-			}
-			switch {
-			case lit != nil && id.Ident == "const":
-				a.uses.Consts = append(a.uses.Consts, Use{lit.Text, int(lit.Pos), int(lit.Pos) + len(lit.Quoted)})
-			case lit != nil:
-				a.uses.Refs = append(a.uses.Refs, Use{lit.Text, int(lit.Pos), int(lit.Pos) + len(lit.Quoted)})
-			case id.Ident == "const":
-				a.uses.DynamicConst = true
-			default:
-				a.uses.DynamicRef = true
+		if id, ok := cmd.Args[0].(*parse.IdentifierNode); ok {
+			if uses, dynamic := a.named(id.Ident); uses != nil {
+				var lit *parse.StringNode
+				if len(cmd.Args) == 2 || (id.Ident == "lookup" && len(cmd.Args) >= 2) {
+					lit, _ = cmd.Args[1].(*parse.StringNode)
+				}
+				if lit != nil {
+					*uses = append(*uses, Use{Name: lit.Text, Off: int(lit.Pos), End: int(lit.Pos) + len(lit.Quoted)})
+				} else {
+					*dynamic = true
+				}
 			}
 		}
 	}
 	for _, arg := range cmd.Args {
-		a.arg(arg, rebound)
+		a.arg(arg, cur, kind)
 	}
 }
 
-func (a *analyzer) arg(n parse.Node, rebound bool) {
-	switch n := n.(type) {
-	case *parse.FieldNode:
-		if !rebound {
-			a.field(n.Ident[0], int(n.Pos), int(n.Pos)+1+len(n.Ident[0]))
-		}
-	case *parse.VariableNode:
-		if n.Ident[0] == "$" || a.aliases[n.Ident[0]] {
-			if len(n.Ident) > 1 {
-				a.field(n.Ident[1], int(n.Pos), int(n.Pos)+len(n.Ident[0])+1+len(n.Ident[1]))
-			} else {
-				a.uses.Data = true
-			}
-		}
-	case *parse.DotNode:
-		if !rebound {
-			a.uses.Data = true
-		}
-	case *parse.ChainNode:
-		// (.).name reads variable name, as .name does.
-		if len(n.Field) > 0 && a.isDataNode(n.Node, rebound) {
-			a.field(n.Field[0], int(n.Pos), int(n.Pos)+1+len(n.Field[0]))
+// read records reading name from what d holds: a variable of the data, or a field of an item.
+func (a *analyzer) read(d dot, name string, off, end int, kind UseKind) {
+	off, end = a.clamp(off, end)
+	switch d.kind {
+	case dotData:
+		if name == "task" {
+			a.uses.Task = true
 			return
 		}
-		a.arg(n.Node, rebound)
-	case *parse.PipeNode:
-		a.pipe(n, rebound)
+		a.uses.Vars = append(a.uses.Vars, Use{Name: name, Off: off, End: end, Kind: kind})
+	case dotItem:
+		a.uses.Fields = append(a.uses.Fields, FieldUse{Var: d.name, Name: name, Off: off, End: end, Kind: kind})
 	}
 }
 
-func (a *analyzer) field(name string, off, end int) {
-	if name == "task" {
-		a.uses.Task = true
-		return
+// clamp keeps a span within the body: 0 <= off <= end <= len(text).
+func (a *analyzer) clamp(off, end int) (int, int) {
+	off = min(max(off, 0), len(a.text))
+	return off, min(max(end, off), len(a.text))
+}
+
+// item records a use of an item of variable name as a whole.
+func (a *analyzer) item(name string, off, end int, kind UseKind) {
+	off, end = a.clamp(off, end)
+	a.uses.Items = append(a.uses.Items, Use{Name: name, Off: off, End: end, Kind: kind})
+}
+
+// wholeUse records a use of what base holds as a whole.
+func (a *analyzer) wholeUse(base dots, off, end int, kind UseKind) {
+	for _, d := range base {
+		switch d.kind {
+		case dotData:
+			a.uses.Data = true
+		case dotItem:
+			a.item(d.name, off, end, kind)
+		}
 	}
-	end = min(end, len(a.text))
-	a.uses.Vars = append(a.uses.Vars, Use{name, off, max(off, end)})
+}
+
+func (a *analyzer) arg(n parse.Node, cur dots, kind UseKind) {
+	switch n := n.(type) {
+	case *parse.FieldNode:
+		// text/template places a field chain (.x.y) at its second field.
+		off := int(n.Pos)
+		if len(n.Ident) > 1 {
+			kind = UseOther // .x.y reads a part of x
+			off -= 1 + len(n.Ident[0])
+		}
+		for _, d := range cur {
+			a.read(d, n.Ident[0], off, off+1+len(n.Ident[0]), kind)
+		}
+	case *parse.VariableNode:
+		base := a.variable(n.Ident[0])
+		if len(n.Ident) == 1 {
+			a.wholeUse(base, int(n.Pos), int(n.Pos)+len(n.Ident[0]), kind)
+			return
+		}
+		if len(n.Ident) > 2 {
+			kind = UseOther
+		}
+		// text/template places $v.x at its first field, where the use is: .x, as for {{.x}}.
+		for _, d := range base {
+			a.read(d, n.Ident[1], int(n.Pos), int(n.Pos)+1+len(n.Ident[1]), kind)
+		}
+	case *parse.DotNode:
+		a.wholeUse(cur, int(n.Pos), int(n.Pos)+1, kind)
+	case *parse.ChainNode:
+		// (.).name reads variable name, as .name does; inside a range, a field.
+		if base := a.evalNode(n.Node, cur); len(n.Field) > 0 && len(base) > 0 {
+			for _, d := range base {
+				a.read(d, n.Field[0], int(n.Pos), int(n.Pos)+1+len(n.Field[0]), UseOther)
+			}
+			return
+		}
+		a.arg(n.Node, cur, UseOther)
+	case *parse.PipeNode:
+		a.pipe(n, cur, UseOther)
+	}
 }
 
 func isIdent(n parse.Node, name string) bool {
 	id, ok := n.(*parse.IdentifierNode)
 	return ok && id.Ident == name
+}
+
+// actionAt returns the index of the action holding byte pos, or -1.
+func actionAt(actions []action, pos int) int {
+	i := sort.Search(len(actions), func(i int) bool { return actions[i].start > pos }) - 1
+	if i >= 0 && pos < actions[i].end {
+		return i
+	}
+	return -1
+}
+
+func (a *analyzer) markPrinting(pos int) {
+	if i := actionAt(a.actions, pos); i >= 0 {
+		a.printing[i] = true
+	}
+}
+
+// alone sets Alone on every printed use.
+func (a *analyzer) alone() {
+	for i := range a.uses.Vars {
+		if u := &a.uses.Vars[i]; u.Kind == UsePrinted {
+			u.Alone = a.aloneAt(u.Off)
+		}
+	}
+	for i := range a.uses.Items {
+		if u := &a.uses.Items[i]; u.Kind == UsePrinted {
+			u.Alone = a.aloneAt(u.Off)
+		}
+	}
+	for i := range a.uses.Fields {
+		if u := &a.uses.Fields[i]; u.Kind == UsePrinted {
+			u.Alone = a.aloneAt(u.Off)
+		}
+	}
+}
+
+// aloneAt reports whether the action holding byte pos stands alone on its line (see Use.Alone).
+func (a *analyzer) aloneAt(pos int) bool {
+	i := actionAt(a.actions, pos)
+	if i < 0 || a.actions[i].ltrim || a.actions[i].rtrim {
+		return false
+	}
+	return a.lineClear(i, -1) && a.lineClear(i, +1)
+}
+
+// lineClear walks from action i in direction dir (-1: back, +1: forward) to the nearest newline of the source
+// text, and reports whether only spaces, tabs and unmarked non-printing actions lie on the way, and no trim marker
+// can remove that newline.
+func (a *analyzer) lineClear(i, dir int) bool {
+	text, acts := a.text, a.actions
+	for j := i + dir; ; j += dir {
+		var seg string // the text between action j-dir and action j (or the body's edge)
+		switch {
+		case dir < 0 && j < 0:
+			seg = text[:acts[j+1].start]
+		case dir < 0:
+			seg = text[acts[j].end:acts[j+1].start]
+		case j >= len(acts):
+			seg = text[acts[j-1].end:]
+		default:
+			seg = text[acts[j-1].end:acts[j].start]
+		}
+		edge := j < 0 || j >= len(acts)
+		if dir < 0 {
+			if nl := strings.LastIndexByte(seg, '\n'); nl >= 0 {
+				// The newline is removed when action j's -}} trims everything up to it.
+				return blank(seg[nl+1:]) && (edge || !acts[j].rtrim || !space(seg[:nl]))
+			}
+		} else if nl := strings.IndexByte(seg, '\n'); nl >= 0 {
+			return blank(seg[:nl]) && (edge || !acts[j].ltrim || !space(seg[nl+1:]))
+		}
+		if !blank(seg) {
+			return false
+		}
+		if edge {
+			return true
+		}
+		if a.printing[j] || acts[j].ltrim || acts[j].rtrim {
+			return false
+		}
+	}
+}
+
+// blank reports whether s holds only spaces and tabs.
+func blank(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] != ' ' && s[i] != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// space reports whether s holds only the white space a trim marker removes.
+func space(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isSpaceByte(s[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -1,3 +1,3 @@
-// Package templates is promptc's body language: the text/template dialect with its functions, the static analysis
-// of a body's parse tree, escaping of variable values by trust, and value limits.
+// Package templates is promptc's body language: the text/template dialect, its functions and execution budget, the
+// static analysis of a body's parse tree, and Prepare, which limits, escapes and neutralises every value by trust.
 package templates

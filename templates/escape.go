@@ -61,7 +61,38 @@ const replacementChar = "\uFFFD"
 // (category Cf) are removed; each of \ ` * _ [ ] < > gets a backslash before it. Because runs are joined before
 // removal, a removed character between two line breaks leaves two spaces: "a\n\x00\nb" becomes "a  b". Each invalid
 // UTF-8 byte becomes U+FFFD.
+//
+// Then, because a template may place the value at the start of a line, the value is kept from opening a block
+// there: leading spaces are removed; a first character among # ~ = - + | gets a backslash before it; a leading
+// run of ASCII digits followed by . or ) gets a backslash before that . or ). So "  # Commands" becomes
+// "\# Commands", "~~~" becomes "\~~~" and "1. do" becomes "1\. do". The result holds no line break and cannot
+// start a heading, list item, fence, table row or setext underline.
 func EscapeUntrusted(s string) string {
+	return lineStart(escapeUntrustedInline(s))
+}
+
+// lineStart applies the line-start rule of EscapeUntrusted to an escaped value.
+func lineStart(s string) string {
+	s = strings.TrimLeft(s, " ")
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case '#', '~', '=', '-', '+', '|':
+		return `\` + s
+	}
+	i := 0
+	for i < len(s) && '0' <= s[i] && s[i] <= '9' {
+		i++
+	}
+	if i > 0 && i < len(s) && (s[i] == '.' || s[i] == ')') {
+		return s[:i] + `\` + s[i:]
+	}
+	return s
+}
+
+// escapeUntrustedInline applies every rule of EscapeUntrusted but the line-start rule.
+func escapeUntrustedInline(s string) string {
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -234,13 +265,17 @@ func Quote(s string) string {
 
 // Escape escapes s for a variable of the given trust level: blocks.Trusted leaves it unchanged but for invalid
 // UTF-8 (every artifact is valid UTF-8: each invalid byte becomes U+FFFD, at every trust level), blocks.Untrusted
-// applies EscapeUntrusted and blocks.Background applies EscapeBackground.
+// applies EscapeUntrusted, blocks.Background applies EscapeBackground and blocks.Code applies EscapeCode with no
+// info string; a code variable's value is escaped with its lang by EscapeCode itself (Prepare does so). A trust
+// level outside the set is treated as untrusted, the safe default.
 func Escape(trust blocks.Trust, s string) string {
 	switch trust {
 	case blocks.Trusted:
 		return ValidUTF8(s)
 	case blocks.Background:
 		return EscapeBackground(s)
+	case blocks.Code:
+		return EscapeCode(s, "")
 	default:
 		return EscapeUntrusted(s)
 	}

@@ -56,10 +56,16 @@ func cutRunes(s string, n int) (string, bool) {
 //
 // A nil v or a zero limit means no limit. LimitList never modifies items; it returns a new slice, never nil.
 func LimitList(v *blocks.Var, items []string) []string {
+	out, _ := limitList(v, items)
+	return out
+}
+
+// limitList is LimitList, also returning how many items steps 2 and 3 dropped.
+func limitList(v *blocks.Var, items []string) ([]string, int) {
 	out := make([]string, len(items), len(items)+1)
 	copy(out, items)
 	if v == nil {
-		return out
+		return out, 0
 	}
 	if v.ItemMaxRunes > 0 {
 		for i, it := range out {
@@ -70,69 +76,27 @@ func LimitList(v *blocks.Var, items []string) []string {
 	if v.MaxItems > 0 && kept > v.MaxItems {
 		kept = v.MaxItems
 	}
-	if v.MaxBytes > 0 {
-		total := 0
-		for i := 0; i < kept; i++ {
-			total += len(out[i])
-			if total > v.MaxBytes && !(i == 0 && v.PinFirst) {
-				kept = i
-				break
-			}
-		}
-	}
+	kept = admit(v, kept, func(i int) int { return len(out[i]) })
 	dropped := len(out) - kept
 	out = out[:kept]
 	if dropped > 0 && v.Omitted != "" {
 		out = append(out, strings.ReplaceAll(v.Omitted, "{n}", strconv.Itoa(dropped)))
 	}
-	return out
+	return out, dropped
 }
 
-// Zero returns the value a template sees for a variable with no value: "" for string and text, an empty []string
-// for list, false for bool and int 0 for int.
-func Zero(v *blocks.Var) any {
-	switch v.Type {
-	case blocks.TypeList:
-		return []string{}
-	case blocks.TypeBool:
-		return false
-	case blocks.TypeInt:
-		return 0
+// admit applies v's max_bytes limit to the first kept items, whose sizes size gives: it returns how many of them
+// are admitted in order while their total size is at most v.MaxBytes, the first one always with v.PinFirst.
+func admit(v *blocks.Var, kept int, size func(i int) int) int {
+	if v.MaxBytes <= 0 {
+		return kept
 	}
-	return ""
-}
-
-// Prepare turns a value for variable v into the value a template sees. The value is first checked and converted
-// by v.Check (the one place values are type-checked, for fixtures, values files and Go callers alike), then:
-//   - string and text: CRLF→LF, then LimitText, then Escape by v.Trust;
-//   - list: each item CRLF→LF, then LimitList, then each item escaped by v.Trust; the result is always a new
-//     []string;
-//   - bool: a bool; int: an int.
-//
-// A nil val gives Zero(v). A value of the wrong type is a ValueError: the caller knows where the value came from.
-func Prepare(v *blocks.Var, val any) (any, *blocks.ValueError) {
-	if val == nil {
-		return Zero(v), nil
-	}
-	checked, d := v.Check(val)
-	if d != nil {
-		return nil, d
-	}
-	switch x := checked.(type) {
-	case string:
-		return Escape(v.Trust, LimitText(v, blocks.NormalizeNewlines(x))), nil
-	case []string:
-		items := make([]string, len(x))
-		for i, it := range x {
-			items[i] = blocks.NormalizeNewlines(it)
+	total := 0
+	for i := range kept {
+		total += size(i)
+		if total > v.MaxBytes && !(i == 0 && v.PinFirst) {
+			return i
 		}
-		items = LimitList(v, items)
-		for i, it := range items {
-			items[i] = Escape(v.Trust, it)
-		}
-		return items, nil
-	case int64:
-		return int(x), nil
 	}
-	return checked, nil
+	return kept
 }

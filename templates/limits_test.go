@@ -225,7 +225,7 @@ func TestPrepare(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Prepare(tt.v, tt.in)
+			got, _, err := Prepare(tt.v, tt.in, nil)
 			if err != nil {
 				t.Fatalf("Prepare(%#v) error: %v", tt.in, err)
 			}
@@ -236,7 +236,7 @@ func TestPrepare(t *testing.T) {
 	}
 	t.Run("input list not modified", func(t *testing.T) {
 		in := []string{"a\r\nb", "<c>"}
-		if _, err := Prepare(list(blocks.Background, listLimits{}), in); err != nil {
+		if _, _, err := Prepare(list(blocks.Background, listLimits{}), in, nil); err != nil {
 			t.Fatal(err)
 		}
 		if !slices.Equal(in, []string{"a\r\nb", "<c>"}) {
@@ -276,7 +276,7 @@ func TestPrepareErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, d := Prepare(tt.v, tt.in)
+			got, _, d := Prepare(tt.v, tt.in, nil)
 			if d == nil {
 				t.Fatalf("Prepare(%#v) = %#v, want error %q", tt.in, got, tt.want)
 			}

@@ -24,6 +24,10 @@ type Body struct {
 	Literals []Literal
 	output   string // the output of a static body
 	tmpl     *template.Template
+	consts   Consts
+	// perExecution is set when an execution needs functions of its own: ref, title or dropped (bound to its
+	// environment) or a range (bound to its budget).
+	perExecution bool
 }
 
 // Literal is a piece of a body's literal text at byte offset Off of its source.
@@ -32,10 +36,14 @@ type Literal struct {
 	Text string
 }
 
-// Parse parses a block's body in the promptc dialect (§3.2). consts holds the project's constants, which the const
-// function returns. A raw body is literal text. Every problem is a diagnostic positioned in the block's source.
-func Parse(b *blocks.Block, consts map[string]string) (*Body, blocks.Diagnostics) {
-	body := &Body{Block: b}
+// Parse parses a block's body in the promptc dialect (§3.2). c holds the project's constants and lookup tables,
+// which const and lookup read. A raw body is literal text. Every problem is a diagnostic positioned in the block's
+// source.
+//
+// After the analysis that fills Uses, every range pipeline is rewritten to draw its iterations from the
+// execution's budget (see Execute and MaxSteps).
+func Parse(b *blocks.Block, c Consts) (*Body, blocks.Diagnostics) {
+	body := &Body{Block: b, consts: c}
 	text := b.Body
 	if b.Raw || !strings.Contains(text, "{{") {
 		body.Static, body.output, body.Literals = true, text, []Literal{{0, text}}
@@ -45,20 +53,24 @@ func Parse(b *blocks.Block, consts map[string]string) (*Body, blocks.Diagnostics
 		return body, nil
 	}
 	var diags blocks.Diagnostics
-	for _, a := range forbiddenActions(text) {
-		diags = append(diags, body.diag(a.off, a.off+len(a.keyword)+2, fmt.Sprintf("the %q action is not allowed: blocks compose through the order lists, constants (const) and references (ref), never through template inheritance", a.keyword)))
+	actions := scanActions(text)
+	for _, a := range actions {
+		if a.keyword == "define" || a.keyword == "template" || a.keyword == "block" {
+			diags = append(diags, body.diag(a.start, a.start+len(a.keyword)+2, fmt.Sprintf("the %q action is not allowed: blocks compose through the order lists, constants (const) and references (ref), never through template inheritance", a.keyword)))
+		}
 	}
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	t, err := template.New(b.ID).Option("missingkey=error").Funcs(baseFuncs(consts)).Parse(text)
+	f := &funcs{name: b.ID, consts: c}
+	t, err := template.New(b.ID).Option("missingkey=error").Funcs(f.Map()).Parse(text)
 	if err != nil {
 		return nil, blocks.Diagnostics{body.parseError(err)}
 	}
 	body.tmpl = t
-	var offs []int
-	body.Uses, body.Literals, offs = analyze(t.Tree, text)
-	for _, off := range offs {
+	a := analyze(t.Tree, text, actions)
+	body.Uses, body.Literals = a.uses, a.lits
+	for _, off := range a.templates {
 		diags = append(diags, body.diag(off, off, "the \"template\" action is not allowed: blocks compose through the order lists, constants (const) and references (ref)"))
 	}
 	if len(diags) > 0 {
@@ -67,11 +79,24 @@ func Parse(b *blocks.Block, consts map[string]string) (*Body, blocks.Diagnostics
 	switch nodes := t.Tree.Root.Nodes; {
 	case len(nodes) == 0:
 		body.Static, body.tmpl = true, nil
+		return body, nil
 	case len(nodes) == 1:
 		if tn, ok := nodes[0].(*parse.TextNode); ok {
 			body.Static, body.output, body.tmpl = true, string(tn.Text), nil
+			return body, nil
 		}
 	}
+	if a.hasRange {
+		rewriteRanges(t.Tree.Root, func(pos int) int {
+			if i := actionAt(actions, pos); i >= 0 {
+				return actions[i].start
+			}
+			return pos
+		})
+	}
+	u := body.Uses
+	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped) > 0 ||
+		u.DynamicRef || u.DynamicTitle || u.DynamicDropped
 	return body, nil
 }
 
@@ -80,28 +105,31 @@ func (b *Body) diag(start, end int, msg string) blocks.Diagnostic {
 	return blocks.Diagnostic{Summary: fmt.Sprintf("block %q: %s", b.Block.ID, msg), Subject: b.Block.SourceRange(start, end).Ptr()}
 }
 
-// forbiddenAction is a define, template or block action at byte off of a body.
-type forbiddenAction struct {
-	off     int
-	keyword string
+// action is an action of a body as written: the bytes [start, end) from its "{{" to just past its "}}", its first
+// word, and whether it carries a trim marker at either end.
+type action struct {
+	start, end   int
+	keyword      string
+	ltrim, rtrim bool
 }
 
-// forbiddenActions finds the actions that would bring template inheritance into a body: blocks compose through
-// order, constants and refs instead. text/template has no hook to refuse them, and an empty {{define}} that shares
-// the body's name silently replaces it, so they are found by reading the actions as text/template's lexer does:
-// an action's first word, with its strings, raw strings, characters and comments skipped, so that
-// {{ "{{define" }} (a string) is not one.
-func forbiddenActions(text string) []forbiddenAction {
-	var out []forbiddenAction
+// scanActions finds a body's actions by reading the text as text/template's lexer does: an action starts at each
+// "{{" outside actions and ends at the "}}" that closes it, with strings, raw strings, characters and comments
+// skipped, so that {{ "{{define" }} is one action holding a string. It finds the actions that bring template
+// inheritance into a body (define, template, block: text/template has no hook to refuse them, and an empty
+// {{define}} that shares the body's name silently replaces it), and the lines an action shares with others.
+func scanActions(text string) []action {
+	var out []action
 	for i := 0; ; {
 		j := strings.Index(text[i:], "{{")
 		if j < 0 {
 			return out
 		}
-		start := i + j
-		i = start + 2
+		a := action{start: i + j}
+		i = a.start + 2
 		if i+1 < len(text) && text[i] == '-' && isSpaceByte(text[i+1]) {
-			i += 2 // a trim marker
+			a.ltrim = true
+			i += 2
 		}
 		for i < len(text) && isSpaceByte(text[i]) {
 			i++
@@ -109,7 +137,8 @@ func forbiddenActions(text string) []forbiddenAction {
 		if strings.HasPrefix(text[i:], "/*") {
 			k := strings.Index(text[i+2:], "*/")
 			if k < 0 {
-				return out
+				a.end = len(text)
+				return append(out, a)
 			}
 			i += 2 + k + 2
 		} else {
@@ -117,11 +146,14 @@ func forbiddenActions(text string) []forbiddenAction {
 			for w < len(text) && (text[w] >= 'a' && text[w] <= 'z') {
 				w++
 			}
-			if kw := text[i:w]; (kw == "define" || kw == "template" || kw == "block") && (w == len(text) || !isWordByte(text[w])) {
-				out = append(out, forbiddenAction{start, kw})
+			if w == len(text) || !isWordByte(text[w]) {
+				a.keyword = text[i:w]
 			}
 		}
-		i = actionEnd(text, i)
+		a.end = actionEnd(text, i)
+		a.rtrim = a.end-4 >= i && strings.HasSuffix(text[:a.end], "-}}") && isSpaceByte(text[a.end-4])
+		out = append(out, a)
+		i = a.end
 	}
 }
 

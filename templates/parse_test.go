@@ -33,7 +33,7 @@ func TestForbiddenActions(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := Parse(block(tt.body, false), nil)
+			_, diags := Parse(block(tt.body, false), Consts{})
 			got := diags.String()
 			if tt.want == "" && got != "" || tt.want != "" && !strings.HasPrefix(got, tt.want) {
 				t.Errorf("Parse(%q):\n got %q\nwant %q", tt.body, got, tt.want)
@@ -45,11 +45,11 @@ func TestForbiddenActions(t *testing.T) {
 // TestExecErrorColumnInRunes: text/template names the byte column of an execution error; the diagnostic counts runes,
 // as every position does.
 func TestExecErrorColumnInRunes(t *testing.T) {
-	body, diags := Parse(block("ééé {{.missing}}", false), nil)
+	body, diags := Parse(block("ééé {{.missing}}", false), Consts{})
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	_, d := body.Execute(map[string]any{}, nil)
+	_, d := body.Execute(map[string]any{}, Env{})
 	if d == nil {
 		t.Fatal("Execute succeeded, want a missing-key error")
 	}
@@ -61,11 +61,11 @@ func TestExecErrorColumnInRunes(t *testing.T) {
 
 // TestExecErrorOnLaterLine: the byte column text/template names counts from the start of its line, not the body.
 func TestExecErrorOnLaterLine(t *testing.T) {
-	body, diags := Parse(block("one\nééé {{.missing}}", false), nil)
+	body, diags := Parse(block("one\nééé {{.missing}}", false), Consts{})
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	if _, d := body.Execute(map[string]any{}, nil); d == nil || d.Range().String() != "templates/t.md:2:7" {
+	if _, d := body.Execute(map[string]any{}, Env{}); d == nil || d.Range().String() != "templates/t.md:2:7" {
 		t.Errorf("error %v, want it at templates/t.md:2:7", d)
 	}
 }
@@ -93,7 +93,7 @@ func TestUsesSeeThroughData(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.body, func(t *testing.T) {
-			body, diags := Parse(block(tt.body, false), nil)
+			body, diags := Parse(block(tt.body, false), Consts{})
 			if len(diags) > 0 {
 				t.Fatal(diags)
 			}
@@ -114,37 +114,88 @@ func TestUsesSeeThroughData(t *testing.T) {
 // TestOutputLimit: one limit bounds what any block renders, with a message that fits the cause.
 func TestOutputLimit(t *testing.T) {
 	t.Run("loop", func(t *testing.T) {
-		b, diags := Parse(block("{{range 20000000}}xxxxxxxxxx{{end}}", false), nil)
+		// 300,000 iterations of weight 3 fit the budget; 60 bytes each pass the output limit first.
+		b, diags := Parse(block("{{range 300000}}"+strings.Repeat("x", 60)+"{{end}}", false), Consts{})
 		if len(diags) > 0 {
 			t.Fatal(diags)
 		}
-		_, d := b.Execute(map[string]any{}, nil)
+		_, d := b.Execute(map[string]any{}, Env{})
 		if d == nil || !strings.Contains(d.Summary, "renders more than 16 MiB; a template loop is probably running away") {
 			t.Fatalf("Execute = %v, want the runaway-loop error", d)
 		}
 	})
-	t.Run("large constant", func(t *testing.T) {
-		big := strings.Repeat("x", MaxOutput+1)
-		b, diags := Parse(block(`{{const "big"}}`, false), map[string]string{"big": big})
+	t.Run("large value", func(t *testing.T) {
+		b, diags := Parse(block(`{{.big}}`, false), Consts{})
 		if len(diags) > 0 {
 			t.Fatal(diags)
 		}
-		_, d := b.Execute(map[string]any{}, nil)
+		_, d := b.Execute(map[string]any{"big": strings.Repeat("x", MaxOutput+1)}, Env{})
 		if d == nil || !strings.Contains(d.Summary, "it writes one piece of 16.0 MiB (a constant, a value or a function's result)") {
 			t.Fatalf("Execute = %v, want the large-piece error", d)
 		}
 	})
+	t.Run("large constant", func(t *testing.T) {
+		big := strings.Repeat("x", MaxOutput+1)
+		b, diags := Parse(block(`{{const "big"}}`, false), Consts{Text: map[string]string{"big": big}})
+		if len(diags) > 0 {
+			t.Fatal(diags)
+		}
+		_, d := b.Execute(map[string]any{}, Env{})
+		if d == nil || d.String() != `templates/t.md:1:3: block "b": const: its result would be at least 16.0 MiB, over the 16 MiB a block may render` {
+			t.Fatalf("Execute = %v, want the function-result error", d)
+		}
+	})
 	for _, raw := range []bool{true, false} {
 		t.Run("literal body", func(t *testing.T) {
-			_, diags := Parse(block(strings.Repeat("y", MaxOutput+1), raw), nil)
+			_, diags := Parse(block(strings.Repeat("y", MaxOutput+1), raw), Consts{})
 			if len(diags) != 1 || !strings.Contains(diags[0].Summary, "its text is 16.0 MiB, over the 16 MiB a block may render") {
 				t.Fatalf("Parse = %v, want the literal-size error", diags)
 			}
 		})
 	}
 	t.Run("literal body at the limit", func(t *testing.T) {
-		if _, diags := Parse(block(strings.Repeat("y", MaxOutput), true), nil); len(diags) > 0 {
+		if _, diags := Parse(block(strings.Repeat("y", MaxOutput), true), Consts{}); len(diags) > 0 {
 			t.Fatalf("Parse = %v, want no error at exactly the limit", diags)
 		}
+	})
+}
+
+// FuzzParse: no body makes Parse or Execute panic or run away, and every use it reports lies within the body.
+func FuzzParse(f *testing.F) {
+	for _, body := range []string{
+		"{{.diff}}", "a\n{{- if .x -}}\n{{.diff}}{{end}}", "{{range $i, $r := .repos}}{{$r.url}}{{end}}",
+		`{{lookup "t" .k "d"}}{{title "x"}}{{dropped "l"}}{{trim .s}}`, "{{range 9223372036854775807}}{{end}}",
+		"{{range $i := 100000}}{{if eq $i 3}}{{break}}{{end}}{{end}}", `{{printf "%*d" 999999 1}}`,
+		`{{define "x"}}{{end}}`, `{{/* c */}}{{.a.b}}{{(.).c}}{{index . "d"}}`, "{{with $x := .}}{{$x.y}}{{end}}",
+	} {
+		f.Add(body)
+	}
+	data := map[string]any{"diff": "```x```", "x": true, "repos": []map[string]any{{"url": "u"}}, "k": "a",
+		"l": []string{"a"}, "s": " s ", "task": "issue"}
+	env := Env{
+		Ref:     func(id string) (string, error) { return "## " + id, nil },
+		Title:   func(id string) (string, error) { return id, nil },
+		Dropped: func(string) (int, error) { return 1, nil },
+	}
+	consts := Consts{Text: map[string]string{"c": "C"}, Tables: map[string]map[string]string{"t": {"a": "A"}}}
+	f.Fuzz(func(t *testing.T, body string) {
+		b, diags := Parse(block(body, false), consts)
+		if b == nil {
+			if len(diags) == 0 {
+				t.Fatal("Parse failed without a diagnostic")
+			}
+			return
+		}
+		u := b.Uses
+		all := append(append(append(append(append(append([]Use(nil), u.Vars...), u.Items...), u.Consts...), u.Refs...), u.Titles...), u.Lookups...)
+		for _, f := range u.Fields {
+			all = append(all, Use{Name: f.Name, Off: f.Off, End: f.End})
+		}
+		for _, x := range all {
+			if x.Off < 0 || x.Off > x.End || x.End > len(body) {
+				t.Fatalf("use %+v outside the %d-byte body", x, len(body))
+			}
+		}
+		b.Execute(data, env)
 	})
 }

@@ -1,0 +1,211 @@
+package templates
+
+import (
+	"math/bits"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
+)
+
+// Neutralize breaks every occurrence in s of any of markers (§3.9): a backslash is inserted after the occurrence's
+// first character, scanning left to right and resuming right after the inserted backslash. Occurrences that
+// overlap are thus each broken in turn: with the marker "aa", "aaa" becomes `a\a\a`. Empty markers are ignored.
+// Markers never start with a backslash (the loader refuses them), so a backslash Neutralize inserts never starts an
+// occurrence; if no marker holds a backslash or is a single character, the result holds no marker at all. s is
+// returned as it is when it holds no marker, without allocating when there are at most a few markers.
+//
+// The character that starts an occurrence is the UTF-8 sequence (or invalid byte) of s at that offset. Neutralize
+// takes time linear in len(s), whatever the number of markers and however their occurrences overlap.
+func Neutralize(s string, markers []string) string {
+	if s == "" || len(markers) == 0 {
+		return s
+	}
+	if len(markers) <= fewMarkers && !containsAny(s, markers) {
+		return s
+	}
+	m := matcherFor(markers)
+	if m == nil {
+		return s
+	}
+	// The automaton reads s backwards, so it is in an accepting state exactly where some marker starts.
+	var starts []uint64 // bit p set: a marker occurs at offset p
+	state := int32(0)
+	for p := len(s) - 1; p >= 0; p-- {
+		state = m.next[int(state)*m.classes+int(m.class[s[p]])]
+		if m.accept[state] {
+			if starts == nil {
+				starts = make([]uint64, len(s)/64+1)
+			}
+			starts[p/64] |= 1 << (p % 64)
+		}
+	}
+	if starts == nil {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	written, resume := 0, 0 // s[:written] is in b; no occurrence is broken before resume
+	for w, word := range starts {
+		for word != 0 {
+			p := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if p < resume {
+				continue // inside the first character of the occurrence just broken
+			}
+			_, size := utf8.DecodeRuneInString(s[p:])
+			b.WriteString(s[written : p+size])
+			b.WriteByte('\\')
+			written, resume = p+size, p+size
+		}
+	}
+	b.WriteString(s[written:])
+	return b.String()
+}
+
+// fewMarkers is how many markers are searched one by one before the automaton is built: a project has one or two
+// targets, and most values hold no marker at all, which strings.Contains finds out without allocating.
+const fewMarkers = 8
+
+func containsAny(s string, markers []string) bool {
+	for _, m := range markers {
+		if m != "" && strings.Contains(s, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// matcher is an Aho-Corasick automaton, made a DFA, over the reversed markers: reading a string backwards from its
+// end, it is in an accepting state after reading byte p exactly when some marker occurs at offset p. Bytes are
+// mapped to classes first (the bytes that occur in no marker share class 0), so the table holds one row of
+// `classes` entries per trie node.
+type matcher struct {
+	class   [256]uint8
+	classes int
+	next    []int32 // next[state*classes+class]
+	accept  []bool
+}
+
+// matchers caches the automaton of each marker set, since the same markers neutralise every value of a project.
+var (
+	matchers     sync.Map // key: markerKey(markers) → *matcher
+	matcherCount int
+	matcherMu    sync.Mutex
+)
+
+// maxCachedMatchers bounds the cache: a process compiles a few projects, each with one marker set.
+const maxCachedMatchers = 64
+
+// matcherFor returns the automaton for markers, or nil when all of them are empty.
+func matcherFor(markers []string) *matcher {
+	key := markerKey(markers)
+	if key == "" {
+		return nil
+	}
+	if m, ok := matchers.Load(key); ok {
+		return m.(*matcher)
+	}
+	m := newMatcher(markers)
+	matcherMu.Lock()
+	if matcherCount < maxCachedMatchers {
+		if _, loaded := matchers.LoadOrStore(key, m); !loaded {
+			matcherCount++
+		}
+	}
+	matcherMu.Unlock()
+	return m
+}
+
+// markerKey identifies a marker set: its non-empty markers, sorted and without duplicates, each prefixed by its
+// length so that no two sets share a key.
+func markerKey(markers []string) string {
+	ms := make([]string, 0, len(markers))
+	for _, m := range markers {
+		if m != "" {
+			ms = append(ms, m)
+		}
+	}
+	slices.Sort(ms)
+	ms = slices.Compact(ms)
+	var b strings.Builder
+	for _, m := range ms {
+		b.WriteString(strconv.Itoa(len(m)))
+		b.WriteByte(':')
+		b.WriteString(m)
+	}
+	return b.String()
+}
+
+func newMatcher(markers []string) *matcher {
+	m := &matcher{}
+	n := 1 // class 0: bytes in no marker
+	for _, mk := range markers {
+		for i := 0; i < len(mk); i++ {
+			if m.class[mk[i]] == 0 {
+				m.class[mk[i]] = uint8(n)
+				n++
+			}
+		}
+	}
+	if n > 256 {
+		// Every byte value occurs in some marker: 256 classes, one per byte, and no class 0 to spare.
+		for c := range m.class {
+			m.class[c] = uint8(c)
+		}
+		n = 256
+	}
+	m.classes = n
+	row := func() int32 {
+		m.next = append(m.next, make([]int32, n)...)
+		for i := len(m.next) - n; i < len(m.next); i++ {
+			m.next[i] = -1
+		}
+		m.accept = append(m.accept, false)
+		return int32(len(m.accept) - 1)
+	}
+	row() // the root
+	for _, mk := range markers {
+		if mk == "" {
+			continue
+		}
+		state := int32(0)
+		for i := len(mk) - 1; i >= 0; i-- {
+			at := int(state)*n + int(m.class[mk[i]])
+			if m.next[at] < 0 {
+				child := row()
+				m.next[at] = child
+			}
+			state = m.next[at]
+		}
+		m.accept[state] = true
+	}
+	// Breadth first, fill in every missing transition from the failure state's, which is complete already.
+	fail := make([]int32, len(m.accept))
+	queue := make([]int32, 0, len(m.accept))
+	for c := range n {
+		if child := m.next[c]; child > 0 {
+			fail[child] = 0
+			queue = append(queue, child)
+		} else {
+			m.next[c] = 0
+		}
+	}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		for c := range n {
+			at := int(u)*n + c
+			via := m.next[int(fail[u])*n+c]
+			if child := m.next[at]; child >= 0 {
+				fail[child] = via
+				m.accept[child] = m.accept[child] || m.accept[via]
+				queue = append(queue, child)
+			} else {
+				m.next[at] = via
+			}
+		}
+	}
+	return m
+}
