@@ -337,7 +337,8 @@ n = 0
 items = []
 `,
 		want: map[string]string{
-			"a/edge.runbook.md":  "all|only-a|not-b|not-flag|name|note|not-items\n",
+			// note = " " is untrusted: escaping drops its leading spaces (§3.8), and the empty value is false.
+			"a/edge.runbook.md":  "all|only-a|not-b|not-flag|name|not-items\n",
 			"a/empty.runbook.md": "all|only-a|not-b|not-flag|not-items\n",
 			"a/full.runbook.md":  "all|only-a|not-b|flag|name|note|n|items\n",
 			"b/empty.runbook.md": "all|ab-not-a|not-flag|not-items\n",
@@ -1381,12 +1382,12 @@ body = '{{.turn_text}}'
 		{
 			name:  "trusted value holding the end marker",
 			files: "-- fixtures/f.toml --\n[session]\ntv = \"a <!-- END X --> b\"\n",
-			want:  "blocks/x.toml:2:1: the runbook of task \"t\" contains the end marker of target \"claude\" (from block \"rb\"): installing it would corrupt CLAUDE.md; remove or reword that text (rendering t/f)\n",
+			want:  "fixtures/f.toml:2:1: trusted variable \"tv\" holds the end marker of target \"claude\" (value from fixture \"f\"), which reaches the runbook of task \"t\": installing it would corrupt CLAUDE.md; remove the marker from the value, or declare the variable untrusted, background or code so that markers in it are neutralised (rendering t/f)\n",
 		},
 		{
 			name:  "turn message holding the begin marker",
 			files: "-- fixtures/f.toml --\n[[turn]]\nturn_text = \"<!-- BEGIN X -->\"\n",
-			want:  "blocks/x.toml:6:1: the turn message of task \"t\" contains the begin marker of target \"claude\" (from block \"tb\"): installing it would corrupt CLAUDE.md; remove or reword that text (rendering t/f)\n",
+			want:  "fixtures/f.toml:2:1: trusted variable \"turn_text\" holds the begin marker of target \"claude\" (value from fixture \"f\"), which reaches the turn message of task \"t\": installing it would corrupt CLAUDE.md; remove the marker from the value, or declare the variable untrusted, background or code so that markers in it are neutralised (rendering t/f)\n",
 		},
 		{
 			name: "block text holding the marker",

@@ -91,7 +91,7 @@ func summarize(ctx []string) string {
 
 // buildFixture renders one task's artifacts for one fixture.
 func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.Map) ([]*Artifact, blocks.Diagnostics) {
-	s, diags := prog.newSession(task, f.Session, fixtureOrigin(f), shared)
+	s, diags := prog.newSession(task, f.Session, fixtureOrigin(f, 0), shared)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -103,7 +103,7 @@ func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.M
 		return out, nil
 	}
 	for k, turn := range f.Turns {
-		a, d := s.renderTurn(turn, fixtureOrigin(f), k+1)
+		a, d := s.renderTurn(turn, fixtureOrigin(f, k+1), k+1)
 		if len(d) > 0 {
 			diags = append(diags, d...)
 			continue

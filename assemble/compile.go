@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -24,6 +25,9 @@ type Program struct {
 	renders sync.Map
 	// taskIndex gives each task's index in the manifest, the index of compiled.admit.
 	taskIndex map[string]int
+	// markers are the targets' markers; markerTexts the same as strings, which Prepare neutralises in values.
+	markers     []marker
+	markerTexts []string
 }
 
 // compiled is a block with its parsed body and its scope.
@@ -86,11 +90,20 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		prog.taskIndex[t] = i
 	}
 	var diags blocks.Diagnostics
-	consts := make(map[string]string, len(p.Consts))
-	constNames := make([]string, 0, len(p.Consts))
+	consts := templates.Consts{Text: map[string]string{}, Tables: map[string]map[string]string{}}
+	var constNames, tableNames []string
 	for name, c := range p.Consts {
-		consts[name] = c.Value
+		if c.Lookup != nil {
+			consts.Tables[name] = c.Lookup
+			tableNames = append(tableNames, name)
+			continue
+		}
+		consts.Text[name] = c.Value
 		constNames = append(constNames, name)
+	}
+	prog.markers = markers(p)
+	for _, m := range prog.markers {
+		prog.markerTexts = append(prog.markerTexts, m.text)
 	}
 	varNames := make([]string, 0, len(p.Vars)+1)
 	for name, v := range p.Vars {
@@ -103,7 +116,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		}
 	}
 	varNames = append(varNames, "task") // for suggestions: .task is a name a body may use too
-	vars, constSuggest := blocks.NewSuggester(varNames), blocks.NewSuggester(constNames)
+	ck := &checker{p: p, vars: blocks.NewSuggester(varNames), consts: blocks.NewSuggester(constNames), tables: blocks.NewSuggester(tableNames)}
 	byName := func(vs []*blocks.Var) {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
 	}
@@ -124,27 +137,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 			continue
 		}
 		c.body = body
-		at := func(u templates.Use) blocks.Range { return b.SourceRange(u.Off, u.End) }
-		for _, u := range body.Uses.Vars {
-			v, ok := p.Vars[u.Name]
-			switch {
-			case !ok:
-				diags.Errorf(at(u), "block %q uses undeclared variable %q%s: declare it under [vars.%s] in promptc.toml", b.ID, u.Name, vars.DidYouMean(u.Name), u.Name)
-			case b.Section == blocks.Runbook && v.Scope == blocks.ScopeTurn:
-				diags.Errorf(at(u), "runbook block %q uses turn variable %q: runbook bytes must not depend on the turn; move this text into a turn block", b.ID, u.Name)
-			}
-		}
-		for _, u := range body.Uses.Consts {
-			if _, ok := consts[u.Name]; !ok && !p.Incomplete {
-				diags.Errorf(at(u), "block %q uses unknown constant %q%s: define it under [const] in a blocks/ file", b.ID, u.Name, constSuggest.DidYouMean(u.Name))
-			}
-		}
-		for _, u := range body.Uses.Refs {
-			// A ref to an unknown id is checked when it runs, like every ref (§3.2); lint reports it statically.
-			if target, ok := p.ByID[u.Name]; ok && b.Section == blocks.Runbook && target.Section == blocks.Turn {
-				diags.Errorf(at(u), "runbook block %q refers to turn block %q: a runbook must not point into the per-turn message", b.ID, u.Name)
-			}
-		}
+		diags = append(diags, ck.block(b, body)...)
 		c.scope = scopeOf(p, b, body.Uses)
 		prog.blocks[b.ID] = c
 		diags = append(diags, textMarkers(p, b, body)...)
@@ -189,7 +182,7 @@ func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Sco
 		return blocks.ScopeTurn
 	}
 	session := false
-	for _, u := range uses.Vars {
+	for _, u := range append(slices.Clip(uses.Vars), uses.Dropped...) {
 		if v, ok := p.Vars[u.Name]; ok && v.Scope == blocks.ScopeSession {
 			session = true
 		}
@@ -199,7 +192,7 @@ func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Sco
 			session = true
 		}
 	}
-	if uses.Data {
+	if uses.Data || uses.DynamicDropped {
 		// The whole data is every session variable and the task.
 		for _, v := range p.Vars {
 			if v.Scope == blocks.ScopeSession {

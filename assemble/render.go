@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -29,7 +30,7 @@ type Artifact struct {
 type Session struct {
 	prog    *Program
 	task    string
-	values  map[string]any // prepared session values
+	values  *prepared // the session values, prepared
 	runbook *Artifact
 	// rendered holds the ids of the blocks present in the runbook.
 	rendered map[string]bool
@@ -75,28 +76,96 @@ func (prog *Program) newSession(task string, vals blocks.Values, from origin, sh
 		diags.Errorf(from.rng, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
 		return nil, diags
 	}
-	data := make(map[string]any, len(prog.sessionVars)+1)
-	diags = append(diags, prog.prepare(data, vals, blocks.ScopeSession, from)...)
+	pv := &prepared{data: make(map[string]any, len(prog.sessionVars)+1), dropped: map[string]int{}}
+	diags = append(diags, prog.prepare(pv, vals, blocks.ScopeSession, task, from)...)
 	if len(diags) > 0 {
 		return nil, diags.Sort()
 	}
-	data["task"] = task
-	s := &Session{prog: prog, task: task, values: data}
-	s.runbook, s.rendered, diags = prog.assemble(prog.runbook, task, data, nil, blocks.Runbook, shared)
+	pv.data["task"] = task
+	s := &Session{prog: prog, task: task, values: pv}
+	s.runbook, s.rendered, diags = prog.assemble(prog.runbook, task, pv, nil, blocks.Runbook, shared)
 	if len(diags) > 0 {
 		return nil, diags
 	}
 	return s, nil
 }
 
-// origin says where values come from, for diagnostics: a place in a fixture or values file (none for values from
-// Go), and whether they come from the implicit fixture that stands in for an empty fixtures/.
+// prepared is a set of values as templates see them: the data, how many items each list or records value lost to
+// its limits (for dropped), and the trusted values that hold a target's marker, with where each came from.
+type prepared struct {
+	data    map[string]any
+	dropped map[string]int
+	hits    []markerHit
+}
+
+// markerHit is a trusted value holding a target's marker: if it reaches an artifact, the diagnostic blames it.
+type markerHit struct {
+	name string // the variable
+	m    marker
+	at   blocks.Range
+	from string // where the value came from, for the message
+}
+
+// with returns a copy of p to which turn values can be added.
+func (p *prepared) with(n int) *prepared {
+	q := &prepared{data: make(map[string]any, len(p.data)+n), dropped: make(map[string]int, len(p.dropped)), hits: slices.Clone(p.hits)}
+	maps.Copy(q.data, p.data)
+	maps.Copy(q.dropped, p.dropped)
+	return q
+}
+
+// origin says where values come from, for diagnostics: the file (none for values from Go), where each value is
+// written in it when that is known, how to name the source in a message, and whether they come from the implicit
+// fixture that stands in for an empty fixtures/.
 type origin struct {
 	rng      blocks.Range
+	at       func(path string) blocks.Range // where value path ("name", "name[2]", "name[2].field") is written
+	desc     string
 	implicit bool
 }
 
-func fixtureOrigin(f *blocks.Fixture) origin { return origin{rng: f.Range, implicit: f.Implicit} }
+func fixtureOrigin(f *blocks.Fixture, k int) origin {
+	return origin{rng: f.Range, implicit: f.Implicit, desc: fmt.Sprintf("fixture %q", f.Name),
+		at: func(path string) blocks.Range {
+			name, _, _ := strings.Cut(path, "[")
+			return f.ValueRange(k, name)
+		}}
+}
+
+func fileOrigin(file blocks.Range, ranges blocks.ValueRanges) origin {
+	if !file.Known() {
+		return origin{} // values from Go
+	}
+	o := origin{rng: file, desc: "values file " + blocks.QuoteName(file.Filename)}
+	if ranges != nil {
+		o.at = func(path string) blocks.Range {
+			if r := ranges.At(path); r.Known() {
+				return r
+			}
+			return file
+		}
+	}
+	return o
+}
+
+// where is where value path is written, or the source as a whole.
+func (o origin) where(path string) blocks.Range {
+	if o.at != nil {
+		return o.at(path)
+	}
+	return o.rng
+}
+
+// source names where values came from: a fixture, a values file, or Go.
+func (o origin) source() string {
+	if o.desc != "" {
+		return o.desc
+	}
+	if o.rng.Known() {
+		return blocks.QuoteName(o.rng.Filename)
+	}
+	return "the Go API"
+}
 
 // hint completes a "has no value" message: the implicit fixture sets none, and says where to set them.
 func (o origin) hint() string {
@@ -106,9 +175,9 @@ func (o origin) hint() string {
 	return `; fixtures/ is empty, so the implicit fixture "default" sets no values: add fixtures/NAME.toml with a [session] table`
 }
 
-// prepare checks vals against the variables of scope and stores their escaped, limited forms in data; absent optional
-// variables get their zero value.
-func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope blocks.Scope, from origin) blocks.Diagnostics {
+// prepare checks vals against the variables of scope, as task needs them, and stores their escaped, limited forms in
+// pv; absent optional variables get their zero value.
+func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin) blocks.Diagnostics {
 	var diags blocks.Diagnostics
 	vars := prog.sessionVars
 	if scope == blocks.ScopeTurn {
@@ -127,41 +196,74 @@ func (prog *Program) prepare(data map[string]any, vals blocks.Values, scope bloc
 			for _, v := range vars {
 				cands = append(cands, v.Name)
 			}
-			diags.Errorf(from.rng, "unknown %s variable %q%s", scope, name, blocks.DidYouMean(name, cands))
+			diags.Errorf(from.where(name), "unknown %s variable %q%s", scope, name, blocks.DidYouMean(name, cands))
 		case v.Scope != scope:
-			diags.Errorf(from.rng, "%q is a %s variable, not a %s variable", name, v.Scope, scope)
+			diags.Errorf(from.where(name), "%q is a %s variable, not a %s variable", name, v.Scope, scope)
 		}
 	}
 	for _, v := range vars {
 		raw, ok := vals[v.Name]
 		if !ok {
-			if v.Required {
-				diags.Errorf(from.rng, "required %s variable %q has no value%s", scope, v.Name, from.hint())
+			// A value written but refused by the values file's own checks is reported there already.
+			if v.RequiredIn(task) && from.where(v.Name) == from.rng {
+				what := "required"
+				if v.RequiredFor != nil {
+					what = fmt.Sprintf("required (for task %q)", task)
+				}
+				diags.Errorf(from.rng, "%s %s variable %q has no value%s", what, scope, v.Name, from.hint())
 				continue
 			}
-			data[v.Name] = templates.Zero(v)
+			pv.data[v.Name] = templates.Zero(v)
 			continue
 		}
-		val, verr := templates.Prepare(v, raw)
+		val, dropped, verr := templates.Prepare(v, raw, prog.markerTexts)
 		if verr != nil {
-			diags.Errorf(from.rng, "%s", verr.Summary)
+			diags.Errorf(from.where(verr.Path(v.Name)), "%s", verr.Summary)
 			continue
 		}
-		data[v.Name] = val
+		pv.data[v.Name], pv.dropped[v.Name] = val, dropped
+		for _, m := range prog.markers {
+			if path, ok := trustedMarker(v, val, m.text); ok {
+				pv.hits = append(pv.hits, markerHit{name: v.Name, m: m, at: from.where(path), from: from.source()})
+			}
+		}
 	}
 	return diags
 }
 
+// trustedMarker reports whether a trusted part of a prepared value holds marker, and where (as a value path):
+// markers in untrusted, background and code values have been neutralised by Prepare.
+func trustedMarker(v *blocks.Var, val any, marker string) (string, bool) {
+	switch x := val.(type) {
+	case string:
+		return v.Name, v.Trust == blocks.Trusted && strings.Contains(x, marker)
+	case []string:
+		if v.Trust == blocks.Trusted {
+			for _, it := range x {
+				if strings.Contains(it, marker) {
+					return v.Name, true
+				}
+			}
+		}
+	case []map[string]any:
+		for i, rec := range x {
+			for _, f := range v.Fields {
+				if s, ok := rec[f.Name].(string); ok && f.Trust == blocks.Trusted && strings.Contains(s, marker) {
+					return fmt.Sprintf("%s[%d].%s", v.Name, i+1, f.Name), true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
 func (s *Session) renderTurn(turn blocks.Values, from origin, k int) (*Artifact, blocks.Diagnostics) {
 	prog := s.prog
-	data := make(map[string]any, len(s.values)+len(prog.turnVars))
-	for k, v := range s.values {
-		data[k] = v
-	}
-	if diags := prog.prepare(data, turn, blocks.ScopeTurn, from); len(diags) > 0 {
+	pv := s.values.with(len(prog.turnVars))
+	if diags := prog.prepare(pv, turn, blocks.ScopeTurn, s.task, from); len(diags) > 0 {
 		return nil, diags.Sort()
 	}
-	a, _, diags := prog.assemble(prog.turn, s.task, data, s.rendered, blocks.Turn, nil)
+	a, _, diags := prog.assemble(prog.turn, s.task, pv, s.rendered, blocks.Turn, nil)
 	if a != nil {
 		a.Turn = k
 	}
@@ -178,7 +280,8 @@ type refCall struct {
 // the blocks of the task's runbook, which its references must point into.
 //
 // shared caches the output of session blocks for one set of session values across tasks; nil for none.
-func (prog *Program) assemble(slots []*Slot, task string, data map[string]any, runbook map[string]bool, kind blocks.Kind, shared *sync.Map) (*Artifact, map[string]bool, blocks.Diagnostics) {
+func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook map[string]bool, kind blocks.Kind, shared *sync.Map) (*Artifact, map[string]bool, blocks.Diagnostics) {
+	data := pv.data
 	var diags blocks.Diagnostics
 	sep := prog.Project.Runbook.Separator
 	if kind == blocks.Turn {
@@ -205,7 +308,7 @@ func (prog *Program) assemble(slots []*Slot, task string, data map[string]any, r
 		if c == nil {
 			continue
 		}
-		r := prog.render(c, ti, data, shared)
+		r := prog.render(c, ti, pv, shared)
 		if r.err != nil {
 			diags = append(diags, *r.err)
 			continue
@@ -253,7 +356,7 @@ func (prog *Program) assemble(slots []*Slot, task string, data map[string]any, r
 			diags.Errorf(refRange(r), "block %q: ref %q points at a block that is not rendered in task %q's runbook; gate the ref with the same tasks and when, or refer to a block that is there", r.from.ID, r.id, task)
 		}
 	}
-	diags = append(diags, prog.checkMarkers(a)...)
+	diags = append(diags, prog.checkMarkers(a, pv)...)
 	if len(diags) > 0 {
 		return nil, nil, diags.Sort()
 	}
@@ -294,7 +397,7 @@ func (prog *Program) cache(c *compiled, task int, shared *sync.Map) (*sync.Map, 
 }
 
 // render executes a block body, or returns its cached output.
-func (prog *Program) render(c *compiled, task int, data map[string]any, shared *sync.Map) *rendered {
+func (prog *Program) render(c *compiled, task int, pv *prepared, shared *sync.Map) *rendered {
 	cache, key := prog.cache(c, task, shared)
 	if cache != nil {
 		if r, ok := cache.Load(key); ok {
@@ -302,22 +405,50 @@ func (prog *Program) render(c *compiled, task int, data map[string]any, shared *
 		}
 	}
 	r := &rendered{}
-	ref := func(id string) (string, error) {
-		target, ok := prog.Project.ByID[id]
+	// ref and title point at a block that must render in the same runbook: they say which, and assemble checks.
+	target := func(fn, id string) (*blocks.Block, error) {
+		b, ok := prog.Project.ByID[id]
 		if !ok {
 			ids := make([]string, 0, len(prog.Project.Blocks))
 			for _, b := range prog.Project.Blocks {
 				ids = append(ids, b.ID)
 			}
-			return "", fmt.Errorf("ref %q: no block has this id%s", id, blocks.DidYouMean(id, ids))
+			return nil, fmt.Errorf("%s %q: no block has this id%s", fn, id, blocks.DidYouMean(id, ids))
 		}
-		if target.Title == "" {
-			return "", fmt.Errorf("ref %q: block %q has no title, so there is no heading to refer to; give it a title", id, id)
+		if b.Title == "" {
+			return nil, fmt.Errorf("%s %q: block %q has no title, so there is no heading to refer to; give it a title", fn, id, id)
 		}
 		r.refs = append(r.refs, id)
-		return target.Heading(), nil
+		return b, nil
 	}
-	r.text, r.err = c.body.Execute(data, ref)
+	env := templates.Env{
+		Ref: func(id string) (string, error) {
+			b, err := target("ref", id)
+			if err != nil {
+				return "", err
+			}
+			return b.Heading(), nil
+		},
+		Title: func(id string) (string, error) {
+			b, err := target("title", id)
+			if err != nil {
+				return "", err
+			}
+			return b.Title, nil
+		},
+		Dropped: func(name string) (int, error) {
+			v, ok := prog.Project.Vars[name]
+			if !ok || v.Type != blocks.TypeList && v.Type != blocks.TypeRecords {
+				return 0, fmt.Errorf("dropped %q: not a list or records variable", name)
+			}
+			n, ok := pv.dropped[name]
+			if !ok {
+				return 0, fmt.Errorf("dropped %q: the variable is not in scope here", name)
+			}
+			return n, nil
+		},
+	}
+	r.text, r.err = c.body.Execute(pv.data, env)
 	// Trim (§3.3): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
 	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
 	if cache != nil {
@@ -341,6 +472,8 @@ func truthy(v any) bool {
 		return len(v) > 0
 	case []any:
 		return len(v) > 0
+	case []map[string]any:
+		return len(v) > 0
 	}
 	return false
 }
@@ -356,27 +489,51 @@ func refRange(r refCall) blocks.Range {
 }
 
 // checkMarkers enforces §3.9: no artifact may contain a target's begin or end marker, since installing it would
-// corrupt the context file's managed block.
-func (prog *Program) checkMarkers(a *Artifact) blocks.Diagnostics {
+// corrupt the context file's managed block. Markers in a block's own text are compile errors and in untrusted,
+// background and code values are neutralised, so one found here came from a trusted value (blamed with where it
+// was given) or from elsewhere in a block's output (blamed on the block).
+func (prog *Program) checkMarkers(a *Artifact, pv *prepared) blocks.Diagnostics {
 	var diags blocks.Diagnostics
-	for _, t := range prog.Project.Targets {
-		for _, m := range []struct{ which, marker string }{{"begin", t.Begin}, {"end", t.End}} {
-			if m.marker == "" {
-				continue
-			}
-			i := strings.Index(a.Text, m.marker)
-			if i < 0 {
-				continue
-			}
-			at := t.Range
-			owner := ""
-			if sp, ok := a.SpanAt(i); ok {
-				at, owner = sp.Block.Range, " (from block "+quote(sp.Block.ID)+")"
-			}
-			diags.Errorf(at, "the %s of task %q contains the %s marker of target %q%s: installing it would corrupt %s; remove or reword that text", kindName(a.Kind), a.Task, m.which, t.Name, owner, blocks.QuoteName(t.File))
+	for _, m := range prog.markers {
+		i := strings.Index(a.Text, m.text)
+		if i < 0 {
+			continue
 		}
+		t := m.target
+		fix := fmt.Sprintf("installing it would corrupt %s", blocks.QuoteName(t.File))
+		if hit, ok := blame(pv.hits, m, a, i, prog); ok {
+			diags.Errorf(hit.at, "trusted variable %q holds the %s marker of target %q (value from %s), which reaches the %s of task %q: %s; remove the marker from the value, or declare the variable untrusted, background or code so that markers in it are neutralised",
+				hit.name, m.which, t.Name, hit.from, kindName(a.Kind), a.Task, fix)
+			continue
+		}
+		at := t.Range
+		owner := ""
+		if sp, ok := a.SpanAt(i); ok {
+			at, owner = sp.Block.Range, " (from block "+quote(sp.Block.ID)+")"
+		}
+		diags.Errorf(at, "the %s of task %q contains the %s marker of target %q%s: %s; remove or reword that text", kindName(a.Kind), a.Task, m.which, t.Name, owner, fix)
 	}
 	return diags
+}
+
+// blame returns the trusted value that most likely put marker m at byte i of a: one that holds m and is used by
+// the block that wrote byte i.
+func blame(hits []markerHit, m marker, a *Artifact, i int, prog *Program) (markerHit, bool) {
+	sp, ok := a.SpanAt(i)
+	if !ok {
+		return markerHit{}, false
+	}
+	body := prog.Body(sp.Block.ID)
+	for _, h := range hits {
+		if h.m != m || body == nil {
+			continue
+		}
+		uses := body.Uses.Data || slices.ContainsFunc(body.Uses.Vars, func(u templates.Use) bool { return u.Name == h.name })
+		if uses || sp.Block.When == h.name {
+			return h, true
+		}
+	}
+	return markerHit{}, false
 }
 
 func kindName(kind blocks.Kind) string {

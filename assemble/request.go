@@ -12,15 +12,17 @@ type Request struct {
 	// Turn selects what to render: 0 the runbook; K >= 1 turn K of Fixture; -1 the turn message for TurnValues.
 	Turn       int
 	TurnValues blocks.Values
-	// SessionOrigin and TurnOrigin name where values came from, for diagnostics (a values file, say).
+	// SessionOrigin and TurnOrigin name where values came from, for diagnostics (a values file, say), and
+	// SessionRanges and TurnRanges where each value is written in it (blocks.Project.ReadValues gives them).
 	SessionOrigin, TurnOrigin blocks.Range
+	SessionRanges, TurnRanges blocks.ValueRanges
 }
 
 // Render renders the artifact a request names.
 func (prog *Program) Render(req Request) (*Artifact, blocks.Diagnostics) {
-	session, from := req.Session, origin{rng: req.SessionOrigin}
+	session, from := req.Session, fileOrigin(req.SessionOrigin, req.SessionRanges)
 	if req.Fixture != nil && session == nil {
-		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture)
+		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture, 0)
 	}
 	s, diags := prog.newSession(req.Task, session, from, nil)
 	if len(diags) > 0 {
@@ -37,9 +39,9 @@ func (prog *Program) Render(req Request) (*Artifact, blocks.Diagnostics) {
 			diags.Errorf(from.rng, "no turn %d to render: the fixture has %d", req.Turn, fixtureTurns(req.Fixture))
 			return nil, diags
 		}
-		a, diags = s.renderTurn(req.Fixture.Turns[req.Turn-1], fixtureOrigin(req.Fixture), req.Turn)
+		a, diags = s.renderTurn(req.Fixture.Turns[req.Turn-1], fixtureOrigin(req.Fixture, req.Turn), req.Turn)
 	default:
-		a, diags = s.renderTurn(req.TurnValues, origin{rng: req.TurnOrigin}, 0)
+		a, diags = s.renderTurn(req.TurnValues, fileOrigin(req.TurnOrigin, req.TurnRanges), 0)
 	}
 	if a != nil && req.Fixture != nil && req.Session == nil && req.Turn >= 0 {
 		a.Fixture = req.Fixture.Name

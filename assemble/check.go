@@ -1,0 +1,137 @@
+package assemble
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/templates"
+)
+
+// checker holds what the static checks of block bodies need: the project, and suggesters for its names.
+type checker struct {
+	p                    *blocks.Project
+	vars, consts, tables *blocks.Suggester
+}
+
+// codeRule is the fix a diagnostic of the code rule (§3.8) gives.
+const codeRule = "a code value must be printed by an action alone on its line ({{.name}}, with only white space and if, else, end, range, with or comments beside it, and no trim markers there), never through a function, a template variable or beside other text, since its fence works only on lines of its own"
+
+// block checks what a body uses against the project (§3.2, §3.7, §3.8): variables and their scope, fields of records,
+// constants and lookup tables, refs and titles, dropped, and where code values are printed.
+func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnostics {
+	var diags blocks.Diagnostics
+	p := ck.p
+	at := func(u templates.Use) blocks.Range { return b.SourceRange(u.Off, u.End) }
+	for _, u := range body.Uses.Vars {
+		v, ok := p.Vars[u.Name]
+		switch {
+		case !ok:
+			diags.Errorf(at(u), "block %q uses undeclared variable %q%s: declare it under [vars.%s] in promptc.toml", b.ID, u.Name, ck.vars.DidYouMean(u.Name), u.Name)
+			continue
+		case b.Section == blocks.Runbook && v.Scope == blocks.ScopeTurn:
+			diags.Errorf(at(u), "runbook block %q uses turn variable %q: runbook bytes must not depend on the turn; move this text into a turn block", b.ID, u.Name)
+		}
+		if msg := codeUse(v, u.Kind, u.Alone); msg != "" {
+			diags.Errorf(at(u), "block %q %s: %s", b.ID, msg, codeRule)
+		}
+	}
+	for _, u := range body.Uses.Items {
+		v := p.Vars[u.Name]
+		if v == nil {
+			continue
+		}
+		switch {
+		case v.Type == blocks.TypeList && v.Trust == blocks.Code && !(u.Kind == templates.UsePrinted && u.Alone):
+			diags.Errorf(at(u), "block %q uses an item of code variable %q where its fence cannot hold: %s", b.ID, u.Name, codeRule)
+		case v.Type == blocks.TypeRecords && hasCodeField(v):
+			diags.Errorf(at(u), "block %q uses a record of %q whole, which would print its code fields without their fence: read its fields one by one ({{.field}})", b.ID, u.Name)
+		}
+	}
+	for _, f := range body.Uses.Fields {
+		v := p.Vars[f.Var]
+		rng := b.SourceRange(f.Off, f.End)
+		switch {
+		case v == nil:
+			// the variable itself is reported as undeclared
+		case v.Type != blocks.TypeRecords:
+			diags.Errorf(rng, "block %q reads field %q of the items of %q, but %q is a %s variable: only records have fields", b.ID, f.Name, f.Var, f.Var, v.Type)
+		case v.Field(f.Name) == nil:
+			names := make([]string, len(v.Fields))
+			for i, fl := range v.Fields {
+				names[i] = fl.Name
+			}
+			diags.Errorf(rng, "block %q reads undeclared field %q of records %q%s; its fields are: %s", b.ID, f.Name, f.Var, blocks.DidYouMean(f.Name, names), strings.Join(names, ", "))
+		default:
+			if msg := codeUse(v.Field(f.Name), f.Kind, f.Alone); msg != "" {
+				diags.Errorf(rng, "block %q %s: %s", b.ID, strings.Replace(msg, "variable", "field of "+quote(f.Var), 1), codeRule)
+			}
+		}
+	}
+	for _, u := range body.Uses.Consts {
+		c, ok := p.Consts[u.Name]
+		switch {
+		case ok && c.Lookup != nil:
+			diags.Errorf(at(u), "block %q reads lookup table %q with const: read an entry with {{lookup %q KEY}}", b.ID, u.Name, u.Name)
+		case !ok && !p.Incomplete:
+			diags.Errorf(at(u), "block %q uses unknown constant %q%s: define it under [const] in a blocks/ file", b.ID, u.Name, ck.consts.DidYouMean(u.Name))
+		}
+	}
+	for _, u := range body.Uses.Lookups {
+		c, ok := p.Consts[u.Name]
+		switch {
+		case ok && c.Lookup == nil:
+			diags.Errorf(at(u), "block %q calls lookup on %q, a text constant, not a lookup table: use {{const %q}}", b.ID, u.Name, u.Name)
+		case !ok && !p.Incomplete:
+			diags.Errorf(at(u), "block %q looks up unknown table %q%s: define it as [const.%s] with name = \"text\" entries in a blocks/ file", b.ID, u.Name, ck.tables.DidYouMean(u.Name), u.Name)
+		}
+	}
+	for _, u := range append(append([]templates.Use(nil), body.Uses.Refs...), body.Uses.Titles...) {
+		// A ref to an unknown id is checked when it runs, like every ref (§3.2); lint reports it statically.
+		if target, ok := p.ByID[u.Name]; ok && b.Section == blocks.Runbook && target.Section == blocks.Turn {
+			diags.Errorf(at(u), "runbook block %q refers to turn block %q: a runbook must not point into the per-turn message", b.ID, u.Name)
+		}
+	}
+	for _, u := range body.Uses.Dropped {
+		v, ok := p.Vars[u.Name]
+		switch {
+		case !ok:
+			diags.Errorf(at(u), "block %q asks how many items of undeclared variable %q were dropped%s", b.ID, u.Name, ck.vars.DidYouMean(u.Name))
+		case v.Type != blocks.TypeList && v.Type != blocks.TypeRecords:
+			diags.Errorf(at(u), "block %q asks how many items of %q were dropped, but only list and records values have items; %q is a %s", b.ID, u.Name, u.Name, v.Type)
+		case b.Section == blocks.Runbook && v.Scope == blocks.ScopeTurn:
+			diags.Errorf(at(u), "runbook block %q uses turn variable %q: runbook bytes must not depend on the turn; move this text into a turn block", b.ID, u.Name)
+		}
+	}
+	return diags
+}
+
+// codeUse says what is wrong with a use of v of the given kind under the code rule, or "" when nothing is.
+func codeUse(v *blocks.Var, kind templates.UseKind, alone bool) string {
+	switch {
+	case v.Type == blocks.TypeRecords:
+		if hasCodeField(v) && kind != templates.UseRange && kind != templates.UseCondition {
+			return fmt.Sprintf("uses records variable %q, which has code fields, other than by ranging over it", v.Name)
+		}
+	case v.Trust != blocks.Code:
+	case v.Type == blocks.TypeList:
+		if kind != templates.UseRange && kind != templates.UseCondition {
+			return fmt.Sprintf("uses code variable %q other than by ranging over it and printing each item alone on its line", v.Name)
+		}
+	case kind == templates.UseCondition:
+	case kind != templates.UsePrinted:
+		return fmt.Sprintf("passes code variable %q through a function, a template variable or a range", v.Name)
+	case !alone:
+		return fmt.Sprintf("prints code variable %q beside other text on its line", v.Name)
+	}
+	return ""
+}
+
+func hasCodeField(v *blocks.Var) bool {
+	for _, f := range v.Fields {
+		if f.Trust == blocks.Code {
+			return true
+		}
+	}
+	return false
+}
