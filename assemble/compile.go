@@ -116,6 +116,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		}
 	}
 	varNames = append(varNames, "task") // for suggestions: .task is a name a body may use too
+	parser := templates.NewParser(consts)
 	ck := &checker{p: p, vars: blocks.NewSuggester(varNames), consts: blocks.NewSuggester(constNames), tables: blocks.NewSuggester(tableNames)}
 	byName := func(vs []*blocks.Var) {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
@@ -131,7 +132,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		for i, t := range p.Tasks {
 			c.admit[i] = b.AdmitsTask(t)
 		}
-		body, errs := templates.Parse(b, consts)
+		body, errs := parser.Parse(b)
 		diags = append(diags, errs...)
 		if body == nil {
 			continue

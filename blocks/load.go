@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"runtime"
 	"slices"
@@ -60,11 +61,7 @@ type sourceFile struct {
 
 func readFile(fsys fs.FS, name string) *sourceFile {
 	f := &sourceFile{name: name}
-	if fi, err := fs.Stat(fsys, name); err == nil && fi.Size() > MaxSourceBytes {
-		f.diag = checkSourceSize(name, int(min(fi.Size(), 1<<62)), "source file")
-		return f
-	}
-	data, err := fs.ReadFile(fsys, name)
+	data, err := readLimited(fsys, name, MaxSourceBytes)
 	if err != nil {
 		f.diag = &Diagnostic{Summary: "cannot read file: " + unwrapPathError(err), Subject: FileRange(name).Ptr()}
 		return f
@@ -85,6 +82,35 @@ func readFile(fsys fs.FS, name string) *sourceFile {
 
 // parseTOMLFiles reads and parses files on all processors. A file that was read but does not parse keeps its text
 // (the loader records it) and carries the syntax error.
+// readLimited reads file name of fsys, but no more than limit+1 bytes of it: enough to tell that it is too large
+// without reading a huge file into memory.
+func readLimited(fsys fs.FS, name string, limit int) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	size := 512
+	if fi, err := f.Stat(); err == nil {
+		size = int(min(fi.Size(), int64(limit))) + 1
+	}
+	data := make([]byte, 0, size)
+	for len(data) <= limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
+		n, err := f.Read(data[len(data):min(cap(data), limit+1)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return data, nil
+}
+
 func parseTOMLFiles(fsys fs.FS, names []string) []*sourceFile {
 	out := make([]*sourceFile, len(names))
 	work := make(chan int)

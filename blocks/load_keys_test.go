@@ -2,7 +2,9 @@ package blocks_test
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/promptc/promptc/blocks"
 )
@@ -247,5 +249,20 @@ url = "https://example.com/b"
 		if got := diags.String(); got != tt.want {
 			t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 		}
+	}
+}
+
+// TestLoadSourceSize: a source file over MaxSourceBytes is refused without being decoded (or read whole); one at
+// the limit is read.
+func TestLoadSourceSize(t *testing.T) {
+	fsys := with(base, "-- blocks/base.toml --\n[[block]]\nid = \"intro\"\ntemplate = \"big.md\"\n\n[[block]]\nid = \"ask\"\nbody = \"Go.\"\n")
+	fsys["templates/big.md"] = &fstest.MapFile{Data: []byte(strings.Repeat("x", blocks.MaxSourceBytes+1))}
+	_, diags := blocks.Load(fsys)
+	if want := "templates/big.md:?:?: source file too large: promptc reads files of at most 8 MiB (8388608 bytes); split it, or move long text into several templates\n"; !strings.HasPrefix(diags.String(), want) {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", diags, want)
+	}
+	fsys["templates/big.md"] = &fstest.MapFile{Data: []byte(strings.Repeat("x", blocks.MaxSourceBytes))}
+	if _, diags := blocks.Load(fsys); len(diags) > 0 {
+		t.Errorf("a file at the limit: %s", diags)
 	}
 }

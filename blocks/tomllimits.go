@@ -29,7 +29,7 @@ func checkSourceSize(name string, size int, what string) *Diagnostic {
 		return nil
 	}
 	return &Diagnostic{
-		Summary: fmt.Sprintf("%s too large: %d bytes; promptc reads files of at most 8 MiB (%d bytes)", what, size, MaxSourceBytes),
+		Summary: fmt.Sprintf("%s too large: promptc reads files of at most 8 MiB (%d bytes); split it, or move long text into several templates", what, MaxSourceBytes),
 		Subject: FileRange(name).Ptr(),
 	}
 }

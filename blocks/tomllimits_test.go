@@ -57,7 +57,7 @@ func TestCheckTOMLLimits(t *testing.T) {
 
 func TestCheckTOMLLimitsSize(t *testing.T) {
 	in := strings.Repeat("#", MaxSourceBytes+1)
-	want := "f:?:?: file too large: 8388609 bytes; promptc reads files of at most 8 MiB (8388608 bytes)"
+	want := "f:?:?: file too large: promptc reads files of at most 8 MiB (8388608 bytes); split it, or move long text into several templates"
 	if d := checkTOMLLimits(NewFile("f", in)); d == nil || d.String() != want {
 		t.Errorf("got %v, want %s", d, want)
 	}

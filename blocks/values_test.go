@@ -433,7 +433,7 @@ func TestReadValuesLimits(t *testing.T) {
 	big[0] = '{'
 	for _, name := range []string{"big.json", "-"} {
 		_, _, diags := p.ReadValues(name, big, blocks.ScopeSession)
-		want := strings.NewReplacer("-", "<stdin>").Replace(name) + ":?:?: values file too large: 8388609 bytes; promptc reads files of at most 8 MiB (8388608 bytes)\n"
+		want := strings.NewReplacer("-", "<stdin>").Replace(name) + ":?:?: values file too large: promptc reads files of at most 8 MiB (8388608 bytes); split it, or move long text into several templates\n"
 		if got := diags.String(); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}

@@ -457,15 +457,33 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 	}
 	t := b.tmpl
 	if b.perExecution {
-		c, err := t.Clone()
-		if err != nil {
-			d := b.diag(0, 0, err.Error())
-			return "", &d
+		var x *executor
+		b.mu.Lock()
+		if n := len(b.executors); n > 0 {
+			x, b.executors = b.executors[n-1], b.executors[:n-1]
 		}
-		f := &funcs{name: b.Block.ID, consts: b.consts, env: env, st: newExecState()}
-		fm := f.Map()
-		fm[rangeFunc] = f.rangeOver
-		t = c.Funcs(fm)
+		b.mu.Unlock()
+		if x == nil {
+			// A template of its own (not a clone: the body's template is one of a project's whole set), sharing
+			// the body's parse tree, which no execution changes.
+			x = &executor{f: &funcs{name: b.Block.ID, consts: b.consts}}
+			fm := x.f.Map()
+			fm[rangeFunc] = x.f.rangeOver
+			c, err := template.New(b.Block.ID).Option("missingkey=error").Funcs(fm).AddParseTree(b.Block.ID, t.Tree)
+			if err != nil {
+				d := b.diag(0, 0, err.Error())
+				return "", &d
+			}
+			x.t = c
+		}
+		x.f.env, x.f.st = env, newExecState()
+		defer func() {
+			x.f.env, x.f.st = Env{}, nil // hold no caller's state while idle
+			b.mu.Lock()
+			b.executors = append(b.executors, x)
+			b.mu.Unlock()
+		}()
+		t = x.t
 	}
 	out := &limitedBuilder{}
 	out.Grow(len(b.Block.Body))

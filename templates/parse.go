@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"sync"
 	"errors"
 	"fmt"
 	"regexp"
@@ -28,6 +29,17 @@ type Body struct {
 	// perExecution is set when an execution needs functions of its own: ref, title or dropped (bound to its
 	// environment) or a range (bound to its budget).
 	perExecution bool
+	// executors holds templates of tmpl's tree bound to functions of their own, reused across executions: one costs
+	// more to build than most executions, and is in use by one execution at a time. A plain list, not a sync.Pool,
+	// which every garbage collection would empty: there are never more than the executions running at once.
+	mu        sync.Mutex
+	executors []*executor
+}
+
+// executor is a clone of a body's template whose functions read f, which each execution sets up anew.
+type executor struct {
+	t *template.Template
+	f *funcs
 }
 
 // Literal is a piece of a body's literal text at byte offset Off of its source.
@@ -42,7 +54,25 @@ type Literal struct {
 //
 // After the analysis that fills Uses, every range pipeline is rewritten to draw its iterations from the
 // execution's budget (see Execute and MaxSteps).
-func Parse(b *blocks.Block, c Consts) (*Body, blocks.Diagnostics) {
+func Parse(b *blocks.Block, c Consts) (*Body, blocks.Diagnostics) { return NewParser(c).Parse(b) }
+
+// Parser parses the bodies of one project: they share its constants and lookup tables, and one function map, built
+// once (building a function map costs more than parsing most bodies). It is safe for concurrent use.
+type Parser struct {
+	consts Consts
+	mu     sync.Mutex
+	root   *template.Template // the bodies' templates, sharing its function map
+}
+
+// NewParser returns a parser for bodies that read the constants and lookup tables c.
+func NewParser(c Consts) *Parser {
+	f := &funcs{consts: c}
+	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(f.Map())}
+}
+
+// Parse parses a block's body as the package function Parse does.
+func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
+	c := p.consts
 	body := &Body{Block: b, consts: c}
 	text := b.Body
 	if b.Raw || !strings.Contains(text, "{{") {
@@ -62,8 +92,9 @@ func Parse(b *blocks.Block, c Consts) (*Body, blocks.Diagnostics) {
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	f := &funcs{name: b.ID, consts: c}
-	t, err := template.New(b.ID).Option("missingkey=error").Funcs(f.Map()).Parse(text)
+	p.mu.Lock()
+	t, err := p.root.New(b.ID).Parse(text)
+	p.mu.Unlock()
 	if err != nil {
 		return nil, blocks.Diagnostics{body.parseError(err)}
 	}
