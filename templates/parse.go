@@ -1,12 +1,12 @@
 package templates
 
 import (
-	"sync"
 	"errors"
 	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"text/template"
 	"text/template/parse"
 
