@@ -85,6 +85,9 @@ func (l *loader) resolveFixtures() {
 			f.sessionFrom = from
 			if !f.tasksSet {
 				f.Tasks = base.Tasks
+				if len(f.Tasks) == 0 {
+					l.errorf(f.Table.Value("extends"), "fixture %q inherits tasks = [] from %q, so it renders nothing: set its own tasks (tasks = [\"*\"] for every task)", f.Name, f.Extends)
+				}
 			}
 			if f.Turns == nil {
 				f.Turns, f.TurnTables = base.Turns, base.TurnTables

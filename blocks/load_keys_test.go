@@ -209,9 +209,16 @@ extends = "basic"
 -- fixtures/orphan.toml --
 extends = "basik"
 -- fixtures/bare.toml --
+-- fixtures/abstract.toml --
+tasks = []
+-- fixtures/nothing.toml --
+extends = "abstract"
+[session]
+agent = "Ada"
 `))
 	want := "fixtures/bare.toml:1:1: required session variable \"agent\" is missing from [session]\n" +
 		"fixtures/basic.toml:1:11: fixture \"basic\" extends itself through basic → loop → basic: fixtures may extend each other in chains, not in cycles\n" +
+		"fixtures/nothing.toml:1:11: fixture \"nothing\" inherits tasks = [] from \"abstract\", so it renders nothing: set its own tasks (tasks = [\"*\"] for every task)\n" +
 		"fixtures/orphan.toml:1:11: fixture \"orphan\" extends unknown fixture \"basik\" (did you mean \"basic\"?): extends names a file of fixtures/ without .toml\n"
 	if got := diags.String(); got != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)

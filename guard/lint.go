@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"slices"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -309,7 +310,7 @@ func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) 
 				bd.lits = append(bd.lits, litSegment{off: lit.Off, text: lit.Text})
 			}
 		}
-		for _, u := range bd.uses.Consts {
+		for _, u := range append(slices.Clip(bd.uses.Consts), bd.uses.Lookups...) {
 			if ids := l.usedBy[u.Name]; len(ids) == 0 || ids[len(ids)-1] != b.ID {
 				l.usedBy[u.Name] = append(ids, b.ID)
 			}

@@ -882,3 +882,23 @@ body = "You are {{.agent_name}}."
 		})
 	}
 }
+
+// TestUnusedLookupTable: a lookup table read with lookup is used; one read by nothing is reported as a table, with
+// the fix that fits it.
+func TestUnusedLookupTable(t *testing.T) {
+	files := map[string]string{
+		"promptc.toml": "name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"b\"]\n[vars.k]\nscope = \"session\"\ntype = \"string\"\n",
+		"blocks/a.toml": "[const.used]\nx = \"X\"\n\n[const.unused]\ny = \"Y\"\n\n[[block]]\nid = \"b\"\nbody = '{{lookup \"used\" .k .k}}'\n",
+	}
+	prog, arts := ltCompile(t, files)
+	var got []string
+	for _, f := range Lint(prog, arts, ltCounter(t)) {
+		if f.Lint == LintUnusedConstant {
+			got = append(got, f.String()+" / "+f.Suggestion)
+		}
+	}
+	want := `blocks/a.toml:4:1: warning: lookup table "unused" is never used: no block reads it with {{lookup "unused" …}} (unused-constant) / read it with {{lookup "unused" KEY}} where it applies, or delete it`
+	if strings.Join(got, "\n") != want {
+		t.Errorf("unused-constant findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}

@@ -8,13 +8,19 @@ import (
 
 func (l *linter) unusedConstants() {
 	for _, bd := range l.bodies {
-		if bd.uses.DynamicConst {
+		if bd.uses.DynamicConst || bd.uses.DynamicLookup {
 			return // a computed const name may use any constant: nothing can be called unused
 		}
 	}
 	l.ran[LintUnusedConstant] = true
 	for _, ct := range l.consts {
 		if len(l.usedBy[ct.Name]) > 0 {
+			continue
+		}
+		if ct.Lookup != nil {
+			l.add(LintUnusedConstant, ct.Range, ct.Name,
+				fmt.Sprintf("read it with {{lookup %q KEY}} where it applies, or delete it", ct.Name),
+				"lookup table %q is never used: no block reads it with {{lookup %q …}}", ct.Name, ct.Name)
 			continue
 		}
 		l.add(LintUnusedConstant, ct.Range, ct.Name,
