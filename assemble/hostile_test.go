@@ -2,6 +2,7 @@ package assemble_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -506,13 +507,7 @@ func checkHostile(t testing.TB, prog *assemble.Program, trust blocks.Trust, a, b
 	want := reference(t, prog, trust)
 	s, u := hostileValues(prog.Project, trust, a, b)
 	got := hostileRender(t, prog, s, u)
-	for _, k := range slices.Sorted(func(yield func(string) bool) {
-		for k := range want {
-			if !yield(k) {
-				return
-			}
-		}
-	}) {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
 		checkHostileShape(t, fmt.Sprintf("%s %s", trust, k), got[k], want[k])
 	}
 }
@@ -560,10 +555,12 @@ func TestHostileValuesMixed(t *testing.T) {
 
 // FuzzHostileValue runs the property on arbitrary values at every trust level. value goes where TestHostileValues
 // puts a corpus value; raw, arbitrary bytes as a Go caller may pass them (invalid UTF-8 included), goes into the
-// second item of every list and the second record.
+// second item of every list and the second record. It is seeded from the whole corpus, the megabyte values cut to
+// their first 4 KiB (TestHostileValues checks them whole): one execution on a megabyte takes a second, and the
+// fuzzer would spend its time minimizing them. For the same reason inputs are cut to 64 KiB.
 func FuzzHostileValue(f *testing.F) {
 	for _, c := range hostile.Corpus() {
-		f.Add(c.Value, []byte("x"))
+		f.Add(c.Value[:min(len(c.Value), 4<<10)], []byte("x"))
 	}
 	small := hostile.Small()
 	for i := range small {
@@ -571,6 +568,8 @@ func FuzzHostileValue(f *testing.F) {
 	}
 	prog := loadHostile(f)
 	f.Fuzz(func(t *testing.T, value string, raw []byte) {
+		const max = 64 << 10
+		value, raw = value[:min(len(value), max)], raw[:min(len(raw), max)]
 		for _, trust := range hostileTrusts {
 			checkHostile(t, prog, trust, value, string(raw))
 		}
@@ -586,6 +585,7 @@ func TestHostileValuesFixture(t *testing.T) {
 		"plain", "empty", "forged heading mid-value", "setext underline", "both markers", "end marker split by CR",
 		"end marker twice overlapping", "fence closing a block", "fence 10", "tilde fence 4", "im_start", "CR CRLF LF",
 		"RLO", "BOM", "line separator", "multibyte", "control 00", "control 1B", "control 85", "every C0 byte",
+		"end marker prefix at the end", "html block", "many newlines then heading", "trailing backslash",
 	}
 	byName := map[string]string{}
 	for _, c := range hostile.Small() {
@@ -641,13 +641,7 @@ func fixtureTOML(session, turn blocks.Values) string {
 }
 
 func writeTOMLValues(b *strings.Builder, table string, vals blocks.Values) {
-	names := slices.Sorted(func(yield func(string) bool) {
-		for k := range vals {
-			if !yield(k) {
-				return
-			}
-		}
-	})
+	names := slices.Sorted(maps.Keys(vals))
 	var records []string
 	for _, name := range names {
 		switch v := vals[name].(type) {
@@ -660,18 +654,8 @@ func writeTOMLValues(b *strings.Builder, table string, vals blocks.Values) {
 	// Arrays of tables come after the table's plain keys: [[session.repos]] starts a new table.
 	for _, name := range records {
 		for _, rec := range vals[name].([]map[string]any) {
-			if table == "turn" {
-				fmt.Fprintf(b, "[[turn.%s]]\n", name)
-			} else {
-				fmt.Fprintf(b, "[[%s.%s]]\n", table, name)
-			}
-			for _, f := range slices.Sorted(func(yield func(string) bool) {
-				for k := range rec {
-					if !yield(k) {
-						return
-					}
-				}
-			}) {
+			fmt.Fprintf(b, "[[%s.%s]]\n", table, name) // inside the table just opened, or the last [[turn]]
+			for _, f := range slices.Sorted(maps.Keys(rec)) {
 				fmt.Fprintf(b, "%s = %s\n", f, tomlValue(rec[f]))
 			}
 		}
@@ -753,7 +737,12 @@ func headings(text string) []string {
 			out = append(out, line)
 			prevPara = ""
 		case indent <= 3 && prevPara != "" && isSetextUnderline(trimmed):
+			// Before the list item check: "-" after a paragraph line underlines it, since an empty list item
+			// cannot interrupt a paragraph.
 			out = append(out, trimmed[:1]+": "+prevPara)
+			prevPara = ""
+		case indent <= 3 && (isThematicBreak(trimmed) || isListItem(trimmed)):
+			// Neither is paragraph text: a line of - after a list item is a break, not the item's underline.
 			prevPara = ""
 		case indent >= 4 && prevPara == "":
 			// an indented code block line: not paragraph text
@@ -785,6 +774,29 @@ func isATX(s string) bool {
 	return n >= 1 && n <= 6 && (n == len(s) || s[n] == ' ' || s[n] == '\t')
 }
 
+func isThematicBreak(s string) bool {
+	s = strings.NewReplacer(" ", "", "\t", "").Replace(s)
+	return len(s) >= 3 && (strings.Trim(s, "*") == "" || strings.Trim(s, "-") == "" || strings.Trim(s, "_") == "")
+}
+
+// isListItem reports whether s starts a list item: a bullet (- + *) or up to nine digits and . or ), followed by a
+// space, a tab or the end of the line.
+func isListItem(s string) bool {
+	n := 0
+	if s != "" && strings.IndexByte("-+*", s[0]) >= 0 {
+		n = 1
+	} else {
+		for n < len(s) && n < 10 && '0' <= s[n] && s[n] <= '9' {
+			n++
+		}
+		if n == 0 || n > 9 || n == len(s) || (s[n] != '.' && s[n] != ')') {
+			return false
+		}
+		n++
+	}
+	return n == len(s) || s[n] == ' ' || s[n] == '\t'
+}
+
 func isSetextUnderline(s string) bool {
 	s = strings.TrimRight(s, " \t")
 	return s != "" && (strings.Trim(s, "=") == "" || strings.Trim(s, "-") == "")
@@ -807,12 +819,88 @@ func TestHeadingScanner(t *testing.T) {
 		{"backtick in info is no fence", "``` a`b\n# yes", []string{"# yes"}},
 		{"tilde", "~~~~ x`y\n# no\n~~~~~\n# yes", []string{"# yes"}},
 		{"quoted heading", "> # no\n>\n> ## no", nil},
+		{"empty items", "## T\n\n- \n- \n- last\n1.\n---", []string{"## T"}},
+		{"empty item underlines", "Teammates:\n- \n- Bob", []string{"-: Teammates:"}},
+		{"breaks", "***\n---\n- - -\n___\n===", nil},
 		{"escaped", "\\# no\n\\=== no", nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := headings(c.text); !slices.Equal(got, c.want) {
 				t.Errorf("headings(%q) = %q, want %q", c.text, got, c.want)
 			}
+		})
+	}
+}
+
+// TestHostileValueNextToText: a value placed against the block's own text keeps the property: the text beside it
+// cannot complete what the value starts.
+func TestHostileValueNextToText(t *testing.T) {
+	const manifest = `
+-- promptc.toml --
+name  = "gaps"
+tasks = ["t"]
+[runbook]
+order = ["a"]
+[vars.agent]
+scope = "session"
+type  = "string"
+[vars.team]
+scope = "session"
+type  = "list"
+[vars.diff]
+scope = "session"
+type  = "text"
+trust = "code"
+[[target]]
+name  = "claude"
+file  = "CLAUDE.md"
+begin = "<!-- BEGIN ACME-RUNTIME (auto-managed; do not edit) -->"
+end   = "<!-- END ACME-RUNTIME -->"
+-- blocks/a.toml --
+[[block]]
+id    = "a"
+title = "A"
+body  = '''
+`
+	render := func(t *testing.T, body string, vals blocks.Values) (*assemble.Artifact, blocks.Diagnostics, error) {
+		t.Helper()
+		prog, diags := assemble.Load(archive(manifest + body + "'''\n"))
+		if len(diags) > 0 {
+			return nil, diags, nil
+		}
+		a, err := prog.Runbook("t", vals)
+		return a, nil, err
+	}
+	plain := blocks.Values{"agent": "x", "team": []string{"x", "Bob"}, "diff": "x"}
+	for _, c := range []struct {
+		name, body string
+		vals             blocks.Values
+		// check reports what is wrong with the result; diags are the compile diagnostics, when there are any.
+		check func(t *testing.T, got *assemble.Artifact, diags blocks.Diagnostics, err error)
+	}{{
+		// The value ends with most of the end marker, and the block's " -->" would finish it: BreakMarkerEdges
+		// breaks the value's piece, so the block renders.
+		name: "block text after a value completes a marker",
+		body: "<!-- generated for {{.agent}} -->\nYou work on issues.\n",
+		vals: blocks.Values{"agent": "<!-- END ACME-RUNTIME", "team": []string{"x"}, "diff": "x"},
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			got, diags, err := render(t, c.body, c.vals)
+			if c.check != nil {
+				c.check(t, got, diags, err)
+				return
+			}
+			if len(diags) > 0 {
+				t.Fatalf("project has diagnostics:\n%s", diags)
+			}
+			if err != nil {
+				t.Fatalf("rendering failed: %v", err)
+			}
+			want, _, err := render(t, c.body, plain)
+			if err != nil {
+				t.Fatalf("rendering the plain value failed: %v", err)
+			}
+			checkHostileShape(t, c.name, got, want)
 		})
 	}
 }

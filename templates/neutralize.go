@@ -19,6 +19,62 @@ import (
 // The character that starts an occurrence is the UTF-8 sequence (or invalid byte) of s at that offset. Neutralize
 // takes time linear in len(s), whatever the number of markers and however their occurrences overlap.
 func Neutralize(s string, markers []string) string {
+	return neutralizeWhole(s, markers)
+}
+
+// BreakMarkerEdges keeps a value from finishing a marker with the text beside it: when s ends with at least half of a
+// marker's beginning (and at least minEdge bytes of it), or starts with as much of its end, that piece is broken as
+// Neutralize breaks a whole occurrence, with a backslash after its first character. A template's own text next to
+// the value, or another value, could otherwise complete it: `<!-- generated for {{.agent}} -->` with an agent named
+// "<!-- END ACME". Prepare applies it after Neutralize, so that no value can make rendering fail on a marker (§3.9).
+// A marker shorter than 2*minEdge has no edges to break.
+func BreakMarkerEdges(s string, markers []string) string {
+	if s == "" {
+		return s
+	}
+	end, start := -1, false // where to break a marker's beginning at the end of s; whether to break s's first character
+	for _, m := range markers {
+		half := max((len(m)+1)/2, minEdge)
+		for k := len(m) - 1; k >= half; k-- {
+			if end < 0 && strings.HasSuffix(s, m[:k]) {
+				end = len(s) - k
+			}
+			if !start && strings.HasPrefix(s, m[len(m)-k:]) {
+				start = true
+			}
+		}
+	}
+	if end < 0 && !start {
+		return s
+	}
+	_, first := utf8.DecodeRuneInString(s)
+	if start && end >= 0 && end < first {
+		end = -1 // the same character: one backslash after it serves both
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	rest := s
+	if start {
+		b.WriteString(s[:first])
+		b.WriteByte('\\')
+		rest = s[first:]
+		end -= first
+	}
+	if end >= 0 {
+		_, size := utf8.DecodeRuneInString(rest[end:])
+		b.WriteString(rest[:end+size])
+		b.WriteByte('\\')
+		rest = rest[end+size:]
+	}
+	b.WriteString(rest)
+	return b.String()
+}
+
+// minEdge is the shortest piece of a marker BreakMarkerEdges breaks: shorter ones ("<!", "->") are everyday text.
+const minEdge = 4
+
+// neutralizeWhole breaks every whole occurrence of a marker in s (see Neutralize).
+func neutralizeWhole(s string, markers []string) string {
 	if s == "" || len(markers) == 0 {
 		return s
 	}

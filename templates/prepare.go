@@ -91,7 +91,7 @@ func finish(v *blocks.Var, s string, markers []string) string {
 	default:
 		s = Escape(v.Trust, s)
 	}
-	return Neutralize(s, markers)
+	return BreakMarkerEdges(Neutralize(s, markers), markers)
 }
 
 func prepareList(v *blocks.Var, raw []string, markers []string) ([]string, int, *blocks.ValueError) {

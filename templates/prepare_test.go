@@ -246,8 +246,14 @@ func FuzzPrepare(f *testing.F) {
 			t.Fatalf("Prepare(%q) = %v, %d", in, err, dropped)
 		}
 		checkPrepared(t, v.Trust, "fuzz", got.(string))
+		// Without markers there is nothing to break: the escaping alone must hold its properties, and with markers
+		// the value must be that, with the markers and their edges broken.
+		plain, _, _ := Prepare(v, in, nil)
 		if v.Trust == blocks.Untrusted {
-			checkUntrustedLine(t, got.(string))
+			checkUntrustedLine(t, plain.(string))
+		}
+		if want := BreakMarkerEdges(Neutralize(plain.(string), hostile.Markers), hostile.Markers); v.Trust != blocks.Trusted && got != want {
+			t.Fatalf("Prepare(%q) = %q, want %q", in, got, want)
 		}
 	})
 }
