@@ -874,7 +874,7 @@ body  = '''
 	plain := blocks.Values{"agent": "x", "team": []string{"x", "Bob"}, "diff": "x"}
 	for _, c := range []struct {
 		name, body string
-		vals             blocks.Values
+		vals       blocks.Values
 		// check reports what is wrong with the result; diags are the compile diagnostics, when there are any.
 		check func(t *testing.T, got *assemble.Artifact, diags blocks.Diagnostics, err error)
 	}{{

@@ -1,10 +1,10 @@
 package guard
 
 import (
-	"slices"
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"

@@ -887,7 +887,7 @@ body = "You are {{.agent_name}}."
 // the fix that fits it.
 func TestUnusedLookupTable(t *testing.T) {
 	files := map[string]string{
-		"promptc.toml": "name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"b\"]\n[vars.k]\nscope = \"session\"\ntype = \"string\"\n",
+		"promptc.toml":  "name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"b\"]\n[vars.k]\nscope = \"session\"\ntype = \"string\"\n",
 		"blocks/a.toml": "[const.used]\nx = \"X\"\n\n[const.unused]\ny = \"Y\"\n\n[[block]]\nid = \"b\"\nbody = '{{lookup \"used\" .k .k}}'\n",
 	}
 	prog, arts := ltCompile(t, files)

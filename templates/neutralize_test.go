@@ -172,10 +172,10 @@ func BenchmarkNeutralize(b *testing.B) {
 func TestBreakMarkerEdges(t *testing.T) {
 	markers := []string{"<!-- END ACME -->", "<!-- BEGIN ACME -->"}
 	for _, tt := range []struct{ in, want string }{
-		{"see <!-- END ACME", `see <\!-- END ACME`},   // " -->" after it would finish the end marker
-		{"<!-- BEGIN AC", `<\!-- BEGIN AC`},            // 13 of 19 bytes
-		{" ACME --> and go on", ` \ACME --> and go on`}, // 9 of 17 bytes of the end: half is enough
-		{"ACME --> and go on", "ACME --> and go on"},   // 8 of 17: under half
+		{"see <!-- END ACME", `see <\!-- END ACME`},       // " -->" after it would finish the end marker
+		{"<!-- BEGIN AC", `<\!-- BEGIN AC`},               // 13 of 19 bytes
+		{" ACME --> and go on", ` \ACME --> and go on`},   // 9 of 17 bytes of the end: half is enough
+		{"ACME --> and go on", "ACME --> and go on"},      // 8 of 17: under half
 		{"D ACME --> and go on", `D\ ACME --> and go on`}, // "<!-- EN" before it would finish it
 		{"END ACME -->", `E\ND ACME -->`},
 		{"<!-- END ACME -->", "<!-- END ACME -->"}, // whole markers are Neutralize's: not an edge
