@@ -1,10 +1,12 @@
 package assemble_test
 
 import (
+	"github.com/promptc/promptc/internal/hostile"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -67,6 +69,23 @@ var fuzzSeeds = []string{
 
 // FuzzLoadCompile feeds arbitrary projects to the front door: Load, then Build when Load reports nothing. No input
 // may panic, and every problem must come back as a diagnostic that names a file and says something.
+// hostileSeedProject is a project whose fixture gives its one value as the last line of the archive.
+const hostileSeedProject = `-- promptc.toml --
+name = "h"
+tasks = ["t"]
+[runbook]
+order = ["a"]
+[vars.v]
+scope = "session"
+type = "text"
+-- blocks/a.toml --
+[[block]]
+id = "a"
+body = "Hello {{.v}}."
+-- fixtures/f.toml --
+[session]
+v = `
+
 func FuzzLoadCompile(f *testing.F) {
 	for _, c := range buildCases {
 		f.Add(c.files)
@@ -75,6 +94,10 @@ func FuzzLoadCompile(f *testing.F) {
 		f.Add(problemBase + c.files) // a later file of the same name wins, as in withBase
 	}
 	f.Add(richProject)
+	// Hostile values in a fixture: the loader, the compiler and the escapers meet them together.
+	for _, c := range hostile.Small() {
+		f.Add(hostileSeedProject + strconv.Quote(c.Value) + "\n")
+	}
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}

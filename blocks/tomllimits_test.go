@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"github.com/promptc/promptc/internal/hostile"
 	"strings"
 	"testing"
 	"time"
@@ -116,6 +117,9 @@ func BenchmarkCheckTOMLLimits(b *testing.B) {
 // FuzzCheckTOMLLimits checks that the pre-scan reads any text without panicking, and never refuses a document that
 // stays within the limits by construction: one whose text has no more brackets and dots than the limits allow.
 func FuzzCheckTOMLLimits(f *testing.F) {
+	for _, c := range hostile.Small() {
+		f.Add(c.Value)
+	}
 	for _, s := range []string{
 		"a = [[1], {b = {c = 2}}]", "[a.\"b.c\".'d']\nx.y = 1", "a = \"\"\"\n[[\n\"\"\"", "a = '''{{'''", "# [[\n",
 		"a = [\n# ]\n1,\n]", "a = {b = 1,\n c = [2]}", "]]}} = {", "a = \"\\\"[\"",

@@ -1,6 +1,8 @@
 package blocks
 
 import (
+	"github.com/promptc/promptc/internal/hostile"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -256,6 +258,9 @@ func TestKeyIndexCount(t *testing.T) {
 // the source and points at a key or header, and, when BurntSushi/toml accepts the input, that the scanner indexed
 // exactly the keys the parser saw and that string values start where it says.
 func FuzzKeyIndex(f *testing.F) {
+	for _, c := range hostile.Small() {
+		f.Add("a = " + strconv.Quote(c.Value) + "\n" + c.Value)
+	}
 	for _, src := range []string{posBlocks, posQuirks, posQuotes, posUnicode, "", "a = '''\n", `"" = 1`, `"a\u00e9\"" = 1`,
 		"a = [[1], {b = [2]}]\n[x]\n", "[[a]]\n[[a]]\nb = \"\"\"\\\n  c\"\"\"", "a = \"\\e\"\n\"\\e\" = 1"} {
 		f.Add(src)

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/promptc/promptc/internal/hostile"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -476,6 +478,10 @@ func TestParseValues(t *testing.T) {
 // encoding/json does (but for what ReadValues adds: duplicate keys, numbers out of range, deep nesting, trailing
 // data, no object at the top) and then decodes the same values.
 func FuzzReadValuesJSON(f *testing.F) {
+	for _, c := range hostile.Small() {
+		quoted, _ := json.Marshal(c.Value)
+		f.Add(`{"agent_name": ` + string(quoted) + `}`)
+	}
 	for _, s := range []string{
 		`{"agent_name": "Ann", "max_steps": 4.0e1, "is_lead": true, "tags": ["a"], "repos": [{"url": "u"}]}`,
 		`{"a": "\ud800\udc00\ud800x\\\/\b\f\n\r\t\u00e9"}`,
@@ -519,6 +525,10 @@ func FuzzReadValuesJSON(f *testing.F) {
 // FuzzReadValues feeds any file, in either format, to ReadValues: no input may panic, and every diagnostic names
 // the file.
 func FuzzReadValues(f *testing.F) {
+	for _, c := range hostile.Small() {
+		f.Add("v.toml", "agent_name = "+strconv.Quote(c.Value)+"\n")
+		f.Add("v", c.Value)
+	}
 	for _, s := range []string{
 		`{"agent_name": "Ann", "repos": [{"url": "u", "x": 1}, 5]}`,
 		"agent_name = 5\n[[repos]]\nurl = 1\n[[repos]]\nx = 2\n",

@@ -3,6 +3,7 @@ package guard
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/promptc/promptc/internal/hostile"
 	"os"
 	"strconv"
 	"strings"
@@ -755,6 +756,9 @@ func TestFindVolatile(t *testing.T) {
 
 // FuzzSplitSentences: splitting never panics and every sentence lies inside the text.
 func FuzzSplitSentences(f *testing.F) {
+	for _, c := range hostile.Small() {
+		f.Add(c.Value)
+	}
 	f.Add("Intro sentence that is long enough to count here. Short.\n- A list item that is also long enough to count.\n")
 	f.Add("| `cmd` | A table cell sentence that is long enough. |\n```\ncode\n```\nWrapped\nline.")
 	f.Fuzz(func(t *testing.T, text string) {
@@ -768,6 +772,9 @@ func FuzzSplitSentences(f *testing.F) {
 
 // FuzzLint: linting any project that compiles never panics, whatever its block body and constant hold.
 func FuzzLint(f *testing.F) {
+	for _, c := range hostile.Small() {
+		f.Add(c.Value, c.Value)
+	}
 	f.Add("Released on 2024-05-01 {{.agent_name}}.", "Run only the commands listed in this runbook, and nothing else.")
 	f.Add("Never\u200b push. {{const \"c\"}}", "x")
 	f.Add("{{if .agent_name}}Today{{else}}2024-01-01{{end}}\n- Run only the commands listed in this runbook, and nothing else.", "today")
