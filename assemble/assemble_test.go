@@ -1264,6 +1264,66 @@ ok
 ` + okTurn,
 		want: "blocks/x.toml:5:1: block \"rb\": template syntax error: missing value for if\n",
 	},
+	{
+		// A variable required for one task only is missing where a fixture renders that task: the diagnostic
+		// points at the [[turn]] table that lacks it and names the task; task "a" renders.
+		name: "required for a task, missing in a fixture turn",
+		files: `
+-- promptc.toml --
+name = "p"
+tasks = ["a", "b"]
+
+[runbook]
+order = ["target", "untitled", "rb"]
+
+[turn]
+order = ["tb", "tb2"]
+
+[vars.name]
+scope = "session"
+type = "string"
+
+[vars.items]
+scope = "session"
+type = "list"
+
+[vars.issue_id]
+scope = "turn"
+type = "string"
+required = ["b"]
+-- fixtures/f.toml --
+[[turn]]
+issue_id = "X-1"
+
+[[turn]]
+-- blocks/x.toml --
+[[block]]
+id = "rb"
+body = "R"
+` + okTurn,
+		want: "fixtures/f.toml:4:1: required (for task \"b\") turn variable \"issue_id\" has no value (rendering b/f)\n",
+	},
+	{
+		// The same failure in two turns of one fixture, for two tasks: each task/fixture pair is named once.
+		name: "one failure in several turns names each context once",
+		files: `
+-- fixtures/f.toml --
+[[turn]]
+issue_id = "X-1"
+
+[[turn]]
+issue_id = "X-2"
+-- blocks/x.toml --
+[[block]]
+id = "rb"
+body = "R"
+
+[[block]]
+id = "tb"
+body = '{{index .issue_id 9}}'
+`,
+		want: "blocks/x.toml:7:11: block \"tb\": index: 9 out of range (length 3) (rendering a/f, b/f)\n",
+	},
 }
 
 func TestProblems(t *testing.T) {

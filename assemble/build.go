@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -83,6 +84,7 @@ func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
 // summarize lists at most three task/fixture pairs.
 func summarize(ctx []string) string {
 	sort.Strings(ctx)
+	ctx = slices.Compact(ctx)
 	if len(ctx) <= 3 {
 		return strings.Join(ctx, ", ")
 	}

@@ -118,14 +118,21 @@ func (p *prepared) with(n int) *prepared {
 // written in it when that is known, how to name the source in a message, and whether they come from the implicit
 // fixture that stands in for an empty fixtures/.
 type origin struct {
-	rng      blocks.Range
-	at       func(path string) blocks.Range // where value path ("name", "name[2]", "name[2].field") is written
+	rng blocks.Range
+	at  func(path string) blocks.Range // where value path ("name", "name[2]", "name[2].field") is written
+	// written reports whether a value for name was written in the source but refused when it was read (and
+	// reported then): it is not also missing.
+	written  func(name string) bool
 	desc     string
 	implicit bool
 }
 
 func fixtureOrigin(f *blocks.Fixture, k int) origin {
-	return origin{rng: f.Range, implicit: f.Implicit, desc: fmt.Sprintf("fixture %q", f.Name),
+	rng := f.Range
+	if k > 0 && k <= len(f.TurnTables) && f.TurnTables[k-1] != nil {
+		rng = f.TurnTables[k-1].Header // the [[turn]] table the values come from
+	}
+	return origin{rng: rng, implicit: f.Implicit, desc: fmt.Sprintf("fixture %q", f.Name),
 		at: func(path string) blocks.Range {
 			name, _, _ := strings.Cut(path, "[")
 			return f.ValueRange(k, name)
@@ -138,6 +145,7 @@ func fileOrigin(file blocks.Range, ranges blocks.ValueRanges) origin {
 	}
 	o := origin{rng: file, desc: "values file " + blocks.QuoteName(file.Filename)}
 	if ranges != nil {
+		o.written = func(name string) bool { _, ok := ranges[name]; return ok }
 		o.at = func(path string) blocks.Range {
 			if r := ranges.At(path); r.Known() {
 				return r
@@ -205,7 +213,7 @@ func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scop
 		raw, ok := vals[v.Name]
 		if !ok {
 			// A value written but refused by the values file's own checks is reported there already.
-			if v.RequiredIn(task) && from.where(v.Name) == from.rng {
+			if v.RequiredIn(task) && (from.written == nil || !from.written(v.Name)) {
 				what := "required"
 				if v.RequiredFor != nil {
 					what = fmt.Sprintf("required (for task %q)", task)
