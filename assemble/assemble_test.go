@@ -1474,6 +1474,45 @@ end = "<!-- END X -->"
 `,
 			want: "blocks/y.toml:4:9: the text of block \"literal\" holds the end marker of target \"claude\": installing it would corrupt CLAUDE.md; remove or reword that text\n",
 		},
+		{
+			// Two trusted values in one block, each holding a different marker: each marker is blamed on the value
+			// that holds it, not on the first value that holds a marker.
+			name: "two trusted values, two markers",
+			files: `
+-- promptc.toml --
+name = "p"
+tasks = ["t"]
+
+[runbook]
+order = ["rb"]
+
+[vars.a]
+scope = "session"
+type = "string"
+trust = "trusted"
+
+[vars.b]
+scope = "session"
+type = "string"
+trust = "trusted"
+
+[[target]]
+name = "claude"
+file = "CLAUDE.md"
+begin = "<!-- BEGIN X -->"
+end = "<!-- END X -->"
+-- blocks/x.toml --
+[[block]]
+id = "rb"
+body = '{{.a}} {{.b}}'
+-- fixtures/f.toml --
+[session]
+a = "<!-- END X -->"
+b = "<!-- BEGIN X -->"
+`,
+			want: "fixtures/f.toml:2:1: trusted variable \"a\" holds the end marker of target \"claude\" (value from fixture \"f\"), which reaches the runbook of task \"t\": installing it would corrupt CLAUDE.md; remove the marker from the value, or declare the variable untrusted, background or code so that markers in it are neutralised (rendering t/f)\n" +
+				"fixtures/f.toml:3:1: trusted variable \"b\" holds the begin marker of target \"claude\" (value from fixture \"f\"), which reaches the runbook of task \"t\": installing it would corrupt CLAUDE.md; remove the marker from the value, or declare the variable untrusted, background or code so that markers in it are neutralised (rendering t/f)\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

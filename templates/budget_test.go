@@ -13,7 +13,7 @@ const runaway = "the body's loops run more than 1048576 steps (iterations, each 
 // the budget run as text/template runs them.
 func TestRangeBudget(t *testing.T) {
 	data := map[string]any{"l": []string{"a", "b", "c"}, "m": map[string]any{"y": 2, "x": 1}, "empty": []string{},
-		"big": make([]string, MaxSteps+1), "name": "Ada", "n": 3, "nothing": nil}
+		"big": make([]string, MaxSteps+1), "fits": make([]string, MaxSteps), "name": "Ada", "n": 3, "nothing": nil}
 	tests := []struct {
 		name, body string
 		want       string // output, or the whole diagnostic when it starts with "templates/"
@@ -29,6 +29,10 @@ func TestRangeBudget(t *testing.T) {
 		{name: "a break of an inner range does not count", body: "{{range 9223372036854775807}}{{range 1}}{{break}}{{end}}{{end}}",
 			want: `templates/t.md:1:1: block "b": ` + runaway},
 		{name: "list over the budget", body: "{{range .big}}{{end}}", want: `templates/t.md:1:1: block "b": ` + runaway},
+		// An empty body weighs 1 step an iteration: exactly MaxSteps iterations fit, one more does not.
+		{name: "list of exactly the budget", body: "{{range .fits}}{{end}}done", want: "done"},
+		{name: "int of exactly the budget", body: "{{range 1048576}}{{end}}done", want: "done"},
+		{name: "int one over the budget", body: "{{range 1048577}}{{end}}", want: `templates/t.md:1:1: block "b": ` + runaway},
 		{name: "weight counts the body", body: "{{range 100000}}{{if eq 1 2}}{{end}}{{end}}", want: `templates/t.md:1:1: block "b": ` + runaway},
 		// The body weighs 13 steps: 1 for the iteration, 1 for the if, 1 for its command, 10 for calling eq.
 		{name: "within the budget", body: "{{range 80000}}{{if eq 1 2}}{{end}}{{end}}done", want: "done"},

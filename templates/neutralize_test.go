@@ -190,4 +190,25 @@ func TestBreakMarkerEdges(t *testing.T) {
 			t.Errorf("BreakMarkerEdges(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
+	// A short marker: half of "[[END]]" is 4 bytes, and 4 is also the shortest piece broken.
+	for _, tt := range []struct{ in, want string }{
+		{"x [[EN", `x [\[EN`},
+		{"x [[E", "x [[E"},
+		{"END]] y", `E\ND]] y`},
+		{"ND]] y", `N\D]] y`},
+		{"D]] y", "D]] y"},
+	} {
+		if got := BreakMarkerEdges(tt.in, []string{"[[END]]"}); got != tt.want {
+			t.Errorf("BreakMarkerEdges(%q, [[END]]) = %q, want %q", tt.in, got, tt.want)
+		}
+	}	// Half of "<END>" is 3 bytes, under the shortest piece broken: "<EN" is everyday text.
+	for _, tt := range []struct{ in, want string }{
+		{"x <END", `x <\END`},
+		{"x <EN", "x <EN"},
+		{"ND> y", "ND> y"},
+	} {
+		if got := BreakMarkerEdges(tt.in, []string{"<END>"}); got != tt.want {
+			t.Errorf("BreakMarkerEdges(%q, <END>) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
 }
