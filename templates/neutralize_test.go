@@ -201,7 +201,8 @@ func TestBreakMarkerEdges(t *testing.T) {
 		if got := BreakMarkerEdges(tt.in, []string{"[[END]]"}); got != tt.want {
 			t.Errorf("BreakMarkerEdges(%q, [[END]]) = %q, want %q", tt.in, got, tt.want)
 		}
-	} // Half of "<END>" is 3 bytes, under the shortest piece broken: "<EN" is everyday text.
+	}
+	// Half of "<END>" is 3 bytes, under the shortest piece broken: "<EN" is everyday text.
 	for _, tt := range []struct{ in, want string }{
 		{"x <END", `x <\END`},
 		{"x <EN", "x <EN"},
