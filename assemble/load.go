@@ -28,11 +28,17 @@ func Load(fsys fs.FS) (*Program, blocks.Diagnostics) {
 // the file it stands for is reported as a diagnostic that says so. git is asked for the work tree only when the
 // project holds a link.
 func LoadDir(dir string) (*Program, blocks.Diagnostics) {
-	return Load(linkfs.Dir(dir, func() string {
+	return Load(DirFS(dir))
+}
+
+// DirFS is the file system LoadDir reads the project at dir through: symbolic links are followed while they stay
+// inside the git work tree holding dir (inside dir when there is none).
+func DirFS(dir string) fs.FS {
+	return linkfs.Dir(dir, func() string {
 		top, err := gitfs.TopLevel(dir)
 		if err != nil {
 			return "" // no work tree, or no git: the project directory is the boundary
 		}
 		return top
-	}))
+	})
 }

@@ -636,6 +636,57 @@ begin = "<!-- b -->"
 				"promptc.toml:18:1: file must not be empty\n",
 		},
 		{
+			// §6 and issue 8: a target's file stays inside the directory installed into, and its markers can be
+			// told apart.
+			name: "target files and markers that cannot be installed safely",
+			files: with(base, `
+-- promptc.toml --
+name = "acme"
+tasks = ["issue", "chat"]
+
+[runbook]
+order = ["intro"]
+
+[turn]
+order = ["ask"]
+
+[[target]]
+name = "abs"
+file = "/etc/CLAUDE.md"
+begin = "<!-- B -->"
+end = "<!-- E -->"
+
+[[target]]
+name = "up"
+file = "docs/../../CLAUDE.md"
+begin = "<!-- B -->"
+end = "<!-- E -->"
+
+[[target]]
+name = "win"
+file = ".github\\copilot.md"
+begin = "<!-- B -->"
+end = "<!-- E -->"
+
+[[target]]
+name = "dir"
+file = ".github/"
+begin = "<!-- B -->"
+end = "<!-- E -->"
+
+[[target]]
+name = "nested"
+file = ".github/copilot-instructions.md"
+begin = "<!-- BEGIN X -->"
+end = "<!-- BEGIN X --> end"
+`),
+			want: "promptc.toml:12:8: target file \"/etc/CLAUDE.md\" is absolute: give a path relative to the directory installed into (install --dir)\n" +
+				"promptc.toml:18:8: target file \"docs/../../CLAUDE.md\" climbs out of the directory installed into (..): give a path inside it\n" +
+				"promptc.toml:24:8: target file \".github\\\\copilot.md\" uses \\: separate directories with /, on every system\n" +
+				"promptc.toml:30:8: target file \".github/\" names a directory: give the context file's name\n" +
+				"promptc.toml:38:7: end marker \"<!-- BEGIN X --> end\" and begin marker \"<!-- BEGIN X -->\" must not contain one another: the block is found by searching for them\n",
+		},
+		{
 			name: "unplaced block",
 			files: with(base, `
 -- blocks/more.toml --

@@ -1,6 +1,8 @@
 package blocks
 
 import (
+	"path"
+	"path/filepath"
 	"slices"
 	"strings"
 )
@@ -112,8 +114,34 @@ func setTargets(r *tableReader, l *loader, v value) {
 		if strings.Contains(t.Begin, "\n") || strings.Contains(t.End, "\n") {
 			tr.errorf("begin", "markers must be single lines")
 		}
+		if t.Begin != "" && t.End != "" && t.Begin != t.End && (strings.Contains(t.Begin, t.End) || strings.Contains(t.End, t.Begin)) {
+			tr.l.errorf(tr.valueRange("end"), "end marker %q and begin marker %q must not contain one another: the block is found by searching for them", t.End, t.Begin)
+		}
+		if t.File != "" {
+			if msg := checkTargetFile(t.File); msg != "" {
+				tr.l.errorf(tr.valueRange("file"), "target file %q %s", t.File, msg)
+			}
+		}
 		l.p.Targets = append(l.p.Targets, t)
 	}
+}
+
+// checkTargetFile says what is wrong with a target's file, or "": it must be a relative, slash-separated path to a
+// file that stays inside the directory installed into.
+func checkTargetFile(file string) string {
+	switch {
+	case strings.Contains(file, "\\"):
+		return "uses \\: separate directories with /, on every system"
+	case path.IsAbs(file) || filepath.IsAbs(file) || filepath.VolumeName(file) != "":
+		return "is absolute: give a path relative to the directory installed into (install --dir)"
+	case slices.Contains(strings.Split(file, "/"), ".."):
+		return "climbs out of the directory installed into (..): give a path inside it"
+	case strings.HasSuffix(file, "/") || path.Clean(file) == ".":
+		return "names a directory: give the context file's name"
+	case strings.ContainsRune(file, 0):
+		return "holds a NUL byte"
+	}
+	return ""
 }
 
 func setTargetField(r *tableReader, t *Target, v value) {

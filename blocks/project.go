@@ -174,7 +174,27 @@ func (b *Block) AdmitsTask(task string) bool {
 	return slices.Contains(b.Tasks, "*") || slices.Contains(b.Tasks, task)
 }
 
-// Target is a context file that a runbook can be installed into (§6).
+// Target returns the target called name, or nil.
+func (p *Project) Target(name string) *Target {
+	for _, t := range p.Targets {
+		if t.Name == name {
+			return t
+		}
+	}
+	return nil
+}
+
+// TargetNames lists the targets' names in the order promptc.toml declares them.
+func (p *Project) TargetNames() []string {
+	names := make([]string, len(p.Targets))
+	for i, t := range p.Targets {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// Target is a context file that a runbook can be installed into (§6). File is a slash-separated path relative to
+// the directory installed into, checked when the manifest loads: never absolute, never climbing out with "..".
 type Target struct {
 	Name  string
 	File  string

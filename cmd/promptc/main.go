@@ -160,6 +160,8 @@ func newApp(e *env) *cli.App {
 			lintCommand(e),
 			statsCommand(e),
 			hookCommand(e),
+			installCommand(e),
+			uninstallCommand(e),
 		},
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -188,6 +190,11 @@ func usageErr(e *env, format string, args ...any) error {
 	// A failed write to stderr is not reported: there is nowhere left to report it, and the exit status says it all.
 	_, _ = fmt.Fprintf(e.stderr, "promptc: "+format+"\n", args...)
 	return exitError{exitInvalid}
+}
+
+// cmdErr is usageErr for a message about command cmd: "promptc CMD: …".
+func cmdErr(e *env, cmd, format string, args ...any) error {
+	return usageErr(e, "%s: "+format, append([]any{cmd}, args...)...)
 }
 
 // commandUsageError makes flag errors of a subcommand exit with status 2.

@@ -67,13 +67,14 @@ func renderCommand(e *env) *cli.Command {
 }
 
 func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
+	cmd := c.Command.Name
 	req := assemble.Request{Task: c.String("task")}
 	if tasks := prog.Project.Tasks; !slices.Contains(tasks, req.Task) {
-		return "", usageErr(e, "render: unknown task %q%s; the tasks are: %s", req.Task, blocks.DidYouMean(req.Task, tasks), strings.Join(tasks, ", "))
+		return "", cmdErr(e, cmd, "unknown task %q%s; the tasks are: %s", req.Task, blocks.DidYouMean(req.Task, tasks), strings.Join(tasks, ", "))
 	}
 	wantTurn := c.IsSet("turn") || c.IsSet("turn-file")
 	if wantTurn && len(prog.Project.Turn.Order) == 0 {
-		return "", usageErr(e, "render: this project has no turn message ([turn] order is empty)")
+		return "", cmdErr(e, cmd, "this project has no turn message ([turn] order is empty)")
 	}
 	// Values files are checked as they are read, and every problem of both is reported. The compiler runs even
 	// when they have problems, so that it reports its own (a missing required value) along with them; not when a
@@ -82,14 +83,14 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	decoded := true
 	switch {
 	case c.IsSet("session"):
-		vals, origin, ranges, diags, err := e.readValues(prog.Project, c.String("session"), blocks.ScopeSession)
+		vals, origin, ranges, diags, err := e.readValues(cmd, prog.Project, c.String("session"), blocks.ScopeSession)
 		if err != nil {
 			return "", err
 		}
 		valueDiags, decoded = append(valueDiags, diags...), decoded && vals != nil
 		req.Session, req.SessionOrigin, req.SessionRanges = vals, origin, ranges
 	default:
-		f, err := e.fixture(prog, req.Task, c.String("fixture"), c.IsSet("fixture"))
+		f, err := e.fixture(cmd, prog, req.Task, c.String("fixture"), c.IsSet("fixture"))
 		if err != nil {
 			return "", err
 		}
@@ -100,13 +101,13 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 		k := c.Int("turn")
 		switch n := len(req.Fixture.Turns); {
 		case n == 0:
-			return "", usageErr(e, "render: fixture %q has no [[turn]] entries; add one, or give turn values with --turn-file", req.Fixture.Name)
+			return "", cmdErr(e, cmd, "fixture %q has no [[turn]] entries; add one, or give turn values with --turn-file", req.Fixture.Name)
 		case k < 1 || k > n:
-			return "", usageErr(e, "render: fixture %q has %s; --turn must be between 1 and %d", req.Fixture.Name, guard.Count(n, "turn"), n)
+			return "", cmdErr(e, cmd, "fixture %q has %s; --turn must be between 1 and %d", req.Fixture.Name, guard.Count(n, "turn"), n)
 		}
 		req.Turn = k
 	case c.IsSet("turn-file"):
-		vals, origin, ranges, diags, err := e.readValues(prog.Project, c.String("turn-file"), blocks.ScopeTurn)
+		vals, origin, ranges, diags, err := e.readValues(cmd, prog.Project, c.String("turn-file"), blocks.ScopeTurn)
 		if err != nil {
 			return "", err
 		}
@@ -125,7 +126,7 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 }
 
 // fixture picks the fixture to render task with: the named one, or the project's default for the task.
-func (e *env) fixture(prog *assemble.Program, task, name string, named bool) (*blocks.Fixture, error) {
+func (e *env) fixture(cmd string, prog *assemble.Program, task, name string, named bool) (*blocks.Fixture, error) {
 	p := prog.Project
 	if named {
 		f := p.Fixture(name)
@@ -134,10 +135,10 @@ func (e *env) fixture(prog *assemble.Program, task, name string, named bool) (*b
 			for i, f := range p.Fixtures {
 				all[i] = f.Name
 			}
-			return nil, usageErr(e, "render: no fixture %q%s", name, blocks.DidYouMean(name, all))
+			return nil, cmdErr(e, cmd, "no fixture %q%s", name, blocks.DidYouMean(name, all))
 		}
 		if !f.AdmitsTask(task) {
-			return nil, usageErr(e, "render: fixture %q does not render task %q (see its tasks)", name, task)
+			return nil, cmdErr(e, cmd, "fixture %q does not render task %q (see its tasks)", name, task)
 		}
 		return f, nil
 	}
@@ -146,15 +147,15 @@ func (e *env) fixture(prog *assemble.Program, task, name string, named bool) (*b
 	case f != nil:
 		return f, nil
 	case len(names) == 0:
-		return nil, usageErr(e, "render: no fixture renders task %q; give session values with --session FILE", task)
+		return nil, cmdErr(e, cmd, "no fixture renders task %q; give session values with --session FILE", task)
 	}
-	return nil, usageErr(e, "render: %d fixtures render task %q (%s): choose one with --fixture", len(names), task, strings.Join(names, ", "))
+	return nil, cmdErr(e, cmd, "%d fixtures render task %q (%s): choose one with --fixture", len(names), task, strings.Join(names, ", "))
 }
 
 // readValues reads a values file given on the command line ("-" for standard input) and checks its values against
 // the declarations of scope. The values are nil when the file could not be decoded; a file that cannot be read at
 // all is a usage error.
-func (e *env) readValues(p *blocks.Project, name string, scope blocks.Scope) (blocks.Values, blocks.Range, blocks.ValueRanges, blocks.Diagnostics, error) {
+func (e *env) readValues(cmd string, p *blocks.Project, name string, scope blocks.Scope) (blocks.Values, blocks.Range, blocks.ValueRanges, blocks.Diagnostics, error) {
 	var data []byte
 	var err error
 	origin := blocks.FileRange(name)
@@ -173,7 +174,7 @@ func (e *env) readValues(p *blocks.Project, name string, scope blocks.Scope) (bl
 		if name == "-" {
 			name = "standard input"
 		}
-		return nil, blocks.Range{}, nil, nil, usageErr(e, "render: cannot read %s: %v", name, err)
+		return nil, blocks.Range{}, nil, nil, cmdErr(e, cmd, "cannot read %s: %v", name, err)
 	}
 	vals, ranges, diags := p.ReadValues(name, data, scope)
 	return vals, origin, ranges, diags, nil

@@ -20,6 +20,8 @@ type File struct {
 	// NoSync skips fsync for output that can be regenerated (promptc build): the rename still makes each file
 	// appear whole to readers, but a power loss may leave it empty. User files (golden/, hooks) are synced.
 	NoSync bool
+	// Like, when set, is the file being replaced: the new one takes its owner and group where the system allows.
+	Like os.FileInfo
 }
 
 // Write replaces name with data: it writes a temporary file in the same directory, syncs it, renames it over name
@@ -130,13 +132,17 @@ func SameBytes(name string, data []byte) (bool, error) {
 // chunks holds the buffers Unchanged reads files into.
 var chunks = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
+// TempPattern is the pattern of the temporary file that replaces the file called base, for os.CreateTemp and
+// path.Match: ".BASE.tmp-*". One left behind was being written by a process that died before its rename.
+func TempPattern(base string) string { return "." + base + ".tmp-*" }
+
 // writeTemp writes f's data to a synced temporary file beside it and returns its name.
 func writeTemp(f File) (string, error) {
 	dir := filepath.Dir(f.Name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(f.Name)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, TempPattern(filepath.Base(f.Name)))
 	if err != nil {
 		return "", err
 	}
@@ -151,6 +157,9 @@ func writeTemp(f File) (string, error) {
 	}
 	if err := tmp.Chmod(f.Perm); err != nil {
 		return fail(err)
+	}
+	if f.Like != nil {
+		copyOwner(tmp, f.Like)
 	}
 	if !f.NoSync {
 		if err := tmp.Sync(); err != nil {

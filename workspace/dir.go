@@ -1,0 +1,473 @@
+package workspace
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/atomicfile"
+)
+
+// MaxFileBytes is the size of the largest context file Install, Check and Uninstall work on: 8 MiB, as for a
+// project's source files. A larger one is refused and left untouched.
+const MaxFileBytes = blocks.MaxSourceBytes
+
+// Action says what Install or Uninstall did to a context file, or, from Check, what Install would do.
+type Action uint8
+
+const (
+	// Current: the file already held the block; nothing was written (its modification time is unchanged).
+	Current Action = iota
+	// Created: there was no file; now it holds the block alone.
+	Created
+	// Replaced: the file's block was replaced in place.
+	Replaced
+	// Appended: the file had no block; "\n\n" and the block were appended to it.
+	Appended
+	// Absent: uninstall found no block (or no file): nothing was written.
+	Absent
+	// Removed: uninstall took the block out and kept the rest of the file.
+	Removed
+	// Deleted: uninstall took the block out and the file went with it, since install had created it and nothing
+	// else was left.
+	Deleted
+)
+
+var actionNames = []string{"current", "created", "replaced", "appended", "absent", "removed", "deleted"}
+
+func (a Action) String() string {
+	if int(a) < len(actionNames) {
+		return actionNames[a]
+	}
+	return fmt.Sprintf("Action(%d)", a)
+}
+
+// Result is what Install, Check or Uninstall did with one target's context file.
+type Result struct {
+	Target *blocks.Target
+	// Path is the context file: the directory joined with the target's file, as the caller named the directory.
+	Path string
+	// Link is set when Path is a symbolic link: the file the link leads to, which was read and written instead.
+	Link   string
+	Action Action
+	// Line is, from Check, the first line of the file that installing would change (1 for a file that does not
+	// exist); 0 when the file is current.
+	Line int
+	// Dirs are the directories Install created for the file, or Uninstall removed with it, nearest the top first.
+	Dirs []string
+	// Unended is set when the block replaced or removed had no end marker: a write that stopped halfway, taken to
+	// run to the end of the file.
+	Unended bool
+	// More counts the target's further blocks after the first, which install and uninstall leave alone.
+	More int
+}
+
+// Changed reports whether the file was changed (by Install or Uninstall), or would be by Install (from Check).
+func (r Result) Changed() bool { return r.Action != Current && r.Action != Absent }
+
+// String is one line for a person: the file and what was done to it.
+func (r Result) String() string {
+	var s string
+	switch r.Action {
+	case Current:
+		s = r.Path + ": up to date"
+	case Created:
+		s = r.Path + ": created, holding the block of target " + quote(r.Target.Name)
+	case Replaced:
+		s = r.Path + ": replaced the block of target " + quote(r.Target.Name)
+	case Appended:
+		s = r.Path + ": appended the block of target " + quote(r.Target.Name)
+	case Absent:
+		s = r.Path + ": no block of target " + quote(r.Target.Name) + " to remove"
+	case Removed:
+		s = r.Path + ": removed the block of target " + quote(r.Target.Name)
+	case Deleted:
+		s = r.Path + ": removed (it held only the block of target " + quote(r.Target.Name) + ")"
+	}
+	if r.Link != "" {
+		s += " (through the symbolic link, in " + r.Link + ")"
+	}
+	if r.Unended {
+		s += "; the block had no end marker, so it ran to the end of the file"
+	}
+	if r.More > 0 {
+		s += fmt.Sprintf("; the file holds %d more %s of this target after the first, left as %s: remove %s by hand",
+			r.More, plural(r.More, "block", "blocks"), plural(r.More, "it is", "they are"), plural(r.More, "it", "them"))
+	}
+	return s
+}
+
+// Install installs runbook into the context file of each target under dir (§6): a missing file is created holding
+// the block alone (with the directories it needs), a block already there is replaced in place, and otherwise the
+// block is appended after "\n\n". A file that already holds exactly the right bytes is not written at all. Each
+// write is atomic (a temporary file beside it, synced, renamed over it, the directory synced), keeps the file's
+// mode (and its owner, where allowed), and goes through a symbolic link to the file it names. Writes to the files
+// of one directory are serialised by a lock on the directory, so concurrent installs never lose each other's
+// blocks.
+//
+// dir must exist. A file that is not UTF-8 or is over MaxFileBytes is refused and left as it is, as is a runbook
+// that holds one of the target's markers. Every target is tried; the error, a blocks.Diagnostics, lists every
+// problem, naming the file (and the line and column of a bad byte).
+func Install(dir, runbook string, targets ...*blocks.Target) ([]Result, error) {
+	return each(dir, targets, func(w *file) (Result, error) { return w.install(runbook, true) })
+}
+
+// Check is Install without writing: each Result says what Install would do (Current when the file is up to date)
+// and, when it would change the file, the first line it would change. It is how a repository that commits its
+// generated AGENTS.md proves in CI that the file is current.
+func Check(dir, runbook string, targets ...*blocks.Target) ([]Result, error) {
+	return each(dir, targets, func(w *file) (Result, error) { return w.install(runbook, false) })
+}
+
+// Uninstall takes the block of each target out of its context file under dir, with the "\n\n" install put before
+// it, and keeps every other byte as it is now, edits made since the install included. A file that held only the
+// block is removed, and so are the directories install created for it once they are empty. A file with no block
+// (or no file) is left alone (Action Absent). Writes are atomic, as Install's.
+func Uninstall(dir string, targets ...*blocks.Target) ([]Result, error) {
+	return each(dir, targets, func(w *file) (Result, error) { return w.uninstall() })
+}
+
+// each runs op on the context file of every target, in order, and gathers the results and problems.
+func each(dir string, targets []*blocks.Target, op func(*file) (Result, error)) ([]Result, error) {
+	var diags blocks.Diagnostics
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		diags.Errorf(blocks.Range{Filename: dir}, "the directory to install into cannot be used: %v", unwrapPath(err))
+		return nil, diags
+	case !fi.IsDir():
+		diags.Errorf(blocks.Range{Filename: dir}, "the directory to install into is not a directory")
+		return nil, diags
+	}
+	var results []Result
+	for _, t := range targets {
+		w := &file{dir: filepath.Clean(dir), t: t, path: filepath.Join(dir, filepath.FromSlash(t.File))}
+		res, err := op(w)
+		if err != nil {
+			var ds blocks.Diagnostics
+			if errors.As(err, &ds) {
+				diags = append(diags, ds...)
+			} else {
+				diags.Errorf(blocks.Range{Filename: w.path}, "%v", unwrapPath(err))
+			}
+			continue
+		}
+		results = append(results, res)
+	}
+	return results, diags.Err()
+}
+
+// file is one target's context file under a directory.
+type file struct {
+	dir  string
+	t    *blocks.Target
+	path string // dir joined with the target's file
+	real string // path with symbolic links followed
+}
+
+func (w *file) result(a Action) Result {
+	r := Result{Target: w.t, Path: w.path, Action: a}
+	if w.real != w.path {
+		r.Link = w.real
+	}
+	return r
+}
+
+func (w *file) install(runbook string, write bool) (Result, error) {
+	if err := checkRunbook(w.t, runbook); err != nil {
+		return Result{}, err
+	}
+	if err := w.resolve(); err != nil {
+		return Result{}, err
+	}
+	if !write {
+		return w.apply(runbook, false)
+	}
+	created, err := w.makeDirs()
+	if err == nil {
+		var unlock func()
+		if unlock, err = w.lock(); err == nil {
+			var res Result
+			res, err = w.apply(runbook, true)
+			unlock()
+			if err == nil {
+				res.Dirs = created
+				return res, nil
+			}
+		}
+	}
+	removeEmpty(created) // nothing was installed: leave no empty directories behind
+	return Result{}, err
+}
+
+// apply reads the file, works out what installing runbook does to it, and does it when write is set (with the
+// file's directory existing and locked).
+func (w *file) apply(runbook string, write bool) (Result, error) {
+	data, info, err := w.read()
+	if err != nil {
+		return Result{}, err
+	}
+	exists := info != nil
+	out := Installed(data, exists, Block(w.t, runbook), w.t)
+	sp := Find(data, w.t)
+	res := w.result(Current)
+	res.More = sp.More
+	switch {
+	case !exists:
+		res.Action = Created
+	case bytes.Equal(out, data):
+		return res, nil
+	case sp.Found:
+		res.Action, res.Unended = Replaced, !sp.Ended
+	default:
+		res.Action = Appended
+	}
+	if !write {
+		res.Line = firstDiffLine(data, out)
+		return res, nil
+	}
+	perm := os.FileMode(0o644)
+	if exists {
+		perm = info.Mode().Perm()
+	}
+	return res, atomicfile.WriteAll([]atomicfile.File{{Name: w.real, Data: out, Perm: perm, Like: info}})
+}
+
+// lock takes the lock on the directory holding the file, and removes the temporary files of writes to it that
+// died before their rename: with the lock held, no live promptc is writing one.
+func (w *file) lock() (unlock func(), err error) {
+	dir := filepath.Dir(w.real)
+	if _, err := os.Stat(dir); err != nil && w.real != w.path {
+		return nil, fmt.Errorf("the symbolic link leads to %s, whose directory cannot be used: %v", w.real, unwrapPath(err))
+	}
+	unlock, err = lockDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	removeStaleTemps(dir, filepath.Base(w.real))
+	return unlock, nil
+}
+
+// removeStaleTemps removes the temporary files, .BASE.tmp-DIGITS, that atomic writes of base left behind.
+func removeStaleTemps(dir, base string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	prefix := strings.TrimSuffix(atomicfile.TempPattern(base), "*")
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), prefix)
+		if ok && rest != "" && strings.Trim(rest, "0123456789") == "" && e.Type().IsRegular() {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+func (w *file) uninstall() (Result, error) {
+	if err := w.resolve(); err != nil {
+		return Result{}, err
+	}
+	if _, err := os.Stat(filepath.Dir(w.real)); errors.Is(err, fs.ErrNotExist) {
+		return w.result(Absent), nil
+	}
+	unlock, err := w.lock()
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	data, info, err := w.read()
+	if err != nil || info == nil {
+		return w.result(Absent), err
+	}
+	sp := Find(data, w.t)
+	out, remove, found := Uninstalled(data, w.t)
+	res := w.result(Absent)
+	if !found {
+		return res, nil
+	}
+	res.Unended, res.More = !sp.Ended, sp.More
+	if !remove {
+		res.Action = Removed
+		err := atomicfile.WriteAll([]atomicfile.File{{Name: w.real, Data: out, Perm: info.Mode().Perm(), Like: info}})
+		return res, err
+	}
+	res.Action = Deleted
+	if err := os.Remove(w.real); err != nil {
+		return Result{}, err
+	}
+	syncDir(filepath.Dir(w.real))
+	if w.real == w.path {
+		res.Dirs = removeEmpty(w.parents())
+	}
+	return res, nil
+}
+
+// resolve follows symbolic links from the file's path to the file they lead to, which may not exist yet (a link
+// to a file install is to create). A link is written through, never replaced by a regular file.
+func (w *file) resolve() error {
+	p := w.path
+	for hops := 0; ; hops++ {
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
+			if err == nil && !fi.Mode().IsRegular() {
+				return fmt.Errorf("%s is not a regular file (%s): promptc installs only into regular files", describe(w.path, p), fileKind(fi.Mode()))
+			}
+			w.real = p
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if hops == 40 {
+			return fmt.Errorf("too many symbolic links from %s: is there a cycle?", w.path)
+		}
+		to, err := os.Readlink(p)
+		if err != nil {
+			return err
+		}
+		if !filepath.IsAbs(to) {
+			to = filepath.Join(filepath.Dir(p), to)
+		}
+		p = to
+	}
+}
+
+// read returns the file's bytes and information, or nil information when there is no file. It refuses a file that
+// is too large or not UTF-8.
+func (w *file) read() ([]byte, os.FileInfo, error) {
+	f, err := os.Open(w.real)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	var diags blocks.Diagnostics
+	if info.Size() > MaxFileBytes {
+		diags.Errorf(blocks.Range{Filename: w.path}, "context file too large (%d bytes): promptc installs into files of at most 8 MiB (%d bytes) and has left this one as it is", info.Size(), MaxFileBytes)
+		return nil, nil, diags
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(data) > MaxFileBytes {
+		diags.Errorf(blocks.Range{Filename: w.path}, "context file too large (over %d bytes): promptc installs into files of at most 8 MiB and has left this one as it is", MaxFileBytes)
+		return nil, nil, diags
+	}
+	if bad, invalid := blocks.InvalidUTF8(data); invalid {
+		diags.Errorf(blocks.Range{Filename: w.path, Start: bad, End: bad}, "invalid UTF-8 (byte 0x%02x): promptc installs only into UTF-8 text files and has left this one as it is", data[bad.Byte])
+		return nil, nil, diags
+	}
+	return data, info, nil
+}
+
+// parents lists the directories between dir and the file, nearest the top first.
+func (w *file) parents() []string {
+	var ds []string
+	for d := filepath.Dir(w.path); len(d) > len(w.dir) && d != "."; d = filepath.Dir(d) {
+		ds = append([]string{d}, ds...)
+	}
+	return ds
+}
+
+// makeDirs creates the directories between dir and the file that do not exist yet, and returns them, nearest the
+// top first. A symbolic link's file is not given directories: its directory must exist.
+func (w *file) makeDirs() ([]string, error) {
+	if w.real != w.path {
+		return nil, nil
+	}
+	var created []string
+	for _, d := range w.parents() {
+		err := os.Mkdir(d, 0o755)
+		switch {
+		case err == nil:
+			created = append(created, d)
+		case !errors.Is(err, fs.ErrExist):
+			return created, err
+		}
+	}
+	if len(created) > 0 {
+		syncDir(filepath.Dir(created[0]))
+	}
+	return created, nil
+}
+
+// removeEmpty removes the directories of ds (nearest the top first) that are empty, deepest first, stopping at the
+// first that is not, and returns those it removed, nearest the top first.
+func removeEmpty(ds []string) []string {
+	i := len(ds)
+	for i > 0 && os.Remove(ds[i-1]) == nil {
+		i--
+	}
+	if i < len(ds) {
+		syncDir(filepath.Dir(ds[i]))
+	}
+	return ds[i:]
+}
+
+// firstDiffLine is the line (from 1) of old holding the first byte where new differs from it.
+func firstDiffLine(old, new []byte) int {
+	i := 0
+	for i < len(old) && i < len(new) && old[i] == new[i] {
+		i++
+	}
+	return bytes.Count(old[:i], []byte("\n")) + 1
+}
+
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		_ = d.Sync() // best effort: some file systems cannot sync directories
+		d.Close()
+	}
+}
+
+func describe(path, real string) string {
+	if path == real {
+		return path
+	}
+	return path + " (through a symbolic link, " + real + ")"
+}
+
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+// unwrapPath drops the operation and path an *fs.PathError adds: the diagnostic names the file already.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func quote(s string) string { return `"` + s + `"` }
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
