@@ -60,10 +60,14 @@ func Find(data []byte, t *blocks.Target) Span {
 // has that span replaced; any other file gets "\n\n" and the block appended to its bytes as they are, whatever
 // its last bytes are (§6).
 func Installed(data []byte, exists bool, block []byte, t *blocks.Target) []byte {
+	return installedAt(data, exists, block, Find(data, t))
+}
+
+// installedAt is Installed with the span of the block in data found already.
+func installedAt(data []byte, exists bool, block []byte, sp Span) []byte {
 	if !exists {
 		return block
 	}
-	sp := Find(data, t)
 	if !sp.Found {
 		out := make([]byte, 0, len(data)+2+len(block))
 		out = append(out, data...)

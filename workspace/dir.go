@@ -214,20 +214,21 @@ func (w *file) apply(runbook string, write bool) (Result, error) {
 		return Result{}, err
 	}
 	exists := info != nil
-	out := Installed(data, exists, Block(w.t, runbook), w.t)
+	block := Block(w.t, runbook)
 	sp := Find(data, w.t)
 	res := w.result(Current)
 	res.More = sp.More
 	switch {
 	case !exists:
 		res.Action = Created
-	case bytes.Equal(out, data):
-		return res, nil
+	case sp.Found && bytes.Equal(data[sp.Start:sp.End], block):
+		return res, nil // installing would give the same bytes: nothing to write, not even a copy to make
 	case sp.Found:
 		res.Action, res.Unended = Replaced, !sp.Ended
 	default:
 		res.Action = Appended
 	}
+	out := installedAt(data, exists, block, sp)
 	if !write {
 		res.Line = firstDiffLine(data, out)
 		return res, nil
@@ -358,9 +359,24 @@ func (w *file) read() ([]byte, os.FileInfo, error) {
 		diags.Errorf(blocks.Range{Filename: w.path}, "context file too large (%d bytes): promptc installs into files of at most 8 MiB (%d bytes) and has left this one as it is", info.Size(), MaxFileBytes)
 		return nil, nil, diags
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if err != nil {
-		return nil, nil, err
+	// One buffer of the size the file has, plus a byte to see it grow meanwhile: a 1 MiB file read through
+	// io.ReadAll's doubling buffer cost more in page faults than everything else install does.
+	data := make([]byte, 0, info.Size()+1)
+	for {
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(data) == cap(data) {
+			if len(data) > MaxFileBytes {
+				break
+			}
+			data = append(data, 0)[:len(data)] // the file grew while being read: make room and go on
+		}
 	}
 	if len(data) > MaxFileBytes {
 		diags.Errorf(blocks.Range{Filename: w.path}, "context file too large (over %d bytes): promptc installs into files of at most 8 MiB and has left this one as it is", MaxFileBytes)
