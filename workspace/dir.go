@@ -138,6 +138,9 @@ func each(dir string, targets []*blocks.Target, op func(*file) (Result, error)) 
 	var diags blocks.Diagnostics
 	fi, err := os.Stat(dir)
 	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		diags.Errorf(blocks.Range{Filename: dir}, "no such directory: install works in an existing directory (a checkout, a workspace); create it first")
+		return nil, diags
 	case err != nil:
 		diags.Errorf(blocks.Range{Filename: dir}, "the directory to install into cannot be used: %v", unwrapPath(err))
 		return nil, diags

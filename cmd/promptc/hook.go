@@ -3,6 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -12,22 +15,24 @@ import (
 
 func hookCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "hook",
-		Usage:     "install a git pre-commit hook that runs promptc check; run the checks hook managers call",
-		UsageText: "promptc hook install [--force]\npromptc hook check|lint [PROJECT_DIR...]",
+		Name:  "hook",
+		Usage: "install a git pre-commit hook that runs promptc check; run the checks hook managers call",
+		UsageText: "promptc hook install [--force]\npromptc hook check|lint [PROJECT_DIR...]\n" +
+			"promptc hook install-check --task T (--target NAME... | --all-targets) --dir DIR [--fixture F | --session FILE] [PROJECT_DIR]",
 		Subcommands: []*cli.Command{
 			hookInstallCommand(e),
 			hookRunCommand(e, "check", "fail when compiled prompts differ from golden/"),
 			hookRunCommand(e, "lint", "fail on error-level stability lints"),
+			hookInstallCheckCommand(e),
 		},
 		HideHelpCommand: true,
 		OnUsageError:    commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr(e, "hook: unknown command %q%s (see promptc hook --help)", c.Args().First(),
-					blocks.DidYouMean(c.Args().First(), []string{"install", "check", "lint"}))
+					blocks.DidYouMean(c.Args().First(), []string{"install", "check", "lint", "install-check"}))
 			}
-			return usageErr(e, "hook: missing command: install, check or lint (see promptc hook --help)")
+			return usageErr(e, "hook: missing command: install, check, lint or install-check (see promptc hook --help)")
 		},
 	}
 }
@@ -108,6 +113,97 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// hookInstallCheckCommand runs promptc install --check for one project, for hook managers such as pre-commit: they
+// append the arguments a user configures after the command, where -C cannot go, and they run hooks from the top of
+// the repository, where the context file is most likely to be. So the project is an argument after the flags, and
+// --dir and --session are relative to the working directory (as every path in the hook's configuration is), not
+// to the project as they are under -C.
+func hookInstallCheckCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "install-check",
+		Usage: "run promptc install --check for PROJECT_DIR: fail when a committed context file is not current",
+		UsageText: "promptc hook install-check --task T (--target NAME... | --all-targets) --dir DIR " +
+			"[--fixture F | --session FILE] [PROJECT_DIR]",
+		Description: "Runs \"promptc -C PROJECT_DIR install --check\" with these flags (see promptc install --help): exit 1,\n" +
+			"with the stale files and the install command that updates them on stdout, when installing would change\n" +
+			"a context file; 0 when every one is current. Without PROJECT_DIR, checks the project holding the\n" +
+			"working directory. Unlike under -C, a relative --dir or --session is relative to the working\n" +
+			"directory (the top of the repository, under pre-commit), not to the project. The flags come before\n" +
+			"PROJECT_DIR: with pre-commit, args: [--task, T, --target, NAME, --dir, ., path/to/project].",
+		Flags:        installFlags(),
+		OnUsageError: hookUsageError(e),
+		Action: func(c *cli.Context) error {
+			const cmd = "hook install-check"
+			if c.NArg() > 1 {
+				return usageErr(e, "%s takes one PROJECT_DIR, after the flags; got %s (a flag after PROJECT_DIR is "+
+					"read as an argument: move it before)", cmd, quoteAll(c.Args().Slice()))
+			}
+			dir, err := e.installArgs(c, cmd)
+			if err != nil {
+				return err
+			}
+			var fix installFix
+			if c.NArg() == 1 {
+				arg := c.Args().First()
+				root := e.path(arg)
+				if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+					return usageErr(e, "%s: %s: no such directory: PROJECT_DIR names a project root, the directory "+
+						"holding promptc.toml", cmd, e.shown(arg))
+				}
+				if _, err := os.Stat(filepath.Join(root, blocks.ManifestFile)); err != nil {
+					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, e.shown(arg))
+				}
+				e.root, fix.project = root, e.shown(arg)
+			} else {
+				quiet := *e
+				quiet.stderr = io.Discard
+				root, err := quiet.projectRoot()
+				if err != nil {
+					return usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project directory "+
+						"as the last argument (with pre-commit: args: [..., path/to/project])", cmd, e.dir)
+				}
+				// The project holding the working directory is the one install finds from there too: the command
+				// to suggest needs no -C, beyond the one this command was given.
+				e.root, fix.project = root, e.cdir
+			}
+			// The suggested install runs with -C PROJECT_DIR, under which its paths are relative to the project.
+			fix.dir = relativeTo(fix.project, dir)
+			if s := c.String("session"); s != "" && s != "-" {
+				fix.session = relativeTo(fix.project, e.shown(s))
+			} else {
+				fix.session = s
+			}
+			return e.install(c, cmd, dir, true, fix)
+		},
+	}
+}
+
+// relativeTo returns p, a path from the working directory, as a path from base (also from the working directory,
+// "" for the working directory itself): what p is for a command run with -C base. An absolute p stays absolute.
+func relativeTo(base, p string) string {
+	if base == "" || filepath.IsAbs(p) {
+		return p
+	}
+	absBase, err1 := filepath.Abs(base)
+	absP, err2 := filepath.Abs(p)
+	if err1 != nil || err2 != nil {
+		return p
+	}
+	if rel, err := filepath.Rel(absBase, absP); err == nil {
+		return rel
+	}
+	return absP
+}
+
+// quoteAll quotes each argument, for a message that lists them.
+func quoteAll(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = fmt.Sprintf("%q", a)
+	}
+	return strings.Join(q, ", ")
 }
 
 // hookUsageError makes flag errors of hook subcommands exit with status 2, naming the full command.

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -24,53 +27,25 @@ func installCommand(e *env) *cli.Command {
 			"target's file: a missing file is created, a block already there is replaced in place, and otherwise\n" +
 			"the block is appended after a blank line. Every other byte of the file stays as it is; installing the\n" +
 			"same runbook again writes nothing. --target may repeat; --all-targets installs into every target.\n" +
-			"With --check nothing is written: exit 1 when installing would change a file, 0 when all are current.",
-		Flags: append(targetFlags(),
-			&cli.StringFlag{Name: "task", Usage: "the task kind `T` whose runbook to install (required)"},
-			&cli.StringFlag{Name: "fixture", Usage: "take session values from fixtures/`F`.toml"},
-			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML; - for standard input)"},
+			"DIR must exist; with -C, a relative DIR (like FILE) is relative to the project.\n" +
+			"With --check nothing is written: exit 1, with a report on stdout, when installing would change a\n" +
+			"file; exit 0, silently, when every file is current.",
+		Flags: append(installFlags(),
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when installing would change a file"},
 		),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
+			const cmd = "install"
 			if c.NArg() > 0 {
 				return usageErr(e, "install takes no arguments, got %q", c.Args().First())
 			}
-			if c.String("task") == "" {
-				return usageErr(e, "install: --task T is required (see promptc install --help)")
-			}
-			if c.IsSet("fixture") && c.IsSet("session") {
-				return usageErr(e, "install: --fixture and --session both give session values; choose one")
-			}
-			dir, err := e.installDir(c)
+			dir, err := e.installArgs(c, cmd)
 			if err != nil {
 				return err
 			}
-			prog, err := e.load()
-			if err != nil {
-				return err
-			}
-			targets, err := e.targets(c, prog.Project)
-			if err != nil {
-				return err
-			}
-			runbook, err := e.render(c, prog)
-			if err != nil {
-				return err
-			}
-			if c.Bool("check") {
-				res, err := workspace.Check(dir, runbook, targets...)
-				if err != nil {
-					return e.workspaceError(err)
-				}
-				return e.installReport(c, res)
-			}
-			res, err := workspace.Install(dir, runbook, targets...)
-			e.summary(res)
-			if err != nil {
-				return e.workspaceError(err)
-			}
-			return nil
+			// The suggested command runs where this one ran, so it repeats -C and the paths as they were given.
+			fix := installFix{project: e.cdir, dir: c.String("dir"), session: c.String("session")}
+			return e.install(c, cmd, dir, c.Bool("check"), fix)
 		},
 	}
 }
@@ -87,10 +62,11 @@ func uninstallCommand(e *env) *cli.Command {
 		Flags:        targetFlags(),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
+			const cmd = "uninstall"
 			if c.NArg() > 0 {
 				return usageErr(e, "uninstall takes no arguments, got %q", c.Args().First())
 			}
-			dir, err := e.installDir(c)
+			dir, err := e.installDir(c, cmd)
 			if err != nil {
 				return err
 			}
@@ -98,13 +74,13 @@ func uninstallCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			// Uninstall needs the targets and nothing else: a project whose blocks do not compile (the usual state
+			// in the middle of an edit) must still let its runbook be taken out.
 			p, diags := blocks.Load(assemble.DirFS(root))
-			if p == nil || slices.ContainsFunc(diags, func(d blocks.Diagnostic) bool {
-				return d.Subject != nil && d.Subject.Filename == blocks.ManifestFile
-			}) {
-				return e.diagnostics(diags)
+			if bad := manifestProblems(p, diags); len(bad) > 0 {
+				return e.diagnostics(bad)
 			}
-			targets, err := e.targets(c, p)
+			targets, err := e.targets(c, cmd, p)
 			if err != nil {
 				return err
 			}
@@ -118,38 +94,99 @@ func uninstallCommand(e *env) *cli.Command {
 	}
 }
 
-// targetFlags are the flags install and uninstall share.
+// manifestProblems returns the diagnostics that keep uninstall from trusting promptc.toml's targets: every problem
+// of promptc.toml except those at an entry of runbook.order or turn.order. Those name blocks, so a block renamed
+// or a blocks/ file broken in the middle of an edit puts them there; the problems of blocks/, templates/ and
+// fixtures/ themselves are ignored for the same reason.
+func manifestProblems(p *blocks.Project, diags blocks.Diagnostics) blocks.Diagnostics {
+	var order []blocks.Range
+	for _, s := range []blocks.Section{p.Runbook, p.Turn} {
+		for i := range s.Order {
+			order = append(order, s.EntryRange(i))
+		}
+	}
+	var out blocks.Diagnostics
+	for _, d := range diags {
+		if d.Subject == nil || d.Subject.Filename != blocks.ManifestFile || slices.Contains(order, *d.Subject) {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
+// targetFlags are the flags install, uninstall and hook install-check share: which context files, and where.
 func targetFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.StringSliceFlag{Name: "target", Usage: "the target `NAME` of promptc.toml to install into (repeat for several)"},
-		&cli.BoolFlag{Name: "all-targets", Usage: "install into every target of promptc.toml"},
+		&cli.StringSliceFlag{Name: "target", Usage: "the target `NAME` of promptc.toml whose context file to change (repeat for several)"},
+		&cli.BoolFlag{Name: "all-targets", Usage: "change the context file of every target of promptc.toml"},
 		&cli.StringFlag{Name: "dir", Usage: "the working directory `DIR` holding the context files (required; must exist)"},
 	}
 }
 
-// installDir returns the --dir directory as a path from the working directory, which is how the files in it are
-// named in messages.
-func (e *env) installDir(c *cli.Context) (string, error) {
-	cmd := c.Command.Name
-	dir := c.String("dir")
+// installFlags are the flags install and hook install-check share: targetFlags and what to render.
+func installFlags() []cli.Flag {
+	return append(targetFlags(),
+		&cli.StringFlag{Name: "task", Usage: "the task kind `T` whose runbook to install (required)"},
+		&cli.StringFlag{Name: "fixture", Usage: "take session values from fixtures/`F`.toml"},
+		&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML; - for standard input)"},
+	)
+}
+
+// installArgs checks the flags of install (or hook install-check, cmd) that need no project, and returns the --dir
+// directory as installDir does.
+func (e *env) installArgs(c *cli.Context, cmd string) (string, error) {
 	switch {
-	case dir == "":
+	case c.String("task") == "":
+		return "", cmdErr(e, cmd, "--task T is required: the task whose runbook to install (see promptc %s --help)", cmd)
+	case c.IsSet("fixture") && c.IsSet("session"):
+		return "", cmdErr(e, cmd, "--fixture and --session both give session values; choose one")
+	}
+	return e.installDir(c, cmd)
+}
+
+// installDir checks the target and --dir flags of cmd, and returns the --dir directory as a path from the working
+// directory, which is how messages name the files in it. The directory must exist: install creates the
+// directories a target's file needs inside it, never the directory itself, so that a mistyped --dir is an error and
+// not a new directory.
+func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
+	switch all, some := c.Bool("all-targets"), c.IsSet("target"); {
+	case all && some:
+		return "", cmdErr(e, cmd, "--target and --all-targets both name targets; choose one")
+	case !all && !some:
+		return "", cmdErr(e, cmd, "name the targets whose context files to change: --target NAME (repeat for several) or --all-targets")
+	}
+	dir := c.String("dir")
+	if dir == "" {
 		return "", cmdErr(e, cmd, "--dir DIR is required: the working directory whose context files to change (see promptc %s --help)", cmd)
-	case c.IsSet("target") == c.Bool("all-targets"):
-		return "", cmdErr(e, cmd, "name the targets: --target NAME (repeat for several) or --all-targets, not both")
 	}
-	if e.cdir != "" && !filepath.IsAbs(dir) {
-		dir = filepath.Join(e.cdir, dir) // -C moves relative paths; the result is still relative to the working directory
+	shown := e.shown(dir)
+	fi, err := os.Stat(e.path(dir))
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", shown)
+	case err != nil:
+		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", shown, unwrapPathError(err))
+	case !fi.IsDir():
+		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", shown)
 	}
-	return dir, nil
+	return shown, nil
+}
+
+// shown is a relative path given in a flag as a path from the working directory: under -C, the flag is relative to
+// the -C directory, and messages name files from where promptc ran.
+func (e *env) shown(p string) string {
+	if e.cdir != "" && !filepath.IsAbs(p) {
+		return filepath.Join(e.cdir, p)
+	}
+	return filepath.Clean(p)
 }
 
 // targets returns the targets named by --target, or all of them with --all-targets.
-func (e *env) targets(c *cli.Context, p *blocks.Project) ([]*blocks.Target, error) {
-	cmd := c.Command.Name
+func (e *env) targets(c *cli.Context, cmd string, p *blocks.Project) ([]*blocks.Target, error) {
 	if c.Bool("all-targets") {
 		if len(p.Targets) == 0 {
-			return nil, cmdErr(e, cmd, "promptc.toml declares no [[target]]: add one (name, file, begin, end) to install into a context file")
+			return nil, cmdErr(e, cmd, "--all-targets: promptc.toml declares no [[target]]: add one (name, file, begin, end) for each context file")
 		}
 		return p.Targets, nil
 	}
@@ -158,15 +195,47 @@ func (e *env) targets(c *cli.Context, p *blocks.Project) ([]*blocks.Target, erro
 		t := p.Target(name)
 		if t == nil {
 			if len(p.Targets) == 0 {
-				return nil, cmdErr(e, cmd, "no target %q: promptc.toml declares no [[target]]", name)
+				return nil, cmdErr(e, cmd, "no target %q: promptc.toml declares no [[target]]: add one (name, file, begin, end) for each context file", name)
 			}
-			return nil, cmdErr(e, cmd, "no target %q%s; the targets are: %s", name, blocks.DidYouMean(name, p.TargetNames()), strings.Join(p.TargetNames(), ", "))
+			names := p.TargetNames()
+			return nil, cmdErr(e, cmd, "no target %q in promptc.toml%s; the targets are: %s", name, blocks.DidYouMean(name, names), strings.Join(names, ", "))
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)
 		}
 	}
 	return out, nil
+}
+
+// install renders the runbook and installs it into the context files of the targets under dir, or, with check,
+// reports the files installing would change (fix is the command that would).
+func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix installFix) error {
+	prog, err := e.load()
+	if err != nil {
+		return err
+	}
+	targets, err := e.targets(c, cmd, prog.Project)
+	if err != nil {
+		return err
+	}
+	// Rendered before any file is touched: a runbook that cannot render, or a bad value, leaves every file as it is.
+	runbook, err := e.render(c, prog)
+	if err != nil {
+		return err
+	}
+	if check {
+		res, err := workspace.Check(dir, runbook, targets...)
+		if err != nil {
+			return e.workspaceError(err)
+		}
+		return e.installReport(c, res, fix)
+	}
+	res, err := workspace.Install(dir, runbook, targets...)
+	e.summary(res)
+	if err != nil {
+		return e.workspaceError(err)
+	}
+	return nil
 }
 
 // summary prints one line per file install or uninstall changed or found current.
@@ -176,24 +245,31 @@ func (e *env) summary(results []workspace.Result) {
 	}
 }
 
-// installReport prints what install --check found and returns exit status 1 when a file is not current.
-func (e *env) installReport(c *cli.Context, results []workspace.Result) error {
+// installReport prints what install --check found and returns exit status 1 when a file is not current. Like check,
+// it prints nothing when every file is current; the report goes to stdout, as check's does, so that it can be kept.
+func (e *env) installReport(c *cli.Context, results []workspace.Result, fix installFix) error {
+	task := c.String("task")
 	stale := 0
 	for _, r := range results {
-		task := c.String("task")
+		if !r.Changed() {
+			if r.More > 0 {
+				// Current, but the further blocks are worth a word: install leaves them, so nobody else will say so.
+				_, _ = fmt.Fprintln(e.stderr, r.String())
+			}
+			continue
+		}
+		stale++
 		var line string
 		switch r.Action {
-		case workspace.Current:
-			line = r.Path + ": up to date"
 		case workspace.Created:
 			line = fmt.Sprintf("%s: missing: installing would create it, holding the runbook of task %q", r.Path, task)
 		case workspace.Appended:
 			line = fmt.Sprintf("%s:%d: no block of target %q: installing would add the runbook of task %q after a blank line", r.Path, r.Line, r.Target.Name, task)
 		default:
 			line = fmt.Sprintf("%s:%d: out of date: the block of target %q differs from the runbook of task %q from this line on", r.Path, r.Line, r.Target.Name, task)
-		}
-		if r.Changed() {
-			stale++
+			if r.Unended {
+				line += "; the block has no end marker, so it runs to the end of the file and installing replaces all of it"
+			}
 		}
 		if r.More > 0 {
 			line += fmt.Sprintf(" (and %s of this target after the first, which install leaves alone)", guard.Count(r.More, "more block"))
@@ -207,32 +283,54 @@ func (e *env) installReport(c *cli.Context, results []workspace.Result) error {
 	if stale > 1 {
 		them = "them"
 	}
-	_, _ = fmt.Fprintf(e.stdout, "To update %s, run: %s\n", them, e.installCommandLine(c))
+	_, _ = fmt.Fprintf(e.stdout, "To update %s, run: %s\n", them, fix.commandLine(c))
 	return exitError{exitChanged}
 }
 
-// installCommandLine is the install command that brings the files --check found stale up to date.
-func (e *env) installCommandLine(c *cli.Context) string {
-	args := []string{e.invocation(), "install", "--task", shellQuote(c.String("task"))}
+// installFix is how the install command that brings stale files up to date names the project and its paths.
+type installFix struct {
+	// project is the -C argument ("" for none); dir and session are --dir and --session as paths from it (or from
+	// the working directory, without -C).
+	project, dir, session string
+}
+
+// commandLine is the install command that brings the files install --check found stale up to date.
+func (f installFix) commandLine(c *cli.Context) string {
+	args := []string{"promptc"}
+	if f.project != "" {
+		args = append(args, "-C", shellQuote(f.project))
+	}
+	args = append(args, "install", "--task", shellQuote(c.String("task")))
 	if c.Bool("all-targets") {
 		args = append(args, "--all-targets")
 	}
 	for _, t := range c.StringSlice("target") {
 		args = append(args, "--target", shellQuote(t))
 	}
-	args = append(args, "--dir", shellQuote(c.String("dir")))
-	for _, f := range []string{"fixture", "session"} {
-		if c.IsSet(f) {
-			args = append(args, "--"+f, shellQuote(c.String(f)))
-		}
+	args = append(args, "--dir", shellQuote(f.dir))
+	if c.IsSet("fixture") {
+		args = append(args, "--fixture", shellQuote(c.String("fixture")))
+	}
+	if c.IsSet("session") {
+		args = append(args, "--session", shellQuote(f.session))
 	}
 	return strings.Join(args, " ")
 }
 
 // workspaceError prints the problems workspace reported and returns exit status 2.
 func (e *env) workspaceError(err error) error {
-	if ds, ok := err.(blocks.Diagnostics); ok {
+	var ds blocks.Diagnostics
+	if errors.As(err, &ds) {
 		return e.diagnostics(ds)
 	}
 	return usageErr(e, "%v", err)
+}
+
+// unwrapPathError drops the operation and path an *fs.PathError adds, for a message that names the path already.
+func unwrapPathError(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -197,6 +197,12 @@ func cmdErr(e *env, cmd, format string, args ...any) error {
 	return usageErr(e, "%s: "+format, append([]any{cmd}, args...)...)
 }
 
+// commandName is the command c runs, as messages name it: "render", or "hook install-check" for a subcommand
+// (urfave/cli's HelpName is the whole command line, program name first).
+func commandName(c *cli.Context) string {
+	return strings.TrimPrefix(c.Command.HelpName, c.App.Name+" ")
+}
+
 // commandUsageError makes flag errors of a subcommand exit with status 2.
 func commandUsageError(e *env) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -38,10 +39,13 @@ func TestScripts(t *testing.T) {
 		// the resulting diff before committing it.
 		UpdateScripts: *update,
 		Cmds: map[string]func(ts *testscript.TestScript, neg bool, args []string){
-			"exits":    cmdExits,
-			"crlf":     cmdCRLF,
-			"unescape": cmdUnescape,
-			"tree":     cmdTree,
+			"exits":     cmdExits,
+			"crlf":      cmdCRLF,
+			"unescape":  cmdUnescape,
+			"tree":      cmdTree,
+			"stamp":     cmdStamp,
+			"unchanged": cmdUnchanged,
+			"fill":      cmdFill,
 		},
 	})
 }
@@ -175,4 +179,72 @@ func cmdTree(ts *testscript.TestScript, neg bool, args []string) {
 	for _, p := range paths {
 		fmt.Fprintln(ts.Stdout(), p)
 	}
+}
+
+// stamps holds what stamp saw of each file, per script (scripts run in parallel), for unchanged to compare with.
+var stamps sync.Map // map[stampKey]os.FileInfo
+
+type stampKey struct {
+	ts   *testscript.TestScript
+	name string
+}
+
+// cmdStamp remembers the identity of files (which file it is, its modification time and size) for unchanged to
+// compare with later:
+//
+//	stamp CLAUDE.md
+//	exits 0 promptc install …
+//	unchanged CLAUDE.md
+func cmdStamp(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) == 0 {
+		ts.Fatalf("usage: stamp file...")
+	}
+	for _, name := range args {
+		fi, err := os.Stat(ts.MkAbs(name))
+		ts.Check(err)
+		stamps.Store(stampKey{ts, name}, fi)
+	}
+}
+
+// cmdUnchanged checks that files were not rewritten since stamp: the same file (an atomic write renames a new file
+// over the old one, so even a rewrite with the same bytes within the clock's resolution shows), with the same
+// modification time and size. "! unchanged" checks that each was rewritten. A read-only directory would not prove
+// it: tests may run as root, whom permissions do not stop.
+func cmdUnchanged(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) == 0 {
+		ts.Fatalf("usage: [!] unchanged file...")
+	}
+	for _, name := range args {
+		v, ok := stamps.Load(stampKey{ts, name})
+		if !ok {
+			ts.Fatalf("unchanged %s: no stamp of it: run stamp %s first", name, name)
+		}
+		was := v.(os.FileInfo)
+		now, err := os.Stat(ts.MkAbs(name))
+		ts.Check(err)
+		same := os.SameFile(was, now) && was.ModTime().Equal(now.ModTime()) && was.Size() == now.Size()
+		switch {
+		case neg && same:
+			ts.Fatalf("%s was not rewritten", name)
+		case !neg && !same:
+			ts.Fatalf("%s was rewritten (size %d, then %d)", name, was.Size(), now.Size())
+		}
+	}
+}
+
+// cmdFill writes a file of exactly the given size, lines of "x" ended by "\n", for the size limits that a txtar
+// archive would be too large to hold:
+//
+//	fill CLAUDE.md 8388609
+func cmdFill(ts *testscript.TestScript, neg bool, args []string) {
+	if neg || len(args) != 2 {
+		ts.Fatalf("usage: fill file size")
+	}
+	n, err := strconv.Atoi(args[1])
+	if err != nil || n < 0 {
+		ts.Fatalf("fill: size %q is not a number", args[1])
+	}
+	line := strings.Repeat("x", 63) + "\n"
+	data := []byte(strings.Repeat(line, n/len(line)+1))[:n]
+	ts.Check(os.WriteFile(ts.MkAbs(args[0]), data, 0o644))
 }

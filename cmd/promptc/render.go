@@ -67,7 +67,7 @@ func renderCommand(e *env) *cli.Command {
 }
 
 func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
-	cmd := c.Command.Name
+	cmd := commandName(c)
 	req := assemble.Request{Task: c.String("task")}
 	if tasks := prog.Project.Tasks; !slices.Contains(tasks, req.Task) {
 		return "", cmdErr(e, cmd, "unknown task %q%s; the tasks are: %s", req.Task, blocks.DidYouMean(req.Task, tasks), strings.Join(tasks, ", "))
