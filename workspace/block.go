@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
 )
@@ -101,9 +102,14 @@ func Uninstalled(data []byte, t *blocks.Target) (out []byte, remove, found bool)
 	return append(out, data[sp.End:]...), false, true
 }
 
-// checkRunbook refuses a runbook that holds one of t's markers: installed, it would end the block early (or start
+// checkRunbook refuses a runbook that is not UTF-8 or holds one of t's markers: installed, it would end the block early (or start
 // another), and uninstall would then leave part of it behind. promptc's own rendering never produces one (§3.9).
 func checkRunbook(t *blocks.Target, runbook string) error {
+	if !utf8.ValidString(runbook) {
+		// Installed, it would make the file one that promptc refuses to read, and so to uninstall from.
+		bad, _ := blocks.InvalidUTF8([]byte(runbook))
+		return fmt.Errorf("the runbook is not valid UTF-8 (its line %d, column %d): promptc installs only UTF-8 text, which it can read back and uninstall", bad.Line, bad.Column)
+	}
 	for _, m := range []struct{ which, text string }{{"begin", t.Begin}, {"end", t.End}} {
 		if i := strings.Index(runbook, m.text); i >= 0 {
 			line := strings.Count(runbook[:i], "\n") + 1

@@ -7,8 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/atomicfile"
@@ -127,7 +129,8 @@ func Check(dir, runbook string, targets ...*blocks.Target) ([]Result, error) {
 
 // Uninstall takes the block of each target out of its context file under dir, with the "\n\n" install put before
 // it, and keeps every other byte as it is now, edits made since the install included. A file that held only the
-// block is removed, and so are the directories install created for it once they are empty. A file with no block
+// block is removed, and so are the directories between dir and it that are left empty (those install created, and
+// any that held nothing else: promptc keeps no record of what it created). A file with no block
 // (or no file) is left alone (Action Absent). Writes are atomic, as Install's.
 func Uninstall(dir string, targets ...*blocks.Target) ([]Result, error) {
 	return each(dir, targets, func(w *file) (Result, error) { return w.uninstall() })
@@ -190,6 +193,9 @@ func (w *file) install(runbook string, write bool) (Result, error) {
 		return Result{}, err
 	}
 	if !write {
+		if err := w.linkDir(); err != nil {
+			return Result{}, err // what Install would meet
+		}
 		return w.apply(runbook, false)
 	}
 	created, err := w.makeDirs()
@@ -232,6 +238,12 @@ func (w *file) apply(runbook string, write bool) (Result, error) {
 		res.Action = Appended
 	}
 	out := installedAt(data, exists, block, sp)
+	if len(out) > MaxFileBytes {
+		// Written, the file could no longer be read back, and uninstall could not undo the install.
+		var diags blocks.Diagnostics
+		diags.Errorf(blocks.Range{Filename: w.path}, "installing would make the context file %d bytes, over the 8 MiB (%d bytes) promptc reads back; it is left as it is: shorten the file or the runbook", len(out), MaxFileBytes)
+		return Result{}, diags
+	}
 	if !write {
 		res.Line = firstDiffLine(data, out)
 		return res, nil
@@ -246,16 +258,27 @@ func (w *file) apply(runbook string, write bool) (Result, error) {
 // lock takes the lock on the directory holding the file, and removes the temporary files of writes to it that
 // died before their rename: with the lock held, no live promptc is writing one.
 func (w *file) lock() (unlock func(), err error) {
-	dir := filepath.Dir(w.real)
-	if _, err := os.Stat(dir); err != nil && w.real != w.path {
-		return nil, fmt.Errorf("the symbolic link leads to %s, whose directory cannot be used: %v", w.real, unwrapPath(err))
+	if err := w.linkDir(); err != nil {
+		return nil, err
 	}
-	unlock, err = lockDir(dir)
+	unlock, err = lockDir(filepath.Dir(w.real))
 	if err != nil {
 		return nil, err
 	}
-	removeStaleTemps(dir, filepath.Base(w.real))
+	removeStaleTemps(filepath.Dir(w.real), filepath.Base(w.real))
 	return unlock, nil
+}
+
+// linkDir checks that the directory of the file a symbolic link leads to exists: install creates the directories of
+// a target's own path, never those of a link's destination.
+func (w *file) linkDir() error {
+	if w.real == w.path {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Dir(w.real)); err != nil {
+		return fmt.Errorf("the symbolic link leads to %s, whose directory cannot be used: %v", w.real, unwrapPath(err))
+	}
+	return nil
 }
 
 // removeStaleTemps removes the temporary files, .BASE.tmp-DIGITS, that atomic writes of base left behind.
@@ -277,8 +300,8 @@ func (w *file) uninstall() (Result, error) {
 	if err := w.resolve(); err != nil {
 		return Result{}, err
 	}
-	if _, err := os.Stat(filepath.Dir(w.real)); errors.Is(err, fs.ErrNotExist) {
-		return w.result(Absent), nil
+	if _, err := os.Stat(filepath.Dir(w.real)); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return w.result(Absent), nil // no directory for the file, so no file and no block
 	}
 	unlock, err := w.lock()
 	if err != nil {
@@ -320,7 +343,10 @@ func (w *file) resolve() error {
 		fi, err := os.Lstat(p)
 		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
 			if err == nil && !fi.Mode().IsRegular() {
-				return fmt.Errorf("%s is not a regular file (%s): promptc installs only into regular files", describe(w.path, p), fileKind(fi.Mode()))
+				if p == w.path {
+					return fmt.Errorf("it is not a regular file (%s): promptc installs only into regular files", fileKind(fi.Mode()))
+				}
+				return fmt.Errorf("the symbolic link leads to %s, which is not a regular file (%s): promptc installs only into regular files", p, fileKind(fi.Mode()))
 			}
 			w.real = p
 			return nil
@@ -392,11 +418,13 @@ func (w *file) read() ([]byte, os.FileInfo, error) {
 	return data, info, nil
 }
 
-// parents lists the directories between dir and the file, nearest the top first.
+// parents lists the directories between dir and the file, nearest the top first: for the target file "a/b/c.md",
+// dir/a and dir/a/b. They come from the target's file, which the loader keeps inside dir (no "..", not absolute),
+// not from comparing path lengths, which goes wrong for a dir of "." (joined, it disappears from the path).
 func (w *file) parents() []string {
 	var ds []string
-	for d := filepath.Dir(w.path); len(d) > len(w.dir) && d != "."; d = filepath.Dir(d) {
-		ds = append([]string{d}, ds...)
+	for d := path.Dir(w.t.File); d != "." && d != "/"; d = path.Dir(d) {
+		ds = append([]string{filepath.Join(w.dir, filepath.FromSlash(d))}, ds...)
 	}
 	return ds
 }
@@ -413,7 +441,11 @@ func (w *file) makeDirs() ([]string, error) {
 		switch {
 		case err == nil:
 			created = append(created, d)
-		case !errors.Is(err, fs.ErrExist):
+		case errors.Is(err, fs.ErrExist):
+			if fi, serr := os.Stat(d); serr == nil && !fi.IsDir() {
+				return created, fmt.Errorf("%s is a file, not a directory, and the target's file %q needs it to be a directory", d, w.t.File)
+			}
+		default:
 			return created, err
 		}
 	}
@@ -450,13 +482,6 @@ func syncDir(dir string) {
 		_ = d.Sync() // best effort: some file systems cannot sync directories
 		d.Close()
 	}
-}
-
-func describe(path, real string) string {
-	if path == real {
-		return path
-	}
-	return path + " (through a symbolic link, " + real + ")"
 }
 
 func fileKind(m fs.FileMode) string {

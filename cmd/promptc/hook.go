@@ -148,8 +148,12 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 			if c.NArg() == 1 {
 				arg := c.Args().First()
 				root := e.path(arg)
-				if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+				switch fi, err := os.Stat(root); {
+				case err != nil:
 					return usageErr(e, "%s: %s: no such directory: PROJECT_DIR names a project root, the directory "+
+						"holding promptc.toml", cmd, e.shown(arg))
+				case !fi.IsDir():
+					return usageErr(e, "%s: %s is not a directory: PROJECT_DIR names a project root, the directory "+
 						"holding promptc.toml", cmd, e.shown(arg))
 				}
 				if _, err := os.Stat(filepath.Join(root, blocks.ManifestFile)); err != nil {

@@ -57,7 +57,7 @@ func uninstallCommand(e *env) *cli.Command {
 		UsageText: "promptc uninstall (--target NAME... | --all-targets) --dir DIR",
 		Description: "Removes the target's block, and the blank line install put before it, from DIR/FILE, keeping\n" +
 			"every other byte as it is now, edits made since the install included. A file that held only the\n" +
-			"block is removed, with the directories install created for it once they are empty. A file with no\n" +
+			"block is removed, with the directories between DIR and it that are left empty. A file with no\n" +
 			"block, or no file, is left alone. Only promptc.toml's targets are read: the blocks need not compile.",
 		Flags:        targetFlags(),
 		OnUsageError: commandUsageError(e),

@@ -1,0 +1,150 @@
+package workspace_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/workspace"
+)
+
+// acme is the target the examples install: a platform's block in a repository's CLAUDE.md. In a project it comes
+// from promptc.toml's [[target]] (Project.Target("claude")).
+var acme = &blocks.Target{Name: "claude", File: "CLAUDE.md", Begin: "<!-- BEGIN ACME -->", End: "<!-- END ACME -->"}
+
+// show prints a result as a person reads it, with the file named from the directory installed into.
+func show(dir string, r workspace.Result) {
+	fmt.Println(strings.TrimPrefix(r.String(), dir+string(filepath.Separator)))
+}
+
+// A daemon installs each run's runbook into the checkout an agent works in. The repository's own CLAUDE.md keeps
+// its text; the block goes after it, is replaced in place when the runbook changes, and is left alone (not even
+// rewritten) when it has not.
+func ExampleInstall() {
+	dir, err := os.MkdirTemp("", "checkout")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("# Notes\nBe brief.\n"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+
+	for _, runbook := range []string{"Run the tests.\n", "Run the tests.\n", "Run the tests twice.\n"} {
+		results, err := workspace.Install(dir, runbook, acme)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, r := range results {
+			show(dir, r)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "CLAUDE.md"))
+	fmt.Printf("%q\n", data)
+	// Output:
+	// CLAUDE.md: appended the block of target "claude"
+	// CLAUDE.md: up to date
+	// CLAUDE.md: replaced the block of target "claude"
+	// "# Notes\nBe brief.\n\n\n<!-- BEGIN ACME -->\nRun the tests twice.\n<!-- END ACME -->\n"
+}
+
+// A repository that commits its context file proves in CI that it is current: Check writes nothing and says what
+// Install would do, from which line.
+func ExampleCheck() {
+	dir, err := os.MkdirTemp("", "repo")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	committed := "# Notes\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte(committed), 0o644); err != nil {
+		log.Fatal(err)
+	}
+
+	for _, runbook := range []string{"Run the tests.\n", "Run the tests twice.\n"} {
+		results, err := workspace.Check(dir, runbook, acme)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, r := range results {
+			fmt.Printf("%s: changed %v, %v, line %d\n", filepath.Base(r.Path), r.Changed(), r.Action, r.Line)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "CLAUDE.md"))
+	fmt.Println("file untouched:", string(data) == committed)
+	// Output:
+	// CLAUDE.md: changed false, current, line 0
+	// CLAUDE.md: changed true, replaced, line 4
+	// file untouched: true
+}
+
+// When the run is over, Uninstall gives the checkout back as it was: the block goes, with the blank line Install
+// put before it, and a file (and directories) that Install created for the block alone go too.
+func ExampleUninstall() {
+	dir, err := os.MkdirTemp("", "checkout")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte("# Notes\n"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	copilot := &blocks.Target{Name: "copilot", File: ".github/copilot-instructions.md", Begin: acme.Begin, End: acme.End}
+	if _, err := workspace.Install(dir, "Run the tests.\n", acme, copilot); err != nil {
+		log.Fatal(err)
+	}
+
+	results, err := workspace.Uninstall(dir, acme, copilot)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range results {
+		show(dir, r)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "CLAUDE.md"))
+	fmt.Printf("%q\n", data)
+	_, err = os.Stat(filepath.Join(dir, ".github"))
+	fmt.Println(".github removed:", os.IsNotExist(err))
+	// Output:
+	// CLAUDE.md: removed the block of target "claude"
+	// .github/copilot-instructions.md: removed (it held only the block of target "copilot")
+	// "# Notes\n"
+	// .github removed: true
+}
+
+// Installed is §6's rule on bytes, for a caller that keeps context files elsewhere than on disk.
+func ExampleInstalled() {
+	block := workspace.Block(acme, "Run the tests.\n")
+	fmt.Printf("%q\n", block)
+	fmt.Printf("%q\n", workspace.Installed(nil, false, block, acme))
+
+	data := workspace.Installed([]byte("# Notes"), true, block, acme)
+	fmt.Printf("%q\n", data)
+	data = workspace.Installed(data, true, workspace.Block(acme, "Run them twice.\n"), acme)
+	fmt.Printf("%q\n", data)
+	// Output:
+	// "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	// "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	// "# Notes\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	// "# Notes\n\n<!-- BEGIN ACME -->\nRun them twice.\n<!-- END ACME -->\n"
+}
+
+// Uninstalled takes the block out and keeps every other byte, edits made around the block included; remove says
+// the file held the block alone and should go.
+func ExampleUninstalled() {
+	for _, data := range []string{
+		"# Notes\n\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\nAdded by hand.\n",
+		"<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n",
+		"# Notes\n",
+	} {
+		out, remove, found := workspace.Uninstalled([]byte(data), acme)
+		fmt.Printf("%q remove=%v found=%v\n", out, remove, found)
+	}
+	// Output:
+	// "# Notes\nAdded by hand.\n" remove=false found=true
+	// "" remove=true found=true
+	// "# Notes\n" remove=false found=false
+}
