@@ -2,6 +2,7 @@ package assemble_test
 
 import (
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -1713,6 +1714,36 @@ func TestSourceMap(t *testing.T) {
 	}
 	if a.Text[:a.PrefixEnd(blocks.ScopeGlobal)] != b.Text[:b.PrefixEnd(blocks.ScopeGlobal)] {
 		t.Errorf("global prefixes differ: %q, %q", a.Text[:a.PrefixEnd(blocks.ScopeGlobal)], b.Text[:b.PrefixEnd(blocks.ScopeGlobal)])
+	}
+
+	// Segments cut b where its scope steps up, with each separator kept by the segment before it; the global block
+	// "raw" after the session block "sess" (an inversion) is in the session segment, since the prefix before it
+	// changes with the session.
+	var segs []string
+	for _, sg := range b.Segments() {
+		segs = append(segs, sg.Scope.String()+" "+strconv.Quote(b.Text[sg.Start:sg.End]))
+	}
+	wantSegs := []string{`global "G\n\nC\n\n"`, `task "b\n\n"`,
+		`session "N\n\n{{.name}}\n\nL\n\nR\n\nSW\n\nstatic\n\n3\n"`}
+	if !reflect.DeepEqual(segs, wantSegs) {
+		t.Errorf("segments of b:\n got %q\nwant %q", segs, wantSegs)
+	}
+	for _, tc := range []struct {
+		spans []assemble.Span
+		text  string
+		want  []assemble.Segment
+	}{
+		{nil, "", nil},
+		{[]assemble.Span{{0, 2, 0, nil, blocks.ScopeGlobal}}, "G\n", []assemble.Segment{{0, 2, blocks.ScopeGlobal}}},
+		{[]assemble.Span{{0, 2, 0, nil, blocks.ScopeSession}}, "S\n", []assemble.Segment{{0, 2, blocks.ScopeSession}}},
+		{[]assemble.Span{{0, 1, 0, nil, blocks.ScopeTask}, {1, 4, 3, nil, blocks.ScopeTask}}, "T\n\nU\n", []assemble.Segment{{0, 5, blocks.ScopeTask}}},
+		{[]assemble.Span{{0, 1, 0, nil, blocks.ScopeGlobal}, {1, 5, 3, nil, blocks.ScopeSession}}, "G\n\nS\n",
+			[]assemble.Segment{{0, 3, blocks.ScopeGlobal}, {3, 5, blocks.ScopeSession}}},
+	} {
+		got := (&assemble.Artifact{Text: tc.text, Spans: tc.spans}).Segments()
+		if !reflect.DeepEqual(got, tc.want) {
+			t.Errorf("Segments of %q = %v, want %v", tc.text, got, tc.want)
+		}
 	}
 
 	turn := byPath["a/f.turn-1.md"]

@@ -92,6 +92,13 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 			diags.Errorf(at(u), "runbook block %q refers to turn block %q: a runbook must not point into the per-turn message", b.ID, u.Name)
 		}
 	}
+	// The tools a task offers depend on the task alone: their text belongs in the runbook, the stable prefix, and
+	// never in a turn message that would repeat it every turn.
+	for _, u := range body.Uses.Tools {
+		if b.Section == blocks.Turn {
+			diags.Errorf(at(u), "turn block %q calls tools: the tool list depends only on the task, so it belongs in the runbook; move this text into a runbook block", b.ID)
+		}
+	}
 	for _, u := range body.Uses.Dropped {
 		v, ok := p.Vars[u.Name]
 		switch {

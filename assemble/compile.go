@@ -177,7 +177,9 @@ func (prog *Program) Slots(kind blocks.Kind) []*Slot {
 	return prog.runbook
 }
 
-// scopeOf decides a block's scope (§3.11).
+// scopeOf decides a block's scope (§3.11). A block that calls tools prints the task's tools, so it is of scope task
+// like a block that reads .task, unless no tool is gated (every task then has the same tools, and the block may be
+// global).
 func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Scope {
 	if b.Section == blocks.Turn {
 		return blocks.ScopeTurn
@@ -207,12 +209,29 @@ func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Sco
 	if uses.Task || uses.Data || b.Replaces != "" || len(b.ReplacedBy) > 0 {
 		return blocks.ScopeTask
 	}
+	// tools prints the task's tools: the same text in every task only when no tool is gated.
+	if len(uses.Tools) > 0 && !toolsUngated(p) {
+		return blocks.ScopeTask
+	}
 	for _, t := range p.Tasks {
 		if !b.AdmitsTask(t) {
 			return blocks.ScopeTask
 		}
 	}
 	return blocks.ScopeGlobal
+}
+
+// toolsUngated reports whether every tool of p is offered in every task, so that the tools function prints the same
+// text whatever the task.
+func toolsUngated(p *blocks.Project) bool {
+	for _, t := range p.Tools {
+		for _, task := range p.Tasks {
+			if !t.AdmitsTask(task) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // Scope returns the scope of block id (§3.11), and false for a block that is unknown or did not compile.

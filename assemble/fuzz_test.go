@@ -65,6 +65,12 @@ var fuzzSeeds = []string{
 	"-- promptc.toml --\n\xef\xbb\xbfname = \"p\"\r\ntasks = [\"t\"]\r\n[runbook]\r\norder = [\"a\", \"a\", \"b\"]\r\n[turn]\r\norder = [\"a\"]\r\n-- blocks/a.toml --\n[[block]]\nid = \"a\"\nreplaces = \"a\"\nbody = \"x\xff\"\n",
 	"-- promptc.toml --\nname = \"p\"\ntasks = [\"t\"]\n[[target]]\nname = \"c\"\nfile = \"C\"\nbegin = \"a\"\nend = \"b\"\n[runbook]\norder = [\"a\"]\n-- blocks/a.toml --\n[[block]]\nid = \"a\"\ntemplate = \"../a\"\n-- templates/a --\nab\n",
 	"-- promptc.toml --\nname = \"p\"\ntasks = [\"t\"]\n[runbook]\norder = [\"a\"]\n-- blocks --\nnot a directory\n-- templates/x/y --\n{{define \"x\"}}\n-- fixtures/f.toml --\n[[turn]]\n[[turn]]\nx = 1\n",
+	// Tools, the tools function, models, history and replies.
+	"-- promptc.toml --\nname = \"p\"\ntasks = [\"t\", \"u\"]\n[runbook]\norder = [\"a\"]\n[turn]\norder = [\"b\"]\n[history]\nvolatile = [\"ts\"]\n[[model]]\nprovider = \"openai\"\nname = \"m\"\nstep = 64\ncache_read = 0.5\n" +
+		"-- blocks/a.toml --\n[[block]]\nid = \"a\"\nbody = \"{{tools}}\"\n[[block]]\nid = \"b\"\nbody = \"{{with tools}}{{.}}{{end}}\"\n" +
+		"[[tool]]\nname = \"t-1\"\ndescription = \"`x`\"\ntasks = [\"t\"]\n[tool.parameters]\ntype = \"object\"\n\"$defs\" = { s = { type = \"string\", pattern = \"^a+$\" } }\n[tool.parameters.properties.q]\n\"$ref\" = \"#/$defs/s\"\ndefault = 1979-05-27\n" +
+		"[[tool]]\nname = \"t-1\"\ndescription = \"y\"\nparameters = { type = \"object\", \"$ref\" = \"../x.json\", properties = { a = { enum = [1, 2.5, nan] } } }\n" +
+		"-- fixtures/f.toml --\n[[turn]]\nassistant = \"ok\"\n[[turn]]\nassistant = []\n",
 }
 
 // FuzzLoadCompile feeds arbitrary projects to the front door: Load, then Build when Load reports nothing. No input
@@ -94,6 +100,7 @@ func FuzzLoadCompile(f *testing.F) {
 		f.Add(problemBase + c.files) // a later file of the same name wins, as in withBase
 	}
 	f.Add(richProject)
+	f.Add(toolsProject)
 	// Hostile values in a fixture: the loader, the compiler and the escapers meet them together.
 	for _, c := range hostile.Small() {
 		f.Add(hostileSeedProject + strconv.Quote(c.Value) + "\n")

@@ -388,11 +388,11 @@ type renderKey struct {
 // cache says where a block's output can be reused, and under which key. A runbook block that reads no variable
 // (scope global or task) renders the same bytes for every session: the program's cache holds it. A session block
 // renders the same bytes for every task of one set of session values: the session values' cache (shared, when the
-// caller has one) holds it. Either is keyed by task when the block reads .task or the whole data. Refs are replayed
-// from the cache, so every runbook still checks them.
+// caller has one) holds it. Either is keyed by task when the block reads .task or the whole data, or calls tools.
+// Refs are replayed from the cache, so every runbook still checks them.
 func (prog *Program) cache(c *compiled, task int, shared *sync.Map) (*sync.Map, renderKey) {
 	key := renderKey{c: c, task: -1}
-	if c.body.Uses.Task || c.body.Uses.Data {
+	if c.body.Uses.Task || c.body.Uses.Data || len(c.body.Uses.Tools) > 0 {
 		key.task = task
 	}
 	switch c.scope {
@@ -454,6 +454,9 @@ func (prog *Program) render(c *compiled, task int, pv *prepared, shared *sync.Ma
 				return 0, fmt.Errorf("dropped %q: the variable is not in scope here", name)
 			}
 			return n, nil
+		},
+		Tools: func() ([]*blocks.Tool, error) {
+			return prog.Project.ToolsFor(prog.Project.Tasks[task]), nil
 		},
 	}
 	r.text, r.err = c.body.Execute(pv.data, env)

@@ -36,3 +36,38 @@ func (a *Artifact) PrefixEnd(scope blocks.Scope) int {
 	}
 	return len(a.Text)
 }
+
+// Segment is a part of a runbook that changes as one: the blocks shared by every task (ScopeGlobal), then those
+// shared by every session of the task (ScopeTask), then the rest (ScopeSession). Providers cache a request's prefix
+// up to a point, so a segment's end is where a cache breakpoint can pay: every request that shares the segments
+// before it shares that prefix byte for byte.
+type Segment struct {
+	Start, End int // byte range [Start, End) of the artifact's Text
+	// Scope is the scope of the prefix the segment completes: the least stable block of Text[:End] that the
+	// segment's own scope allows. A block of a lower scope after one of a higher scope (a scope inversion, which
+	// lint reports) belongs to the higher scope's segment: the prefix before it changes as often.
+	Scope blocks.Scope
+}
+
+// Segments splits the artifact where its scope steps up: at PrefixEnd(ScopeGlobal) and PrefixEnd(ScopeTask). The
+// segments tile Text, in order; empty ones are left out, so a runbook of global blocks alone is one segment, and an
+// empty runbook has none. The separator before a block belongs to the segment before it, so each segment but the
+// last ends with the blank line that separates it from the next.
+func (a *Artifact) Segments() []Segment {
+	var segs []Segment
+	start := 0
+	for _, cut := range []struct {
+		end   int
+		scope blocks.Scope
+	}{
+		{a.PrefixEnd(blocks.ScopeGlobal), blocks.ScopeGlobal},
+		{a.PrefixEnd(blocks.ScopeTask), blocks.ScopeTask},
+		{len(a.Text), blocks.ScopeSession},
+	} {
+		if cut.end > start {
+			segs = append(segs, Segment{Start: start, End: cut.end, Scope: cut.scope})
+			start = cut.end
+		}
+	}
+	return segs
+}

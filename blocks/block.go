@@ -11,6 +11,7 @@ var (
 	blockFileKeys = []key[*loader]{
 		{name: "const", kind: kindTable, set: setConsts},
 		{name: "block", kind: kindTables, set: setBlocks},
+		{name: "tool", kind: kindTables, set: setTools},
 	}
 	blockKeys = []key[*Block]{
 		{name: "id", kind: kindString, need: needText[*Block](`block needs an id: add id = "…" (matching [a-z0-9][a-z0-9_-]*)`), set: setID},
@@ -49,7 +50,7 @@ var (
 	}
 )
 
-// blockFile reads one file under blocks/: its [const] table and its [[block]] entries.
+// blockFile reads one file under blocks/: its [const] table and its [[block]] and [[tool]] entries.
 func (l *loader) blockFile(f *sourceFile) {
 	decode(l.table(f.file, f.ix, "", 0, f.name, f.m), l, blockFileKeys)
 }

@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -17,6 +18,7 @@ const (
 	kindString  keyKind = iota // a string
 	kindBool                   // true or false
 	kindInt                    // an integer within the key's min and max
+	kindNumber                 // an integer or a float, finite, at least the key's min
 	kindStrings                // an array of strings
 	kindTable                  // a table
 	kindTables                 // an array of tables
@@ -27,7 +29,7 @@ const (
 type key[T any] struct {
 	name string
 	kind keyKind
-	// min and max bound a kindInt value.
+	// min and max bound a kindInt value (max = noMax: no upper bound); min bounds a kindNumber value.
 	min, max int64
 	// need, when set, returns the message to report when the key is missing ("" when it may be missing after all).
 	need func(x T) string
@@ -38,12 +40,16 @@ type key[T any] struct {
 	set func(r *tableReader, x T, v value)
 }
 
+// noMax is the max of a kindInt key with no upper bound: its messages say "at least".
+const noMax = math.MaxInt64
+
 // value is a key's value, converted to the key's kind.
 type value struct {
 	key    string
 	str    string
 	b      bool
 	n      int64
+	f      float64 // a kindNumber value
 	list   []string
 	table  map[string]any
 	tables []map[string]any
@@ -219,11 +225,33 @@ func (r *tableReader) convert(key string, kind keyKind, lo, hi int64, raw any) (
 			r.errorf(key, "%s must be an integer, not %s", key, DescribeValue(raw))
 			return v, false
 		}
+		if hi == noMax && n < lo {
+			r.errorf(key, "%s must be at least %d, not %d", key, lo, n)
+			return v, false
+		}
 		if n < lo || n > hi {
 			r.errorf(key, "%s must be between %d and %d, not %d", key, lo, hi, n)
 			return v, false
 		}
 		v.n = n
+	case kindNumber:
+		switch x := raw.(type) {
+		case int64:
+			v.f = float64(x)
+		case float64:
+			v.f = x
+		default:
+			r.errorf(key, "%s must be a number, not %s", key, DescribeValue(raw))
+			return v, false
+		}
+		if math.IsNaN(v.f) || math.IsInf(v.f, 0) {
+			r.errorf(key, "%s must be a finite number, not %v", key, raw)
+			return v, false
+		}
+		if v.f < float64(lo) {
+			r.errorf(key, "%s must be at least %d, not %v", key, lo, raw)
+			return v, false
+		}
 	case kindStrings:
 		arr, ok := raw.([]any)
 		if !ok {

@@ -21,6 +21,7 @@ var fixtureKeys = []key[*Fixture]{
 		for i, m := range v.tables {
 			tr := r.l.table(r.file, r.ix, "turn", i, "[[turn]]", m)
 			f.TurnTables = append(f.TurnTables, tr.src)
+			f.Replies = append(f.Replies, reply(tr))
 			f.Turns = append(f.Turns, r.l.values(tr, ScopeTurn))
 		}
 	}},
@@ -90,7 +91,7 @@ func (l *loader) resolveFixtures() {
 				}
 			}
 			if f.Turns == nil {
-				f.Turns, f.TurnTables = base.Turns, base.TurnTables
+				f.Turns, f.TurnTables, f.Replies = base.Turns, base.TurnTables, base.Replies
 			}
 		}
 		state[f] = 2
@@ -114,14 +115,40 @@ func (l *loader) resolveFixtures() {
 	}
 }
 
+// ReplyKey is the key of a fixture's [[turn]] that holds the assistant's reply to the turn rather than a variable's
+// value; no variable may take its name.
+const ReplyKey = "assistant"
+
+// reply reads the assistant's reply of a [[turn]] table: "" when the turn has none.
+func reply(r *tableReader) string {
+	raw, ok := r.m[ReplyKey]
+	if !ok {
+		return ""
+	}
+	r.known[ReplyKey] = true
+	s, ok := raw.(string)
+	if !ok {
+		r.errorf(ReplyKey, "assistant in [[turn]] is the assistant's reply to the turn, so it must be a string, not %s", DescribeValue(raw))
+		return ""
+	}
+	return s
+}
+
 // values reads the variable values of a [session] or [[turn]] table, checking names, scopes and types.
 func (l *loader) values(r *tableReader, scope Scope) Values {
 	vals := Values{}
 	for _, k := range sortedKeys(r.m) {
+		if scope == ScopeTurn && k == ReplyKey {
+			continue // the assistant's reply, read by reply
+		}
 		r.known[k] = true
 		v, declared := l.p.Vars[k]
 		if !declared {
-			r.errorf(k, "unknown variable %q in %s%s", k, r.what, DidYouMean(k, l.varNamesOfScope(scope)))
+			names := l.varNamesOfScope(scope)
+			if scope == ScopeTurn {
+				names = append(names, ReplyKey)
+			}
+			r.errorf(k, "unknown variable %q in %s%s", k, r.what, DidYouMean(k, names))
 			continue
 		}
 		if v.Scope != scope && v.scopeSet() {

@@ -31,6 +31,7 @@ func Load(fsys fs.FS) (*Project, Diagnostics) {
 			Files:     map[string]*File{},
 		},
 		constRange: map[string]Range{},
+		toolRange:  map[string]Range{},
 	}
 	l.load()
 	return l.p, l.diags.Sort()
@@ -41,6 +42,8 @@ type loader struct {
 	p          *Project
 	diags      Diagnostics
 	constRange map[string]Range
+	// toolRange holds where each tool's name is written, for the message about a second definition.
+	toolRange map[string]Range
 	// brokenTemplates holds the templates/ files that exist but could not be read, by name relative to templates/.
 	brokenTemplates map[string]bool
 	// vars suggests variable names; built once the manifest is read.

@@ -202,7 +202,7 @@ end = "<!-- e -->"
 fil = "x"
 `),
 			want: "promptc.toml:3:1: unknown key \"nmae\" in promptc.toml (did you mean \"name\"?)\n" +
-				"promptc.toml:4:1: unknown key \"zzz\" in promptc.toml (known keys: name, tasks, runbook, turn, vars, target, lint)\n" +
+				"promptc.toml:4:1: unknown key \"zzz\" in promptc.toml (known keys: name, tasks, runbook, turn, vars, target, lint, history, model)\n" +
 				"promptc.toml:8:1: unknown key \"separater\" in [runbook] (did you mean \"separator\"?)\n" +
 				"promptc.toml:12:1: unknown key \"ordr\" in [turn] (did you mean \"order\"?)\n" +
 				"promptc.toml:17:1: unknown key \"trusted\" in [vars.agent] (did you mean \"trust\"?)\n" +

@@ -20,6 +20,8 @@ var (
 		{name: "vars", kind: kindTable, set: setVars},
 		{name: "target", kind: kindTables, set: setTargets},
 		{name: "lint", kind: kindTable, set: setLint},
+		{name: "history", kind: kindTable, set: setHistory},
+		{name: "model", kind: kindTables, set: setModels},
 	}
 	sectionKeys = []key[*Section]{
 		{name: "order", kind: kindStrings, set: func(_ *tableReader, s *Section, v value) { s.Order = v.list }},

@@ -5,8 +5,9 @@ import "slices"
 // DefaultSeparator joins the rendered blocks of a runbook or turn message unless the manifest says otherwise.
 const DefaultSeparator = "\n\n"
 
-// Project is a loaded and checked prompt project. Every slice is in a deterministic order: tasks and order lists
-// as written in the manifest, blocks by file path then position, fixtures by name, variables and constants by name.
+// Project is a loaded and checked prompt project. Every slice is in a deterministic order: tasks, order lists and
+// model rows as written in the manifest, blocks and tools by file path then position, fixtures by name, variables
+// and constants by name.
 //
 // Every part of the project carries the ranges the loader found it at (each key, value and list item), so that
 // diagnostics, lints and editor integrations point at source text without searching for it.
@@ -20,6 +21,15 @@ type Project struct {
 	Blocks  []*Block
 	ByID    map[string]*Block
 	Targets []*Target
+	// Tools are the [[tool]] tables of blocks/ files, in definition order (by file path, then position); ToolsFor
+	// gives a task's tools in the order requests list them.
+	Tools []*Tool
+	// Volatile lists the field names removed from tool results when a conversation history is serialized
+	// canonically ([history] volatile); nil when not set.
+	Volatile []string
+	// Models are the [[model]] rows of promptc.toml, in the order written: provider model data that overrides or
+	// adds to promptc's own table.
+	Models []*ModelRow
 	// Allow lists the lint findings the project silences deliberately, each with its reason ([[lint.allow]]).
 	Allow []*Allow
 	// Templates holds the files under templates/, by slash path relative to that directory, normalised (§3.1).
@@ -214,6 +224,9 @@ type Fixture struct {
 	Tasks   []string // ["*"] when not set
 	Session Values
 	Turns   []Values
+	// Replies holds, for each turn, the assistant's reply to it (the [[turn]] key assistant, "" when not set), which
+	// a session simulator replays. With extends, replies go with the turns they come from.
+	Replies []string
 	// Range names the fixture's file, at its first line.
 	Range Range
 	// Table, SessionTable and TurnTables are where the file's root table, its [session] table and each [[turn]]

@@ -63,6 +63,21 @@ func (c *Counter) Count(text string) int {
 	return n
 }
 
+// Preload starts loading the vocabulary in the background and returns at once: a command that will count tokens
+// calls it first, so that the load (tens of milliseconds) overlaps reading and compiling the project. Counting
+// waits for the load to finish, as it does without Preload.
+func (c *Counter) Preload() {
+	go c.once.Do(c.load)
+}
+
+func (c *Counter) load() {
+	if c.encoding == Cl100k {
+		c.codec = codec.NewCl100kBase()
+	} else {
+		c.codec = codec.NewO200kBase()
+	}
+}
+
 func (c *Counter) piece(p string) int {
 	c.mu.Lock()
 	n, ok := c.cache[p]
@@ -70,13 +85,7 @@ func (c *Counter) piece(p string) int {
 	if ok {
 		return n
 	}
-	c.once.Do(func() {
-		if c.encoding == Cl100k {
-			c.codec = codec.NewCl100kBase()
-		} else {
-			c.codec = codec.NewO200kBase()
-		}
-	})
+	c.once.Do(c.load)
 	n, err := c.codec.Count(p)
 	if err != nil {
 		// Only invalid UTF-8 fails, and artifacts are valid UTF-8; fall back to the usual 4 bytes a token.

@@ -77,6 +77,9 @@ type Uses struct {
 	// Consts, Refs, Titles and Dropped are the literal arguments of const, ref, title and dropped; Lookups the
 	// literal table names of lookup.
 	Consts, Refs, Titles, Lookups, Dropped []Use
+	// Tools are the calls of the function tools, which prints the task's tools: a body that calls it depends on the
+	// task (unless no tool is gated). Name is "tools".
+	Tools []Use
 	// Task is set when the body reads .task.
 	Task bool
 	// Data is set when the body uses the data as a whole (. or $ where it is the data), which exposes every
@@ -457,6 +460,12 @@ func (a *analyzer) arg(n parse.Node, cur dots, kind UseKind) {
 		a.arg(n.Node, cur, UseOther)
 	case *parse.PipeNode:
 		a.pipe(n, cur, UseOther)
+	case *parse.IdentifierNode:
+		// A function named anywhere in a pipeline is called, first word or not: {{tools}}, {{printf "%s" tools}}.
+		if n.Ident == "tools" {
+			off, end := a.clamp(int(n.Pos), int(n.Pos)+len(n.Ident))
+			a.uses.Tools = append(a.uses.Tools, Use{Name: n.Ident, Off: off, End: end})
+		}
 	}
 }
 

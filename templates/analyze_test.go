@@ -28,7 +28,7 @@ func usesString(u Uses) string {
 	for _, l := range []struct {
 		fn   string
 		uses []Use
-	}{{"const", u.Consts}, {"ref", u.Refs}, {"title", u.Titles}, {"lookup", u.Lookups}, {"dropped", u.Dropped}} {
+	}{{"const", u.Consts}, {"ref", u.Refs}, {"title", u.Titles}, {"lookup", u.Lookups}, {"dropped", u.Dropped}, {"tools", u.Tools}} {
 		for _, x := range l.uses {
 			parts = append(parts, fmt.Sprintf("%s(%s)", l.fn, x.Name))
 		}
@@ -114,6 +114,12 @@ func TestUses(t *testing.T) {
 		{"computed names", `{{const .x}}{{ref .y}}{{"c" | title}}{{lookup .t "k"}}{{dropped (print "l")}}`,
 			"x:other y:other t:other const? ref? title? lookup? dropped?"},
 
+		// tools, called wherever it is named.
+		{"tools", "{{tools}}", "tools(tools)"},
+		{"tools as an argument, in a branch", "{{if .x}}{{printf \"%s\" tools}}{{end}}{{with tools}}{{.}}{{end}}",
+			"x:condition tools(tools) tools(tools)"},
+		{"tools in a string is no call", `{{"tools"}}`, ""},
+
 		// The data as a whole.
 		{"json of the data", "{{json .}}", "data"},
 		{"computed variable name", "{{index . .k}}", "k:other data"},
@@ -140,6 +146,11 @@ func TestUses(t *testing.T) {
 			}
 			for _, f := range b.Uses.Fields {
 				spans("field", f.Name, f.Off, f.End)
+			}
+			for _, u := range b.Uses.Tools {
+				if got := tt.body[u.Off:u.End]; got != "tools" {
+					t.Errorf("tools spans %q", got)
+				}
 			}
 		})
 	}

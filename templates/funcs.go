@@ -35,7 +35,7 @@ func (w *limitedBuilder) Write(p []byte) (int, error) {
 }
 
 // FuncNames lists the functions promptc adds to text/template's builtins (§3.2).
-var FuncNames = []string{"bullets", "const", "dropped", "join", "json", "lookup", "quote", "ref", "title", "trim"}
+var FuncNames = []string{"bullets", "const", "dropped", "join", "json", "lookup", "quote", "ref", "title", "tools", "trim"}
 
 // Consts are the project's constants as a body reads them: Text holds the text constants (read with const), Tables
 // the lookup tables (read with lookup), each a table of strings by key. A name is in one map at most.
@@ -54,6 +54,9 @@ type Env struct {
 	// Dropped returns how many items or records the limits dropped from list or records variable name
 	// (dropped "name").
 	Dropped func(name string) (int, error)
+	// Tools returns the tools of the task being rendered, in the order the tools function prints them
+	// (blocks.Project.ToolsFor).
+	Tools func() ([]*blocks.Tool, error)
 }
 
 // funcs is the function set of a body: its constants, and for one execution its environment and budget.
@@ -73,6 +76,7 @@ func (f *funcs) Map() template.FuncMap {
 		"ref":      f.ref,
 		"title":    f.title,
 		"dropped":  f.dropped,
+		"tools":    f.tools,
 		"quote":    f.quote,
 		"trim":     f.trim,
 		"bullets":  f.bullets,
@@ -443,14 +447,14 @@ func index(item any, keys ...any) (any, error) {
 	return item, nil
 }
 
-// Execute renders the body with data. env supplies ref, title and dropped, which depend on the rest of the
+// Execute renders the body with data. env supplies ref, title, dropped and tools, which depend on the rest of the
 // assembly. An error is a diagnostic positioned in the block's source.
 //
 // Execution is bounded in output (MaxOutput), in the size of every function's result (MaxOutput each), and for a
 // body with a range in work too: all its ranges together do at most MaxSteps steps of work, and its function
-// results add up to at most MaxWork bytes. A body that uses none of ref, title, dropped or range runs as parsed;
-// any other is cloned per execution (the clone shares the parse tree) to bind its environment and budget, so
-// concurrent executions never share them.
+// results add up to at most MaxWork bytes. A body that uses none of ref, title, dropped, tools or range runs as
+// parsed; any other is cloned per execution (the clone shares the parse tree) to bind its environment and budget,
+// so concurrent executions never share them.
 func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic) {
 	if b.Static {
 		return b.output, nil

@@ -37,6 +37,9 @@ var testEnv = Env{
 		}
 		return 0, fmt.Errorf("dropped %q: not a list variable", name)
 	},
+	Tools: func() ([]*blocks.Tool, error) {
+		return []*blocks.Tool{{Name: "t", Description: "Does t.", Parameters: map[string]any{"type": "object"}}}, nil
+	},
 }
 
 // TestFuncs: every promptc function, with its exact output or its exact diagnostic.
@@ -84,6 +87,10 @@ func TestFuncs(t *testing.T) {
 		{name: "dropped error", body: `{{dropped "x"}}`, wantErr: `templates/t.md:1:3: block "b": dropped "x": not a list variable`},
 		{name: "dropped without env", body: `{{dropped "x"}}`, env: &Env{},
 			wantErr: `templates/t.md:1:3: block "b": dropped "x": known only while values are rendered`},
+		{name: "tools", body: "Tools:\n\n{{tools}}", want: "Tools:\n\n### t\n\nDoes t.\n\n```json\n{\n  \"type\": \"object\"\n}\n```"},
+		{name: "tools, none", body: "[{{tools}}]", env: &Env{Tools: func() ([]*blocks.Tool, error) { return nil, nil }}, want: "[]"},
+		{name: "tools without env", body: `{{tools}}`, env: &Env{},
+			wantErr: `templates/t.md:1:3: block "b": tools: the task's tools are known only while a runbook is assembled`},
 		{name: "quote", body: `{{quote "a\n\nb"}}`, want: "> a\n>\n> b"},
 		{name: "bullets", body: `{{bullets .l}}`, want: "- x\n- y"},
 		{name: "join", body: `{{join .l ", "}}`, want: "x, y"},

@@ -26,7 +26,7 @@ type Body struct {
 	output   string // the output of a static body
 	tmpl     *template.Template
 	consts   Consts
-	// perExecution is set when an execution needs functions of its own: ref, title or dropped (bound to its
+	// perExecution is set when an execution needs functions of its own: ref, title, dropped or tools (bound to its
 	// environment) or a range (bound to its budget).
 	perExecution bool
 	// executors holds templates of tmpl's tree bound to functions of their own, reused across executions: one costs
@@ -126,7 +126,7 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 		})
 	}
 	u := body.Uses
-	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped) > 0 ||
+	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
 		u.DynamicRef || u.DynamicTitle || u.DynamicDropped
 	return body, nil
 }

@@ -162,6 +162,8 @@ func newApp(e *env) *cli.App {
 			hookCommand(e),
 			installCommand(e),
 			uninstallCommand(e),
+			projectCommand(e),
+			simulateCommand(e),
 		},
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},

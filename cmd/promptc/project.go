@@ -1,0 +1,401 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/projection"
+)
+
+// providerFlags are the flags project and simulate share: which API, model, cache mode and tools.
+func providerFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
+		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is anthropic, openai or dashscope (required)"},
+		&cli.StringFlag{Name: "model", Usage: "the model `M` whose cache rules apply (default: the provider's default; see docs/providers.md)"},
+		&cli.StringFlag{Name: "tools", Value: "text", Usage: "`HOW` the task's [[tool]]s reach the model: text (only as the runbook renders them with {{ tools }}) or native (the provider's tools array)"},
+		&cli.StringFlag{Name: "cache", Value: "explicit", Usage: "`MODE` for dashscope: explicit (cache_control markers) or implicit (no markers)"},
+	}
+}
+
+// projectionOptions checks the provider flags and returns the options they choose.
+func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Program, tok *guard.Counter) (projection.Options, error) {
+	opt := projection.Options{Counter: tok}
+	task := c.String("task")
+	if tasks := prog.Project.Tasks; !slices.Contains(tasks, task) {
+		return opt, cmdErr(e, cmd, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, tasks), strings.Join(tasks, ", "))
+	}
+	p, err := projection.ParseProvider(c.String("provider"))
+	if err != nil {
+		return opt, cmdErr(e, cmd, "--provider: %v", err)
+	}
+	cat, err := projection.NewCatalog(prog.Project.Models)
+	if err != nil {
+		return opt, cmdErr(e, cmd, "%v", err)
+	}
+	if opt.Model, err = cat.Model(p, c.String("model")); err != nil {
+		return opt, cmdErr(e, cmd, "--model: %v", err)
+	}
+	switch c.String("tools") {
+	case "text":
+	case "native":
+		opt.Tools = prog.Project.ToolsFor(task)
+	default:
+		return opt, cmdErr(e, cmd, "--tools is text or native, not %q", c.String("tools"))
+	}
+	switch c.String("cache") {
+	case "explicit":
+	case "implicit":
+		if p != projection.DashScope {
+			return opt, cmdErr(e, cmd, "--cache implicit is DashScope's mode without markers; %s has one way of caching", p)
+		}
+		opt.Implicit = true
+	default:
+		return opt, cmdErr(e, cmd, "--cache is explicit or implicit, not %q", c.String("cache"))
+	}
+	return opt, nil
+}
+
+func (e *env) requireProvider(c *cli.Context, cmd string) error {
+	switch {
+	case c.String("task") == "":
+		return cmdErr(e, cmd, "--task T is required (see promptc %s --help)", cmd)
+	case c.String("provider") == "":
+		return cmdErr(e, cmd, "--provider is required: anthropic, openai or dashscope")
+	}
+	return nil
+}
+
+func projectCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:  "project",
+		Usage: "print the request body a client sends for one turn, with cache markers placed",
+		UsageText: "promptc project --task T --provider anthropic|openai|dashscope [--model M] [--fixture F | --session FILE]\n" +
+			"    [--turn K | --turn-file FILE] [--history FILE] [--tools text|native] [--cache explicit|implicit]",
+		Description: "Prints the JSON body of the request for one turn (no credentials, no network): the runbook as the system\n" +
+			"prompt, split where its scope steps up, with cache markers where the provider's rules let them pay; the\n" +
+			"history; the turn's message last. With --fixture F --turn K, the history is turns 1 to K-1 of F, each\n" +
+			"followed by its assistant reply; --history FILE (JSON Lines) is appended after it. Without --turn or\n" +
+			"--turn-file, the turn is turn 1 of the fixture. A summary of the markers goes to stderr.",
+		Flags: append(providerFlags(),
+			&cli.StringFlag{Name: "fixture", Usage: "take values (and turns, and replies) from fixtures/`F`.toml"},
+			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML)"},
+			&cli.IntFlag{Name: "turn", Usage: "the request of turn `K` (from 1) of the fixture"},
+			&cli.StringFlag{Name: "turn-file", Usage: "the request for the turn values in `FILE` (JSON or TOML)"},
+			&cli.StringFlag{Name: "history", Usage: "append the messages of `FILE` (JSON Lines: role, content, tool_calls, tool_call_id) to the history"},
+			&cli.IntFlag{Name: "max-tokens", Value: 4096, Usage: "Anthropic's max_tokens `N`"},
+		),
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			const cmd = "project"
+			if c.NArg() > 0 {
+				return usageErr(e, "project takes no arguments, got %q", c.Args().First())
+			}
+			if err := e.requireProvider(c, cmd); err != nil {
+				return err
+			}
+			switch {
+			case c.IsSet("fixture") && c.IsSet("session"):
+				return cmdErr(e, cmd, "--fixture and --session both give session values; choose one")
+			case c.IsSet("turn") && c.IsSet("turn-file"):
+				return cmdErr(e, cmd, "--turn and --turn-file both give the turn; choose one")
+			case c.IsSet("turn") && c.IsSet("session"):
+				return cmdErr(e, cmd, "--turn K picks a turn of a fixture; with --session, give the turn values with --turn-file")
+			case c.IsSet("session") && !c.IsSet("turn-file"):
+				return cmdErr(e, cmd, "with --session, give the turn's values with --turn-file FILE")
+			case c.Int("max-tokens") < 1:
+				return cmdErr(e, cmd, "--max-tokens must be at least 1")
+			}
+			// The vocabulary loads while the project is read and compiled.
+			tok, _ := guard.NewCounter(guard.O200k)
+			tok.Preload()
+			prog, err := e.load()
+			if err != nil {
+				return err
+			}
+			opt, err := e.projectionOptions(c, cmd, prog, tok)
+			if err != nil {
+				return err
+			}
+			opt.MaxTokens = c.Int("max-tokens")
+			in, err := e.projectInput(c, cmd, prog)
+			if err != nil {
+				return err
+			}
+			pr, err := projection.Project(in, opt)
+			if err != nil {
+				return cmdErr(e, cmd, "%v", err)
+			}
+			if _, err := e.stdout.Write(pr.Body); err != nil {
+				return err
+			}
+			_, _ = fmt.Fprintln(e.stderr, markerSummary(pr))
+			return nil
+		},
+	}
+}
+
+// projectInput renders the runbook, the history and the turn the flags name.
+func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (projection.Input, error) {
+	var in projection.Input
+	task := c.String("task")
+	req := assemble.Request{Task: task}
+	if c.IsSet("session") {
+		vals, origin, ranges, diags, err := e.readValues(cmd, prog.Project, c.String("session"), blocks.ScopeSession)
+		if err != nil {
+			return in, err
+		}
+		if len(diags) > 0 || vals == nil {
+			return in, e.diagnostics(diags.Sort())
+		}
+		req.Session, req.SessionOrigin, req.SessionRanges = vals, origin, ranges
+	} else {
+		f, err := e.fixture(cmd, prog, task, c.String("fixture"), c.IsSet("fixture"))
+		if err != nil {
+			return in, err
+		}
+		req.Fixture = f
+	}
+	rb, diags := prog.Render(req)
+	if len(diags) > 0 {
+		return in, e.diagnostics(diags)
+	}
+	in.Runbook = rb
+	if c.IsSet("turn-file") {
+		vals, origin, ranges, diags, err := e.readValues(cmd, prog.Project, c.String("turn-file"), blocks.ScopeTurn)
+		if err != nil {
+			return in, err
+		}
+		if len(diags) > 0 || vals == nil {
+			return in, e.diagnostics(diags.Sort())
+		}
+		treq := req
+		treq.Turn, treq.TurnValues, treq.TurnOrigin, treq.TurnRanges = -1, vals, origin, ranges
+		a, diags := prog.Render(treq)
+		if len(diags) > 0 {
+			return in, e.diagnostics(diags)
+		}
+		in.Turn = a.Text
+	} else {
+		f := req.Fixture
+		k := 1
+		if c.IsSet("turn") {
+			k = c.Int("turn")
+		}
+		switch n := len(f.Turns); {
+		case n == 0:
+			return in, cmdErr(e, cmd, "fixture %q has no [[turn]] entries: add one, or give the turn's values with --turn-file", f.Name)
+		case k < 1 || k > n:
+			return in, cmdErr(e, cmd, "fixture %q has %s; --turn must be between 1 and %d", f.Name, guard.Count(n, "turn"), n)
+		}
+		s, err := projection.FixtureSession(prog, task, f)
+		if err != nil {
+			if ds, ok := err.(blocks.Diagnostics); ok {
+				return in, e.diagnostics(ds)
+			}
+			return in, err
+		}
+		in = s.Input(k)
+	}
+	if name := c.String("history"); name != "" {
+		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
+		if err != nil {
+			return in, cmdErr(e, cmd, "--history: %v", unwrapPathError(err))
+		}
+		h, err := projection.ReadHistory(strings.NewReader(string(data)), name, prog.Project.Volatile)
+		if err != nil {
+			if ds, ok := err.(blocks.Diagnostics); ok {
+				return in, e.diagnostics(ds)
+			}
+			return in, cmdErr(e, cmd, "--history: %v", err)
+		}
+		in.History = append(in.History, h...)
+	}
+	return in, nil
+}
+
+// markerSummary is one line for a person: the model, the tokens and where the cache markers went.
+func markerSummary(pr *projection.Projection) string {
+	m := pr.Model
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, thousands(pr.Tokens))
+	if m.Safety > 1 {
+		fmt.Fprintf(&b, "; this model's tokenizer differs, so a marker needs %s counted tokens, %.2f × its minimum of %s",
+			thousands(m.Minimum()), m.Safety, thousands(m.MinCacheTokens))
+	}
+	b.WriteString(")")
+	if pr.CacheKey != "" {
+		fmt.Fprintf(&b, "; prompt_cache_key %s", pr.CacheKey)
+	}
+	marks := pr.Markers()
+	if len(marks) == 0 {
+		if m.Matching == projection.Prefix {
+			fmt.Fprintf(&b, "; cached automatically from %s tokens on", thousands(m.MinCacheTokens))
+		} else {
+			b.WriteString("; no cache marker: no prefix reaches the minimum")
+		}
+		return b.String()
+	}
+	b.WriteString("; cache markers after:")
+	sys := 0
+	for i, p := range pr.Parts {
+		if p.Kind == projection.SystemPart {
+			sys++
+		}
+		if !p.Marker {
+			continue
+		}
+		switch {
+		case p.Kind == projection.SystemPart:
+			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, p.Scope, thousands(p.Prefix))
+		case p.History:
+			fmt.Fprintf(&b, " the history (%s tokens);", thousands(p.Prefix))
+		default:
+			fmt.Fprintf(&b, " part %d (%s tokens);", i+1, thousands(p.Prefix))
+		}
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// thousands writes n with commas: 12,345.
+func thousands(n int) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return "-" + thousands(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func simulateCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "simulate",
+		Usage:     "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
+		UsageText: "promptc simulate --task T --provider anthropic|openai|dashscope [--model M] [--fixture F...] [--format text|json]",
+		Description: "Replays each fixture's turns as one session (fixtures in the order given; by default every fixture that\n" +
+			"renders T and has turns, by name), with the assistant replies of its [[turn]] tables, and counts for\n" +
+			"each request the input tokens read from the cache, written to it and sent uncached, under the model's\n" +
+			"rules, and the cost relative to sending everything uncached. The same sessions are shown under two naive\n" +
+			"layouts beside promptc's: volatile-first (the turn's message before the runbook) and rewrite (the history\n" +
+			"replaced by a fresh summary every turn). Token counts are o200k_base estimates.",
+		Flags: append(providerFlags(),
+			&cli.StringSliceFlag{Name: "fixture", Usage: "replay fixtures/`F`.toml (repeat for several sessions, in order)"},
+			formatFlag("write the report as", "text", "json"),
+		),
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			const cmd = "simulate"
+			if c.NArg() > 0 {
+				return usageErr(e, "simulate takes no arguments, got %q", c.Args().First())
+			}
+			if err := e.requireProvider(c, cmd); err != nil {
+				return err
+			}
+			format, err := e.format(c, "text", "json")
+			if err != nil {
+				return err
+			}
+			// The vocabulary loads while the project is read and compiled.
+			tok, _ := guard.NewCounter(guard.O200k)
+			tok.Preload()
+			prog, err := e.load()
+			if err != nil {
+				return err
+			}
+			opt, err := e.projectionOptions(c, cmd, prog, tok)
+			if err != nil {
+				return err
+			}
+			sessions, err := e.sessions(c, cmd, prog)
+			if err != nil {
+				return err
+			}
+			sim, err := projection.Simulate(sessions, opt)
+			if err != nil {
+				return cmdErr(e, cmd, "%v", err)
+			}
+			if format == "json" {
+				enc := json.NewEncoder(e.stdout)
+				enc.SetIndent("", "  ")
+				return enc.Encode(sim)
+			}
+			return writeSimulation(e.stdout, sim, opt.Model)
+		},
+	}
+}
+
+// sessions renders the sessions simulate replays.
+func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]projection.Session, error) {
+	task := c.String("task")
+	var fixtures []*blocks.Fixture
+	if names := c.StringSlice("fixture"); len(names) > 0 {
+		for _, name := range names {
+			f, err := e.fixture(cmd, prog, task, name, true)
+			if err != nil {
+				return nil, err
+			}
+			if len(f.Turns) == 0 {
+				return nil, cmdErr(e, cmd, "fixture %q has no [[turn]] entries: a session to replay needs turns", f.Name)
+			}
+			fixtures = append(fixtures, f)
+		}
+	} else {
+		for _, f := range prog.Project.Fixtures {
+			if f.AdmitsTask(task) && len(f.Turns) > 0 {
+				fixtures = append(fixtures, f)
+			}
+		}
+		slices.SortFunc(fixtures, func(a, b *blocks.Fixture) int { return strings.Compare(a.Name, b.Name) })
+		if len(fixtures) == 0 {
+			return nil, cmdErr(e, cmd, "no fixture renders task %q with [[turn]] entries: add one to replay", task)
+		}
+	}
+	var out []projection.Session
+	for _, f := range fixtures {
+		s, err := projection.FixtureSession(prog, task, f)
+		if err != nil {
+			if ds, ok := err.(blocks.Diagnostics); ok {
+				return nil, e.diagnostics(ds)
+			}
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// writeSimulation prints the text report: the model's rules, then a table per layout and a total line each.
+func writeSimulation(w io.Writer, sim *projection.Simulation, m projection.Model) error {
+	fmt.Fprintf(w, "%s %s, %s cache: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
+		sim.Provider, sim.Model, sim.Cache, thousands(m.MinCacheTokens), m.CacheRead, m.CacheWrite)
+	fmt.Fprintf(w, "Token counts are %s estimates.\n", sim.Encoding)
+	for _, l := range sim.Layouts {
+		fmt.Fprintf(w, "\n%s\n", l.Name)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "session\tturn\tinput\tread\twrite\tuncached\thit rate\tcost\t")
+		row := func(u projection.Usage, session, turn string) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f%%\t%.2f\t\n", session, turn, thousands(u.InputTokens),
+				thousands(u.CacheReadTokens), thousands(u.CacheWriteTokens), thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
+		}
+		for _, u := range l.Turns {
+			row(u, u.Session, fmt.Sprint(u.Turn))
+		}
+		row(l.Total, "total", "")
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+	}
+	_, err := fmt.Fprintln(w, "\ncost: input cost relative to sending every token uncached (1.00); hit rate: tokens read from the cache.")
+	return err
+}

@@ -1,0 +1,70 @@
+package projection_test
+
+import (
+	"testing"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/projection"
+)
+
+// trackerSession renders the reference project's session with the most turns, for the benchmarks.
+func trackerSession(b *testing.B, task string) (projection.Session, *assemble.Program) {
+	prog, diags := assemble.LoadDir("../examples/tracker")
+	if len(diags) > 0 {
+		b.Fatal(diags)
+	}
+	var best projection.Session
+	for _, f := range prog.Project.Fixtures {
+		if !f.AdmitsTask(task) || len(f.Turns) <= len(best.Turns) {
+			continue
+		}
+		s, err := projection.FixtureSession(prog, task, f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		best = s
+	}
+	if len(best.Turns) == 0 {
+		b.Skip("no fixture with turns")
+	}
+	return best, prog
+}
+
+// BenchmarkProject: one request body for the last turn of the reference project's longest session.
+func BenchmarkProject(b *testing.B) {
+	s, prog := trackerSession(b, "chat")
+	cat, _ := projection.NewCatalog(prog.Project.Models)
+	for _, p := range []projection.Provider{projection.Anthropic, projection.OpenAI, projection.DashScope} {
+		m, _ := cat.Model(p, "")
+		in := s.Input(len(s.Turns))
+		b.Run(p.String(), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := projection.Project(in, projection.Options{Model: m, Tools: prog.Project.ToolsFor("chat")}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkSimulate50: a session of 50 turns (the reference session's turns repeated), three layouts. The issue
+// asks for at most a second.
+func BenchmarkSimulate50(b *testing.B) {
+	s, prog := trackerSession(b, "chat")
+	long := projection.Session{Name: s.Name, Runbook: s.Runbook}
+	for i := 0; len(long.Turns) < 50; i++ {
+		long.Turns = append(long.Turns, s.Turns[i%len(s.Turns)])
+		if j := i % len(s.Turns); j < len(s.Replies) {
+			long.Replies = append(long.Replies, s.Replies[j])
+		} else {
+			long.Replies = append(long.Replies, "")
+		}
+	}
+	cat, _ := projection.NewCatalog(prog.Project.Models)
+	m, _ := cat.Model(projection.Anthropic, "")
+	for b.Loop() {
+		if _, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: m}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package projection_test
+
+import (
+	"fmt"
+	"log"
+	"strings"
+	"testing/fstest"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/projection"
+)
+
+// A platform's daemon builds the request for a live session: the runbook of the session, the history it keeps,
+// and this turn's message, with the cache rules of the model it calls.
+func ExampleProject() {
+	prog, diags := assemble.Load(fstest.MapFS{
+		"promptc.toml": {Data: []byte(`
+name  = "tracker"
+tasks = ["chat"]
+
+[runbook]
+order = ["rules", "identity"]
+
+[vars.agent_name]
+scope    = "session"
+type     = "string"
+required = true
+`)},
+		"blocks/core.toml": {Data: []byte(`
+[[block]]
+id   = "rules"
+body = "Run only the commands listed here."
+
+[[block]]
+id   = "identity"
+body = "You are {{.agent_name}}."
+`)},
+	})
+	if len(diags) > 0 {
+		log.Fatal(diags)
+	}
+	rb, err := prog.Runbook("chat", blocks.Values{"agent_name": "Ada"})
+	if err != nil {
+		log.Fatal(err)
+	}
+	cat, err := projection.NewCatalog(prog.Project.Models)
+	if err != nil {
+		log.Fatal(err)
+	}
+	model, err := cat.Model(projection.Anthropic, "claude-sonnet-4-5")
+	if err != nil {
+		log.Fatal(err)
+	}
+	pr, err := projection.Project(projection.Input{
+		Runbook: rb,
+		History: []projection.Message{{Role: projection.User, Content: "Hello."}, {Role: projection.Assistant, Content: "Hi."}},
+		Turn:    "What can you run?",
+	}, projection.Options{Model: model})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Print(string(pr.Body))
+	// This runbook is far below the model's 1,024-token minimum, so no part of it carries a cache marker.
+	fmt.Println(len(pr.Markers()), "markers")
+	// Output:
+	// {
+	//   "model": "claude-sonnet-4-5",
+	//   "max_tokens": 4096,
+	//   "system": [
+	//     {
+	//       "type": "text",
+	//       "text": "Run only the commands listed here.\n\nYou are Ada.\n"
+	//     }
+	//   ],
+	//   "messages": [
+	//     {
+	//       "role": "user",
+	//       "content": "Hello."
+	//     },
+	//     {
+	//       "role": "assistant",
+	//       "content": "Hi."
+	//     },
+	//     {
+	//       "role": "user",
+	//       "content": "What can you run?"
+	//     }
+	//   ]
+	// }
+	// 0 markers
+}
+
+// Simulate compares the cost of a session laid out by promptc with two naive layouts.
+func ExampleSimulate() {
+	rb := &assemble.Artifact{Text: strings.Repeat("A rule every task shares. ", 300) + "\n"}
+	cat, _ := projection.NewCatalog(nil)
+	model, _ := cat.Model(projection.Anthropic, "claude-sonnet-4-5")
+	sim, err := projection.Simulate([]projection.Session{{
+		Name:    "demo",
+		Runbook: rb,
+		Turns:   []string{"Fix NW-1.", "Now NW-2.", "And NW-3."},
+	}}, projection.Options{Model: model})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, l := range sim.Layouts {
+		fmt.Printf("%-15s hit rate %3.0f%%, cost %.2f\n", l.Name, l.Total.HitRate*100, l.Total.RelativeCost)
+	}
+	// Turn 1 writes the runbook to the cache; turns 2 and 3 read it back (and promptc's layout its history too),
+	// unless the turn's text comes first.
+	// Output:
+	// promptc         hit rate  66%, cost 0.49
+	// volatile-first  hit rate   0%, cost 1.25
+	// rewrite         hit rate  65%, cost 0.49
+}

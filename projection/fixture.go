@@ -1,0 +1,31 @@
+package projection
+
+import (
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+)
+
+// FixtureSession renders fixture f's session of task: the runbook, the message of every turn, and the replies its
+// [[turn]] tables give (the key assistant).
+func FixtureSession(prog *assemble.Program, task string, f *blocks.Fixture) (Session, error) {
+	s := Session{Name: f.Name, Replies: f.Replies}
+	rb, diags := prog.Render(assemble.Request{Task: task, Fixture: f})
+	if len(diags) > 0 {
+		return Session{}, diags
+	}
+	s.Runbook = rb
+	for k := 1; k <= len(f.Turns); k++ {
+		a, diags := prog.Render(assemble.Request{Task: task, Fixture: f, Turn: k})
+		if len(diags) > 0 {
+			return Session{}, diags
+		}
+		s.Turns = append(s.Turns, a.Text)
+	}
+	return s, nil
+}
+
+// Input returns the request of turn k (from 1) of the session: its runbook, the turns before k each followed by
+// its reply as the history, and turn k's message.
+func (s Session) Input(k int) Input {
+	return layoutInput(LayoutPromptc, s, k-1)
+}

@@ -1,0 +1,110 @@
+package projection_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/promptc/promptc/projection"
+)
+
+func TestReadHistory(t *testing.T) {
+	h, err := projection.ReadHistory(strings.NewReader(`{"role": "user", "content": "Hi <b>&"}
+
+{"role": "assistant", "content": "Looking.", "tool_calls": [{"id": "c1", "name": "show", "arguments": {"b": [2, 1.50], "a": {"y": 1, "x": 2}}}]}
+{"role": "tool", "tool_call_id": "c1", "content": {"data": {"request_id": "r-9", "n": 1e3, "items": [{"ts": 1, "v": "<ok>"}]}, "ts": 5}}
+{"role": "assistant", "tool_calls": [{"id": "c2", "name": "list"}]}
+{"role": "tool", "tool_call_id": "c2", "content": "plain text, kept as it is: {\"b\":1,\"a\":2}"}
+`), "h.jsonl", []string{"request_id", "ts"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []projection.Message{
+		{Role: projection.User, Content: "Hi <b>&"},
+		{Role: projection.Assistant, Content: "Looking.", ToolCalls: []projection.ToolCall{{ID: "c1", Name: "show", Arguments: json.RawMessage(`{"a":{"x":2,"y":1},"b":[2,1.50]}`)}}},
+		// Keys sorted, volatile fields gone at every depth, numbers as written, no HTML escaping.
+		{Role: projection.ToolRole, ToolCallID: "c1", Content: `{"data":{"items":[{"v":"<ok>"}],"n":1e3}}`},
+		{Role: projection.Assistant, ToolCalls: []projection.ToolCall{{ID: "c2", Name: "list", Arguments: json.RawMessage(`{}`)}}},
+		{Role: projection.ToolRole, ToolCallID: "c2", Content: `plain text, kept as it is: {"b":1,"a":2}`},
+	}
+	got, _ := json.Marshal(h)
+	exp, _ := json.Marshal(want)
+	if string(got) != string(exp) {
+		t.Errorf("history:\n%s\nwant\n%s", got, exp)
+	}
+}
+
+func TestReadHistoryErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`{"role": "system", "content": "x"}`, `h.jsonl:1:1: unknown role "system"`},
+		{"\n\n{\"role\": \"user\", \"content\": 3}", `h.jsonl:3:1: the content of a user message must be a string`},
+		{`{"role": "user", "content": "x",}`, `h.jsonl:1:33: invalid character '}'`},
+		{`{"role": "user", "text": "x"}`, `h.jsonl:1:1: unknown field "text"`},
+		{`{"role": "tool", "tool_call_id": "c9", "content": "x"}`, `h.jsonl:1:1: a tool message answers a tool call, and "c9" cannot be answered: no earlier assistant message made it`},
+		{`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f"}]}`, `h.jsonl:1:` /* at the end */},
+		{`{"role": "assistant", "content": ""}`, `h.jsonl:1:1: an assistant message needs content or tool calls`},
+		{`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": [1]}]}`, `the arguments of tool call "c1" must be a JSON object`},
+		{`{"role": "user", "content": "a"} {"role": "user", "content": "b"}`, `a second JSON value on the line`},
+		{"{\"role\": \"user\", \"content\": \"\xff\"}", `h.jsonl:1:1: invalid UTF-8`},
+	} {
+		_, err := projection.ReadHistory(strings.NewReader(tc.in), "h.jsonl", nil)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadHistory(%q) = %v, want an error containing %q", tc.in, err, tc.want)
+		}
+	}
+	// A call left unanswered is reported at the end of the file.
+	_, err := projection.ReadHistory(strings.NewReader(`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f"}]}`+"\n"), "h.jsonl", nil)
+	if err == nil || !strings.Contains(err.Error(), "h.jsonl:2:1: tool calls c1 have no result") {
+		t.Errorf("unanswered call: %v", err)
+	}
+}
+
+func FuzzReadHistory(f *testing.F) {
+	f.Add(`{"role": "user", "content": "x"}`)
+	f.Add(`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": {"b": 1}}]}` + "\n" + `{"role": "tool", "tool_call_id": "c1", "content": {"ts": 1, "a": [1, {"ts": 2}]}}`)
+	f.Add("\n\n{\"role\": \"tool\"}\n{")
+	f.Fuzz(func(t *testing.T, in string) {
+		h, err := projection.ReadHistory(strings.NewReader(in), "h.jsonl", []string{"ts"})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "h.jsonl:") {
+				t.Fatalf("error without a position: %v", err)
+			}
+			return
+		}
+		for _, m := range h {
+			if m.Role == projection.ToolRole && strings.Contains(m.Content, `"ts":`) && strings.HasPrefix(m.Content, "{") {
+				// A JSON result lost its volatile fields; "ts": may only survive inside a string value.
+				var v any
+				if json.Unmarshal([]byte(m.Content), &v) == nil && hasKey(v, "ts") {
+					t.Fatalf("volatile field kept: %s", m.Content)
+				}
+			}
+			for _, c := range m.ToolCalls {
+				if !json.Valid(c.Arguments) {
+					t.Fatalf("arguments not JSON: %s", c.Arguments)
+				}
+			}
+		}
+	})
+}
+
+func hasKey(v any, k string) bool {
+	switch x := v.(type) {
+	case map[string]any:
+		if _, ok := x[k]; ok {
+			return true
+		}
+		for _, e := range x {
+			if hasKey(e, k) {
+				return true
+			}
+		}
+	case []any:
+		for _, e := range x {
+			if hasKey(e, k) {
+				return true
+			}
+		}
+	}
+	return false
+}

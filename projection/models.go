@@ -1,0 +1,246 @@
+package projection
+
+import (
+	_ "embed"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/BurntSushi/toml"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// Provider is an API whose request bodies promptc projects.
+type Provider uint8
+
+const (
+	// Anthropic is the Messages API: the system prompt as text blocks, cached up to explicit cache_control
+	// breakpoints.
+	Anthropic Provider = iota
+	// OpenAI is the Chat Completions API: the longest prefix seen before is cached automatically.
+	OpenAI
+	// DashScope is Alibaba Cloud Model Studio's OpenAI-compatible Chat Completions API, whose explicit cache matches
+	// whole messages up to cache_control markers.
+	DashScope
+)
+
+var providerNames = []string{"anthropic", "openai", "dashscope"}
+
+func (p Provider) String() string {
+	if int(p) < len(providerNames) {
+		return providerNames[p]
+	}
+	return fmt.Sprintf("Provider(%d)", p)
+}
+
+// ParseProvider returns the provider named s: anthropic, openai or dashscope.
+func ParseProvider(s string) (Provider, error) {
+	if i := slices.Index(providerNames, s); i >= 0 {
+		return Provider(i), nil
+	}
+	return 0, fmt.Errorf("unknown provider %q%s: use anthropic, openai or dashscope", s, blocks.DidYouMean(s, providerNames))
+}
+
+// Matching is how a model finds a cached prefix.
+type Matching uint8
+
+const (
+	// Breakpoints: the prefix up to an explicit cache marker is cached; a later request reads it when its own
+	// marker, or one of the Lookback blocks before it, ends the same prefix.
+	Breakpoints Matching = iota
+	// Prefix: every request's prefix is cached automatically, and a later request reads the longest prefix it
+	// shares with one, from MinCacheTokens on, in multiples of Step.
+	Prefix
+	// Messages: as Breakpoints, with messages as the blocks (DashScope's explicit cache matches whole messages).
+	Messages
+)
+
+var matchingNames = []string{"breakpoints", "prefix", "messages"}
+
+func (m Matching) String() string {
+	if int(m) < len(matchingNames) {
+		return matchingNames[m]
+	}
+	return fmt.Sprintf("Matching(%d)", m)
+}
+
+// Model is what promptc knows of one model's prompt cache: the rules that decide where a cache marker pays, and
+// the prices that decide how much. The built-in rows (Models) cite the provider page each was read from.
+type Model struct {
+	Provider Provider
+	Name     string
+	Matching Matching
+	// MinCacheTokens is the shortest prefix the provider caches.
+	MinCacheTokens int
+	// MaxBreakpoints is how many cache markers one request may carry (0 for automatic caching).
+	MaxBreakpoints int
+	// Lookback is how many blocks before a marker the provider searches for an earlier cache entry.
+	Lookback int
+	// Step: cached token counts are MinCacheTokens plus a multiple of Step (automatic prefix caching).
+	Step int
+	// CacheWrite and CacheRead are the prices of a token written to and read from the cache, as multiples of the
+	// input token price.
+	CacheWrite, CacheRead float64
+	// Safety: promptc counts tokens with o200k_base. Where the provider's tokenizer differs, a marker goes only
+	// where the counted prefix reaches Safety × MinCacheTokens, so that it never sits on a prefix too short to
+	// cache.
+	Safety float64
+	// ImplicitMinCacheTokens and ImplicitCacheRead are DashScope's implicit cache, used without markers.
+	ImplicitMinCacheTokens int
+	ImplicitCacheRead      float64
+	// Default marks the provider's model used when none is named.
+	Default bool
+	// Source names the page the row was read from, and Checked when.
+	Source, Checked string
+}
+
+// Minimum is the number of o200k tokens a prefix needs before a cache marker goes after it: MinCacheTokens
+// scaled by Safety, rounded up.
+func (m Model) Minimum() int {
+	f := m.Safety
+	if f < 1 {
+		f = 1
+	}
+	n := float64(m.MinCacheTokens) * f
+	i := int(n)
+	if float64(i) < n {
+		i++
+	}
+	return i
+}
+
+//go:embed models.toml
+var modelsTOML string
+
+var builtin = sync.OnceValue(func() []Model {
+	var doc struct {
+		Model []struct {
+			Provider               string  `toml:"provider"`
+			Name                   string  `toml:"name"`
+			Matching               string  `toml:"matching"`
+			MinCacheTokens         int     `toml:"min_cache_tokens"`
+			MaxBreakpoints         int     `toml:"max_breakpoints"`
+			Lookback               int     `toml:"lookback"`
+			Step                   int     `toml:"step"`
+			CacheWrite             float64 `toml:"cache_write"`
+			CacheRead              float64 `toml:"cache_read"`
+			Safety                 float64 `toml:"safety"`
+			ImplicitMinCacheTokens int     `toml:"implicit_min_cache_tokens"`
+			ImplicitCacheRead      float64 `toml:"implicit_cache_read"`
+			Default                bool    `toml:"default"`
+			Source                 string  `toml:"source"`
+			Checked                string  `toml:"checked"`
+		} `toml:"model"`
+	}
+	md, err := toml.Decode(modelsTOML, &doc)
+	if err != nil {
+		panic("projection: models.toml: " + err.Error()) // compiled in: a test loads it
+	}
+	if u := md.Undecoded(); len(u) > 0 {
+		panic(fmt.Sprintf("projection: models.toml: unknown keys %v", u))
+	}
+	var out []Model
+	for _, r := range doc.Model {
+		p, err := ParseProvider(r.Provider)
+		if err != nil {
+			panic("projection: models.toml: " + err.Error())
+		}
+		mi := slices.Index(matchingNames, r.Matching)
+		if mi < 0 {
+			panic("projection: models.toml: unknown matching " + r.Matching)
+		}
+		out = append(out, Model{
+			Provider: p, Name: r.Name, Matching: Matching(mi), MinCacheTokens: r.MinCacheTokens,
+			MaxBreakpoints: r.MaxBreakpoints, Lookback: r.Lookback, Step: r.Step, CacheWrite: r.CacheWrite,
+			CacheRead: r.CacheRead, Safety: r.Safety, ImplicitMinCacheTokens: r.ImplicitMinCacheTokens,
+			ImplicitCacheRead: r.ImplicitCacheRead, Default: r.Default, Source: r.Source, Checked: r.Checked,
+		})
+	}
+	return out
+})
+
+// Models returns the built-in model rows, in the order of the embedded table (models.toml).
+func Models() []Model { return slices.Clone(builtin()) }
+
+// Catalog is the models a project projects for: the built-in rows with the project's [[model]] rows applied.
+type Catalog struct {
+	models []Model
+}
+
+// NewCatalog returns the built-in rows with rows applied over them: a row naming a built-in model changes the
+// fields it sets; a row naming another model adds it, starting from the provider's default model's rules.
+func NewCatalog(rows []*blocks.ModelRow) (*Catalog, error) {
+	c := &Catalog{models: Models()}
+	for _, r := range rows {
+		p, err := ParseProvider(r.Provider)
+		if err != nil {
+			return nil, err
+		}
+		i := slices.IndexFunc(c.models, func(m Model) bool { return m.Provider == p && m.Name == r.Name })
+		if i < 0 {
+			m := c.defaultModel(p)
+			m.Name, m.Default, m.Source, m.Checked = r.Name, false, "", ""
+			c.models = append(c.models, m)
+			i = len(c.models) - 1
+		}
+		m := &c.models[i]
+		setInt(&m.MinCacheTokens, r.MinCacheTokens)
+		setInt(&m.MaxBreakpoints, r.MaxBreakpoints)
+		setInt(&m.Lookback, r.Lookback)
+		setInt(&m.Step, r.Step)
+		setFloat(&m.CacheWrite, r.CacheWrite)
+		setFloat(&m.CacheRead, r.CacheRead)
+		setFloat(&m.Safety, r.Safety)
+		if r.Source != "" {
+			m.Source = r.Source
+		}
+		if r.Checked != "" {
+			m.Checked = r.Checked
+		}
+		if m.Source == "" {
+			m.Source = "promptc.toml"
+		}
+	}
+	return c, nil
+}
+
+func setInt(dst *int, v *int) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func setFloat(dst *float64, v *float64) {
+	if v != nil {
+		*dst = *v
+	}
+}
+
+func (c *Catalog) defaultModel(p Provider) Model {
+	for _, m := range c.models {
+		if m.Provider == p && m.Default {
+			return m
+		}
+	}
+	panic("projection: no default model for " + p.String())
+}
+
+// Model returns the model named name of provider p, or p's default model when name is "".
+func (c *Catalog) Model(p Provider, name string) (Model, error) {
+	if name == "" {
+		return c.defaultModel(p), nil
+	}
+	var names []string
+	for _, m := range c.models {
+		if m.Provider == p {
+			if m.Name == name {
+				return m, nil
+			}
+			names = append(names, m.Name)
+		}
+	}
+	return Model{}, fmt.Errorf("unknown %s model %q%s; promptc knows %s (add a [[model]] row to promptc.toml for another)",
+		p, name, blocks.DidYouMean(name, names), strings.Join(names, ", "))
+}

@@ -1,0 +1,105 @@
+package projection_test
+
+import (
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/projection"
+)
+
+func TestBuiltinModels(t *testing.T) {
+	defaults := map[projection.Provider]int{}
+	seen := map[string]bool{}
+	date := regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)
+	for _, m := range projection.Models() {
+		key := m.Provider.String() + "/" + m.Name
+		if seen[key] {
+			t.Errorf("%s listed twice", key)
+		}
+		seen[key] = true
+		if m.Default {
+			defaults[m.Provider]++
+		}
+		if !strings.HasPrefix(m.Source, "https://") || !date.MatchString(m.Checked) {
+			t.Errorf("%s: source %q, checked %q: every row cites a provider page and the day it was read", key, m.Source, m.Checked)
+		}
+		if m.MinCacheTokens < 1 || m.CacheRead <= 0 || m.CacheRead >= 1 || m.Safety < 1 {
+			t.Errorf("%s: implausible row %+v", key, m)
+		}
+		switch m.Provider {
+		case projection.Anthropic, projection.DashScope:
+			if m.MaxBreakpoints != 4 || m.Lookback != 20 || m.CacheWrite != 1.25 {
+				t.Errorf("%s: markers %d, lookback %d, write %v; the provider's page says 4, 20, 1.25", key, m.MaxBreakpoints, m.Lookback, m.CacheWrite)
+			}
+		case projection.OpenAI:
+			if m.Matching != projection.Prefix || m.MinCacheTokens != 1024 || m.Step != 128 || m.MaxBreakpoints != 0 {
+				t.Errorf("%s: OpenAI caches automatically from 1,024 tokens in steps of 128: %+v", key, m)
+			}
+		}
+	}
+	for _, p := range []projection.Provider{projection.Anthropic, projection.OpenAI, projection.DashScope} {
+		if defaults[p] != 1 {
+			t.Errorf("%s has %d default models, want 1", p, defaults[p])
+		}
+	}
+	// The figures the issue and the provider's page give, as written there.
+	for name, min := range map[string]int{"claude-opus-4-5": 4096, "claude-opus-4-6": 4096, "claude-haiku-4-5": 4096,
+		"claude-sonnet-4-5": 1024, "claude-sonnet-4-6": 1024, "claude-opus-4-1": 1024, "claude-opus-4-0": 1024} {
+		if !seen["anthropic/"+name] {
+			t.Errorf("no row for %s", name)
+			continue
+		}
+		cat, _ := projection.NewCatalog(nil)
+		if m, _ := cat.Model(projection.Anthropic, name); m.MinCacheTokens != min {
+			t.Errorf("%s: minimum %d, want %d", name, m.MinCacheTokens, min)
+		}
+	}
+}
+
+func TestMinimumRounding(t *testing.T) {
+	for _, tc := range []struct {
+		min    int
+		safety float64
+		want   int
+	}{{1024, 1, 1024}, {1024, 1.05, 1076}, {4096, 1.1, 4506}, {1000, 1.5, 1500}, {1024, 0, 1024}} {
+		if got := (projection.Model{MinCacheTokens: tc.min, Safety: tc.safety}).Minimum(); got != tc.want {
+			t.Errorf("Minimum(%d × %v) = %d, want %d", tc.min, tc.safety, got, tc.want)
+		}
+	}
+}
+
+func TestCatalog(t *testing.T) {
+	two, half := 2048, 0.5
+	cat, err := projection.NewCatalog([]*blocks.ModelRow{
+		{Provider: "anthropic", Name: "claude-sonnet-4-6", MinCacheTokens: &two},
+		{Provider: "openai", Name: "my-finetune", CacheRead: &half},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := cat.Model(projection.Anthropic, "claude-sonnet-4-6")
+	if err != nil || m.MinCacheTokens != 2048 || m.MaxBreakpoints != 4 {
+		t.Errorf("override: %+v, %v; want minimum 2048 and the rest as built in", m, err)
+	}
+	m, err = cat.Model(projection.OpenAI, "my-finetune")
+	if err != nil || m.CacheRead != 0.5 || m.MinCacheTokens != 1024 || m.Default || m.Source != "promptc.toml" {
+		t.Errorf("added row: %+v, %v; want the default model's rules with cache_read 0.5", m, err)
+	}
+	if m, _ := cat.Model(projection.OpenAI, ""); m.Name != "gpt-5" {
+		t.Errorf("default openai model %q", m.Name)
+	}
+	if _, err := cat.Model(projection.Anthropic, "claude-sonet-4-6"); err == nil || !strings.Contains(err.Error(), `did you mean "claude-sonnet-4-6"`) {
+		t.Errorf("misspelt model: %v", err)
+	}
+	if _, err := projection.NewCatalog([]*blocks.ModelRow{{Provider: "azure", Name: "x"}}); err == nil {
+		t.Error("unknown provider: no error")
+	}
+	// The built-in rows are not changed by a catalog's overrides.
+	for _, m := range projection.Models() {
+		if m.Name == "claude-sonnet-4-6" && m.MinCacheTokens != 1024 {
+			t.Error("NewCatalog changed the built-in rows")
+		}
+	}
+}

@@ -1,0 +1,469 @@
+package projection
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
+)
+
+// Input is what one request carries: the runbook (the stable prefix), the conversation so far, and the turn's
+// message (the volatile suffix).
+type Input struct {
+	Runbook *assemble.Artifact
+	History []Message
+	// Turn is the final user message. It may be empty only when History ends with a user or tool message.
+	Turn string
+}
+
+// Options choose the provider's body and its cache rules.
+type Options struct {
+	// Model is the model the request is for (Catalog.Model); its Provider chooses the body's shape.
+	Model Model
+	// Tools are sent as the provider's native tools array, in this order (blocks.Project.ToolsFor gives a task's
+	// tools in their fixed order). They come before the system text, so they are part of every cached prefix.
+	Tools []*blocks.Tool
+	// Implicit selects DashScope's implicit cache: no cache markers, the runbook still split into its segments.
+	Implicit bool
+	// MaxTokens is Anthropic's required max_tokens; 0 means 4096.
+	MaxTokens int
+	// Counter counts tokens; nil means o200k_base.
+	Counter *guard.Counter
+}
+
+// PartKind says what a part of a request is.
+type PartKind uint8
+
+const (
+	// ToolPart is a native tool definition.
+	ToolPart PartKind = iota
+	// SystemPart is a piece of the runbook: one or more of its segments.
+	SystemPart
+	// MessagePart is a message of the conversation (or, for Anthropic, one content block of a message).
+	MessagePart
+)
+
+// Part is one unit of a request as the provider's cache sees it: for Anthropic a tool, a system text block or a
+// message's content block; for OpenAI and DashScope a tool or a whole message. Prefix-cache arithmetic (where a
+// marker may go, what a later request reads) is done over parts.
+type Part struct {
+	Kind PartKind
+	Role Role // the message's role, for message parts
+	// Text is the bytes the part holds: its text, a tool's or a tool call's JSON.
+	Text   string
+	Tokens int
+	// Prefix is the tokens of the request up to and including this part.
+	Prefix int
+	// Marker is set when a cache marker (cache_control) follows the part.
+	Marker bool
+	// Message is the index of the body's message holding the part; -1 for tools and Anthropic's system blocks.
+	Message int
+	// Scope is, for a system part, the scope of its last segment.
+	Scope blocks.Scope
+	// History marks the parts that come from the history (not the runbook, not the turn).
+	History bool
+
+	ab contentBlock  // the part as an Anthropic content block
+	om openaiMessage // the part as an OpenAI or DashScope message
+}
+
+// Projection is a request body and how it caches.
+type Projection struct {
+	Model Model
+	// Body is the JSON request body, indented, ending in a newline; the same input gives the same bytes.
+	Body  []byte
+	Parts []Part
+	// CacheKey is OpenAI's prompt_cache_key: a hash of the tools and the runbook's global and task segments,
+	// shared by every request whose cacheable prefix starts the same.
+	CacheKey string
+	// Tokens is the request's input tokens, as counted (o200k_base).
+	Tokens int
+}
+
+// Markers returns the indexes of the parts a cache marker follows.
+func (p *Projection) Markers() []int {
+	var out []int
+	for i, pt := range p.Parts {
+		if pt.Marker {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Project builds the request body in for the model of opt (§7): the runbook split into its segments (a segment
+// whose prefix is too short to cache merges into the next), cache markers at segment ends whose prefix reaches the
+// model's minimum, one marker kept for the end of the history, never more than the model allows; the history as
+// given; the turn as the final user message. For OpenAI the runbook is one system message and prompt_cache_key
+// routes requests that share the cacheable prefix to the same cache.
+func Project(in Input, opt Options) (*Projection, error) {
+	if in.Runbook == nil {
+		return nil, errors.New("projection: no runbook")
+	}
+	if in.Turn == "" && (len(in.History) == 0 || in.History[len(in.History)-1].Role == Assistant) {
+		return nil, errors.New("projection: the request ends with no user message: give the turn's message")
+	}
+	if opt.MaxTokens == 0 {
+		opt.MaxTokens = 4096
+	}
+	if opt.Counter == nil {
+		c, err := guard.NewCounter(guard.O200k)
+		if err != nil {
+			return nil, err
+		}
+		opt.Counter = c
+	}
+	b := &builder{opt: opt, m: opt.Model}
+	b.tools()
+	b.system(in.Runbook)
+	b.messages(in.History, in.Turn)
+	b.place()
+	return b.finish(in.Runbook)
+}
+
+type builder struct {
+	opt   Options
+	m     Model
+	parts []Part
+	// nmsg counts the body's messages so far.
+	nmsg int
+	// lastHistory is the index of the history's last part, -1 without history.
+	lastHistory int
+	toolJSON    []json.RawMessage
+}
+
+func (b *builder) add(p Part) {
+	p.Tokens = b.opt.Counter.Count(p.Text)
+	p.Prefix = p.Tokens
+	if n := len(b.parts); n > 0 {
+		p.Prefix += b.parts[n-1].Prefix
+	}
+	b.parts = append(b.parts, p)
+}
+
+// marked reports whether the model takes cache markers in this request.
+func (b *builder) marked() bool {
+	return b.m.Matching != Prefix && !b.opt.Implicit && b.m.MaxBreakpoints > 0
+}
+
+func (b *builder) tools() {
+	for _, t := range b.opt.Tools {
+		schema := json.RawMessage(t.SchemaJSON())
+		var v any
+		switch b.m.Provider {
+		case Anthropic:
+			v = anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schema}
+		default:
+			v = openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schema}}
+		}
+		js, _ := marshal(v)
+		b.toolJSON = append(b.toolJSON, js)
+		b.add(Part{Kind: ToolPart, Text: string(js), Message: -1})
+	}
+}
+
+// system adds the runbook: one system message for OpenAI; otherwise its segments, each closing a part once the
+// prefix so far reaches the model's minimum, shorter ones merged into the next.
+func (b *builder) system(rb *assemble.Artifact) {
+	if rb.Text == "" {
+		return
+	}
+	msg := -1
+	if b.m.Provider != Anthropic {
+		msg = 0
+	}
+	if b.m.Provider == OpenAI {
+		b.add(Part{Kind: SystemPart, Text: rb.Text, Message: msg, Scope: lastScope(rb), om: openaiMessage{Role: "system", Content: rb.Text}})
+		b.nmsg = 1
+		return
+	}
+	before := 0
+	if n := len(b.parts); n > 0 {
+		before = b.parts[n-1].Prefix
+	}
+	start, tokens := 0, before
+	segs := rb.Segments()
+	for i, s := range segs {
+		tokens += b.opt.Counter.Count(rb.Text[s.Start:s.End])
+		if tokens < b.m.Minimum() && i < len(segs)-1 {
+			continue // too short to cache on its own: merged into the next segment
+		}
+		text := rb.Text[start:s.End]
+		b.add(Part{Kind: SystemPart, Text: text, Message: msg, Scope: s.Scope,
+			ab: contentBlock{Type: "text", Text: &text}, om: openaiMessage{Role: "system", Content: text}})
+		if msg >= 0 {
+			msg++
+		}
+		start = s.End
+	}
+	if msg > 0 {
+		b.nmsg = msg
+	}
+}
+
+func lastScope(rb *assemble.Artifact) blocks.Scope {
+	segs := rb.Segments()
+	if len(segs) == 0 {
+		return blocks.ScopeGlobal
+	}
+	return segs[len(segs)-1].Scope
+}
+
+// messages adds the history and the turn. For Anthropic, a message's content blocks are parts of their own, and
+// consecutive user-side messages (tool results, then the turn) form one message, as the API's alternation of roles
+// asks.
+func (b *builder) messages(history []Message, turn string) {
+	b.lastHistory = -1
+	prevRole := Role("")
+	for _, m := range history {
+		if b.m.Provider != Anthropic {
+			om := openaiMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+			text := m.Content
+			if len(m.ToolCalls) > 0 {
+				om.ToolCalls = openaiCalls(m.ToolCalls)
+				js, _ := marshal(om.ToolCalls)
+				text += string(js)
+				if m.Content == "" {
+					om.Content = nil
+				}
+			}
+			b.add(Part{Kind: MessagePart, Role: m.Role, Text: text, Message: b.nmsg, History: true, om: om})
+			b.nmsg++
+			b.lastHistory = len(b.parts) - 1
+			continue
+		}
+		side := m.Role
+		if side == ToolRole {
+			side = User
+		}
+		if side != prevRole {
+			b.nmsg++
+		}
+		prevRole = side
+		idx := b.nmsg - 1
+		if m.Role == ToolRole {
+			content := m.Content
+			b.add(Part{Kind: MessagePart, Role: side, Text: content, Message: idx, History: true,
+				ab: contentBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content}})
+		} else if m.Content != "" {
+			text := m.Content
+			b.add(Part{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
+				ab: contentBlock{Type: "text", Text: &text}})
+		}
+		for _, c := range m.ToolCalls {
+			blk := contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Arguments}
+			js, _ := marshal(blk)
+			b.add(Part{Kind: MessagePart, Role: side, Text: string(js), Message: idx, History: true, ab: blk})
+		}
+		b.lastHistory = len(b.parts) - 1
+	}
+	if turn == "" {
+		return
+	}
+	if b.m.Provider != Anthropic {
+		b.add(Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, om: openaiMessage{Role: User, Content: turn}})
+		b.nmsg++
+		return
+	}
+	if prevRole != User {
+		b.nmsg++
+	}
+	b.add(Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg - 1, ab: contentBlock{Type: "text", Text: &turn}})
+}
+
+// place puts the cache markers: at the end of each system part whose prefix reaches the minimum, and at the end of
+// the history; at most MaxBreakpoints, the history's kept first, then the system's from the first (the prefixes
+// shared most widely).
+func (b *builder) place() {
+	if !b.marked() {
+		return
+	}
+	min := b.m.Minimum()
+	budget := b.m.MaxBreakpoints
+	if h := b.lastHistory; h >= 0 && b.parts[h].Prefix >= min {
+		b.parts[h].Marker = true
+		budget--
+	}
+	for i := range b.parts {
+		if budget == 0 {
+			break
+		}
+		if p := &b.parts[i]; p.Kind == SystemPart && p.Prefix >= min {
+			p.Marker = true
+			budget--
+		}
+	}
+}
+
+func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
+	pr := &Projection{Model: b.m, Parts: b.parts}
+	if n := len(b.parts); n > 0 {
+		pr.Tokens = b.parts[n-1].Prefix
+	}
+	var body any
+	switch b.m.Provider {
+	case Anthropic:
+		body = b.anthropic()
+	case OpenAI:
+		h := sha256.New()
+		for _, t := range b.toolJSON {
+			h.Write(t)
+			h.Write([]byte{0})
+		}
+		h.Write([]byte(rb.Text[:rb.PrefixEnd(blocks.ScopeTask)]))
+		pr.CacheKey = "promptc-" + hex.EncodeToString(h.Sum(nil))[:24]
+		body = b.openai(pr.CacheKey)
+	case DashScope:
+		body = b.openai("")
+	default:
+		return nil, fmt.Errorf("projection: unknown provider %v", b.m.Provider)
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(body); err != nil {
+		return nil, err
+	}
+	pr.Body = buf.Bytes()
+	return pr, nil
+}
+
+var ephemeral = &cacheControl{Type: "ephemeral"}
+
+type cacheControl struct {
+	Type string `json:"type"`
+}
+
+type anthropicTool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+}
+
+type anthropicBody struct {
+	Model     string             `json:"model"`
+	MaxTokens int                `json:"max_tokens"`
+	Tools     []json.RawMessage  `json:"tools,omitempty"`
+	System    []contentBlock     `json:"system,omitempty"`
+	Messages  []anthropicMessage `json:"messages"`
+}
+
+type anthropicMessage struct {
+	Role    Role `json:"role"`
+	Content any  `json:"content"` // a string, or []contentBlock
+}
+
+// contentBlock is an Anthropic content block: text, tool_use or tool_result.
+type contentBlock struct {
+	Type         string          `json:"type"`
+	Text         *string         `json:"text,omitempty"`
+	ID           string          `json:"id,omitempty"`
+	Name         string          `json:"name,omitempty"`
+	Input        json.RawMessage `json:"input,omitempty"`
+	ToolUseID    string          `json:"tool_use_id,omitempty"`
+	Content      *string         `json:"content,omitempty"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
+}
+
+func (b *builder) anthropic() anthropicBody {
+	body := anthropicBody{Model: b.m.Name, MaxTokens: b.opt.MaxTokens, Tools: b.toolJSON}
+	for i := range b.parts {
+		p := &b.parts[i]
+		blk := p.ab
+		if p.Marker {
+			blk.CacheControl = ephemeral
+		}
+		switch p.Kind {
+		case SystemPart:
+			body.System = append(body.System, blk)
+		case MessagePart:
+			if n := len(body.Messages); n == 0 || n <= p.Message {
+				body.Messages = append(body.Messages, anthropicMessage{Role: p.Role})
+			}
+			m := &body.Messages[len(body.Messages)-1]
+			blocks, _ := m.Content.([]contentBlock)
+			m.Content = append(blocks, blk)
+		}
+	}
+	// A message of one unmarked text block is sent as a plain string, as people write it.
+	for i := range body.Messages {
+		m := &body.Messages[i]
+		if bs := m.Content.([]contentBlock); len(bs) == 1 && bs[0].Type == "text" && bs[0].CacheControl == nil {
+			m.Content = *bs[0].Text
+		}
+	}
+	return body
+}
+
+type openaiTool struct {
+	Type     string         `json:"type"`
+	Function openaiFunction `json:"function"`
+}
+
+type openaiFunction struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Parameters  json.RawMessage `json:"parameters"`
+}
+
+type openaiBody struct {
+	Model          string            `json:"model"`
+	PromptCacheKey string            `json:"prompt_cache_key,omitempty"`
+	Tools          []json.RawMessage `json:"tools,omitempty"`
+	Messages       []openaiMessage   `json:"messages"`
+}
+
+type openaiMessage struct {
+	Role       Role         `json:"role"`
+	Content    any          `json:"content"` // a string, []textPart, or null
+	ToolCalls  []openaiCall `json:"tool_calls,omitempty"`
+	ToolCallID string       `json:"tool_call_id,omitempty"`
+}
+
+type textPart struct {
+	Type         string        `json:"type"`
+	Text         string        `json:"text"`
+	CacheControl *cacheControl `json:"cache_control,omitempty"`
+}
+
+type openaiCall struct {
+	ID       string `json:"id"`
+	Type     string `json:"type"`
+	Function struct {
+		Name      string `json:"name"`
+		Arguments string `json:"arguments"`
+	} `json:"function"`
+}
+
+func openaiCalls(cs []ToolCall) []openaiCall {
+	out := make([]openaiCall, len(cs))
+	for i, c := range cs {
+		out[i].ID, out[i].Type = c.ID, "function"
+		out[i].Function.Name, out[i].Function.Arguments = c.Name, string(c.Arguments)
+	}
+	return out
+}
+
+func (b *builder) openai(key string) openaiBody {
+	body := openaiBody{Model: b.m.Name, PromptCacheKey: key, Tools: b.toolJSON}
+	for i := range b.parts {
+		p := &b.parts[i]
+		if p.Kind == ToolPart {
+			continue
+		}
+		om := p.om
+		if p.Marker {
+			text, _ := om.Content.(string)
+			om.Content = []textPart{{Type: "text", Text: text, CacheControl: ephemeral}}
+		}
+		body.Messages = append(body.Messages, om)
+	}
+	return body
+}
