@@ -107,10 +107,12 @@ func ExampleSimulate() {
 	for _, l := range sim.Layouts {
 		fmt.Printf("%-15s hit rate %3.0f%%, cost %.2f\n", l.Name, l.Total.HitRate*100, l.Total.RelativeCost)
 	}
-	// Turn 1 writes the runbook to the cache; turns 2 and 3 read it back (and promptc's layout its history too),
-	// unless the turn's text comes first.
+	// Turn 1 writes the runbook to the cache and turns 2 and 3 read it back, with the history, in promptc's layout.
+	// The naive layouts place automatic caching's one marker at the end of a request that starts (volatile-first)
+	// or ends (rewrite) with text that changes every turn: nothing they write is found again.
+
 	// Output:
 	// promptc         hit rate  66%, cost 0.49
 	// volatile-first  hit rate   0%, cost 1.25
-	// rewrite         hit rate  65%, cost 0.49
+	// rewrite         hit rate   0%, cost 1.25
 }

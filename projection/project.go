@@ -103,6 +103,12 @@ func (p *Projection) Markers() []int {
 // given; the turn as the final user message. For OpenAI the runbook is one system message and prompt_cache_key
 // routes requests that share the cacheable prefix to the same cache.
 func Project(in Input, opt Options) (*Projection, error) {
+	return project(in, opt, false)
+}
+
+// project is Project; naive places markers as a client that knows nothing of segments does, with automatic
+// caching's one marker on the request's last part (for the simulation's naive layouts).
+func project(in Input, opt Options, naive bool) (*Projection, error) {
 	if in.Runbook == nil {
 		return nil, errors.New("projection: no runbook")
 	}
@@ -119,7 +125,7 @@ func Project(in Input, opt Options) (*Projection, error) {
 		}
 		opt.Counter = c
 	}
-	b := &builder{opt: opt, m: opt.Model}
+	b := &builder{opt: opt, m: opt.Model, naive: naive}
 	b.tools()
 	b.system(in.Runbook)
 	b.messages(in.History, in.Turn)
@@ -136,6 +142,7 @@ type builder struct {
 	// lastHistory is the index of the history's last part, -1 without history.
 	lastHistory int
 	toolJSON    []json.RawMessage
+	naive       bool
 }
 
 func (b *builder) add(p Part) {
@@ -238,6 +245,9 @@ func (b *builder) messages(history []Message, turn string) {
 			b.lastHistory = len(b.parts) - 1
 			continue
 		}
+		if m.Role != ToolRole && m.Content == "" && len(m.ToolCalls) == 0 {
+			continue // no block to send (the API refuses an empty text block), so no message either
+		}
 		side := m.Role
 		if side == ToolRole {
 			side = User
@@ -248,9 +258,11 @@ func (b *builder) messages(history []Message, turn string) {
 		prevRole = side
 		idx := b.nmsg - 1
 		if m.Role == ToolRole {
-			content := m.Content
-			b.add(Part{Kind: MessagePart, Role: side, Text: content, Message: idx, History: true,
-				ab: contentBlock{Type: "tool_result", ToolUseID: m.ToolCallID, Content: &content}})
+			blk := contentBlock{Type: "tool_result", ToolUseID: m.ToolCallID}
+			if content := m.Content; content != "" {
+				blk.Content = &content // an empty result has no content: SDKs turn "" into an empty text block
+			}
+			b.add(Part{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, ab: blk})
 		} else if m.Content != "" {
 			text := m.Content
 			b.add(Part{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
@@ -285,8 +297,20 @@ func (b *builder) place() {
 		return
 	}
 	min := b.m.Minimum()
+	if b.naive {
+		if last := &b.parts[len(b.parts)-1]; last.Prefix >= min {
+			last.Marker = true
+		}
+		return
+	}
 	budget := b.m.MaxBreakpoints
-	if h := b.lastHistory; h >= 0 && b.parts[h].Prefix >= min {
+	// The history's marker goes on its last part that holds text: a marker on an empty part would make the block
+	// an empty text block, which the APIs refuse.
+	h := b.lastHistory
+	for h >= 0 && b.parts[h].History && b.parts[h].Text == "" {
+		h--
+	}
+	if h >= 0 && b.parts[h].History && b.parts[h].Prefix >= min {
 		b.parts[h].Marker = true
 		budget--
 	}

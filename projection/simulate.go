@@ -103,6 +103,9 @@ const (
 //   - rewrite: the runbook, then no history but one user message holding a fresh summary of the conversation so far
 //     (its first line names the turns it sums up, so it differs every turn) followed by the turn.
 //
+// The naive layouts send the runbook as one system text and, where the provider takes markers, place one as a
+// client without segments does: automatic caching's, on the request's last part.
+//
 // Token counts are estimates (o200k_base, the encoding reported); so are the provider's prices (Model's
 // multiples of the input price).
 func Simulate(sessions []Session, opt Options) (*Simulation, error) {
@@ -131,7 +134,7 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 				return nil, fmt.Errorf("projection: session %q has no runbook", s.Name)
 			}
 			for k := range s.Turns {
-				pr, err := Project(layoutInput(name, s, k), opt)
+				pr, err := project(layoutInput(name, s, k), opt, name != LayoutPromptc)
 				if err != nil {
 					return nil, fmt.Errorf("session %q, turn %d: %w", s.Name, k+1, err)
 				}
@@ -168,7 +171,7 @@ func layoutInput(layout string, s Session, k int) Input {
 			b.WriteString("This turn:\n\n")
 		}
 		b.WriteString(s.Turns[k])
-		return Input{Runbook: s.Runbook, Turn: b.String()}
+		return Input{Runbook: &assemble.Artifact{Text: s.Runbook.Text}, Turn: b.String()}
 	}
 	return Input{Runbook: s.Runbook, History: history, Turn: s.Turns[k]}
 }

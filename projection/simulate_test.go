@@ -56,9 +56,9 @@ func TestSimulateExplicit(t *testing.T) {
 			t.Errorf("volatile-first read %d tokens on turn %d", v.CacheReadTokens, v.Turn)
 		}
 	}
-	// rewrite: the runbook is read back, never the conversation.
-	if r := usage(t, sim, projection.LayoutRewrite)[1]; r.CacheReadTokens != sys {
-		t.Errorf("rewrite turn 2 read %d, want the runbook's %d", r.CacheReadTokens, sys)
+	// rewrite: its one marker, at the end of a request whose summary changes every turn, is never found again.
+	if r := usage(t, sim, projection.LayoutRewrite)[1]; r.CacheReadTokens != 0 || r.CacheWriteTokens != r.InputTokens {
+		t.Errorf("rewrite turn 2: %+v, want nothing read and everything written", r)
 	}
 	for _, l := range sim.Layouts {
 		var sum projection.Usage
@@ -120,6 +120,11 @@ func TestSimulatePrefix(t *testing.T) {
 	}
 	if u[1].CacheWriteTokens != 0 {
 		t.Errorf("automatic caching wrote %d tokens: writes are not billed apart", u[1].CacheWriteTokens)
+	}
+	// Automatic caching finds the rewrite layout's unchanged system message: the runbook is read, the summary not.
+	sysTokens := tokens("G\n\nT\n\nS\n")
+	if r := usage(t, sim, projection.LayoutRewrite)[1]; r.CacheReadTokens != 3+(sysTokens-3)/2*2 {
+		t.Errorf("rewrite turn 2 read %d, want the runbook's %d in steps", r.CacheReadTokens, 3+(sysTokens-3)/2*2)
 	}
 }
 
