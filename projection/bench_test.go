@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
 )
 
@@ -34,12 +35,14 @@ func trackerSession(b *testing.B, task string) (projection.Session, *assemble.Pr
 func BenchmarkProject(b *testing.B) {
 	s, prog := trackerSession(b, "chat")
 	cat, _ := projection.NewCatalog(prog.Project.Models)
+	// One counter for every request, as a platform's daemon keeps one: its vocabulary loads once per process.
+	tok, _ := guard.NewCounter(guard.O200k)
 	for _, p := range []projection.Provider{projection.Anthropic, projection.OpenAI, projection.DashScope} {
 		m, _ := cat.Model(p, "")
 		in := s.Input(len(s.Turns))
 		b.Run(p.String(), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := projection.Project(in, projection.Options{Model: m, Tools: prog.Project.ToolsFor("chat")}); err != nil {
+				if _, err := projection.Project(in, projection.Options{Model: m, Tools: prog.Project.ToolsFor("chat"), Counter: tok}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -63,7 +66,9 @@ func BenchmarkSimulate50(b *testing.B) {
 	cat, _ := projection.NewCatalog(prog.Project.Models)
 	m, _ := cat.Model(projection.Anthropic, "")
 	for b.Loop() {
-		if _, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: m}); err != nil {
+		// A fresh counter each time, so that no paragraph is counted from a cache an earlier run filled.
+		tok, _ := guard.NewCounter(guard.O200k)
+		if _, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: m, Counter: tok}); err != nil {
 			b.Fatal(err)
 		}
 	}
