@@ -167,3 +167,27 @@ func abs(f float64) float64 {
 	}
 	return f
 }
+
+// TestSimulateImplicit: DashScope without markers caches automatically, from its implicit minimum, and reads cost
+// the implicit price.
+func TestSimulateImplicit(t *testing.T) {
+	m := model(projection.DashScope, 1, 4)
+	m.ImplicitMinCacheTokens, m.ImplicitCacheRead = 2, 0.2
+	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Implicit: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sim.Cache != "implicit" {
+		t.Errorf("cache %q, want implicit", sim.Cache)
+	}
+	u := usage(t, sim, projection.LayoutPromptc)[1]
+	// Turn 2 begins with turn 1's whole request: its three system messages and u1.
+	shared := tokens("G\n\n") + tokens("T\n\n") + tokens("S\n") + tokens("u1")
+	if u.CacheReadTokens != shared || u.CacheWriteTokens != 0 {
+		t.Errorf("turn 2: %+v, want %d read and nothing written", u, shared)
+	}
+	want := (0.2*float64(shared) + float64(u.UncachedTokens)) / float64(u.InputTokens)
+	if abs(u.RelativeCost-want) > 1e-4 {
+		t.Errorf("relative cost %v, want %v (reads at the implicit price 0.2)", u.RelativeCost, want)
+	}
+}
