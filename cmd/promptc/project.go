@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -27,9 +28,26 @@ func providerFlags() []cli.Flag {
 	}
 }
 
+// loadForProjection loads the project and returns it with the options the provider flags choose. The token
+// vocabulary loads meanwhile, in the background: it takes about as long as reading and compiling the project.
+func (e *env) loadForProjection(c *cli.Context, cmd string) (*assemble.Program, projection.Options, error) {
+	tok, err := guard.NewCounter(guard.O200k)
+	if err != nil {
+		return nil, projection.Options{}, err
+	}
+	tok.Preload()
+	prog, err := e.load()
+	if err != nil {
+		return nil, projection.Options{}, err
+	}
+	opt, err := e.projectionOptions(c, cmd, prog)
+	opt.Counter = tok
+	return prog, opt, err
+}
+
 // projectionOptions checks the provider flags and returns the options they choose.
-func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Program, tok *guard.Counter) (projection.Options, error) {
-	opt := projection.Options{Counter: tok}
+func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Program) (projection.Options, error) {
+	var opt projection.Options
 	task := c.String("task")
 	if tasks := prog.Project.Tasks; !slices.Contains(tasks, task) {
 		return opt, cmdErr(e, cmd, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, tasks), strings.Join(tasks, ", "))
@@ -115,14 +133,7 @@ func projectCommand(e *env) *cli.Command {
 			case c.Int("max-tokens") < 1:
 				return cmdErr(e, cmd, "--max-tokens must be at least 1")
 			}
-			// The vocabulary loads while the project is read and compiled.
-			tok, _ := guard.NewCounter(guard.O200k)
-			tok.Preload()
-			prog, err := e.load()
-			if err != nil {
-				return err
-			}
-			opt, err := e.projectionOptions(c, cmd, prog, tok)
+			prog, opt, err := e.loadForProjection(c, cmd)
 			if err != nil {
 				return err
 			}
@@ -199,10 +210,7 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		}
 		s, err := projection.FixtureSession(prog, task, f)
 		if err != nil {
-			if ds, ok := err.(blocks.Diagnostics); ok {
-				return in, e.diagnostics(ds)
-			}
-			return in, err
+			return in, e.problems(err)
 		}
 		in = s.Input(k)
 	}
@@ -213,14 +221,21 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		}
 		h, err := projection.ReadHistory(strings.NewReader(string(data)), name, prog.Project.Volatile)
 		if err != nil {
-			if ds, ok := err.(blocks.Diagnostics); ok {
-				return in, e.diagnostics(ds)
-			}
-			return in, cmdErr(e, cmd, "--history: %v", err)
+			return in, e.problems(err)
 		}
 		in.History = append(in.History, h...)
 	}
 	return in, nil
+}
+
+// problems reports err: its diagnostics when it holds them (a fixture that does not render, a history file's
+// mistakes), or err itself.
+func (e *env) problems(err error) error {
+	var ds blocks.Diagnostics
+	if errors.As(err, &ds) {
+		return e.diagnostics(ds)
+	}
+	return err
 }
 
 // markerSummary is one line for a person: the model, the tokens and where the cache markers went.
@@ -306,14 +321,7 @@ func simulateCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			// The vocabulary loads while the project is read and compiled.
-			tok, _ := guard.NewCounter(guard.O200k)
-			tok.Preload()
-			prog, err := e.load()
-			if err != nil {
-				return err
-			}
-			opt, err := e.projectionOptions(c, cmd, prog, tok)
+			prog, opt, err := e.loadForProjection(c, cmd)
 			if err != nil {
 				return err
 			}
@@ -365,10 +373,7 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 	for _, f := range fixtures {
 		s, err := projection.FixtureSession(prog, task, f)
 		if err != nil {
-			if ds, ok := err.(blocks.Diagnostics); ok {
-				return nil, e.diagnostics(ds)
-			}
-			return nil, err
+			return nil, e.problems(err)
 		}
 		out = append(out, s)
 	}
