@@ -73,7 +73,8 @@ func (d Diagnostic) equal(o Diagnostic) bool {
 // Diagnostics is every problem found in one pass. A nil or empty Diagnostics means success.
 type Diagnostics []Diagnostic
 
-// Error lists every problem, one per line.
+// Error lists every problem, one per line as String prints it, without a final newline: an error returned or logged
+// as a whole (log.Fatal(diags), fmt.Errorf("…: %w", diags)) reports them all. An empty Diagnostics is "no problems".
 func (ds Diagnostics) Error() string {
 	if len(ds) == 0 {
 		return "no problems"

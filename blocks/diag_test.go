@@ -188,3 +188,36 @@ func TestDiagnosticsSortRangeEnds(t *testing.T) {
 		t.Errorf("Sort kept %d diagnostics, want 4:\n%s", len(got), diagDump(got))
 	}
 }
+
+// TestDiagnosticsError: as an error, Diagnostics lists every problem, one per line with no final newline, each as
+// String prints it; none is "no problems".
+func TestDiagnosticsError(t *testing.T) {
+	at := &blocks.Range{Filename: "blocks/a.toml", Start: blocks.Pos{Line: 3, Column: 7, Byte: 20}, End: blocks.Pos{Line: 3, Column: 9, Byte: 22}}
+	tests := []struct {
+		name  string
+		diags blocks.Diagnostics
+		want  string
+	}{
+		{name: "none", diags: nil, want: "no problems"},
+		{name: "one", diags: blocks.Diagnostics{{Summary: "bad", Subject: at}}, want: "blocks/a.toml:3:7: bad"},
+		{
+			name: "three, with a detail, a warning and no subject",
+			diags: blocks.Diagnostics{
+				{Summary: "bad", Detail: "why", Subject: at},
+				{Summary: "odd", Severity: blocks.SeverityWarning, Subject: at},
+				{Summary: "no place"},
+			},
+			want: "blocks/a.toml:3:7: bad; why\nblocks/a.toml:3:7: odd\nno place",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.diags.Error(); got != tt.want {
+				t.Errorf("Error() = %q, want %q", got, tt.want)
+			}
+			if got := fmt.Sprint(tt.diags.Err()); len(tt.diags) > 0 && got != tt.want {
+				t.Errorf("fmt.Sprint(Err()) = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

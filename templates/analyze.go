@@ -82,6 +82,9 @@ type Uses struct {
 	Tools []Use
 	// Task is set when the body reads .task.
 	Task bool
+	// TaskUses are where the body reads .task ($.task, index . "task", …), in source order: what makes a body
+	// depend on the task, for tools that explain a block's scope. Name is "task".
+	TaskUses []Use
 	// Data is set when the body uses the data as a whole (. or $ where it is the data), which exposes every
 	// variable in scope.
 	Data bool
@@ -390,6 +393,7 @@ func (a *analyzer) read(d dot, name string, off, end int, kind UseKind) {
 	case dotData:
 		if name == "task" {
 			a.uses.Task = true
+			a.uses.TaskUses = append(a.uses.TaskUses, Use{Name: name, Off: off, End: end, Kind: kind})
 			return
 		}
 		a.uses.Vars = append(a.uses.Vars, Use{Name: name, Off: off, End: end, Kind: kind})

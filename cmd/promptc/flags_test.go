@@ -41,6 +41,16 @@ func TestFlagsFirst(t *testing.T) {
 			want: "promptc -C dir diff --format json --tokenizer cl100k_base HEAD",
 		},
 		{
+			name: "--color and its value before the command",
+			args: "promptc --color always diff HEAD --format json",
+			want: "promptc --color always diff --format json HEAD",
+		},
+		{
+			name: "--color=value before the command",
+			args: "promptc --color=never -C dir diff HEAD --format json",
+			want: "promptc --color=never -C dir diff --format json HEAD",
+		},
+		{
 			name: "a -C directory named like a command",
 			args: "promptc -C diff build HEAD --format json",
 			want: "promptc -C diff build HEAD --format json",
@@ -111,6 +121,37 @@ func TestFlagsFirst(t *testing.T) {
 			}
 			if !slices.Equal(args, orig) {
 				t.Errorf("flagsFirst changed its argument to %q", args)
+			}
+		})
+	}
+}
+
+// TestHelpArgs: promptc help ARGS... runs as promptc ARGS... --help, global flags (and their values) kept in front;
+// help alone, and help as the value of a flag or as a command's argument, are left alone.
+func TestHelpArgs(t *testing.T) {
+	tests := []struct {
+		name string
+		args string // split at spaces
+		want string
+	}{
+		{name: "a command", args: "promptc help build", want: "promptc build --help"},
+		{name: "a subcommand", args: "promptc help hook install", want: "promptc hook install --help"},
+		{name: "global flags", args: "promptc -C dir --color never help render", want: "promptc -C dir --color never render --help"},
+		{name: "flag with =", args: "promptc --color=never help lint", want: "promptc --color=never lint --help"},
+		{name: "help alone", args: "promptc help", want: "promptc help"},
+		{name: "-C directory named help", args: "promptc -C help build", want: "promptc -C help build"},
+		{name: "help as an argument", args: "promptc diff help", want: "promptc diff help"},
+		{name: "program name only", args: "promptc", want: "promptc"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := strings.Fields(tt.args)
+			orig := slices.Clone(args)
+			if got, want := helpArgs(args), strings.Fields(tt.want); !slices.Equal(got, want) {
+				t.Errorf("helpArgs(%q)\n got %q\nwant %q", orig, got, want)
+			}
+			if !slices.Equal(args, orig) {
+				t.Errorf("helpArgs changed its argument to %q", args)
 			}
 		})
 	}

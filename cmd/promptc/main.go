@@ -17,8 +17,9 @@ import (
 	"github.com/promptc/promptc/internal/gitfs"
 )
 
-// version is set at link time (-ldflags "-X main.version=…"); a plain build reports the development version.
-var version = "0.1.0-dev"
+// version is set at link time (-ldflags "-X main.version=…") by a release build; otherwise --version reports the
+// module version from the build information (see versionText).
+var version = ""
 
 // Exit codes (DESIGN §5).
 const (
@@ -52,13 +53,15 @@ type env struct {
 	cdir string
 	// unknownCommand is set when the command line named no known command: a usage error.
 	unknownCommand bool
+	// colorMode is the --color flag: auto, always or never.
+	colorMode string
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(flagsFirst(args))
+	err := app.Run(flagsFirst(helpArgs(args)))
 	var ee exitError
 	switch {
 	case err == nil && e.unknownCommand:
@@ -80,13 +83,7 @@ var valueFlags = map[string]bool{"format": true, "tokenizer": true}
 // flagsFirst moves diff's flags ahead of its revision, so that `promptc diff HEAD~1 --format json` works as
 // the usage line reads: urfave/cli stops reading flags at the first argument. "--" ends the flags.
 func flagsFirst(args []string) []string {
-	i := 1
-	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if args[i] == "-C" || args[i] == "--C" {
-			i++
-		}
-		i++
-	}
+	i := commandIndex(args)
 	// Only diff takes an argument beside its flags; hook's first argument names its subcommand.
 	if i >= len(args) || args[i] != "diff" {
 		return args
@@ -115,22 +112,31 @@ func flagsFirst(args []string) []string {
 }
 
 func newApp(e *env) *cli.App {
+	info, _ := debug.ReadBuildInfo()
 	cli.VersionPrinter = func(c *cli.Context) {
 		// urfave/cli's version printer cannot return an error; a failed write of the version leaves nothing to do.
-		_, _ = fmt.Fprintf(c.App.Writer, "promptc %s\n", c.App.Version)
+		_, _ = io.WriteString(c.App.Writer, versionText(version, info))
 	}
 	app := &cli.App{
 		Name:      "promptc",
 		Usage:     "compile prompt blocks into byte-exact runbooks and per-turn messages",
 		UsageText: "promptc [-C DIR] COMMAND [options]",
-		Version:   version,
+		Version:   moduleVersion(version, info),
 		Writer:    e.stdout,
 		ErrWriter: e.stderr,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
+			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
+			// urfave/cli adds --help itself only when no command is named help.
+			cli.HelpFlag,
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {
+			switch e.colorMode = c.String("color"); e.colorMode {
+			case "auto", "always", "never":
+			default:
+				return usageErr(e, "--color must be auto, always or never, not %q", e.colorMode)
+			}
 			if dir := c.String("C"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
@@ -153,6 +159,7 @@ func newApp(e *env) *cli.App {
 			return nil
 		},
 		Commands: []*cli.Command{
+			initCommand(e),
 			buildCommand(e),
 			renderCommand(e),
 			checkCommand(e),
@@ -164,6 +171,8 @@ func newApp(e *env) *cli.App {
 			uninstallCommand(e),
 			projectCommand(e),
 			simulateCommand(e),
+			explainCommand(e),
+			helpCommand(e),
 		},
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
@@ -264,9 +273,16 @@ func shellQuote(s string) string {
 	return s
 }
 
-// color reports whether output may be coloured: stdout is a terminal and NO_COLOR is unset or empty
-// (https://no-color.org).
+// color reports whether output may be coloured: always with --color=always, never with --color=never; with
+// --color=auto (the default), when stdout is a terminal and NO_COLOR is unset or empty (https://no-color.org: a
+// command-line flag overrides it).
 func (e *env) color() bool {
+	switch e.colorMode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
 	if os.Getenv("NO_COLOR") != "" {
 		return false
 	}

@@ -107,7 +107,7 @@ func projectCommand(e *env) *cli.Command {
 		Flags: append(providerFlags(),
 			&cli.StringFlag{Name: "fixture", Usage: "take values (and turns, and replies) from fixtures/`F`.toml"},
 			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML)"},
-			&cli.IntFlag{Name: "turn", Usage: "the request of turn `K` (from 1) of the fixture"},
+			&cli.GenericFlag{Name: "turn", Value: new(turnNumber), Usage: "the request of turn `K` (from 1) of the fixture (default: 1)"},
 			&cli.StringFlag{Name: "turn-file", Usage: "the request for the turn values in `FILE` (JSON or TOML)"},
 			&cli.StringFlag{Name: "history", Usage: "append the messages of `FILE` (JSON Lines: role, content, tool_calls, tool_call_id) to the history"},
 			&cli.IntFlag{Name: "max-tokens", Value: 4096, Usage: "Anthropic's max_tokens `N`"},
@@ -200,7 +200,7 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		f := req.Fixture
 		k := 1
 		if c.IsSet("turn") {
-			k = c.Int("turn")
+			k = c.Generic("turn").(*turnNumber).n
 		}
 		switch n := len(f.Turns); {
 		case n == 0:

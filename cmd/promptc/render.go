@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -29,7 +30,7 @@ func renderCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
 			&cli.StringFlag{Name: "fixture", Usage: "take values from fixtures/`F`.toml"},
 			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML)"},
-			&cli.IntFlag{Name: "turn", Usage: "print the message of turn `K` of the fixture"},
+			&cli.GenericFlag{Name: "turn", Value: new(turnNumber), Usage: "print the message of turn `K` (from 1) of the fixture"},
 			&cli.StringFlag{Name: "turn-file", Usage: "print the turn message for the turn values in `FILE` (JSON or TOML)"},
 		},
 		OnUsageError: commandUsageError(e),
@@ -98,7 +99,7 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	}
 	switch {
 	case c.IsSet("turn"):
-		k := c.Int("turn")
+		k := c.Generic("turn").(*turnNumber).n
 		switch n := len(req.Fixture.Turns); {
 		case n == 0:
 			return "", cmdErr(e, cmd, "fixture %q has no [[turn]] entries; add one, or give turn values with --turn-file", req.Fixture.Name)
@@ -188,4 +189,27 @@ func readFileLimited(name string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit))
+}
+
+// turnNumber is the value of render's --turn. An IntFlag would print "(default: 0)" in the help, though turns count
+// from 1 and without the flag render prints the runbook: String is empty until the flag is set, so no default shows.
+type turnNumber struct {
+	n   int
+	set bool
+}
+
+func (t *turnNumber) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("parse error")
+	}
+	t.n, t.set = n, true
+	return nil
+}
+
+func (t *turnNumber) String() string {
+	if !t.set {
+		return ""
+	}
+	return strconv.Itoa(t.n)
 }

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"slices"
+
+	"github.com/urfave/cli/v2"
+)
+
+// helpCommand is promptc help [COMMAND [SUBCOMMAND]]. With no argument it prints promptc --help. With arguments,
+// run has already rewritten the command line to COMMAND [SUBCOMMAND] --help (helpArgs), so that the text is the one
+// --help prints: urfave/cli completes a command's help (its subcommands, --help itself) only while it runs it. Its
+// own help command is hidden (HideHelpCommand) because it would also add a help subcommand to hook and answer an
+// unknown topic with exit status 3.
+func helpCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:         "help",
+		Usage:        "print the help of promptc, or of a command (as promptc COMMAND --help)",
+		UsageText:    "promptc help [COMMAND [SUBCOMMAND]]",
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			return cli.ShowAppHelp(c)
+		},
+	}
+}
+
+// helpArgs rewrites promptc [GLOBAL FLAGS] help ARGS... as promptc [GLOBAL FLAGS] ARGS... --help when there are
+// ARGS; any other command line is returned as it is.
+func helpArgs(args []string) []string {
+	i := commandIndex(args)
+	if i+1 >= len(args) || args[i] != "help" {
+		return args
+	}
+	return append(slices.Concat(args[:i], args[i+1:]), "--help")
+}
+
+// commandIndex is the index in args of the command's name: the first argument after the program name and the global
+// flags (-C and --color take a value, unless given as --flag=value). It is len(args) when there is none.
+func commandIndex(args []string) int {
+	i := 1
+	for i < len(args) && len(args[i]) > 0 && args[i][0] == '-' {
+		switch args[i] {
+		case "-C", "--C", "-color", "--color":
+			i++
+		}
+		i++
+	}
+	return min(i, len(args))
+}

@@ -1,0 +1,70 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/scaffold"
+)
+
+func initCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "init",
+		Usage:     "write a small working project to start from",
+		UsageText: "promptc init [DIR]",
+		Description: "Writes a starter project into DIR (default: the working directory; created when missing):\n" +
+			"promptc.toml with two tasks and a session and a turn variable, blocks/ with a constant and global,\n" +
+			"task, session and turn blocks, a fixture, a .gitignore holding build/, and golden/ as check --update\n" +
+			"writes it, so that promptc check passes and promptc lint is clean at once. Every key is commented.\n" +
+			"Overwrites nothing: when DIR holds any file init would write, or a non-empty blocks/, fixtures/,\n" +
+			"templates/ or golden/, it names them, writes nothing and exits 2.",
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 1 {
+				return usageErr(e, "init takes one directory, got %d arguments", c.NArg())
+			}
+			arg := c.Args().First()
+			dir, name := e.dir, "the working directory"
+			if arg != "" {
+				dir, name = e.path(arg), arg
+			}
+			written, err := scaffold.Init(dir)
+			var exists *scaffold.ExistsError
+			var diags blocks.Diagnostics
+			switch {
+			case errors.As(err, &exists):
+				exists.Dir = name
+				return usageErr(e, "init: %v", exists)
+			case errors.As(err, &diags):
+				// The starter project is tested to compile: this is a bug, but the diagnostics say where.
+				return e.diagnostics(diags)
+			case err != nil:
+				return usageErr(e, "init: %v", err)
+			}
+			var b strings.Builder
+			fmt.Fprintf(&b, "promptc init: wrote a new project in %s:\n", name)
+			for _, p := range written {
+				b.WriteString("  " + blocks.QuoteName(p) + "\n")
+			}
+			inv := "promptc"
+			if arg != "" && arg != "." {
+				inv += " -C " + shellQuote(arg)
+			}
+			b.WriteString("\nNext, try:\n")
+			for _, l := range [][2]string{
+				{"render --task " + scaffold.ExampleTask, "print a runbook"},
+				{"render --task " + scaffold.ExampleTask + " --turn 1", "print the message of turn 1"},
+				{"check", "compare every artifact with golden/ (passes now)"},
+				{"lint", "stability lints (clean now)"},
+			} {
+				fmt.Fprintf(&b, "  %-*s  # %s\n", len(inv)+len(" render --task ")+len(scaffold.ExampleTask)+len(" --turn 1"), inv+" "+l[0], l[1])
+			}
+			_, err = fmt.Fprint(e.stdout, b.String())
+			return err
+		},
+	}
+}

@@ -1,0 +1,144 @@
+package scaffold
+
+import (
+	"embed"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/guard"
+)
+
+// project holds the starter project's sources. "all:" keeps .gitignore, which embed would skip as a dot file.
+//
+//go:embed all:project
+var project embed.FS
+
+// ExampleTask is a task of the starter project, for commands that need one: promptc render --task review.
+const ExampleTask = "review"
+
+// dirs are the directories of a project whose contents the loader or check --update treats as the project's own:
+// stray files there would be compiled into the new project, or removed from golden/.
+var dirs = []string{"blocks", "fixtures", "templates", "golden"}
+
+// ExistsError is Init's refusal to write into a directory that already holds part of a project.
+type ExistsError struct {
+	// Dir is the directory as given to Init.
+	Dir string
+	// Paths are what is in the way, as slash paths relative to Dir, sorted: files Init would write, and the project
+	// directories (with a trailing slash) that are not empty.
+	Paths []string
+}
+
+func (e *ExistsError) Error() string {
+	return e.Dir + " already holds " + strings.Join(e.Paths, ", ") + ": init writes a new project and overwrites nothing; " +
+		"choose another directory, or move them away"
+}
+
+// Files returns the paths of the sources Init writes, slash paths relative to the project root, sorted.
+func Files() []string {
+	var files []string
+	// The embedded tree is fixed at build time: walking it cannot fail.
+	_ = fs.WalkDir(sources(), ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files = append(files, p)
+		}
+		return err
+	})
+	return files
+}
+
+func sources() fs.FS {
+	sub, err := fs.Sub(project, "project")
+	if err != nil {
+		panic(err) // "project" is a valid path, so Sub cannot fail
+	}
+	return sub
+}
+
+// Init writes the starter project into dir, creating dir when it is missing, and returns the files it wrote as
+// slash paths relative to dir, sorted: promptc.toml, blocks/, fixtures/, a .gitignore holding build/, and golden/
+// written by the compiler exactly as promptc check --update writes it, so that promptc check passes at once. The
+// sources comment every key they use.
+//
+// Init overwrites nothing: when dir already holds a file Init would write, or a non-empty blocks/, fixtures/,
+// templates/ or golden/ directory, it writes nothing and returns an *ExistsError naming each. A later problem
+// (a failed write) may leave the files written so far, which the error does not list.
+func Init(dir string) (written []string, err error) {
+	files := Files()
+	var inWay []string
+	for _, p := range files {
+		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); err == nil {
+			inWay = append(inWay, p)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	for _, d := range dirs {
+		if slices.ContainsFunc(inWay, func(p string) bool { return strings.HasPrefix(p, d+"/") }) {
+			continue // already named by the file in the way
+		}
+		entries, err := os.ReadDir(filepath.Join(dir, d))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
+			// Not a directory, or unreadable: either way not a place to write the project's files.
+			inWay = append(inWay, d+"/")
+		case len(entries) > 0:
+			inWay = append(inWay, d+"/")
+		}
+	}
+	if len(inWay) > 0 {
+		slices.Sort(inWay)
+		return nil, &ExistsError{Dir: dir, Paths: inWay}
+	}
+
+	src := sources()
+	for _, p := range files {
+		data, err := fs.ReadFile(src, p)
+		if err != nil {
+			return written, err
+		}
+		name := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return written, err
+		}
+		if err := writeNew(name, data); err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+
+	// golden/ comes from the files just written, through the same calls as promptc check --update.
+	prog, diags := assemble.LoadDir(dir)
+	if len(diags) > 0 {
+		return written, diags
+	}
+	u, err := guard.Update(prog, filepath.Join(dir, "golden"))
+	if u != nil {
+		for _, p := range u.Written {
+			written = append(written, path.Join("golden", p))
+		}
+	}
+	slices.Sort(written)
+	return written, err
+}
+
+// writeNew creates the file name holding data; it fails when name exists, so a file that appeared since Init
+// looked is not overwritten either.
+func writeNew(name string, data []byte) error {
+	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
