@@ -23,6 +23,12 @@ type Artifact struct {
 	Turn    int // 1-based turn number, for turn messages
 	Text    string
 	Spans   []Span
+
+	// What Origin needs to trace a byte back to its source: the program and values the artifact was rendered
+	// with, and where each value was given.
+	prog    *Program
+	values  *prepared
+	valueAt func(name string) blocks.Range
 }
 
 // Session is one task's runbook rendered for one set of session values. Turn messages of that session render against
@@ -31,6 +37,7 @@ type Session struct {
 	prog    *Program
 	task    string
 	values  *prepared // the session values, prepared
+	from    origin    // where the session values come from
 	runbook *Artifact
 	// rendered holds the ids of the blocks present in the runbook.
 	rendered map[string]bool
@@ -82,11 +89,12 @@ func (prog *Program) newSession(task string, vals blocks.Values, from origin, sh
 		return nil, diags.Sort()
 	}
 	pv.data["task"] = task
-	s := &Session{prog: prog, task: task, values: pv}
+	s := &Session{prog: prog, task: task, values: pv, from: from}
 	s.runbook, s.rendered, diags = prog.assemble(prog.runbook, task, pv, nil, blocks.Runbook, shared)
 	if len(diags) > 0 {
 		return nil, diags
 	}
+	s.runbook.valueAt = from.where
 	return s, nil
 }
 
@@ -274,6 +282,12 @@ func (s *Session) renderTurn(turn blocks.Values, from origin, k int) (*Artifact,
 	a, _, diags := prog.assemble(prog.turn, s.task, pv, s.rendered, blocks.Turn, nil)
 	if a != nil {
 		a.Turn = k
+		a.valueAt = func(name string) blocks.Range {
+			if v, ok := prog.Project.Vars[name]; ok && v.Scope == blocks.ScopeSession {
+				return s.from.where(name)
+			}
+			return from.where(name)
+		}
 	}
 	return a, diags
 }
@@ -295,7 +309,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	if kind == blocks.Turn {
 		sep = prog.Project.Turn.Separator
 	}
-	a := &Artifact{Task: task, Kind: kind}
+	a := &Artifact{Task: task, Kind: kind, prog: prog, values: pv}
 	rendered := map[string]bool{}
 	var refs []refCall
 	holds := func(b *blocks.Block) bool {
@@ -413,7 +427,19 @@ func (prog *Program) render(c *compiled, task int, pv *prepared, shared *sync.Ma
 		}
 	}
 	r := &rendered{}
-	// ref and title point at a block that must render in the same runbook: they say which, and assemble checks.
+	env := prog.env(task, pv, func(id string) { r.refs = append(r.refs, id) })
+	r.text, r.err = c.body.Execute(pv.data, env)
+	// Trim (§3.3): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
+	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
+	if cache != nil {
+		cache.Store(key, r)
+	}
+	return r
+}
+
+// env binds a body's functions to one rendering: task's tools, pv's dropped counts, and refs and titles that note
+// each block they point at with noteRef (assemble checks that it renders beside the referring block).
+func (prog *Program) env(task int, pv *prepared, noteRef func(id string)) templates.Env {
 	target := func(fn, id string) (*blocks.Block, error) {
 		b, ok := prog.Project.ByID[id]
 		if !ok {
@@ -426,10 +452,10 @@ func (prog *Program) render(c *compiled, task int, pv *prepared, shared *sync.Ma
 		if b.Title == "" {
 			return nil, fmt.Errorf("%s %q: block %q has no title, so there is no heading to refer to; give it a title", fn, id, id)
 		}
-		r.refs = append(r.refs, id)
+		noteRef(id)
 		return b, nil
 	}
-	env := templates.Env{
+	return templates.Env{
 		Ref: func(id string) (string, error) {
 			b, err := target("ref", id)
 			if err != nil {
@@ -459,13 +485,6 @@ func (prog *Program) render(c *compiled, task int, pv *prepared, shared *sync.Ma
 			return prog.Project.ToolsFor(prog.Project.Tasks[task]), nil
 		},
 	}
-	r.text, r.err = c.body.Execute(pv.data, env)
-	// Trim (§3.3): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
-	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
-	if cache != nil {
-		cache.Store(key, r)
-	}
-	return r
 }
 
 // truthy: bool true, non-empty string, non-zero int, non-empty list.

@@ -45,6 +45,10 @@ type Result struct {
 	// be the fix): the old side was compared as empty, and these are its diagnostics.
 	OldProblems blocks.Diagnostics
 
+	// NoGolden is set by Check when the golden tree holds no file at all (golden/ does not exist yet): nothing has
+	// been accepted, every artifact is new, and WriteText summarises them rather than print every byte.
+	NoGolden bool
+
 	// check is set by Check: the title then names golden/ instead of a revision.
 	check bool
 }
@@ -59,10 +63,14 @@ func (r *Result) Passed() bool {
 	return !r.Changed() && errs == 0
 }
 
-// Title is the report's first line: "promptc check: 2 artifacts differ from golden/" ("1 artifact differs") or
-// "promptc diff REV: 2 artifacts changed", with REV as given to Diff.
+// Title is the report's first line: "promptc check: 2 artifacts differ from golden/" ("1 artifact differs"),
+// "promptc check: no golden files yet: 2 artifacts to accept" (NoGolden), or "promptc diff REV: 2 artifacts
+// changed", with REV as given to Diff.
 func (r *Result) Title() string {
 	n := len(r.Report.Changes)
+	if r.NoGolden {
+		return "promptc check: no golden files yet: " + Count(n, "artifact") + " to accept"
+	}
 	if r.check {
 		return "promptc check: " + thousands(n) + " " + noun(n, "artifact differs", "artifacts differ") + " from golden/"
 	}
@@ -96,7 +104,7 @@ func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, err
 		Side{Label: "golden", Dir: "golden/", Arts: gold},
 		Side{Label: "build", Dir: "build/", Arts: arts},
 		opts.counter())
-	return &Result{Report: report, Findings: <-linted, check: true}, nil
+	return &Result{Report: report, Findings: <-linted, NoGolden: len(tree) == 0 && len(arts) > 0, check: true}, nil
 }
 
 // CheckDir is Check of the project at root against root/golden, as promptc check runs it. The error is a

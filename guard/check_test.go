@@ -102,6 +102,27 @@ func TestCheckMissingGolden(t *testing.T) {
 	if n := len(res.Report.Changes); n != len(cmpBuild(t, rpOld)) {
 		t.Errorf("%d changes, want every artifact", n)
 	}
+	// The text report is a summary by task, not every byte; Verbose writes them all.
+	if !res.NoGolden {
+		t.Fatalf("NoGolden not set")
+	}
+	var b bytes.Buffer
+	if err := res.WriteText(&b, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := "promptc check: no golden files yet: 7 artifacts to accept\n" +
+		"  chat: 1 runbook, 2 turn messages (109 bytes)\n" +
+		"  issue: 2 runbooks, 2 turn messages (270 bytes)\n"
+	if b.String() != want {
+		t.Errorf("summary =\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := res.WriteText(&b, TextOptions{Verbose: true}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "+++ build/issue/a.runbook.md\n") {
+		t.Errorf("verbose report lacks the diff of issue/a.runbook.md:\n%s", b.String())
+	}
 }
 
 // TestCheckErrors: an artifact that cannot render is a blocks.Diagnostics; an unreadable golden tree an error that

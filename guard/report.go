@@ -138,6 +138,9 @@ func thousands(n int) string {
 type TextOptions struct {
 	// Color adds ANSI colours (a terminal without NO_COLOR).
 	Color bool
+	// Verbose writes every artifact in full even when there are no golden files yet (Result.NoGolden), where the
+	// report is otherwise a summary: a first check of a new project would print every byte of every artifact.
+	Verbose bool
 }
 
 const (
@@ -149,12 +152,17 @@ const (
 )
 
 // WriteText writes the result for a terminal or a CI log. When an artifact differs: the title and the summary,
-// then each artifact with its first differing byte, owning block, scope, cache impact and diff. Then the lint
-// findings, as WriteFindings writes them (after a blank line when a report precedes them). Nothing at all when
-// nothing differs and there are no findings.
+// then each artifact with its first differing byte, owning block, scope, the constant, template line or value that
+// wrote the byte (Change.Origin), cache impact and diff; a diff shown before (the same lines, wherever they are
+// numbered) is named, not repeated. With no golden files yet (NoGolden) and without opt.Verbose: the title and, per
+// task, how many artifacts of each kind and their bytes. Then the lint findings, as WriteFindings writes them
+// (after a blank line when a report precedes them). Nothing at all when nothing differs and there are no findings.
 func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
-	if r.Changed() {
+	switch {
+	case r.Changed() && r.NoGolden && !opt.Verbose:
+		r.writeNoGolden(&b, opt.Color)
+	case r.Changed():
 		r.Report.writeText(&b, r.Title(), opt.Color)
 	}
 	if len(r.Findings) > 0 {
@@ -167,6 +175,56 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeNoGolden summarises the artifacts of a project with no golden files yet: the title, then per task (in path
+// order) how many artifacts of each kind, and their bytes.
+func (r *Result) writeNoGolden(b *strings.Builder, color bool) {
+	title := r.Title()
+	if color {
+		title = ansiBold + title + ansiReset
+	}
+	b.WriteString(title + "\n")
+	type tally struct {
+		kinds []string
+		count map[string]int
+		bytes int
+	}
+	var tasks []string
+	by := map[string]*tally{}
+	for _, c := range r.Report.Changes {
+		task := c.Task
+		if task == "" {
+			task = "(no task)"
+		}
+		t, ok := by[task]
+		if !ok {
+			t = &tally{count: map[string]int{}}
+			by[task] = t
+			tasks = append(tasks, task)
+		}
+		kind := "file"
+		switch c.Kind {
+		case blocks.Runbook:
+			kind = "runbook"
+		case blocks.Turn:
+			kind = "turn message"
+		}
+		if t.count[kind] == 0 {
+			t.kinds = append(t.kinds, kind)
+		}
+		t.count[kind]++
+		t.bytes += c.NewBytes
+	}
+	sort.Strings(tasks)
+	for _, task := range tasks {
+		t := by[task]
+		parts := make([]string, 0, len(t.kinds))
+		for _, k := range t.kinds {
+			parts = append(parts, Count(t.count[k], k))
+		}
+		fmt.Fprintf(b, "  %s: %s (%s)\n", task, strings.Join(parts, ", "), Count(t.bytes, "byte"))
+	}
 }
 
 // writeText writes the report under title: the summary first, then each artifact.
@@ -187,24 +245,27 @@ func (r *Report) writeText(b *strings.Builder, title string, color bool) {
 	}
 	// The same edit usually shows up in many artifacts (every task's runbook, every fixture): print each distinct
 	// diff once and point back to it.
-	shown := map[string]string{}
+	shown := map[string]seen{}
 	for _, c := range r.Changes {
 		b.WriteString("\n")
 		b.WriteString(paint(ansiBold, c.Headline()) + "\n")
 		if owner := c.Owner(); owner != "" {
 			b.WriteString("  block: " + owner + "\n")
 		}
+		if c.Origin != nil {
+			b.WriteString("  source: " + c.Origin.String() + ", used by block " + c.Block + "\n")
+		}
 		if c.Kind == blocks.Runbook && c.Status != golden.Added {
 			fmt.Fprintf(b, "  cache: invalidates %s, %s of cached prefix\n", Count(c.InvalidatedBytes, "byte"), Count(c.InvalidatedTokens, "token"))
 		} else if c.Kind == blocks.Turn {
 			b.WriteString("  cache: turn message, no cached prefix lost\n")
 		}
-		body := diffBody(c.Diff)
+		body, hunks := diffKey(c.Diff)
 		if first, ok := shown[body]; ok && body != "" {
-			b.WriteString("  diff: same as " + first + "\n")
+			b.WriteString("  diff: same as " + first.path + first.at(hunks) + "\n")
 			continue
 		}
-		shown[body] = c.Path
+		shown[body] = seen{c.Path, hunks}
 		for _, line := range strings.SplitAfter(c.Diff, "\n") {
 			if line == "" {
 				continue
@@ -233,6 +294,40 @@ func diffBody(d string) string {
 		}
 	}
 	return d
+}
+
+// diffKey groups diffs that show the same edit: it is the diff's body with every hunk header reduced to "@@", so
+// that one edit in artifacts whose lines are numbered differently (a fixture's session block shifts them, say) has
+// one key. hunks are the headers left out, joined by ", ": where the edit is in this artifact.
+func diffKey(d string) (key, hunks string) {
+	body := diffBody(d)
+	if !strings.Contains(body, "@@ ") {
+		return body, ""
+	}
+	var k, h strings.Builder
+	for _, line := range strings.SplitAfter(body, "\n") {
+		if strings.HasPrefix(line, "@@ ") {
+			if h.Len() > 0 {
+				h.WriteString(", ")
+			}
+			h.WriteString(strings.TrimSuffix(line, "\n"))
+			k.WriteString("@@\n")
+			continue
+		}
+		k.WriteString(line)
+	}
+	return k.String(), h.String()
+}
+
+// seen is the first artifact that showed a diff, and where in it (diffKey's hunks).
+type seen struct{ path, hunks string }
+
+// at says where a repeat of the diff is, when its hunks are elsewhere than in the first artifact: ", at @@ … @@".
+func (s seen) at(hunks string) string {
+	if hunks == s.hunks {
+		return ""
+	}
+	return ", at " + hunks
 }
 
 // Headline is one line naming the artifact and where it first differs.
@@ -313,7 +408,9 @@ func (r *Report) writeMarkdown(b *strings.Builder, title string) {
 			first = "no longer produced"
 		}
 		block := "—"
-		if c.Block != "" {
+		if c.Origin != nil {
+			block = fmt.Sprintf("%s `%s` (%s), used by block `%s` (%s)", c.Origin.Kind, c.Origin.Name, c.Origin.At, c.Block, c.Source)
+		} else if c.Block != "" {
 			block = fmt.Sprintf("`%s` (%s)", c.Block, c.Source)
 		} else if c.After != "" {
 			block = fmt.Sprintf("after `%s`", c.After)
@@ -326,14 +423,14 @@ func (r *Report) writeMarkdown(b *strings.Builder, title string) {
 	}
 	// Each distinct diff once, as in the text report: a global edit repeats in every runbook, and a pull-request
 	// comment has a size limit.
-	shown := map[string]string{}
+	shown := map[string]seen{}
 	for _, c := range r.Changes {
-		body := diffBody(c.Diff)
+		body, hunks := diffKey(c.Diff)
 		if first, ok := shown[body]; ok && body != "" {
-			fmt.Fprintf(b, "\n<code>%s</code>: %s; same diff as <code>%s</code>\n", escapeHTML(c.Path), escapeHTML(c.Detail()), escapeHTML(first))
+			fmt.Fprintf(b, "\n<code>%s</code>: %s; same diff as <code>%s</code>%s\n", escapeHTML(c.Path), escapeHTML(c.Detail()), escapeHTML(first.path), escapeHTML(first.at(hunks)))
 			continue
 		}
-		shown[body] = c.Path
+		shown[body] = seen{c.Path, hunks}
 		fence := "```"
 		for strings.Contains(c.Diff, fence) {
 			fence += "`"
@@ -379,6 +476,15 @@ type jsonChange struct {
 	Note              string `json:"note,omitempty"`
 	Diff              string `json:"diff"`
 	Source            string `json:"source,omitempty"`
+	// Origin names the constant, template line or value that wrote the first differing byte; absent when the
+	// block's own text did.
+	Origin *jsonOrigin `json:"origin,omitempty"`
+}
+
+type jsonOrigin struct {
+	Kind   string `json:"kind"`
+	Name   string `json:"name"`
+	Source string `json:"source"`
 }
 
 func newJSONChange(c *Change) jsonChange {
@@ -393,6 +499,9 @@ func newJSONChange(c *Change) jsonChange {
 	}
 	if c.Source.Known() {
 		jc.Source = c.Source.String()
+	}
+	if o := c.Origin; o != nil {
+		jc.Origin = &jsonOrigin{Kind: o.Kind, Name: o.Name, Source: o.At.String()}
 	}
 	return jc
 }
@@ -417,9 +526,10 @@ func (r *Result) WriteJSON(w io.Writer) error {
 // Diagnostics returns the result as diagnostics, one per problem a reviewer should see on a source line: first
 // the changes, grouped by the source position of the block that owns them (GitHub shows only a few annotations per
 // step), in path order of each group's first artifact; then the lint findings, with their lint id after the
-// summary. A change names the block's id = "…" key; one that no block owns names the golden file (Check) or nothing
-// (Diff). The summary of a group is the first artifact's headline, its block, the other artifacts ("also P, Q") and
-// the cached tokens the group invalidates.
+// summary. A change names the definition of the constant, the template file's line or the value that wrote its first
+// differing byte when one did (Change.Origin), else the block's id = "…" key; one that no block owns names the golden
+// file (Check) or nothing (Diff). The summary of a group is the first artifact's headline, its origin and block, the
+// other artifacts ("also P, Q") and the cached tokens the group invalidates.
 func (r *Result) Diagnostics() blocks.Diagnostics {
 	type group struct {
 		at      blocks.Range
@@ -434,6 +544,9 @@ func (r *Result) Diagnostics() blocks.Diagnostics {
 	byAt := map[pos]*group{}
 	for _, c := range r.Report.Changes {
 		at := c.Source
+		if c.Origin != nil && c.Origin.At.Known() {
+			at = c.Origin.At
+		}
 		key := pos{at.Filename, at.Start.Line, at.Start.Column}
 		g, ok := byAt[key]
 		// Changes that no block owns are each their own annotation.
@@ -454,7 +567,9 @@ func (r *Result) Diagnostics() blocks.Diagnostics {
 	for _, g := range groups {
 		c := g.changes[0]
 		msg := c.Headline()
-		if owner := c.Owner(); owner != "" {
+		if owner := c.Owner(); owner != "" && c.Origin != nil {
+			msg += "; " + c.Origin.String() + ", used by block " + owner
+		} else if owner != "" {
 			msg += "; block " + owner
 		}
 		tokens := 0

@@ -247,6 +247,11 @@ type rpJSON struct {
 		NewBytes          int     `json:"new_bytes"`
 		Diff              string  `json:"diff"`
 		Source            *string `json:"source"`
+		Origin            *struct {
+			Kind   string `json:"kind"`
+			Name   string `json:"name"`
+			Source string `json:"source"`
+		} `json:"origin"`
 	} `json:"changes"`
 }
 

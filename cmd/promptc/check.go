@@ -19,17 +19,20 @@ func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "check",
 		Usage:     "compare every artifact with golden/; exit 1 when a byte differs",
-		UsageText: "promptc check [--update [--force]] [--tokenizer o200k_base|cl100k_base]",
+		UsageText: "promptc check [--update [--force]] [--verbose] [--tokenizer o200k_base|cl100k_base]",
 		Description: "Compiles the project, runs the lints and compares each artifact with its golden file byte for byte.\n" +
 			"Clean: prints nothing and exits 0. Otherwise prints a report (which artifact, the first differing\n" +
 			"byte, the block and scope that own it, the cached tokens invalidated, a unified diff), any\n" +
 			"error-level lint findings, and the command that accepts the change; exits 1. Compile errors exit 2.\n" +
+			"With no golden files yet, it prints how many artifacts each task has instead of every byte (--verbose\n" +
+			"prints them all) and the command that writes golden/.\n" +
 			"With --update, rewrites golden/ atomically (stale files removed), lists what it wrote and removed on\n" +
 			"stderr and exits 0; in CI (the CI environment variable set) it refuses unless given --force.\n" +
 			"In GitHub Actions (GITHUB_ACTIONS=true) it also prints ::error annotations on the sources.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "update", Usage: "accept the current artifacts: rewrite golden/"},
 			&cli.BoolFlag{Name: "force", Usage: "with --update: rewrite golden/ even in CI"},
+			&cli.BoolFlag{Name: "verbose", Usage: "with no golden files yet: print every artifact in full, not a summary"},
 			tokenizerFlag(),
 		},
 		OnUsageError: commandUsageError(e),
@@ -74,7 +77,8 @@ func checkCommand(e *env) *cli.Command {
 			if res.Passed() {
 				return nil
 			}
-			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color()}); err != nil {
+			verbose := c.Bool("verbose")
+			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Verbose: verbose}); err != nil {
 				return err
 			}
 			if githubActions() {
@@ -82,7 +86,16 @@ func checkCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			if res.Changed() {
+			switch {
+			case res.NoGolden:
+				more := ""
+				if !verbose {
+					more = fmt.Sprintf(" (%s check --verbose prints every artifact)", e.invocation())
+				}
+				if _, err := fmt.Fprintf(e.stdout, "\nTo write golden/, run: %s check --update%s\n", e.invocation(), more); err != nil {
+					return err
+				}
+			case res.Changed():
 				if _, err := fmt.Fprintf(e.stdout, "\nTo accept these changes, run: %s check --update\n", e.invocation()); err != nil {
 					return err
 				}
