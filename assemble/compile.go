@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -177,48 +178,132 @@ func (prog *Program) Slots(kind blocks.Kind) []*Slot {
 	return prog.runbook
 }
 
-// scopeOf decides a block's scope (§3.11). A block that calls tools prints the task's tools, so it is of scope task
-// like a block that reads .task, unless no tool is gated (every task then has the same tools, and the block may be
-// global).
-func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Scope {
-	if b.Section == blocks.Turn {
-		return blocks.ScopeTurn
+// ScopeReason is one fact that gives a block its scope (§3.11): a place in turn.order, a use of a session variable
+// or of .task, a call of tools, a replaces link, a gate that leaves tasks out.
+type ScopeReason struct {
+	// Scope is the scope this fact alone gives the block; the block's scope is the highest of its reasons'.
+	Scope blocks.Scope
+	// Kind names the rule: "turn", "session", "task", "tools", "replaces", "replaced", "gate", or "global" for the
+	// one reason of a block that has none of the others.
+	Kind string
+	Text string // the fact for people: "its body reads .task"
+	// At is where the fact is written: the use in the body, the key, the order entry, the replacing block.
+	At blocks.Range
+}
+
+// ScopeReasons returns what gives block id its scope: the reasons of that scope, in the order the rules are
+// applied, with where each is written. A global block has one reason, of kind "global". It returns nil for a block
+// that is unknown or did not compile. The scope Scope reports is computed from these same reasons.
+func (prog *Program) ScopeReasons(id string) []ScopeReason {
+	c, ok := prog.blocks[id]
+	if !ok {
+		return nil
 	}
-	session := false
-	for _, u := range append(slices.Clip(uses.Vars), uses.Dropped...) {
-		if v, ok := p.Vars[u.Name]; ok && v.Scope == blocks.ScopeSession {
-			session = true
+	var out []ScopeReason
+	for _, r := range scopeReasons(prog.Project, c.Block, c.body.Uses) {
+		if r.Scope == c.scope {
+			out = append(out, r)
 		}
 	}
-	if name, _ := b.WhenVar(); name != "" {
-		if v, ok := p.Vars[name]; ok && v.Scope == blocks.ScopeSession {
-			session = true
+	return out
+}
+
+// scopeOf decides a block's scope: the highest of its reasons'.
+func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Scope {
+	scope := blocks.ScopeGlobal
+	for _, r := range scopeReasons(p, b, uses) {
+		scope = max(scope, r.Scope)
+	}
+	return scope
+}
+
+// scopeReasons lists every fact that raises a block's scope above global (§3.11), or a single "global" reason when
+// none does. A block that calls tools prints the task's tools, so it is of scope task like a block that reads .task,
+// unless no tool is gated (every task then has the same tools, and the block may be global). The data as a whole
+// (. or $) holds .task and every session variable.
+func scopeReasons(p *blocks.Project, b *blocks.Block, uses templates.Uses) []ScopeReason {
+	var out []ScopeReason
+	add := func(s blocks.Scope, kind, text string, at blocks.Range) {
+		out = append(out, ScopeReason{Scope: s, Kind: kind, Text: text, At: at})
+	}
+	if b.Section == blocks.Turn {
+		what := "it is in turn.order"
+		if b.Slot != b.ID {
+			what = fmt.Sprintf("it replaces %q, which is in turn.order", b.Slot)
+		}
+		var at blocks.Range
+		if i := slices.Index(p.Turn.Order, b.Slot); i >= 0 {
+			at = p.Turn.EntryRange(i)
+		}
+		add(blocks.ScopeTurn, "turn", what+": it is part of the per-turn message", at)
+		return out
+	}
+
+	session := func(name string) bool {
+		v, ok := p.Vars[name]
+		return ok && v.Scope == blocks.ScopeSession
+	}
+	for _, u := range uses.Vars {
+		if session(u.Name) {
+			add(blocks.ScopeSession, "session", fmt.Sprintf("its body reads session variable %q", u.Name), b.SourceRange(u.Off, u.End))
+		}
+	}
+	for _, u := range uses.Dropped {
+		if session(u.Name) {
+			add(blocks.ScopeSession, "session", fmt.Sprintf("its body calls dropped on session variable %q", u.Name), b.SourceRange(u.Off, u.End))
 		}
 	}
 	if uses.Data || uses.DynamicDropped {
-		// The whole data is every session variable and the task.
 		for _, v := range p.Vars {
 			if v.Scope == blocks.ScopeSession {
-				session = true
+				add(blocks.ScopeSession, "session", "its body uses the data as a whole (. or $, or dropped with a computed name), which holds every session variable", b.BodyRange)
+				break
 			}
 		}
 	}
-	if session {
-		return blocks.ScopeSession
+	if name, _ := b.WhenVar(); name != "" && session(name) {
+		add(blocks.ScopeSession, "session", fmt.Sprintf("when = %q names session variable %q", b.When, name), b.WhenRange)
 	}
-	if uses.Task || uses.Data || b.Replaces != "" || len(b.ReplacedBy) > 0 {
-		return blocks.ScopeTask
+
+	for _, u := range uses.TaskUses {
+		add(blocks.ScopeTask, "task", "its body reads .task", b.SourceRange(u.Off, u.End))
+	}
+	if uses.Task && len(uses.TaskUses) == 0 {
+		add(blocks.ScopeTask, "task", "its body reads .task", b.BodyRange)
+	}
+	if uses.Data {
+		add(blocks.ScopeTask, "task", "its body uses the data as a whole (. or $), which holds .task", b.BodyRange)
 	}
 	// tools prints the task's tools: the same text in every task only when no tool is gated.
 	if len(uses.Tools) > 0 && !toolsUngated(p) {
-		return blocks.ScopeTask
-	}
-	for _, t := range p.Tasks {
-		if !b.AdmitsTask(t) {
-			return blocks.ScopeTask
+		for _, u := range uses.Tools {
+			add(blocks.ScopeTask, "tools", "its body calls tools, and some tools are gated by task", b.SourceRange(u.Off, u.End))
 		}
 	}
-	return blocks.ScopeGlobal
+	if b.Replaces != "" {
+		add(blocks.ScopeTask, "replaces", fmt.Sprintf("it replaces %q", b.Replaces), b.Table.Key("replaces"))
+	}
+	for _, r := range b.ReplacedBy {
+		add(blocks.ScopeTask, "replaced", fmt.Sprintf("block %q replaces it", r.ID), r.Range)
+	}
+	var left []string
+	for _, t := range p.Tasks {
+		if !b.AdmitsTask(t) {
+			left = append(left, strconv.Quote(t))
+		}
+	}
+	if len(left) > 0 {
+		at := b.Table.Value("tasks")
+		if len(b.Except) > 0 {
+			at = b.Table.Value("except")
+		}
+		add(blocks.ScopeTask, "gate", "its gate leaves out ["+strings.Join(left, ", ")+"]", at)
+	}
+
+	if len(out) == 0 {
+		add(blocks.ScopeGlobal, "global", "it reads no session variable and not .task, and its gate admits every task", b.Range)
+	}
+	return out
 }
 
 // toolsUngated reports whether every tool of p is offered in every task, so that the tools function prints the same

@@ -97,7 +97,7 @@ func Block(prog *assemble.Program, task, id string, f *blocks.Fixture) (*BlockRe
 	}
 	r.Renders = len(r.Placements) > 0
 	r.Why = why(prog, b, task, f, r.Renders)
-	r.ScopeWhy = scopeWhy(prog, b, scope)
+	r.ScopeWhy = scopeWhy(prog, b.ID)
 	return r, nil
 }
 

@@ -48,8 +48,9 @@ func ExampleLine() {
 	// Output:
 	// chat/basic.runbook.md:8: "- Run only the commands listed in this runbook."
 	//   block "safety" (blocks/core.toml:13:1), scope global, global prefix
-	//   body line at blocks/core.toml:16:11
-	//   const "boundary" (blocks/core.toml:2:13)
+	//   body line at blocks/core.toml:16:1
+	//   text (blocks/core.toml:16:1)
+	//   const "boundary" (blocks/core.toml:2:1)
 }
 
 // ParseTarget reads the PATH:LINE form of promptc explain.

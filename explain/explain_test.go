@@ -3,6 +3,7 @@ package explain_test
 import (
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -87,8 +88,8 @@ func TestBlockErrors(t *testing.T) {
 	}
 }
 
-// TestLine checks that every line of every artifact is attributed to the block of the source map, and that the
-// body lines of blocks without actions map back to their own text.
+// TestLine checks that every line of every artifact is attributed to the block of the source map, that every line
+// with text is traced further, and that the body lines of blocks without actions map back to their own text.
 func TestLine(t *testing.T) {
 	prog := demo(t)
 	arts, diags := prog.Build()
@@ -107,10 +108,12 @@ func TestLine(t *testing.T) {
 			if r.Block != span.Block || r.Text != text || r.Start != off {
 				t.Errorf("%s:%d: block %s text %q at %d, want %s %q at %d", a.Path, i+1, r.Block.ID, r.Text, r.Start, span.Block.ID, text, off)
 			}
-			if r.Part == "body" && !strings.Contains(r.Block.Body, "{{") {
-				src := prog.Project.Files[r.Source.Filename].Text[r.Source.Start.Byte:r.Source.End.Byte]
-				if src != text {
-					t.Errorf("%s:%d: source %s holds %q, want %q", a.Path, i+1, r.Source, src, text)
+			if r.Part != "separator" && text != "" && len(r.From) == 0 {
+				t.Errorf("%s:%d: %q traced no further than its block", a.Path, i+1, text)
+			}
+			if r.Part == "body" && text != "" && !strings.Contains(r.Block.Body, "{{") {
+				if src := prog.Project.Files[r.Source.Filename].Text[r.Source.Start.Byte:]; !strings.HasPrefix(src, text) {
+					t.Errorf("%s:%d: source %s holds %.40q, want %q", a.Path, i+1, r.Source, src, text)
 				}
 			}
 			off += len(text) + 1
@@ -140,5 +143,58 @@ func TestParseTarget(t *testing.T) {
 		if (err != nil) != tc.err || path != tc.path || line != tc.line {
 			t.Errorf("ParseTarget(%q) = %q, %d, %v", tc.arg, path, line, err)
 		}
+	}
+}
+
+// TestLineOrigins checks that a line names each source of its bytes once, in the order of the bytes.
+func TestLineOrigins(t *testing.T) {
+	prog, diags := assemble.Load(fstest.MapFS{
+		"promptc.toml": {Data: []byte("name = \"x\"\ntasks = [\"a\"]\n[runbook]\norder = [\"intro\", \"t\"]\n[vars.who]\nscope = \"session\"\ntype = \"string\"\n")},
+		"blocks/b.toml": {Data: []byte(`[const]
+sep = " | "
+
+[[block]]
+id    = "intro"
+title = "Intro"
+body  = "Hello."
+
+[[block]]
+id       = "t"
+template = "t.md"
+`)},
+		"templates/t.md":  {Data: []byte("First.\nHi {{.who}}{{const \"sep\"}}{{.who}}, see {{ref \"intro\"}} and {{\"lit\"}}.\n")},
+		"fixtures/f.toml": {Data: []byte("[session]\nwho = \"Ada\"\n")},
+	})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	a, err := explain.Artifact(prog, "a/f.runbook.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(a.Text, "\n")
+	n := 0
+	for i, l := range lines {
+		if strings.HasPrefix(l, "Hi ") {
+			n = i + 1
+		}
+	}
+	r, err := explain.Line(prog, "a/f.runbook.md", n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, o := range r.From {
+		got = append(got, strings.TrimSpace(o.Kind+" "+o.Name)+" "+o.At.String())
+	}
+	want := []string{
+		"text templates/t.md:2:1",
+		"var who fixtures/f.toml:2:1",
+		"const sep blocks/b.toml:2:1",
+		"ref intro templates/t.md:2:41",
+		"action templates/t.md:2:61",
+	}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") || r.Source.String() != "templates/t.md:2:1" {
+		t.Errorf("line %d %q: source %s, from:\n%s\nwant source templates/t.md:2:1, from:\n%s", n, r.Text, r.Source, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

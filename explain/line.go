@@ -3,19 +3,23 @@ package explain
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 )
 
-// Origin is a source that wrote (part of) a line: the block's own text, a constant, a variable, or a reference.
+// Origin is a source that wrote (part of) a line, as the compiler traces it (assemble.Artifact.Origin).
 type Origin struct {
-	// Kind is "text" (the block's literal text, or its title), "const", "var" or "ref".
+	// Kind is "text" (the block's literal text, or its title), "const" (a constant's text or a lookup table's
+	// entry), "var" (a variable's value), "ref" (a reference to another block's heading) or "action" (another
+	// template action: title, tools, a literal).
 	Kind string
-	// Name is the constant, variable or referenced block ("" for text).
+	// Name is the constant, variable or referenced block ("" for text and action).
 	Name string
-	// At is where it is written: the body's source line for text; the line of the constant's value; the use of
-	// the variable or the ref call in the body.
+	// At is where it is written: the line's first byte of that text in the body, template or title; the
+	// constant's definition; where the value is given (a fixture's key, a values file's entry) or, when no file
+	// gives it, the variable's declaration; the action, "{{" to "}}", for ref and action.
 	At blocks.Range
 }
 
@@ -33,11 +37,11 @@ type LineReport struct {
 	// Part is "heading", "body", or "separator" (a blank line before the block's text, or between its heading and
 	// its body).
 	Part string
-	// Source is where the line is written: the heading's title, the body line it comes from, or (when that cannot
-	// be told) the block's id.
+	// Source is where the line is written: the heading's title, the body or template line of its first literal
+	// text, else the source of its first origin, else (a separator, or a line traced no further) the block's id.
 	Source blocks.Range
-	// From lists what wrote the line, best match first: the literal text, and the constants, variables and
-	// references whose text it shows. Empty when the line cannot be traced further than its block.
+	// From lists what wrote the line's bytes, each source once, in the order of the bytes: literal text (once per
+	// source line), constants, variables, actions. Empty for a separator.
 	From []Origin
 }
 
@@ -109,10 +113,10 @@ func contains(s []string, x string) bool {
 }
 
 // Line explains line n (from 1) of the artifact at path, rendered from the program as Artifact does: the block
-// that wrote it (Artifact.SpanAt at the line's first byte), the scope and segment, where the line is written, and
-// which constant, variable or reference it shows. A body without template actions maps line for line; a template
-// is traced through its literal text and the values it prints, which names the source whenever the line's text is
-// found there. A line outside the artifact is an error saying how many lines it has.
+// that wrote it (Artifact.SpanAt at the line's first byte), the scope and segment, and what wrote each of its bytes
+// (Artifact.Origin): literal text, a constant, a variable's value, another action. The answer is exact: the
+// compiler re-runs the block's body and records which part of it wrote each byte. A line outside the artifact is
+// an error saying how many lines it has.
 func Line(prog *assemble.Program, path string, n int) (*LineReport, error) {
 	a, err := Artifact(prog, path)
 	if err != nil {
@@ -148,17 +152,89 @@ func lineOfArtifact(prog *assemble.Program, a *assemble.Artifact, n int) (*LineR
 	if h := b.Heading(); h != "" {
 		bodyStart += len(h) + 2
 		if start == span.TextStart {
-			r.Part, r.Source = "heading", b.Table.Value("title")
-			r.From = []Origin{{Kind: "text", At: r.Source}}
-			return r, nil
+			r.Part = "heading"
 		}
 	}
-	if start < bodyStart {
+	switch {
+	case r.Part == "heading":
+	case start < bodyStart:
 		r.Part = "separator"
 		return r, nil
+	default:
+		r.Part = "body"
 	}
-	r.Part = "body"
-	rendered := strings.TrimSuffix(a.Text[bodyStart:span.End], "\n")
-	trace(prog, a, b, rendered, start-bodyStart, r)
+	r.From = origins(prog, a, b, start, end)
+	for _, o := range r.From {
+		if o.Kind == "text" {
+			r.Source = o.At
+			break
+		}
+	}
+	if r.Source == b.Range && len(r.From) > 0 {
+		r.Source = r.From[0].At
+	}
 	return r, nil
+}
+
+// origins lists what wrote bytes [start, end) of a, all of block b's text: each source once, in the order of the
+// bytes. Literal text counts once per source line, at its first byte there. Bytes traced no further than the block
+// (a body whose trace fails) add nothing.
+func origins(prog *assemble.Program, a *assemble.Artifact, b *blocks.Block, start, end int) []Origin {
+	var out []Origin
+	seen := map[string]bool{}
+	for off := start; off < end; off++ {
+		if !utf8.RuneStart(a.Text[off]) {
+			continue
+		}
+		o, ok := a.Origin(off)
+		if !ok || o.Block != b {
+			continue
+		}
+		var x Origin
+		var key string
+		switch o.Kind {
+		case assemble.OriginHeading, assemble.OriginText:
+			x = Origin{Kind: "text", At: o.At}
+			key = fmt.Sprintf("text %s:%d", o.At.Filename, o.At.Start.Line)
+		case assemble.OriginConst:
+			x = Origin{Kind: "const", Name: o.Name, At: o.At}
+			key = "const " + o.Name
+		case assemble.OriginValue:
+			x = Origin{Kind: "var", Name: o.Name, At: o.At}
+			key = "var " + o.Name
+		default:
+			if o.At == b.Range || !o.At.Known() {
+				continue // nothing finer than the block
+			}
+			x = action(prog, b, o.At)
+			key = "action " + o.At.String()
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// action names an action that printed neither a constant nor a variable: a ref when it calls ref with a literal
+// name (the only call whose output is another block's heading), else "action".
+func action(prog *assemble.Program, b *blocks.Block, at blocks.Range) Origin {
+	if body := prog.Body(b.ID); body != nil {
+		for _, u := range body.Uses.Refs {
+			r := b.SourceRange(u.Off, u.End)
+			if r.Filename == at.Filename && r.Start.Byte >= at.Start.Byte && r.End.Byte <= at.End.Byte {
+				return Origin{Kind: "ref", Name: u.Name, At: at}
+			}
+		}
+	}
+	return Origin{Kind: "action", At: at}
+}
+
+// plural picks the singular or the plural form for n.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

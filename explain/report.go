@@ -143,11 +143,11 @@ func (r *BlockReport) WriteJSON(w io.Writer) error {
 
 // WriteText writes the report for people:
 //
-//	chat/basic.runbook.md:3: "- Never print secrets."
-//	  block "safety" (blocks/core.toml:2:1), scope global, global prefix
-//	  body line at blocks/core.toml:6:1
-//	  text (blocks/core.toml:6:1)
-//	  const "boundary" (blocks/core.toml:2:12)
+//	chat/basic.runbook.md:8: "- Run only the commands listed in this runbook."
+//	  block "safety" (blocks/core.toml:13:1), scope global, global prefix
+//	  body line at blocks/core.toml:16:1
+//	  text (blocks/core.toml:16:1)
+//	  const "boundary" (blocks/core.toml:2:1)
 func (r *LineReport) WriteText(w io.Writer) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s:%d: %q\n", r.Artifact, r.Line, r.Text)

@@ -1,9 +1,7 @@
 package explain
 
 import (
-	"fmt"
 	"reflect"
-	"sort"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -78,37 +76,4 @@ func truthy(v any) bool {
 		return rv.Len() > 0
 	}
 	return true
-}
-
-// texts lists every string a prepared value holds (list items, record fields), in a fixed order, to find which
-// value a line of output shows. Numbers count as their decimal text.
-func texts(v any) []string {
-	var out []string
-	var walk func(reflect.Value)
-	walk = func(rv reflect.Value) {
-		switch rv.Kind() {
-		case reflect.Interface, reflect.Pointer:
-			if !rv.IsNil() {
-				walk(rv.Elem())
-			}
-		case reflect.String:
-			out = append(out, rv.String())
-		case reflect.Int, reflect.Int64:
-			out = append(out, fmt.Sprint(rv.Int()))
-		case reflect.Slice, reflect.Array:
-			for i := 0; i < rv.Len(); i++ {
-				walk(rv.Index(i))
-			}
-		case reflect.Map:
-			keys := rv.MapKeys()
-			sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
-			for _, k := range keys {
-				walk(rv.MapIndex(k))
-			}
-		}
-	}
-	if v != nil {
-		walk(reflect.ValueOf(v))
-	}
-	return out
 }
