@@ -160,6 +160,7 @@ func newApp(e *env) *cli.App {
 		},
 		Commands: []*cli.Command{
 			initCommand(e),
+			importCommand(e),
 			buildCommand(e),
 			renderCommand(e),
 			checkCommand(e),

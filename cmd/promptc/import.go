@@ -1,0 +1,139 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/importer"
+)
+
+func importCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "import",
+		Usage:     "turn existing markdown prompts (CLAUDE.md, AGENTS.md, …) into a project",
+		UsageText: "promptc import FILE... [--out DIR] [--task NAME=FILE]...",
+		Description: "Writes a project whose runbooks reproduce the files byte for byte: one task per file, named after\n" +
+			"the file (review.md: task review) or by --task NAME=FILE; headings become blocks, sections identical\n" +
+			"in several files one block gated to those tasks, and golden/ is written so that promptc check passes\n" +
+			"at once. Where promptc cannot reproduce a byte (trailing white space, irregular blank lines, a missing\n" +
+			"final newline, CRLF), the runbook is normalised and each normalisation printed as FILE:LINE: what.\n" +
+			"Overwrites nothing: when DIR (default: the working directory) holds promptc.toml or a non-empty\n" +
+			"blocks/, fixtures/, templates/ or golden/, it names them, writes nothing and exits 2. See docs/import.md.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "out", Usage: "write the project into `DIR` (default: the working directory; created when missing)"},
+			&cli.StringSliceFlag{Name: "task", Usage: "import `NAME=FILE` as task NAME (repeat for several)"},
+		},
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			out, tasks := c.String("out"), c.StringSlice("task")
+			// urfave/cli reads flags only before the first file: read the ones written after it here.
+			var files []string
+			args := c.Args().Slice()
+			for k := 0; k < len(args); k++ {
+				a := args[k]
+				name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
+				if !strings.HasPrefix(a, "-") || a == "-" || name != "out" && name != "task" {
+					if strings.HasPrefix(a, "-") && a != "-" {
+						return usageErr(e, "import: unknown flag %s (see promptc import --help)", a)
+					}
+					files = append(files, a)
+					continue
+				}
+				if !hasVal {
+					if k+1 == len(args) {
+						return usageErr(e, "import: flag needs an argument: %s (see promptc import --help)", a)
+					}
+					k++
+					val = args[k]
+				}
+				if name == "out" {
+					out = val
+				} else {
+					tasks = append(tasks, val)
+				}
+			}
+			var srcs []importer.Source
+			add := func(task, file string) error {
+				data, err := os.ReadFile(e.path(file))
+				var pe *os.PathError
+				if errors.As(err, &pe) {
+					return usageErr(e, "import: %s: %v", file, pe.Err)
+				} else if err != nil {
+					return usageErr(e, "import: %v", err)
+				}
+				srcs = append(srcs, importer.Source{Name: file, Task: task, Data: data})
+				return nil
+			}
+			for _, f := range files {
+				if err := add("", f); err != nil {
+					return err
+				}
+			}
+			for _, t := range tasks {
+				name, file, ok := strings.Cut(t, "=")
+				if !ok || name == "" || file == "" {
+					return usageErr(e, "import: --task %s: write NAME=FILE", t)
+				}
+				if err := add(name, file); err != nil {
+					return err
+				}
+			}
+			if len(srcs) == 0 {
+				return usageErr(e, "import: name the markdown files to import (see promptc import --help)")
+			}
+
+			res, err := importer.Import(srcs)
+			if err != nil {
+				return usageErr(e, "import: %v", err)
+			}
+			dir, where := e.dir, "the working directory"
+			if out != "" {
+				dir, where = e.path(out), out
+			}
+			written, err := res.Write(dir)
+			var exists *importer.ExistsError
+			var diags blocks.Diagnostics
+			switch {
+			case errors.As(err, &exists):
+				exists.Dir = where
+				return usageErr(e, "import: %v", exists)
+			case errors.As(err, &diags):
+				return e.diagnostics(diags) // Import verified the project: this is a bug, but the diagnostics say where
+			case err != nil:
+				return usageErr(e, "import: %v", err)
+			}
+
+			var b strings.Builder
+			fmt.Fprintf(&b, "promptc import: wrote a new project in %s: %s, %s (%d shared):\n", where,
+				guard.Count(len(res.Tasks), "task"), guard.Count(res.Blocks, "block"), res.Shared)
+			for _, p := range written {
+				b.WriteString("  " + blocks.QuoteName(p) + "\n")
+			}
+			if n := len(res.Normalisations); n == 0 {
+				b.WriteString("Every runbook reproduces its file byte for byte.\n")
+			} else {
+				fmt.Fprintf(&b, "The runbooks reproduce their files but for %s, printed on stderr.\n", guard.Count(n, "normalisation"))
+			}
+			inv := "promptc"
+			if out != "" && out != "." {
+				inv += " -C " + shellQuote(out)
+			}
+			fmt.Fprintf(&b, "\nNext, try:\n  %s render --task %s\n  %s check\n", inv, res.Tasks[0], inv)
+			if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
+				return err
+			}
+			var nb strings.Builder
+			for _, n := range res.Normalisations {
+				nb.WriteString(n.String() + "\n")
+			}
+			_, err = fmt.Fprint(e.stderr, nb.String())
+			return err
+		},
+	}
+}
