@@ -168,12 +168,25 @@ func LintIDs() []string {
 // Lint runs the stability lints (DESIGN §8) over a compiled program and the artifacts it built (as Program.Build
 // returns them), counting tokens with tok (nil: an o200k_base counter). Findings that a [[lint.allow]] entry of the
 // manifest matches are dropped; an entry that matches nothing is itself reported (unused-allow). The result is sorted
-// by position, then lint id, then message, and depends on the inputs alone.
+// by position, then lint id, then message, and depends on the inputs alone. The lints that measure one runbook per
+// task (short-prefix) sample each task's first fixture by name, and say so.
 func Lint(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) []Finding {
+	out, _ := LintFixture(prog, arts, tok, "")
+	return out
+}
+
+// LintFixture is Lint with the lints that measure one runbook per task (short-prefix) sampling the named fixture
+// ("" for each task's first fixture by name); a task the fixture does not render is not measured. It fails only
+// when the project has no fixture of that name.
+func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter, fixture string) ([]Finding, error) {
+	if err := checkSample(prog.Project, fixture); err != nil {
+		return nil, err
+	}
 	if tok == nil {
 		tok, _ = NewCounter("")
 	}
 	l := newLinter(prog, arts, tok)
+	l.sample = fixture
 	l.volatileText()
 	l.scopeInversion()
 	l.oneRuleOnePlace()
@@ -182,7 +195,7 @@ func Lint(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) []Fin
 	l.invisibleChars()
 	l.shortPrefix()
 	l.unknownRefs()
-	return sortFindings(l.applyAllows())
+	return sortFindings(l.applyAllows()), nil
 }
 
 // LintErrors runs only the error-level lints, which need no token counts: the ones promptc check fails on. It stays
@@ -263,6 +276,7 @@ type linter struct {
 	p      *blocks.Project
 	arts   []*assemble.Artifact
 	tok    *Counter
+	sample string                 // the fixture short-prefix measures, "" for each task's first
 	bodies []*lintBody            // one per block, in project order
 	byID   map[string]*lintBody   // by block id
 	consts []*blocks.Const        // by name

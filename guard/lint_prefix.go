@@ -8,33 +8,40 @@ import (
 )
 
 // shortPrefix reports each task whose stable prefix (global and task blocks, the part every session of the task
-// shares) is below the minimum that providers cache, measured on the runbook of the first fixture rendering it.
+// shares) is below the minimum that providers cache, measured on the runbook of the sample: the fixture asked for,
+// else the first (by name) rendering the task. The message names the fixture, and how it was chosen.
 func (l *linter) shortPrefix() {
-	first := map[string]*assemble.Artifact{}
+	runbooks := map[string][]*assemble.Artifact{}
 	for _, a := range l.arts {
-		if a.Kind == blocks.Runbook && first[a.Task] == nil {
-			first[a.Task] = a
+		if a.Kind == blocks.Runbook {
+			runbooks[a.Task] = append(runbooks[a.Task], a)
 		}
 	}
-	if len(first) == 0 {
+	if len(runbooks) == 0 {
 		return
 	}
 	l.ran[LintShortPrefix] = true
 	for _, task := range l.p.Tasks {
-		a := first[task]
+		a := sampleOf(runbooks[task], l.sample)
 		if a == nil {
 			continue
+		}
+		sampled := fmt.Sprintf("fixture %q, the only one rendering the task", a.Fixture)
+		if l.sample != "" {
+			sampled = fmt.Sprintf("fixture %q, as asked", a.Fixture)
+		} else if n := len(runbooks[task]); n > 1 {
+			sampled = fmt.Sprintf("fixture %q, the first by name of %d rendering the task; --fixture picks another", a.Fixture, n)
 		}
 		end := a.PrefixEnd(blocks.ScopeTask)
 		tokens := l.tok.Count(a.Text[:end])
 		if tokens >= MinCacheTokens {
 			continue
 		}
-		where := "is the whole of " + a.Path
+		where := "is the whole of " + a.Path + " (" + sampled + ")"
 		fix := "add the task's stable rules to the runbook, or accept that sessions of this task share no cache"
 		if sp, ok := a.SpanAt(end); ok && end < len(a.Text) {
 			at := blocks.TextPos(a.Text, end)
-			where = fmt.Sprintf("ends at %d:%d of %s, where session block %q starts", at.Line, at.Column, a.Path, sp.Block.ID)
+			where = fmt.Sprintf("ends at %d:%d of %s (%s), where session block %q starts", at.Line, at.Column, a.Path, sampled, sp.Block.ID)
 			fix = fmt.Sprintf("move stable text (rules, command tables, formats) before %q, or accept that sessions of this task share no cache", sp.Block.ID)
 		}
 		l.add(LintShortPrefix, l.p.TaskRange(task), task, fix,

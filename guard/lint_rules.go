@@ -255,6 +255,9 @@ func splitSentences(text string) []sentenceSpan {
 				for j < to && strings.IndexByte(")\"'*_`", text[j]) >= 0 {
 					j++
 				}
+				if c == '.' && j == i+1 && abbreviation(text[:i], text[j:]) {
+					continue
+				}
 				if j == to || blankByte(text[j]) {
 					emit(start, j)
 					start, i = j, j-1
@@ -305,6 +308,40 @@ func splitSentences(text string) []sentenceSpan {
 		emit(start, len(text))
 	}
 	return out
+}
+
+// abbreviations end with a dot that does not end the sentence: "e.g.", "i.e.", "vs.", titles. The value says
+// whether the abbreviation may also end one ("etc.", "et al."): it does when the next word starts with a capital.
+var abbreviations = map[string]bool{
+	"e.g": false, "i.e": false, "eg": false, "ie": false, "vs": false, "cf": false, "viz": false, "approx": false,
+	"incl": false, "resp": false, "fig": false, "no": false, "nr": false, "ca": false, "dr": false, "mr": false,
+	"mrs": false, "ms": false, "prof": false, "st": false, "jr": false, "sr": false, "etc": true, "al": true,
+}
+
+// abbreviation reports whether the dot that ends head is an abbreviation's, inside a sentence that goes on in tail.
+// A dot after a number that a digit follows ("v1.2.3", "3.14") never reaches here: it is not before a blank.
+func abbreviation(head, tail string) bool {
+	k := len(head)
+	for k > 0 && (head[k-1] == '.' || head[k-1] >= 'a' && head[k-1] <= 'z' || head[k-1] >= 'A' && head[k-1] <= 'Z') {
+		k--
+	}
+	word := strings.ToLower(head[k:])
+	canEnd, ok := abbreviations[word]
+	if !ok || k > 0 && head[k-1] >= 0x80 { // part of a longer word in another script
+		return false
+	}
+	next := strings.TrimLeft(tail, " \t\n")
+	if next == "" {
+		return false // the end of the text ends the sentence
+	}
+	if word == "no" {
+		return next[0] >= '0' && next[0] <= '9' // "No. 5", not "Say no."
+	}
+	if canEnd {
+		r, _ := utf8.DecodeRuneInString(next)
+		return !unicode.IsUpper(r)
+	}
+	return true
 }
 
 func blankByte(c byte) bool { return c == ' ' || c == '\t' || c == '\n' }

@@ -9,246 +9,366 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// scopeInversion reports each runbook block that, in some task's order, comes before a block of a more stable scope.
-// Everything after a block is cached only as widely as that block is shared, so the stable blocks after it lose the
-// wider prefix they could be in. The order is read statically (the block that fills each slot in a task by the
-// gates alone, whatever its when); the bytes and tokens come from the built runbooks.
+// scopeInversion reports the moves in runbook.order that put every task's runbook in order from most to least
+// stable scope, one finding per move. Everything after a block is cached only as widely as that block is shared, so
+// a less stable block before more stable ones keeps them out of the wider prefix they could be in.
 //
-// The passes are linear in the blocks (times the number of distinct task sets their gates give): a project with
-// tens of thousands of blocks lints in seconds.
+// The order is read statically: in each task, the block that fills each slot by the gates alone, whatever its when.
+// In each task, the blocks to keep in place are a longest run of the order that already goes from stable to
+// volatile (ties: the one keeping more global blocks, then more task blocks, so that a session block moves down
+// rather than the global blocks up); every other block moves, down after the last kept block more stable than it,
+// or up before the first kept block less stable than it. Those places are gaps of runbook.order, a range of them
+// per task (any gap between the two kept neighbours will do); the moves of one block in one direction whose ranges
+// overlap across tasks are one finding, since one edit of runbook.order fixes them all. The bytes and tokens come
+// from the built runbooks of the tasks a finding covers.
+//
+// The passes are linear in the blocks times the tasks: a project with tens of thousands of blocks lints in seconds.
 func (l *linter) scopeInversion() {
 	l.ran[LintScopeInversion] = true
-	g := l.inversionGraph()
-	g.invertedTasks(l.p.Tasks)
-	g.moreStableAfter()
-	cost := l.inversionCosts(func(b *blocks.Block) bool { n := g.index[b]; return n != nil && n.count > 0 })
-	tokens := map[*assemble.Artifact]map[*blocks.Block]int{}
-	for _, n := range g.nodes {
-		if n.count == 0 {
-			continue
-		}
-		price := "no fixture renders it together with them, so the cost is not measured"
-		if c := cost[n.b]; c.where != nil {
-			if tokens[c.where] == nil {
-				tokens[c.where] = l.tokensAfter(c.where)
-			}
-			lost := "from being shared between sessions"
-			if n.rank == blocks.ScopeTask {
-				lost = "out of the global prefix that every task shares"
-			}
-			price = fmt.Sprintf("in %s this keeps %d bytes (~%d tokens, %s estimate) of stable text %s", c.where.Path, c.bytes,
-				tokens[c.where][n.b], l.tok.Encoding(), lost)
-		}
-		l.reportInversion(n, price)
-	}
-}
-
-// invNode is a block that fills a runbook slot in some task, with the tasks it fills it in (its picks) and, once
-// found, its inversion: the tasks it happens in, how many more stable blocks come after it, the first few of them
-// and the last.
-type invNode struct {
-	b     *blocks.Block
-	slot  int // index of its slot in the runbook's slots
-	order int // index in the project's blocks, to break ties within a slot
-	rank  blocks.Scope
-	picks taskSet
-
-	tasks []string
-	count int
-	first []*invNode
-	last  *invNode
-}
-
-// before orders nodes as the runbook does: by slot, then project order.
-func (a *invNode) before(b *invNode) int {
-	if a.slot != b.slot {
-		return a.slot - b.slot
-	}
-	return a.order - b.order
-}
-
-// invGraph is the runbook's static order in every task.
-type invGraph struct {
-	nodes  []*invNode
-	index  map[*blocks.Block]*invNode
-	bySlot [][]*invNode // the nodes of each slot
-	seqs   [][]*invNode // per task, the nodes filling its slots, in order
-}
-
-func (l *linter) inversionGraph() *invGraph {
 	slots := l.prog.Slots(blocks.Runbook)
-	blockOrder := make(map[*blocks.Block]int, len(l.p.Blocks))
-	for i, b := range l.p.Blocks {
-		blockOrder[b] = i
+	taskIndex := make(map[string]int, len(l.p.Tasks))
+	for ti, task := range l.p.Tasks {
+		taskIndex[task] = ti
 	}
-	g := &invGraph{index: map[*blocks.Block]*invNode{}, bySlot: make([][]*invNode, len(slots)), seqs: make([][]*invNode, len(l.p.Tasks))}
-	for si, s := range slots {
-		for ti, task := range l.p.Tasks {
-			b := s.Pick(task, nil)
-			if b == nil {
-				continue
-			}
-			n := g.index[b]
-			if n == nil {
+	var moves []*invMove
+	byKey := map[invKey][]*invMove{}
+	perTask := make([]map[*blocks.Block]*invMove, len(l.p.Tasks))
+	for ti, task := range l.p.Tasks {
+		perTask[ti] = map[*blocks.Block]*invMove{}
+		var seq []invItem
+		for si, s := range slots {
+			if b := s.Pick(task, nil); b != nil {
 				rank, _ := l.prog.Scope(b.ID)
-				n = &invNode{b: b, slot: si, order: blockOrder[b], rank: rank, picks: newTaskSet(len(l.p.Tasks))}
-				g.index[b] = n
-				g.nodes = append(g.nodes, n)
-				g.bySlot[si] = append(g.bySlot[si], n)
+				seq = append(seq, invItem{b: b, slot: si, rank: min(rank, blocks.ScopeSession)})
 			}
-			n.picks.add(ti)
-			g.seqs[ti] = append(g.seqs[ti], n)
 		}
-	}
-	return g
-}
-
-// invertedTasks finds the tasks in which each block comes before a more stable one: a pass from the end of each
-// task's order.
-func (g *invGraph) invertedTasks(tasks []string) {
-	for ti, seq := range g.seqs {
-		minAfter := blocks.ScopeTurn + 1
-		for i := len(seq) - 1; i >= 0; i-- {
-			n := seq[i]
-			if minAfter < n.rank {
-				n.tasks = append(n.tasks, tasks[ti])
-			}
-			minAfter = min(minAfter, n.rank)
-		}
-	}
-	for _, n := range g.nodes {
-		slices.SortFunc(n.tasks, func(a, b string) int { return slices.Index(tasks, a) - slices.Index(tasks, b) })
-	}
-}
-
-// moreStableAfter finds, for each inverted block, the more stable blocks after it in every task where both are
-// picked: a pass from the end of the order, with the blocks seen so far grouped by scope and task set. Each group
-// keeps its blocks from the last slot to the first, so its last element is the earliest block after the current
-// slot, and its first the latest.
-func (g *invGraph) moreStableAfter() {
-	type group struct {
-		picks taskSet
-		nodes []*invNode
-	}
-	groups := map[blocks.Scope]map[string]*group{}
-	for si := len(g.bySlot) - 1; si >= 0; si-- {
-		for _, n := range g.bySlot[si] {
-			if len(n.tasks) == 0 {
-				continue
-			}
-			var cands []*invNode
-			for rank := blocks.ScopeGlobal; rank < n.rank; rank++ {
-				for _, gr := range groups[rank] {
-					if !gr.picks.intersects(n.picks) {
-						continue
-					}
-					n.count += len(gr.nodes)
-					cands = append(cands, gr.nodes[max(0, len(gr.nodes)-4):]...)
-					if n.last == nil || gr.nodes[0].before(n.last) > 0 {
-						n.last = gr.nodes[0]
-					}
+		for _, tm := range taskMoves(seq, len(slots)) {
+			key := invKey{tm.item.b, tm.down}
+			var m *invMove
+			for _, cand := range byKey[key] {
+				if lo, hi := max(cand.lo, tm.lo), min(cand.hi, tm.hi); lo <= hi {
+					m, cand.lo, cand.hi = cand, lo, hi
+					break
 				}
 			}
-			slices.SortFunc(cands, (*invNode).before)
-			n.first = cands[:min(4, len(cands))]
-		}
-		for _, n := range g.bySlot[si] {
-			if groups[n.rank] == nil {
-				groups[n.rank] = map[string]*group{}
+			if m == nil {
+				m = &invMove{invKey: key, slot: tm.item.slot, rank: tm.item.rank, lo: tm.lo, hi: tm.hi}
+				byKey[key] = append(byKey[key], m)
+				moves = append(moves, m)
 			}
-			key := n.picks.key()
-			gr := groups[n.rank][key]
-			if gr == nil {
-				gr = &group{picks: n.picks}
-				groups[n.rank][key] = gr
+			m.tasks = append(m.tasks, ti)
+			m.lost = max(m.lost, tm.lost)
+			if tm.count > m.count {
+				m.count, m.crossed = tm.count, tm.crossed
 			}
-			gr.nodes = append(gr.nodes, n)
+			perTask[ti][tm.item.b] = m
 		}
 	}
+	if len(moves) == 0 {
+		return
+	}
+	l.inversionCosts(taskIndex, perTask)
+	for _, m := range moves {
+		l.reportMove(m, slots)
+	}
 }
 
-// reportInversion reports one inverted block, with price saying what it costs.
-func (l *linter) reportInversion(n *invNode, price string) {
-	b, r := n.b, n.rank
-	var names []string
-	for i, c := range n.first {
-		if i == 3 && n.count > 4 {
-			names = append(names, fmt.Sprintf("and %d more", n.count-3))
-			break
+// invItem is a block filling a runbook slot in one task.
+type invItem struct {
+	b    *blocks.Block
+	slot int // index of its slot in runbook.order
+	rank blocks.Scope
+}
+
+// invKey groups the moves of tasks: the block to move and the direction.
+type invKey struct {
+	b    *blocks.Block
+	down bool
+}
+
+// taskMove is one block to move in one task's order.
+type taskMove struct {
+	item   invItem
+	down   bool
+	lo, hi int // the gaps of runbook.order it may move to: "before slot g" for lo <= g <= hi (g = len: at the end)
+	// crossed lists the first few of the count blocks it must cross (the more stable ones after it when it moves
+	// down, the less stable ones before it when it moves up); lost is the least stable scope on the wrong side of it.
+	count   int
+	crossed []invItem
+	lost    blocks.Scope
+}
+
+// invMove is one finding: a block to move, where to, the tasks it fixes and what it costs them.
+type invMove struct {
+	invKey
+	slot    int
+	rank    blocks.Scope
+	lo, hi  int
+	tasks   []int // by index in the manifest, ascending
+	count   int
+	crossed []invItem
+	lost    blocks.Scope
+
+	runbooks int // built runbooks of the tasks
+	where    *assemble.Artifact
+	bytes    int
+	tokens   int
+}
+
+// taskMoves finds the fewest blocks to move so that seq goes from most to least stable, and where each goes.
+func taskMoves(seq []invItem, nslots int) []taskMove {
+	m := len(seq)
+	if m < 2 {
+		return nil
+	}
+	// The longest non-decreasing run by scope, scored (length, global blocks kept, task blocks kept) in one number.
+	w := int64(m + 1)
+	score := make([]int64, m)
+	prev := make([]int, m)
+	bestEnd := [3]int{-1, -1, -1}
+	for i, it := range seq {
+		r := int(it.rank)
+		p := -1
+		for q := 0; q <= r; q++ {
+			if j := bestEnd[q]; j >= 0 && (p < 0 || score[j] > score[p]) {
+				p = j
+			}
 		}
-		names = append(names, fmt.Sprintf("%q (%s)", c.b.ID, c.rank))
+		own := w * w
+		switch it.rank {
+		case blocks.ScopeGlobal:
+			own += w
+		case blocks.ScopeTask:
+			own++
+		}
+		score[i], prev[i] = own, p
+		if p >= 0 {
+			score[i] += score[p]
+		}
+		if bestEnd[r] < 0 || score[i] > score[bestEnd[r]] {
+			bestEnd[r] = i
+		}
 	}
-	free := "session-free (no session variables in its body or when)"
-	if r == blocks.ScopeTask {
-		free = "the same for every task (no tasks/except gate, no replaces, no .task)"
+	last := -1
+	for _, j := range bestEnd {
+		if j >= 0 && (last < 0 || score[j] > score[last]) {
+			last = j
+		}
 	}
-	fix := fmt.Sprintf("move %q after %q in runbook.order, or make it %s", b.Slot, n.last.b.ID, free)
-	what := fmt.Sprintf("block %q", b.ID)
-	if b.Slot != b.ID {
-		what = fmt.Sprintf("block %q (in the slot of %q)", b.ID, b.Slot)
+	kept := make([]bool, m)
+	for j := last; j >= 0; j = prev[j] {
+		kept[j] = true
 	}
-	l.add(LintScopeInversion, l.orderRange(b), b.ID, fix,
-		"%s has %s scope but comes before more stable %s %s in %s %s: %s",
-		what, r, noun(n.count, "block", "blocks"), strings.Join(names, ", "),
-		noun(len(n.tasks), "task", "tasks"), strings.Join(n.tasks, ", "), price)
-}
-
-// inversionCost is where an inversion costs most: the runbook, and the bytes of stable text after the block there.
-type inversionCost struct {
-	where *assemble.Artifact
-	bytes int
-}
-
-// inversionCosts finds, for each inverted block, the runbook in which the more stable blocks rendered after it are
-// largest, in one pass from the end of each runbook. Only blocks that fill their slot in the runbook's task by the
-// gates alone count, as in the static order the lint reads.
-func (l *linter) inversionCosts(inverted func(*blocks.Block) bool) map[*blocks.Block]inversionCost {
-	out := map[*blocks.Block]inversionCost{}
-	for _, a := range l.arts {
-		if a.Kind != blocks.Runbook {
+	if !slices.Contains(kept, false) {
+		return nil
+	}
+	// For each scope: the last kept block more stable than it, the first kept block less stable than it.
+	var lastBelow, firstAbove [3]int
+	for r := range 3 {
+		lastBelow[r], firstAbove[r] = -1, -1
+		for i, it := range seq {
+			if kept[i] && int(it.rank) < r {
+				lastBelow[r] = i
+			}
+			if kept[i] && int(it.rank) > r && firstAbove[r] < 0 {
+				firstAbove[r] = i
+			}
+		}
+	}
+	// Counts by scope before each position, to count what a move crosses.
+	before := make([][3]int, m+1)
+	for i, it := range seq {
+		before[i+1] = before[i]
+		before[i+1][it.rank]++
+	}
+	// nextBelow[r][i] and nextAbove[r][i]: the first position >= i more (less) stable than scope r, or m; so that
+	// listing the first blocks a move crosses costs no scan.
+	var nextBelow, nextAbove [3][]int
+	for r := range 3 {
+		nextBelow[r], nextAbove[r] = make([]int, m+1), make([]int, m+1)
+		nextBelow[r][m], nextAbove[r][m] = m, m
+		for i := m - 1; i >= 0; i-- {
+			nextBelow[r][i], nextAbove[r][i] = nextBelow[r][i+1], nextAbove[r][i+1]
+			if int(seq[i].rank) < r {
+				nextBelow[r][i] = i
+			}
+			if int(seq[i].rank) > r {
+				nextAbove[r][i] = i
+			}
+		}
+	}
+	var out []taskMove
+	for i, it := range seq {
+		if kept[i] {
 			continue
 		}
-		var after [blocks.ScopeTurn + 1]int // bytes of the stable spans after the current one, by scope
+		r := int(it.rank)
+		tm := taskMove{item: it, hi: nslots}
+		if firstAbove[r] >= 0 {
+			tm.hi = seq[firstAbove[r]].slot
+		}
+		if lastBelow[r] >= 0 {
+			tm.lo = seq[lastBelow[r]].slot + 1
+		}
+		if lastBelow[r] > i {
+			// Down, past the more stable blocks after it.
+			tm.down, tm.lost = true, it.rank
+			for q := 0; q < r; q++ {
+				tm.count += before[m][q] - before[i+1][q]
+			}
+			for j := nextBelow[r][i+1]; j < m && len(tm.crossed) < 4; j = nextBelow[r][j+1] {
+				tm.crossed = append(tm.crossed, seq[j])
+			}
+		} else {
+			// Up, before the less stable blocks before it.
+			for q := r + 1; q < 3; q++ {
+				tm.count += before[i][q]
+				if before[i][q] > 0 {
+					tm.lost = blocks.Scope(q)
+				}
+			}
+			for j := nextAbove[r][0]; j < i && len(tm.crossed) < 4; j = nextAbove[r][j+1] {
+				tm.crossed = append(tm.crossed, seq[j])
+			}
+		}
+		out = append(out, tm)
+	}
+	return out
+}
+
+// inversionCosts measures each move on the built runbooks of the tasks it covers, keeping the runbook where it
+// costs most: for a block that moves down, the bytes of the more stable blocks after it; for one that moves up, its
+// own bytes when a less stable block comes before it. Only blocks that fill their slot in the runbook's task by the
+// gates alone count, as in the static order the lint reads. Tokens are counted once per chosen runbook.
+func (l *linter) inversionCosts(taskIndex map[string]int, perTask []map[*blocks.Block]*invMove) {
+	at := map[*invMove]int{} // the span measured in m.where
+	for _, a := range l.arts {
+		ti, ok := taskIndex[a.Task]
+		if a.Kind != blocks.Runbook || !ok || len(perTask[ti]) == 0 {
+			continue
+		}
+		picked := make([]bool, len(a.Spans))
+		worst := make([]blocks.Scope, len(a.Spans)) // the least stable picked scope before each span
+		var w blocks.Scope
+		for i, sp := range a.Spans {
+			picked[i] = l.picked(sp.Block, a.Task)
+			worst[i] = w
+			if picked[i] {
+				w = max(w, sp.Scope)
+			}
+		}
+		counted := map[*invMove]bool{}
+		var after [blocks.ScopeTurn + 1]int // bytes of the picked spans after the current one, by scope
 		for i := len(a.Spans) - 1; i >= 0; i-- {
 			sp := a.Spans[i]
-			if !l.picked(sp.Block, a.Task) {
+			if !picked[i] {
 				continue
 			}
-			if inverted(sp.Block) {
-				n := 0
-				for s := blocks.ScopeGlobal; s < sp.Scope; s++ {
-					n += after[s]
+			if m := perTask[ti][sp.Block]; m != nil {
+				if !counted[m] {
+					counted[m] = true
+					m.runbooks++
 				}
-				if n > out[sp.Block].bytes {
-					out[sp.Block] = inversionCost{where: a, bytes: n}
+				n := 0
+				if m.down {
+					for s := blocks.ScopeGlobal; s < sp.Scope; s++ {
+						n += after[s]
+					}
+				} else if worst[i] > sp.Scope {
+					n = sp.End - sp.Start
+				}
+				if n > m.bytes {
+					m.where, m.bytes, at[m] = a, n, i
 				}
 			}
 			after[sp.Scope] += sp.End - sp.Start
 		}
 	}
-	return out
-}
-
-// tokensAfter counts, for each block of a runbook, the tokens of the stable spans after it that inversionCosts
-// counts in bytes, in one pass from the end.
-func (l *linter) tokensAfter(a *assemble.Artifact) map[*blocks.Block]int {
-	out := map[*blocks.Block]int{}
-	var after [blocks.ScopeTurn + 1]int
-	for i := len(a.Spans) - 1; i >= 0; i-- {
-		sp := a.Spans[i]
-		if !l.picked(sp.Block, a.Task) {
+	tokens := map[*assemble.Artifact][][blocks.ScopeTurn + 1]int{}
+	for m, i := range at {
+		a := m.where
+		if !m.down {
+			m.tokens = l.tok.Count(a.Text[a.Spans[i].Start:a.Spans[i].End])
 			continue
 		}
-		n := 0
-		for s := blocks.ScopeGlobal; s < sp.Scope; s++ {
-			n += after[s]
+		if tokens[a] == nil {
+			tokens[a] = l.tokensAfter(a)
 		}
-		out[sp.Block] = n
-		if sp.Scope < blocks.ScopeSession { // only what is more stable than some block is ever counted
+		for s := blocks.ScopeGlobal; s < a.Spans[i].Scope; s++ {
+			m.tokens += tokens[a][i][s]
+		}
+	}
+}
+
+// tokensAfter counts, for each span of a runbook, the tokens of the picked spans after it, by scope, in one pass
+// from the end.
+func (l *linter) tokensAfter(a *assemble.Artifact) [][blocks.ScopeTurn + 1]int {
+	out := make([][blocks.ScopeTurn + 1]int, len(a.Spans))
+	var after [blocks.ScopeTurn + 1]int
+	for i := len(a.Spans) - 1; i >= 0; i-- {
+		out[i] = after
+		sp := a.Spans[i]
+		if sp.Scope < blocks.ScopeSession && l.picked(sp.Block, a.Task) { // only what is more stable than some block is ever counted
 			after[sp.Scope] += l.tok.Count(a.Text[sp.Start:sp.End])
 		}
 	}
 	return out
+}
+
+// reportMove reports one move: the block, where it goes, the blocks it crosses, the tasks it fixes and the cost.
+func (l *linter) reportMove(m *invMove, slots []*assemble.Slot) {
+	b := m.b
+	var names []string
+	for i, c := range m.crossed {
+		if i == 3 && m.count > 4 {
+			names = append(names, fmt.Sprintf("and %d more", m.count-3))
+			break
+		}
+		names = append(names, fmt.Sprintf("%q (%s)", c.b.ID, c.rank))
+	}
+	tasks := make([]string, len(m.tasks))
+	for i, ti := range m.tasks {
+		tasks[i] = l.p.Tasks[ti]
+	}
+	what := fmt.Sprintf("block %q", b.ID)
+	if b.Slot != b.ID {
+		what = fmt.Sprintf("block %q (in the slot of %q)", b.ID, b.Slot)
+	}
+	lost := "from being shared between sessions"
+	if m.lost == blocks.ScopeTask {
+		lost = "out of the global prefix that every task shares"
+	}
+	price := "no fixture renders these tasks, so the cost is not measured"
+	if m.runbooks > 0 {
+		price = fmt.Sprintf("over %s it keeps nothing out yet (no fixture renders the blocks together)", Count(m.runbooks, "runbook"))
+	}
+	var fix, summary string
+	if m.down {
+		anchor := slots[m.lo-1].Base.ID
+		free := "session-free (no session variables in its body or when)"
+		if m.rank == blocks.ScopeTask {
+			free = "the same for every task (no tasks/except gate, no replaces, no .task)"
+		}
+		fix = fmt.Sprintf("move %q after %q in runbook.order (%s), or make it %s", b.Slot, anchor, l.p.Runbook.EntryRange(m.lo-1), free)
+		if m.where != nil {
+			price = fmt.Sprintf("over %s it keeps up to %d bytes (~%d tokens, %s estimate) of stable text %s, in %s",
+				Count(m.runbooks, "runbook"), m.bytes, m.tokens, l.tok.Encoding(), lost, m.where.Path)
+		}
+		summary = fmt.Sprintf("%s has %s scope but comes before %s %s in %s %s: %s",
+			what, m.rank, noun(m.count, "more stable block", "more stable blocks"), strings.Join(names, ", "),
+			noun(len(tasks), "task", "tasks"), strings.Join(tasks, ", "), price)
+	} else {
+		anchor := slots[m.hi].Base.ID
+		fix = fmt.Sprintf("move %q before %q in runbook.order (%s)", b.Slot, anchor, l.p.Runbook.EntryRange(m.hi))
+		if m.where != nil {
+			price = fmt.Sprintf("over %s it keeps up to %d bytes (~%d tokens, %s estimate) of its own stable text %s, in %s",
+				Count(m.runbooks, "runbook"), m.bytes, m.tokens, l.tok.Encoding(), lost, m.where.Path)
+		}
+		summary = fmt.Sprintf("%s has %s scope but comes after %s %s in %s %s: %s",
+			what, m.rank, noun(m.count, "less stable block", "less stable blocks"), strings.Join(names, ", "),
+			noun(len(tasks), "task", "tasks"), strings.Join(tasks, ", "), price)
+	}
+	l.add(LintScopeInversion, l.orderRange(b), b.ID, fix, "%s", summary)
 }
 
 // picked reports whether b fills its slot in task by the gates alone.
@@ -274,31 +394,4 @@ func (l *linter) orderRange(b *blocks.Block) blocks.Range {
 		return l.p.Runbook.EntryRange(i)
 	}
 	return b.Range
-}
-
-// taskSet is a set of tasks, by their index in the manifest.
-type taskSet []uint64
-
-func newTaskSet(n int) taskSet { return make(taskSet, (n+63)/64) }
-
-func (s taskSet) add(i int) { s[i/64] |= 1 << (i % 64) }
-
-func (s taskSet) intersects(o taskSet) bool {
-	for i := range s {
-		if s[i]&o[i] != 0 {
-			return true
-		}
-	}
-	return false
-}
-
-// key is the set as a map key.
-func (s taskSet) key() string {
-	b := make([]byte, 0, 8*len(s))
-	for _, w := range s {
-		for k := 0; k < 8; k++ {
-			b = append(b, byte(w>>(8*k)))
-		}
-	}
-	return string(b)
 }

@@ -610,12 +610,12 @@ blocks/a.toml:10:9: error: block "rules" pastes the text of constant "boundary" 
     fix: replace the text with {{const "boundary"}}
 blocks/a.toml:14:13: error: invisible character U+200B ZERO WIDTH SPACE (written as an escape): it is invisible in review but reaches the model (invisible-char)
     fix: delete it; if it is deliberate (an emoji sequence, a script that needs joiners), silence it with [[lint.allow]] and say why
-promptc.toml:2:10: warning: task "issue" shares only 0 bytes (~0 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 1:1 of issue/default.runbook.md, where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
+promptc.toml:2:10: warning: task "issue" shares only 0 bytes (~0 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 1:1 of issue/default.runbook.md (fixture "default", the only one rendering the task), where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
     fix: move stable text (rules, command tables, formats) before "who", or accept that sessions of this task share no cache
-promptc.toml:2:19: warning: task "chat" shares only 0 bytes (~0 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 1:1 of chat/default.runbook.md, where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
+promptc.toml:2:19: warning: task "chat" shares only 0 bytes (~0 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 1:1 of chat/default.runbook.md (fixture "default", the only one rendering the task), where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
     fix: move stable text (rules, command tables, formats) before "who", or accept that sessions of this task share no cache
-promptc.toml:5:10: warning: block "who" has session scope but comes before more stable blocks "rules" (global), "more" (global) in tasks issue, chat: in issue/default.runbook.md this keeps %d bytes (~%d tokens, o200k_base estimate) of stable text from being shared between sessions (scope-inversion)
-    fix: move "who" after "more" in runbook.order, or make it session-free (no session variables in its body or when)
+promptc.toml:5:10: warning: block "who" has session scope but comes before more stable blocks "rules" (global), "more" (global) in tasks issue, chat: over 2 runbooks it keeps up to %d bytes (~%d tokens, o200k_base estimate) of stable text from being shared between sessions, in issue/default.runbook.md (scope-inversion)
+    fix: move "who" after "more" in runbook.order (promptc.toml:5:26), or make it session-free (no session variables in its body or when)
 promptc.toml:18:1: warning: turn variable "spare" is declared but no block uses it: a value given for it changes no output (unused-variable)
     fix: use it in a block ({{.spare}} or when = "spare"), or delete [vars.spare] and its values in fixtures/
 promptc.toml:22:1: warning: [[lint.allow]] of "duplicate-sentence" silences nothing: the finding it was written for is gone (unused-allow)
@@ -724,6 +724,72 @@ func TestSplitSentences(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("sentences:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestSplitSentencesAbbreviations keeps abbreviations and version numbers inside their sentence (issue 10: a
+// duplicate-sentence split a sentence at "(e.g.").
+func TestSplitSentencesAbbreviations(t *testing.T) {
+	tests := []struct {
+		name string
+		text string
+		want []string
+	}{
+		{
+			name: "e.g. in parentheses",
+			text: "Prefer small commits (e.g. one logical change each) and write their messages in English.",
+			want: []string{"Prefer small commits (e.g. one logical change each) and write their messages in English."},
+		},
+		{
+			name: "i.e., vs., cf. and a title",
+			text: "Use the staging cluster, i.e. the one named stg, not prod vs. dev as Dr. Smith wrote, cf. the runbook. " +
+				"Then ask the on-call engineer for approval before you deploy.",
+			want: []string{
+				"Use the staging cluster, i.e. the one named stg, not prod vs. dev as Dr. Smith wrote, cf. the runbook.",
+				"Then ask the on-call engineer for approval before you deploy.",
+			},
+		},
+		{
+			name: "e.g. at the end of a line",
+			text: "Name the tool that failed, e.g.\ngit or make, and quote its last line of output.",
+			want: []string{"Name the tool that failed, e.g. git or make, and quote its last line of output."},
+		},
+		{
+			name: "etc. inside and at the end of a sentence",
+			text: "Clean up caches, build outputs, logs etc. before you run the full test suite. " +
+				"Report lint errors, vet warnings, flaky tests etc. Then open the pull request and ask for a review.",
+			want: []string{
+				"Clean up caches, build outputs, logs etc. before you run the full test suite.",
+				"Report lint errors, vet warnings, flaky tests etc.",
+				"Then open the pull request and ask for a review.",
+			},
+		},
+		{
+			name: "version numbers",
+			text: "Require Go 1.22 or later and pin golangci-lint to v1.59.1 in the CI job. Use Python 3.12 for every script, never Python 2.7.",
+			want: []string{
+				"Require Go 1.22 or later and pin golangci-lint to v1.59.1 in the CI job.",
+				"Use Python 3.12 for every script, never Python 2.7.",
+			},
+		},
+		{
+			name: "no. before a number, not at a sentence end",
+			text: "See ticket No. 42 for the history of this decision and its trade-offs. Never answer no. Always explain why you refuse.",
+			want: []string{
+				"See ticket No. 42 for the history of this decision and its trade-offs.",
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var got []string
+			for _, s := range splitSentences(tt.text) {
+				got = append(got, s.key)
+			}
+			if strings.Join(got, "\n") != strings.Join(tt.want, "\n") {
+				t.Errorf("sentences:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
 	}
 }
 
@@ -842,7 +908,7 @@ type  = "string"
 	}{
 		{
 			tokens: MinCacheTokens - 1,
-			want: `promptc.toml:2:10: warning: task "issue" shares only %d bytes (~1023 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 3:1 of issue/default.runbook.md, where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
+			want: `promptc.toml:2:10: warning: task "issue" shares only %d bytes (~1023 tokens, o200k_base estimate) between sessions: its stable prefix, the global and task blocks, ends at 3:1 of issue/default.runbook.md (fixture "default", the only one rendering the task), where session block "who" starts; Anthropic and OpenAI cache no prefix under 1024 tokens, so no new session of this task starts from the cache (short-prefix)
     fix: move stable text (rules, command tables, formats) before "who", or accept that sessions of this task share no cache
 0 errors, 1 warning
 `,
@@ -907,5 +973,76 @@ func TestUnusedLookupTable(t *testing.T) {
 	want := `blocks/a.toml:4:1: warning: lookup table "unused" is never used: no block reads it with {{lookup "unused" …}} (unused-constant) / read it with {{lookup "unused" KEY}} where it applies, or delete it`
 	if strings.Join(got, "\n") != want {
 		t.Errorf("unused-constant findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+// TestScopeInversionOneFindingPerMove: one finding per edit of runbook.order, covering every task it fixes (issue
+// 10: a ported project printed 22 warnings that all had one fix). Five task blocks and a session block before a
+// global one are one move of the global block, not six findings.
+func TestScopeInversionOneFindingPerMove(t *testing.T) {
+	var order, body strings.Builder
+	for i := 1; i <= 5; i++ {
+		fmt.Fprintf(&order, "%q, ", fmt.Sprintf("t%d", i))
+		fmt.Fprintf(&body, "[[block]]\nid   = \"t%d\"\nbody = \"Step %d of the {{.task}} task.\"\n\n", i, i)
+	}
+	prog, arts := ltCompile(t, map[string]string{
+		"promptc.toml": ltManifest(order.String()+`"who", "footer"`, ""),
+		"blocks/a.toml": body.String() + `[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+
+[[block]]
+id   = "footer"
+body = "Never push to main."
+`,
+	})
+	var got []string
+	for _, f := range Lint(prog, arts, ltCounter(t)) {
+		if f.Lint == LintScopeInversion {
+			got = append(got, f.String()+"\n    fix: "+f.Suggestion)
+		}
+	}
+	footer := "\n\nNever push to main.\n"
+	want := fmt.Sprintf(`promptc.toml:5:47: warning: block "footer" has global scope but comes after less stable blocks "t1" (task), "t2" (task), "t3" (task), and 3 more in tasks issue, chat: over 2 runbooks it keeps up to %d bytes (~%d tokens, o200k_base estimate) of its own stable text from being shared between sessions, in issue/default.runbook.md (scope-inversion)
+    fix: move "footer" before "t1" in runbook.order (promptc.toml:5:10)`, len(footer), ltCounter(t).Count(footer))
+	if strings.Join(got, "\n") != want {
+		t.Errorf("scope-inversion findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), want)
+	}
+}
+
+// TestTaskMoves pins the grouping rule's input: in one task's order, the fewest blocks to move (ties keep the
+// more stable blocks in place) and the gaps of runbook.order each may go to.
+func TestTaskMoves(t *testing.T) {
+	g, k, s := blocks.ScopeGlobal, blocks.ScopeTask, blocks.ScopeSession
+	tests := []struct {
+		name  string
+		ranks []blocks.Scope // one block per slot, in order
+		want  string         // slot:down|up:lo-hi, the moved blocks in order
+	}{
+		{"in order", []blocks.Scope{g, g, k, s}, ""},
+		{"session first moves down past the globals", []blocks.Scope{s, g, g}, "0:down:3-3"},
+		{"a tie keeps the global in place", []blocks.Scope{k, g}, "0:down:2-2"},
+		{"one global after many task blocks moves up", []blocks.Scope{k, k, k, s, g}, "4:up:0-0"},
+		{"two blocks down to one place", []blocks.Scope{g, s, k, g, s}, "1:down:4-5 2:down:4-4"},
+		{"a task block may land anywhere before the first session", []blocks.Scope{k, g, g, s}, "0:down:3-3"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var seq []invItem
+			for i, r := range tt.ranks {
+				seq = append(seq, invItem{b: &blocks.Block{ID: strconv.Itoa(i)}, slot: i, rank: r})
+			}
+			var got []string
+			for _, m := range taskMoves(seq, len(seq)) {
+				dir := "up"
+				if m.down {
+					dir = "down"
+				}
+				got = append(got, fmt.Sprintf("%d:%s:%d-%d", m.item.slot, dir, m.lo, m.hi))
+			}
+			if strings.Join(got, " ") != tt.want {
+				t.Errorf("moves = %q, want %q", strings.Join(got, " "), tt.want)
+			}
+		})
 	}
 }

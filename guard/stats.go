@@ -16,17 +16,21 @@ import (
 // share, which is what a provider's prompt cache can reuse. Its JSON form is stable (docs/stats.md).
 type StatsReport struct {
 	// Encoding names the vocabulary tokens were counted with. Token counts are estimates (see Counter).
-	Encoding string      `json:"encoding"`
-	Tasks    []TaskStats `json:"tasks"`
-	// Shared is the longest prefix that every task's runbook has in common: what one cache entry can serve to all.
+	Encoding string `json:"encoding"`
+	// Sample is the fixture asked for (StatsFixture), "" when each task's first fixture by name is measured.
+	Sample string      `json:"sample"`
+	Tasks  []TaskStats `json:"tasks"`
+	// Shared is the prefix that every task's runbook shares by construction, what one cache entry can serve to all:
+	// their common prefix, cut back to the shortest global prefix among them.
 	Shared SharedPrefix `json:"shared_prefix"`
 }
 
-// TaskStats measures one task. Blocks, Scopes and the prefixes measure the runbook of one fixture, the first (by
-// name) that renders the task; Fixtures gives every fixture's totals.
+// TaskStats measures one task. Blocks, Scopes and the prefixes measure the runbook of one fixture, the sample: the
+// one asked for, else the first (by name) that renders the task; Fixtures gives every fixture's totals.
 type TaskStats struct {
 	Task string `json:"task"`
-	// Fixture and Artifact name the runbook measured; both are empty when no fixture renders the task.
+	// Fixture and Artifact name the runbook measured; both are empty when no fixture renders the task, or when the
+	// fixture asked for does not (then every number is 0 and every list empty).
 	Fixture  string `json:"fixture"`
 	Artifact string `json:"artifact"`
 	Bytes    int    `json:"bytes"`
@@ -93,14 +97,19 @@ type FixtureStats struct {
 	TaskPrefix   int    `json:"task_prefix_bytes"`
 }
 
-// SharedPrefix is the longest prefix common to one runbook of every task: the same fixture's where one fixture
-// renders every task, else each task's first fixture.
+// SharedPrefix is the prefix common to one runbook of every task (the sample's, where a fixture was asked for; else
+// the same fixture's where one fixture renders every task, else each task's first fixture), cut back to the
+// shortest global prefix among them. Session or task text that happens to coincide in the fixtures compared is not
+// shared by construction, so it is not counted: Agreed tells how far the runbooks compared really agree.
 type SharedPrefix struct {
 	Bytes     int      `json:"bytes"`
 	Line      int      `json:"line"`
 	Col       int      `json:"col"`
 	Tokens    int      `json:"tokens"`
 	Artifacts []string `json:"artifacts"`
+	// Agreed is the length of the runbooks' common prefix before the cut: more than Bytes when session or task text
+	// coincides in the fixtures compared.
+	Agreed int `json:"agreed_bytes"`
 	// Ends names, per task, the block where its runbook leaves the shared prefix ("" when the whole runbook is
 	// shared).
 	Ends []TaskBlock `json:"ends"`
@@ -113,13 +122,24 @@ type TaskBlock struct {
 }
 
 // Stats measures the artifacts a program built (as Program.Build returns them), counting tokens with tok (nil: an
-// o200k_base counter). Tasks are in manifest order. A prefix common to several runbooks is cut back to a whole
-// character, so that its line, column and tokens are those of valid text.
+// o200k_base counter), sampling each task's first fixture by name. Tasks are in manifest order. A prefix common to
+// several runbooks is cut back to a whole character, so that its line, column and tokens are those of valid text.
 func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) *StatsReport {
+	r, _ := StatsFixture(prog, arts, tok, "")
+	return r
+}
+
+// StatsFixture is Stats sampling the runbooks of the named fixture ("" for each task's first fixture by name). A
+// task the fixture does not render is reported without numbers and left out of the shared prefix. It fails only
+// when the project has no fixture of that name.
+func StatsFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter, fixture string) (*StatsReport, error) {
+	if err := checkSample(prog.Project, fixture); err != nil {
+		return nil, err
+	}
 	if tok == nil {
 		tok, _ = NewCounter("")
 	}
-	r := &StatsReport{Encoding: tok.Encoding(), Tasks: []TaskStats{}}
+	r := &StatsReport{Encoding: tok.Encoding(), Sample: fixture, Tasks: []TaskStats{}}
 	runbooks := map[string][]*assemble.Artifact{}
 	turns := map[string][]*assemble.Artifact{} // by runbook path prefix "task/fixture."
 	for _, a := range arts {
@@ -130,18 +150,42 @@ func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) *Sta
 		}
 	}
 	for _, task := range prog.Project.Tasks {
-		r.Tasks = append(r.Tasks, taskStats(task, runbooks[task], turns, tok))
+		r.Tasks = append(r.Tasks, taskStats(task, runbooks[task], turns, tok, fixture))
 	}
-	r.Shared = sharedPrefix(prog.Project.Tasks, runbooks, tok)
-	return r
+	r.Shared = sharedPrefix(prog.Project.Tasks, runbooks, tok, fixture)
+	return r, nil
 }
 
-func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *Counter) TaskStats {
-	ts := TaskStats{Task: task, Blocks: []BlockStats{}, Scopes: []ScopeStats{}, Fixtures: []FixtureStats{}}
+// checkSample fails when fixture is not "" and names no fixture of p.
+func checkSample(p *blocks.Project, fixture string) error {
+	if fixture == "" || p.Fixture(fixture) != nil {
+		return nil
+	}
+	names := make([]string, len(p.Fixtures))
+	for i, f := range p.Fixtures {
+		names[i] = f.Name
+	}
+	return fmt.Errorf("no fixture %q%s", fixture, blocks.DidYouMean(fixture, names))
+}
+
+// sampleOf returns the runbook of rbs (a task's, by fixture name) that stats and the lints measure: the named
+// fixture's, else the first; nil when there is none.
+func sampleOf(rbs []*assemble.Artifact, fixture string) *assemble.Artifact {
+	if fixture != "" {
+		return findFixture(rbs, fixture)
+	}
 	if len(rbs) == 0 {
+		return nil
+	}
+	return rbs[0]
+}
+
+func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *Counter, fixture string) TaskStats {
+	ts := TaskStats{Task: task, Blocks: []BlockStats{}, Scopes: []ScopeStats{}, Fixtures: []FixtureStats{}}
+	a := sampleOf(rbs, fixture)
+	if a == nil {
 		return ts
 	}
-	a := rbs[0]
 	ts.Fixture, ts.Artifact = a.Fixture, a.Path
 	ts.Bytes, ts.Tokens = len(a.Text), tok.Count(a.Text)
 	byScope := map[blocks.Scope]*ScopeStats{}
@@ -212,20 +256,26 @@ func sharedLen(texts []string) int {
 	return n
 }
 
-// sharedPrefix compares one runbook per task: of the first fixture rendering every task, else of each task's first.
-func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok *Counter) SharedPrefix {
+// sharedPrefix compares one runbook per task: the sample's where a fixture was asked for; else of the first fixture
+// rendering every task, else of each task's first. The common prefix is cut back to the shortest global prefix of
+// the runbooks compared: a task or session block whose text coincides in every runbook compared (a session value
+// that happens to be the same in one fixture) would not coincide in the next session, so it is no shared prefix.
+func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok *Counter, fixture string) SharedPrefix {
 	sp := SharedPrefix{Artifacts: []string{}, Ends: []TaskBlock{}}
 	var rendered []string
 	for _, task := range tasks {
-		if len(runbooks[task]) > 0 {
+		if sampleOf(runbooks[task], fixture) != nil {
 			rendered = append(rendered, task)
 		}
 	}
 	if len(rendered) == 0 {
 		return sp
 	}
-	common := ""
+	common := fixture
 	for _, a := range runbooks[rendered[0]] {
+		if common != "" {
+			break
+		}
 		f, everywhere := a.Fixture, true
 		for _, task := range rendered[1:] {
 			everywhere = everywhere && findFixture(runbooks[task], f) != nil
@@ -246,6 +296,10 @@ func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok 
 		sp.Artifacts = append(sp.Artifacts, picked[i].Path)
 	}
 	n := sharedLen(texts)
+	sp.Agreed = n
+	for _, a := range picked {
+		n = min(n, a.PrefixEnd(blocks.ScopeGlobal))
+	}
 	sp.Bytes, sp.Tokens = n, tok.Count(texts[0][:n])
 	at := blocks.TextPos(texts[0], n)
 	sp.Line, sp.Col = at.Line, at.Column
@@ -284,13 +338,20 @@ func (r *StatsReport) WriteText(w io.Writer) error {
 	fmt.Fprintf(&b, "Token counts are %s estimates. Block bytes include the separator before the block.\n", r.Encoding)
 	for _, ts := range r.Tasks {
 		b.WriteByte('\n')
+		if ts.Fixture == "" && r.Sample != "" {
+			fmt.Fprintf(&b, "task %s: fixture %q does not render this task\n", ts.Task, r.Sample)
+			continue
+		}
 		if ts.Fixture == "" {
 			fmt.Fprintf(&b, "task %s: no fixture renders this task\n", ts.Task)
 			continue
 		}
 		which := "the only fixture rendering it"
-		if len(ts.Fixtures) > 1 {
-			which = fmt.Sprintf("the first of %d fixtures rendering it", len(ts.Fixtures))
+		switch {
+		case r.Sample != "":
+			which = fmt.Sprintf("as asked, of %s rendering it", Count(len(ts.Fixtures), "fixture"))
+		case len(ts.Fixtures) > 1:
+			which = fmt.Sprintf("the first by name of %d fixtures rendering it; --fixture picks another", len(ts.Fixtures))
 		}
 		fmt.Fprintf(&b, "task %s: %s (fixture %q, %s)\n", ts.Task, ts.Artifact, ts.Fixture, which)
 		rows := [][]string{{"block", "scope", "bytes", "tokens", "source"}}
@@ -338,10 +399,16 @@ func (r *StatsReport) WriteText(w io.Writer) error {
 			}
 		}
 		note := ""
-		if len(left) > 0 {
+		if len(left) > 0 && r.Sample != "" {
+			note = fmt.Sprintf(" (left out, not rendered by fixture %q: %s)", r.Sample, strings.Join(left, ", "))
+		} else if len(left) > 0 {
 			note = " (left out, no fixture: " + strings.Join(left, ", ") + ")"
 		}
 		fmt.Fprintf(&b, "\nshared by every task%s: %d bytes, %d tokens, up to %d:%d\n", note, sp.Bytes, sp.Tokens, sp.Line, sp.Col)
+		if sp.Agreed > sp.Bytes {
+			fmt.Fprintf(&b, "  (the runbooks compared agree on %d bytes, %d past the global prefix: task or session text that\n"+
+				"  coincides in these fixtures, which other sessions do not share)\n", sp.Agreed, sp.Agreed-sp.Bytes)
+		}
 		rows := [][]string{{"task", "runbook", "ends in"}}
 		for i, e := range sp.Ends {
 			rows = append(rows, []string{e.Task, sp.Artifacts[i], endsIn(e.Block)})

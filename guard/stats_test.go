@@ -151,14 +151,15 @@ func TestStatsUnrendered(t *testing.T) {
 	if got := strings.Join(r.Shared.Artifacts, " "); got != "issue/b.runbook.md" {
 		t.Errorf("shared artifacts = %q, want issue/b.runbook.md", got)
 	}
-	if r.Shared.Bytes != 58 || len(r.Shared.Ends) != 1 || r.Shared.Ends[0].Block != "" {
-		t.Errorf("shared = %+v, want the whole of issue/b.runbook.md", r.Shared)
+	// The one runbook compared agrees with itself to its end, but only its global prefix is shared by construction.
+	if r.Shared.Bytes != 31 || r.Shared.Agreed != 58 || len(r.Shared.Ends) != 1 || r.Shared.Ends[0].Block != "issue-only" {
+		t.Errorf("shared = %+v, want the global prefix of issue/b.runbook.md (31 bytes, of 58 agreed)", r.Shared)
 	}
 	var b strings.Builder
 	if err := r.WriteText(&b); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"task chat: no fixture renders this task\n", "shared by every task (left out, no fixture: chat): 58 bytes"} {
+	for _, want := range []string{"task chat: no fixture renders this task\n", "shared by every task (left out, no fixture: chat): 31 bytes"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, b.String())
 		}
@@ -204,5 +205,54 @@ func TestStatsDeterministic(t *testing.T) {
 		if again.String() != first.String() {
 			t.Fatalf("run %d differs:\n%s\nwant:\n%s", i, again.String(), first.String())
 		}
+	}
+}
+
+// TestStatsSharedCapped: session text that coincides in the one fixture every task is compared on is not a shared
+// prefix (issue 10: "shared by every task: 2333 bytes" exceeded the global prefix of 1,751). --fixture picks the
+// sample, and an unknown one is an error.
+func TestStatsSharedCapped(t *testing.T) {
+	prog, arts := ltCompile(t, withFiles(stProject, map[string]string{
+		"promptc.toml": strings.Replace(stProject["promptc.toml"], `order = ["rules", "issue-only", "who"]`, `order = ["rules", "who", "issue-only"]`, 1),
+	}))
+	tok := ltCounter(t)
+	r := Stats(prog, arts, tok)
+	// Both runbooks of fixture a start "## Rules\n\nNever push to main.\n\nYou are Ada." (the session block who), but
+	// only the rules are the same in every session.
+	if sp := r.Shared; sp.Bytes != 31 || sp.Agreed <= sp.Bytes || sp.Ends[0].Block != "who" || sp.Ends[1].Block != "who" {
+		t.Errorf("shared = %+v, want 31 bytes ending in who, agreed past them", sp)
+	}
+	for _, ts := range r.Tasks {
+		if r.Shared.Bytes > ts.GlobalPrefix.Bytes {
+			t.Errorf("shared %d bytes > global prefix of %s (%d)", r.Shared.Bytes, ts.Task, ts.GlobalPrefix.Bytes)
+		}
+	}
+
+	r, err := StatsFixture(prog, arts, tok, "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Sample != "b" || r.Tasks[0].Fixture != "b" || r.Tasks[0].Artifact != "issue/b.runbook.md" || r.Tasks[1].Fixture != "" {
+		t.Errorf("sample b: %q, issue %q %q, chat %q", r.Sample, r.Tasks[0].Fixture, r.Tasks[0].Artifact, r.Tasks[1].Fixture)
+	}
+	if got := strings.Join(r.Shared.Artifacts, " "); got != "issue/b.runbook.md" {
+		t.Errorf("shared artifacts = %q, want issue/b.runbook.md", got)
+	}
+	var b strings.Builder
+	if err := r.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`task issue: issue/b.runbook.md (fixture "b", as asked, of 2 fixtures rendering it)`,
+		`task chat: fixture "b" does not render this task`, `shared by every task (left out, not rendered by fixture "b": chat): 31 bytes`} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("text report lacks %q:\n%s", want, b.String())
+		}
+	}
+
+	if _, err := StatsFixture(prog, arts, tok, "c"); err == nil || err.Error() != `no fixture "c" (did you mean "a"?)` {
+		t.Errorf("unknown fixture: %v", err)
+	}
+	if _, err := LintFixture(prog, arts, tok, "bb"); err == nil || err.Error() != `no fixture "bb" (did you mean "b"?)` {
+		t.Errorf("lint, unknown fixture: %v", err)
 	}
 }

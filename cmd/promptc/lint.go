@@ -10,15 +10,17 @@ func lintCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "report text that makes prompts unstable or repeats itself (exit 1 on errors)",
-		UsageText: "promptc lint [--format text|json] [--tokenizer o200k_base|cl100k_base]",
+		UsageText: "promptc lint [--format text|json] [--tokenizer o200k_base|cl100k_base] [--fixture F]",
 		Description: "Compiles the project, builds every artifact in memory and runs the stability lints: volatile text in\n" +
 			"runbooks, blocks placed before more stable ones, repeated sentences and pasted constants, unused\n" +
-			"constants and variables, invisible characters, task prefixes too short to cache. Silence a deliberate\n" +
+			"constants and variables, invisible characters, task prefixes too short to cache (measured on each task's\n" +
+			"runbook of fixture F, default the first by name rendering the task). Silence a deliberate\n" +
 			"finding with a [[lint.allow]] entry in promptc.toml. Exit status: 0 no error-level finding, 1 at least\n" +
 			"one, 2 the project does not compile. See docs/lint.md.",
 		Flags: []cli.Flag{
 			formatFlag("output", "text", "json"),
 			tokenizerFlag(),
+			sampleFlag(),
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -37,7 +39,10 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			findings := guard.Lint(prog, arts, tok)
+			findings, err := guard.LintFixture(prog, arts, tok, c.String("fixture"))
+			if err != nil {
+				return usageErr(e, "lint: %v", err)
+			}
 			if format == "json" {
 				err = guard.WriteFindingsJSON(e.stdout, findings)
 			} else {
@@ -52,4 +57,9 @@ func lintCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// sampleFlag is --fixture for the commands that measure one runbook per task (lint, stats).
+func sampleFlag() cli.Flag {
+	return &cli.StringFlag{Name: "fixture", Usage: "measure each task's runbook of fixtures/`F`.toml (default: the first fixture by name rendering the task)"}
 }

@@ -10,14 +10,15 @@ func statsCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "bytes and tokens per task, block and scope, and the prefixes runbooks share",
-		UsageText: "promptc stats [--format text|json] [--tokenizer o200k_base|cl100k_base]",
+		UsageText: "promptc stats [--format text|json] [--tokenizer o200k_base|cl100k_base] [--fixture F]",
 		Description: "Compiles the project, builds every artifact in memory and measures it: for each task, the bytes and\n" +
-			"tokens of every block of its first fixture's runbook, totals per scope, where the global and task\n" +
+			"tokens of every block of its runbook of fixture F (default: the first by name rendering it), totals per scope, where the global and task\n" +
 			"prefixes end, and the prefix common to all its fixtures; then the prefix every task shares. Token\n" +
 			"counts are estimates. See docs/stats.md.",
 		Flags: []cli.Flag{
 			formatFlag("output", "text", "json"),
 			tokenizerFlag(),
+			sampleFlag(),
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -36,7 +37,10 @@ func statsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			r := guard.Stats(prog, arts, tok)
+			r, err := guard.StatsFixture(prog, arts, tok, c.String("fixture"))
+			if err != nil {
+				return usageErr(e, "stats: %v", err)
+			}
 			if format == "json" {
 				err = r.WriteJSON(e.stdout)
 			} else {
