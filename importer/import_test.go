@@ -263,3 +263,22 @@ func TestWrite(t *testing.T) {
 		t.Errorf(".gitignore = %q", b)
 	}
 }
+
+// TestVerifyCatchesADifference: the check Import ends with fails when the project's runbook and the input differ by
+// one byte, or when a task renders nothing, so an importer bug can never pass silently.
+func TestVerifyCatchesADifference(t *testing.T) {
+	r, err := Import([]Source{{Name: "review.md", Data: []byte("# Review\n\nRead the diff.\n")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.verify(); err != nil {
+		t.Fatalf("a correct import fails its check: %v", err)
+	}
+	for task, want := range r.Runbooks {
+		r.Runbooks[task] = want[:len(want)-2] + "!\n"
+		if err := r.verify(); err == nil || !strings.Contains(err.Error(), "differs from its input") {
+			t.Errorf("a runbook one byte off passes the check: %v", err)
+		}
+		r.Runbooks[task] = want
+	}
+}
