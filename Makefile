@@ -36,9 +36,11 @@ golden: build
 	$(GO) test ./guard -run TestReport -update
 	$(GO) test ./cmd/promptc -run TestScripts -update
 
-# The hooks of .pre-commit-hooks.yaml driven by the real pre-commit framework (installs it with apt when missing).
+# The hooks of .pre-commit-hooks.yaml driven by the real pre-commit framework (installs it with apt when missing), and
+# the JSON Schemas of schema/ under the real taplo CLI (installs it with npm when missing).
 integration:
 	bash scripts/test-pre-commit.sh
+	bash scripts/test-taplo.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -173,6 +173,7 @@ func newApp(e *env) *cli.App {
 			projectCommand(e),
 			simulateCommand(e),
 			explainCommand(e),
+			schemaCommand(e),
 			helpCommand(e),
 		},
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.

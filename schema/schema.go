@@ -1,0 +1,56 @@
+package schema
+
+import (
+	"embed"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+//go:embed *.schema.json
+var files embed.FS
+
+// Kind names one of promptc's kinds of source file, and so one schema.
+type Kind string
+
+// The kinds of source file, in the order Kinds lists them.
+const (
+	Manifest Kind = "manifest" // promptc.toml
+	Blocks   Kind = "blocks"   // blocks/**/*.toml
+	Fixture  Kind = "fixture"  // fixtures/*.toml
+)
+
+// Kinds lists every kind of source file that has a schema.
+var Kinds = []Kind{Manifest, Blocks, Fixture}
+
+// File is the name of kind's schema file in this package's directory (schema/ of the repository): the name to put
+// in a #:schema directive or an editor's settings.
+func (k Kind) File() string { return string(k) + ".schema.json" }
+
+// Sources is the pattern, relative to a project root, of the source files that follow kind's schema.
+func (k Kind) Sources() string {
+	switch k {
+	case Manifest:
+		return blocks.ManifestFile
+	case Blocks:
+		return "blocks/**/*.toml"
+	case Fixture:
+		return "fixtures/*.toml"
+	}
+	return ""
+}
+
+// Get returns the schema of kind as the JSON file kept in the repository, byte for byte. An unknown kind is an error
+// that lists the known ones.
+func Get(kind Kind) ([]byte, error) {
+	if !slices.Contains(Kinds, kind) {
+		names := make([]string, len(Kinds))
+		for i, k := range Kinds {
+			names[i] = string(k)
+		}
+		return nil, fmt.Errorf("no schema %q%s: the schemas are %s", string(kind), blocks.DidYouMean(string(kind), names), strings.Join(names, ", "))
+	}
+	return files.ReadFile(kind.File())
+}
