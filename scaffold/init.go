@@ -26,12 +26,13 @@ const ExampleTask = "review"
 // stray files there would be compiled into the new project, or removed from golden/.
 var dirs = []string{"blocks", "fixtures", "templates", "golden"}
 
-// ExistsError is Init's refusal to write into a directory that already holds part of a project.
+// ExistsError is the refusal of Init (and WriteProject) to write into a directory that already holds part of a
+// project.
 type ExistsError struct {
 	// Dir is the directory as given to Init.
 	Dir string
-	// Paths are what is in the way, as slash paths relative to Dir, sorted: files Init would write, and the project
-	// directories (with a trailing slash) that are not empty.
+	// Paths are what is in the way, as slash paths relative to Dir, sorted: files that would be written, and the
+	// project directories (with a trailing slash) that are not empty.
 	Paths []string
 }
 
@@ -70,9 +71,34 @@ func sources() fs.FS {
 // templates/ or golden/ directory, it writes nothing and returns an *ExistsError naming each. A later problem
 // (a failed write) may leave the files written so far, which the error does not list.
 func Init(dir string) (written []string, err error) {
-	files := Files()
+	files := map[string][]byte{}
+	for _, p := range Files() {
+		data, err := fs.ReadFile(sources(), p)
+		if err != nil {
+			return nil, err
+		}
+		files[p] = data
+	}
+	return WriteProject(dir, files)
+}
+
+// WriteProject writes the sources of a new project, files (slash paths relative to the project root, and their
+// bytes), into dir, creating dir and the directories the files need, then writes golden/ from them through the same
+// calls as promptc check --update, so that promptc check passes at once. It returns the files written as slash paths
+// relative to dir, sorted. init and import both write their projects with it.
+//
+// WriteProject overwrites nothing: when dir already holds one of files, or a non-empty blocks/, fixtures/,
+// templates/ or golden/ directory (whose contents would be compiled into the project, or removed from golden/), it
+// writes nothing and returns an *ExistsError naming each. Each file is created exclusively, so one that appears
+// meanwhile is not overwritten either; a failed write may leave the files written so far.
+func WriteProject(dir string, files map[string][]byte) (written []string, err error) {
+	paths := make([]string, 0, len(files))
+	for p := range files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
 	var inWay []string
-	for _, p := range files {
+	for _, p := range paths {
 		if _, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(p))); err == nil {
 			inWay = append(inWay, p)
 		} else if !errors.Is(err, fs.ErrNotExist) {
@@ -86,10 +112,8 @@ func Init(dir string) (written []string, err error) {
 		entries, err := os.ReadDir(filepath.Join(dir, d))
 		switch {
 		case errors.Is(err, fs.ErrNotExist):
-		case err != nil:
-			// Not a directory, or unreadable: either way not a place to write the project's files.
-			inWay = append(inWay, d+"/")
-		case len(entries) > 0:
+		case err != nil || len(entries) > 0:
+			// Not a directory, unreadable, or holding files: not a place to write the project's own.
 			inWay = append(inWay, d+"/")
 		}
 	}
@@ -98,17 +122,12 @@ func Init(dir string) (written []string, err error) {
 		return nil, &ExistsError{Dir: dir, Paths: inWay}
 	}
 
-	src := sources()
-	for _, p := range files {
-		data, err := fs.ReadFile(src, p)
-		if err != nil {
-			return written, err
-		}
+	for _, p := range paths {
 		name := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
 			return written, err
 		}
-		if err := writeNew(name, data); err != nil {
+		if err := writeNew(name, files[p]); err != nil {
 			return written, err
 		}
 		written = append(written, p)
@@ -129,8 +148,8 @@ func Init(dir string) (written []string, err error) {
 	return written, err
 }
 
-// writeNew creates the file name holding data; it fails when name exists, so a file that appeared since Init
-// looked is not overwritten either.
+// writeNew creates the file name holding data; it fails when name exists, so a file that appeared since
+// WriteProject looked is not overwritten either.
 func writeNew(name string, data []byte) error {
 	f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
