@@ -314,7 +314,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	var refs []refCall
 	holds := func(b *blocks.Block) bool {
 		name, negated := b.WhenVar()
-		return b.When == "" || truthy(data[name]) != negated
+		return b.When == "" || Truthy(data[name]) != negated
 	}
 	ti := prog.taskIndex[task]
 	// Render every block first, then join them into a text allocated once at its final size: runbooks run to
@@ -487,8 +487,9 @@ func (prog *Program) env(task int, pv *prepared, noteRef func(id string)) templa
 	}
 }
 
-// truthy: bool true, non-empty string, non-zero int, non-empty list.
-func truthy(v any) bool {
+// Truthy is whether a variable's prepared value makes a when condition naming it hold: bool true, a non-empty
+// string, a non-zero int, a non-empty list or records. Rendering decides when with it, and explain says why.
+func Truthy(v any) bool {
 	switch v := v.(type) {
 	case bool:
 		return v

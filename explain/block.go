@@ -249,7 +249,7 @@ func whenHolds(prog *assemble.Program, f *blocks.Fixture) func(b *blocks.Block, 
 			cache[k] = vals
 		}
 		name, neg := b.WhenVar()
-		return truthy(vals[name]) != neg
+		return assemble.Truthy(vals[name]) != neg
 	}
 }
 

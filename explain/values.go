@@ -1,8 +1,6 @@
 package explain
 
 import (
-	"reflect"
-
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
@@ -53,27 +51,4 @@ func prepare(prog *assemble.Program, f *blocks.Fixture, k int) values {
 		out[name] = val
 	}
 	return out
-}
-
-// truthy is the truth of a when condition's variable, as rendering decides it: bool true, a non-empty string or
-// list, a non-zero int.
-func truthy(v any) bool {
-	switch v := v.(type) {
-	case nil:
-		return false
-	case bool:
-		return v
-	case string:
-		return v != ""
-	case int:
-		return v != 0
-	case int64:
-		return v != 0
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Slice, reflect.Map:
-		return rv.Len() > 0
-	}
-	return true
 }
