@@ -44,6 +44,31 @@ type Origin struct {
 // carries no source map finer than spans. ok is false when off is outside the artifact. An artifact that was not
 // rendered by this package (read from golden/) has spans at most: its origins are OriginBlock.
 func (a *Artifact) Origin(off int) (Origin, bool) {
+	return a.origin(off, nil)
+}
+
+// Origins is Origin for each byte of [start, end) (clipped to the artifact), in order: one body run per block
+// however many of its bytes are asked for, where calling Origin byte by byte re-runs the body each time.
+func (a *Artifact) Origins(start, end int) []Origin {
+	start, end = max(start, 0), min(end, len(a.Text))
+	memo := map[*compiled]trace{}
+	out := make([]Origin, 0, max(end-start, 0))
+	for off := start; off < end; off++ {
+		o, _ := a.origin(off, memo)
+		out = append(out, o)
+	}
+	return out
+}
+
+// trace is one run of a block's body for the artifact's values: its raw output and what wrote each piece.
+type trace struct {
+	raw    string
+	pieces []templates.Piece
+	ok     bool
+}
+
+// origin is Origin, with the body runs of earlier calls kept in memo (nil: none kept).
+func (a *Artifact) origin(off int, memo map[*compiled]trace) (Origin, bool) {
 	sp, ok := a.SpanAt(off)
 	if !ok {
 		return Origin{}, false
@@ -71,11 +96,19 @@ func (a *Artifact) Origin(off int) (Origin, bool) {
 		}
 		rel -= len(c.heading) + 2
 	}
-	ti := a.prog.taskIndex[a.Task]
-	raw, pieces, d := c.body.Trace(a.values.data, a.prog.env(ti, a.values, func(string) {}))
-	if d != nil {
+	tr, done := memo[c]
+	if !done {
+		ti := a.prog.taskIndex[a.Task]
+		raw, pieces, d := c.body.Trace(a.values.data, a.prog.env(ti, a.values, func(string) {}))
+		tr = trace{raw, pieces, d == nil}
+		if memo != nil {
+			memo[c] = tr
+		}
+	}
+	if !tr.ok {
 		return o, true
 	}
+	raw, pieces := tr.raw, tr.pieces
 	text := strings.TrimRight(strings.TrimLeft(raw, "\n"), " \t\n")
 	start := sp.TextStart + len(c.heading)
 	if c.heading != "" {

@@ -2,6 +2,7 @@ package explain
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -74,7 +75,7 @@ func Artifact(prog *assemble.Program, path string) (*assemble.Artifact, error) {
 		return nil, fmt.Errorf("%q is not an artifact path: use TASK/FIXTURE.runbook.md or TASK/FIXTURE.turn-K.md", path)
 	}
 	p := prog.Project
-	if !contains(p.Tasks, a.Task) {
+	if !slices.Contains(p.Tasks, a.Task) {
 		return nil, fmt.Errorf("%s: unknown task %q%s", path, a.Task, blocks.DidYouMean(a.Task, p.Tasks))
 	}
 	f := p.Fixture(a.Fixture)
@@ -101,15 +102,6 @@ func Artifact(prog *assemble.Program, path string) (*assemble.Artifact, error) {
 		return nil, diags
 	}
 	return out, nil
-}
-
-func contains(s []string, x string) bool {
-	for _, y := range s {
-		if y == x {
-			return true
-		}
-	}
-	return false
 }
 
 // Line explains line n (from 1) of the artifact at path, rendered from the program as Artifact does: the block
@@ -182,12 +174,8 @@ func lineOfArtifact(prog *assemble.Program, a *assemble.Artifact, n int) (*LineR
 func origins(prog *assemble.Program, a *assemble.Artifact, b *blocks.Block, start, end int) []Origin {
 	var out []Origin
 	seen := map[string]bool{}
-	for off := start; off < end; off++ {
-		if !utf8.RuneStart(a.Text[off]) {
-			continue
-		}
-		o, ok := a.Origin(off)
-		if !ok || o.Block != b {
+	for i, o := range a.Origins(start, end) {
+		if !utf8.RuneStart(a.Text[start+i]) || o.Block != b {
 			continue
 		}
 		var x Origin
