@@ -15,19 +15,18 @@ import (
 // writes.
 const gitignore = "build/\n"
 
-// ExistsError is Write's refusal to write into a directory that already holds part of a project.
-type ExistsError struct {
-	// Dir is the directory as given to Write.
-	Dir string
-	// Paths are what is in the way, as slash paths relative to Dir, sorted: files Write would write, and the
-	// project directories (with a trailing slash) that are not empty.
-	Paths []string
-}
+// ExistsError is Write's refusal to write into a directory that already holds part of a project: the
+// *scaffold.ExistsError of scaffold.WriteProject (Dir, the directory as given to Write, and Paths, what is in the
+// way), which errors.As finds through it too, worded for import.
+type ExistsError struct{ *scaffold.ExistsError }
 
 func (e *ExistsError) Error() string {
 	return e.Dir + " already holds " + strings.Join(e.Paths, ", ") + ": import writes a new project and overwrites nothing; " +
 		"choose another directory (--out DIR), or move them away"
 }
+
+// Unwrap returns the *scaffold.ExistsError.
+func (e *ExistsError) Unwrap() error { return e.ExistsError }
 
 // Write writes the imported project into dir, creating dir when it is missing, and returns the files it wrote as
 // slash paths relative to dir, sorted: the sources, a .gitignore holding build/ when dir has none (an existing one
@@ -45,7 +44,7 @@ func (r *Result) Write(dir string) (written []string, err error) {
 	written, err = scaffold.WriteProject(dir, files)
 	var exists *scaffold.ExistsError
 	if errors.As(err, &exists) {
-		return nil, &ExistsError{Dir: exists.Dir, Paths: exists.Paths}
+		return nil, &ExistsError{exists}
 	}
 	return written, err
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/importer"
 )
@@ -92,37 +91,17 @@ func importCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr(e, "import: %v", err)
 			}
-			dir, where := e.dir, "the working directory"
-			if out != "" {
-				dir, where = e.path(out), out
-			}
-			written, err := res.Write(dir)
-			var exists *importer.ExistsError
-			var diags blocks.Diagnostics
-			switch {
-			case errors.As(err, &exists):
-				exists.Dir = where
-				return usageErr(e, "import: %v", exists)
-			case errors.As(err, &diags):
-				return e.diagnostics(diags) // Import verified the project: this is a bug, but the diagnostics say where
-			case err != nil:
-				return usageErr(e, "import: %v", err)
-			}
-
+			written, err := res.Write(e.path(out))
 			var b strings.Builder
-			fmt.Fprintf(&b, "promptc import: wrote a new project in %s: %s, %s (%d shared):\n", where,
-				guard.Count(len(res.Tasks), "task"), guard.Count(res.Blocks, "block"), res.Shared)
-			for _, p := range written {
-				b.WriteString("  " + blocks.QuoteName(p) + "\n")
+			inv, err := e.wroteProject(&b, "import", out, fmt.Sprintf(": %s, %s (%d shared)",
+				guard.Count(len(res.Tasks), "task"), guard.Count(res.Blocks, "block"), res.Shared), written, err)
+			if err != nil {
+				return err
 			}
 			if n := len(res.Normalisations); n == 0 {
 				b.WriteString("Every runbook reproduces its file byte for byte.\n")
 			} else {
 				fmt.Fprintf(&b, "The runbooks reproduce their files but for %s, printed on stderr.\n", guard.Count(n, "normalisation"))
-			}
-			inv := "promptc"
-			if out != "" && out != "." {
-				inv += " -C " + shellQuote(out)
 			}
 			fmt.Fprintf(&b, "\nNext, try:\n  %s render --task %s\n  %s check\n", inv, res.Tasks[0], inv)
 			if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {

@@ -28,31 +28,11 @@ func initCommand(e *env) *cli.Command {
 				return usageErr(e, "init takes one directory, got %d arguments", c.NArg())
 			}
 			arg := c.Args().First()
-			dir, name := e.dir, "the working directory"
-			if arg != "" {
-				dir, name = e.path(arg), arg
-			}
-			written, err := scaffold.Init(dir)
-			var exists *scaffold.ExistsError
-			var diags blocks.Diagnostics
-			switch {
-			case errors.As(err, &exists):
-				exists.Dir = name
-				return usageErr(e, "init: %v", exists)
-			case errors.As(err, &diags):
-				// The starter project is tested to compile: this is a bug, but the diagnostics say where.
-				return e.diagnostics(diags)
-			case err != nil:
-				return usageErr(e, "init: %v", err)
-			}
+			written, err := scaffold.Init(e.path(arg))
 			var b strings.Builder
-			fmt.Fprintf(&b, "promptc init: wrote a new project in %s:\n", name)
-			for _, p := range written {
-				b.WriteString("  " + blocks.QuoteName(p) + "\n")
-			}
-			inv := "promptc"
-			if arg != "" && arg != "." {
-				inv += " -C " + shellQuote(arg)
+			inv, err := e.wroteProject(&b, "init", arg, "", written, err)
+			if err != nil {
+				return err
 			}
 			b.WriteString("\nNext, try:\n")
 			for _, l := range [][2]string{
@@ -67,4 +47,37 @@ func initCommand(e *env) *cli.Command {
 			return err
 		},
 	}
+}
+
+// wroteProject reports what init and import wrote: written and err are what writing the new project into the
+// directory the user named as arg ("": the working directory) returned. A refusal to overwrite (an
+// *scaffold.ExistsError, also behind importer's) names arg and is a usage error, as is any other failure but
+// diagnostics, which are printed (the project was verified to compile: a bug, but they say where). Otherwise the
+// header ("promptc CMD: wrote a new project in DIR" and detail) and the written files go to b, and inv is the
+// invocation for the project, for the commands to try next.
+func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written []string, err error) (inv string, _ error) {
+	where := arg
+	if arg == "" {
+		where = "the working directory"
+	}
+	var exists *scaffold.ExistsError
+	var diags blocks.Diagnostics
+	switch {
+	case errors.As(err, &exists):
+		exists.Dir = where
+		return "", usageErr(e, "%s: %v", cmd, err)
+	case errors.As(err, &diags):
+		return "", e.diagnostics(diags)
+	case err != nil:
+		return "", usageErr(e, "%s: %v", cmd, err)
+	}
+	fmt.Fprintf(b, "promptc %s: wrote a new project in %s%s:\n", cmd, where, detail)
+	for _, p := range written {
+		b.WriteString("  " + blocks.QuoteName(p) + "\n")
+	}
+	inv = "promptc"
+	if arg != "" && arg != "." {
+		inv += " -C " + shellQuote(arg)
+	}
+	return inv, nil
 }
