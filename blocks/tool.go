@@ -51,15 +51,16 @@ func (t *Tool) AdmitsTask(task string) bool {
 // values that JSON encodes; SchemaJSON panics on a Tool built by hand whose Parameters hold anything else (a
 // function, a channel, a NaN).
 func (t *Tool) SchemaJSON() []byte {
-	b, err := canonicalJSON(t.Parameters, "")
+	b, err := CanonicalJSON(t.Parameters, "")
 	if err != nil {
 		panic("blocks: tool " + strconv.Quote(t.Name) + ": parameters are not JSON: " + err.Error())
 	}
 	return b
 }
 
-// canonicalJSON encodes v with sorted keys and no HTML escaping, indented by indent ("" for compact).
-func canonicalJSON(v any, indent string) ([]byte, error) {
+// CanonicalJSON encodes v as encoding/json does, with map keys sorted, but without HTML escaping and without the
+// final newline, indented by indent ("" for compact).
+func CanonicalJSON(v any, indent string) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -305,7 +306,7 @@ var errNoFetch = errors.New("promptc never fetches schemas")
 // compileSchema compiles params as JSON Schema draft 2020-12 and returns what is wrong with it, or "".
 func compileSchema(name string, params map[string]any) string {
 	// The compiler reads JSON as encoding/json decodes it with UseNumber; a round trip gives it exactly that.
-	data, err := canonicalJSON(params, "")
+	data, err := CanonicalJSON(params, "")
 	if err != nil {
 		return err.Error()
 	}

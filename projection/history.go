@@ -249,7 +249,7 @@ func Canonical(raw json.RawMessage, volatile []string) ([]byte, error) {
 	if len(volatile) > 0 {
 		v = dropFields(v, volatile)
 	}
-	return marshal(v)
+	return blocks.CanonicalJSON(v, "")
 }
 
 func dropFields(v any, names []string) any {
@@ -268,15 +268,4 @@ func dropFields(v any, names []string) any {
 		}
 	}
 	return v
-}
-
-// marshal encodes v compactly without HTML escaping (encoding/json sorts map keys).
-func marshal(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
 }

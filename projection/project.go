@@ -1,12 +1,12 @@
 package projection
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -169,7 +169,7 @@ func (b *builder) tools() {
 		default:
 			v = openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schema}}
 		}
-		js, _ := marshal(v)
+		js, _ := blocks.CanonicalJSON(v, "")
 		b.toolJSON = append(b.toolJSON, js)
 		b.add(Part{Kind: ToolPart, Text: string(js), Message: -1})
 	}
@@ -234,7 +234,7 @@ func (b *builder) messages(history []Message, turn string) {
 			text := m.Content
 			if len(m.ToolCalls) > 0 {
 				om.ToolCalls = openaiCalls(m.ToolCalls)
-				js, _ := marshal(om.ToolCalls)
+				js, _ := blocks.CanonicalJSON(om.ToolCalls, "")
 				text += string(js)
 				if m.Content == "" {
 					om.Content = nil
@@ -270,7 +270,7 @@ func (b *builder) messages(history []Message, turn string) {
 		}
 		for _, c := range m.ToolCalls {
 			blk := contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Arguments}
-			js, _ := marshal(blk)
+			js, _ := blocks.CanonicalJSON(blk, "")
 			b.add(Part{Kind: MessagePart, Role: side, Text: string(js), Message: idx, History: true, ab: blk})
 		}
 		b.lastHistory = len(b.parts) - 1
@@ -340,7 +340,7 @@ func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
 			h.Write(t)
 			h.Write([]byte{0})
 		}
-		h.Write([]byte(rb.Text[:rb.PrefixEnd(blocks.ScopeTask)]))
+		io.WriteString(h, rb.Text[:rb.PrefixEnd(blocks.ScopeTask)])
 		pr.CacheKey = "promptc-" + hex.EncodeToString(h.Sum(nil))[:24]
 		body = b.openai(pr.CacheKey)
 	case DashScope:
@@ -348,14 +348,11 @@ func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
 	default:
 		return nil, fmt.Errorf("projection: unknown provider %v", b.m.Provider)
 	}
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(body); err != nil {
+	js, err := blocks.CanonicalJSON(body, "  ")
+	if err != nil {
 		return nil, err
 	}
-	pr.Body = buf.Bytes()
+	pr.Body = append(js, '\n')
 	return pr, nil
 }
 

@@ -3,6 +3,7 @@ package projection
 import (
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/promptc/promptc/assemble"
@@ -198,12 +199,13 @@ func newCache(m Model, implicit bool) *cache {
 func (c *cache) request(pr *Projection) Usage {
 	hashes := make([][32]byte, len(pr.Parts))
 	var h [32]byte
+	sum := sha256.New()
 	for i, p := range pr.Parts {
-		sum := sha256.New()
+		sum.Reset()
 		sum.Write(h[:])
 		fmt.Fprintf(sum, "%d\x00%s\x00%d\x00", p.Kind, p.Role, p.Message)
-		sum.Write([]byte(p.Text))
-		copy(h[:], sum.Sum(nil))
+		io.WriteString(sum, p.Text)
+		sum.Sum(h[:0])
 		hashes[i] = h
 	}
 	u := Usage{InputTokens: pr.Tokens}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -219,7 +220,7 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		if err != nil {
 			return in, cmdErr(e, cmd, "--history: %v", unwrapPathError(err))
 		}
-		h, err := projection.ReadHistory(strings.NewReader(string(data)), name, prog.Project.Volatile)
+		h, err := projection.ReadHistory(bytes.NewReader(data), name, prog.Project.Volatile)
 		if err != nil {
 			return in, e.problems(err)
 		}
