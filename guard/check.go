@@ -72,7 +72,7 @@ func (r *Result) Title() string {
 		return "promptc check: no golden files yet: " + Count(n, "artifact") + " to accept"
 	}
 	if r.check {
-		return "promptc check: " + thousands(n) + " " + noun(n, "artifact differs", "artifacts differ") + " from golden/"
+		return "promptc check: " + Thousands(n) + " " + noun(n, "artifact differs", "artifacts differ") + " from golden/"
 	}
 	return "promptc diff " + r.Report.Old.Label + ": " + Count(n, "artifact") + " changed"
 }

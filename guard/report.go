@@ -119,14 +119,14 @@ func noun(n int, one, many string) string {
 // Count formats n with its unit, singular for 1 and with thousands separators: "1 byte", "12,345 tokens", "0 files".
 // Every count promptc prints goes through it, so that plurals read the same in every report and message.
 func Count(n int, unit string) string {
-	return thousands(n) + " " + noun(n, unit, unit+"s")
+	return Thousands(n) + " " + noun(n, unit, unit+"s")
 }
 
-// thousands formats n with thousands separators: 12,345.
-func thousands(n int) string {
+// Thousands writes n with a comma between groups of three digits: 12,345 (reports and command output).
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	if n < 0 {
-		return "-" + thousands(-n)
+		return "-" + Thousands(-n)
 	}
 	for i := len(s) - 3; i > 0; i -= 3 {
 		s = s[:i] + "," + s[i:]
@@ -419,7 +419,7 @@ func (r *Report) writeMarkdown(b *strings.Builder, title string) {
 		if c.attributed() {
 			scope = c.Scope.String()
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, thousands(c.InvalidatedTokens))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, Thousands(c.InvalidatedTokens))
 	}
 	// Each distinct diff once, as in the text report: a global edit repeats in every runbook, and a pull-request
 	// comment has a size limit.

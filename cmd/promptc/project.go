@@ -243,10 +243,10 @@ func (e *env) problems(err error) error {
 func markerSummary(pr *projection.Projection) string {
 	m := pr.Model
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, thousands(pr.Tokens))
+	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, guard.Thousands(pr.Tokens))
 	if m.Safety > 1 {
 		fmt.Fprintf(&b, "; this model's tokenizer differs, so a marker needs %s counted tokens, %.2f × its minimum of %s",
-			thousands(m.Minimum()), m.Safety, thousands(m.MinCacheTokens))
+			guard.Thousands(m.Minimum()), m.Safety, guard.Thousands(m.MinCacheTokens))
 	}
 	b.WriteString(")")
 	if pr.CacheKey != "" {
@@ -255,7 +255,7 @@ func markerSummary(pr *projection.Projection) string {
 	marks := pr.Markers()
 	if len(marks) == 0 {
 		if m.Matching == projection.Prefix {
-			fmt.Fprintf(&b, "; cached automatically from %s tokens on", thousands(m.MinCacheTokens))
+			fmt.Fprintf(&b, "; cached automatically from %s tokens on", guard.Thousands(m.MinCacheTokens))
 		} else {
 			b.WriteString("; no cache marker: no prefix reaches the minimum")
 		}
@@ -272,26 +272,14 @@ func markerSummary(pr *projection.Projection) string {
 		}
 		switch {
 		case p.Kind == projection.SystemPart:
-			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, p.Scope, thousands(p.Prefix))
+			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, p.Scope, guard.Thousands(p.Prefix))
 		case p.History:
-			fmt.Fprintf(&b, " the history (%s tokens);", thousands(p.Prefix))
+			fmt.Fprintf(&b, " the history (%s tokens);", guard.Thousands(p.Prefix))
 		default:
-			fmt.Fprintf(&b, " part %d (%s tokens);", i+1, thousands(p.Prefix))
+			fmt.Fprintf(&b, " part %d (%s tokens);", i+1, guard.Thousands(p.Prefix))
 		}
 	}
 	return strings.TrimSuffix(b.String(), ";")
-}
-
-// thousands writes n with commas: 12,345.
-func thousands(n int) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 func simulateCommand(e *env) *cli.Command {
@@ -384,15 +372,15 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 // writeSimulation prints the text report: the model's rules, then a table per layout and a total line each.
 func writeSimulation(w io.Writer, sim *projection.Simulation, m projection.Model) error {
 	fmt.Fprintf(w, "%s %s, %s cache: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
-		sim.Provider, sim.Model, sim.Cache, thousands(m.MinCacheTokens), m.CacheRead, m.CacheWrite)
+		sim.Provider, sim.Model, sim.Cache, guard.Thousands(m.MinCacheTokens), m.CacheRead, m.CacheWrite)
 	fmt.Fprintf(w, "Token counts are %s estimates.\n", sim.Encoding)
 	for _, l := range sim.Layouts {
 		fmt.Fprintf(w, "\n%s\n", l.Name)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "session\tturn\tinput\tread\twrite\tuncached\thit rate\tcost\t")
 		row := func(u projection.Usage, session, turn string) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f%%\t%.2f\t\n", session, turn, thousands(u.InputTokens),
-				thousands(u.CacheReadTokens), thousands(u.CacheWriteTokens), thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f%%\t%.2f\t\n", session, turn, guard.Thousands(u.InputTokens),
+				guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens), guard.Thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
 		}
 		for _, u := range l.Turns {
 			row(u, u.Session, fmt.Sprint(u.Turn))
