@@ -86,7 +86,11 @@ func installedAt(data []byte, exists bool, block []byte, sp Span) []byte {
 // nothing is left, so the file itself goes (install created it). found is false when the file holds no block, and
 // then out is data.
 func Uninstalled(data []byte, t *blocks.Target) (out []byte, remove, found bool) {
-	sp := Find(data, t)
+	return uninstalledAt(data, Find(data, t))
+}
+
+// uninstalledAt is Uninstalled with the span of the block in data found already.
+func uninstalledAt(data []byte, sp Span) (out []byte, remove, found bool) {
 	if !sp.Found {
 		return data, false, false
 	}

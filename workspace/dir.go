@@ -9,6 +9,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -80,17 +81,17 @@ func (r Result) String() string {
 	case Current:
 		s = r.Path + ": up to date"
 	case Created:
-		s = r.Path + ": created, holding the block of target " + quote(r.Target.Name)
+		s = r.Path + ": created, holding the block of target " + strconv.Quote(r.Target.Name)
 	case Replaced:
-		s = r.Path + ": replaced the block of target " + quote(r.Target.Name)
+		s = r.Path + ": replaced the block of target " + strconv.Quote(r.Target.Name)
 	case Appended:
-		s = r.Path + ": appended the block of target " + quote(r.Target.Name)
+		s = r.Path + ": appended the block of target " + strconv.Quote(r.Target.Name)
 	case Absent:
-		s = r.Path + ": no block of target " + quote(r.Target.Name) + " to remove"
+		s = r.Path + ": no block of target " + strconv.Quote(r.Target.Name) + " to remove"
 	case Removed:
-		s = r.Path + ": removed the block of target " + quote(r.Target.Name)
+		s = r.Path + ": removed the block of target " + strconv.Quote(r.Target.Name)
 	case Deleted:
-		s = r.Path + ": removed (it held only the block of target " + quote(r.Target.Name) + ")"
+		s = r.Path + ": removed (it held only the block of target " + strconv.Quote(r.Target.Name) + ")"
 	}
 	if r.Link != "" {
 		s += " (through the symbolic link, in " + r.Link + ")"
@@ -199,20 +200,27 @@ func (w *file) install(runbook string, write bool) (Result, error) {
 		return w.apply(runbook, false)
 	}
 	created, err := w.makeDirs()
-	if err == nil {
-		var unlock func()
-		if unlock, err = w.lock(); err == nil {
-			var res Result
-			res, err = w.apply(runbook, true)
-			unlock()
-			if err == nil {
-				res.Dirs = created
-				return res, nil
-			}
-		}
+	if err != nil {
+		removeEmpty(created) // nothing was installed: leave no empty directories behind
+		return Result{}, err
 	}
-	removeEmpty(created) // nothing was installed: leave no empty directories behind
-	return Result{}, err
+	res, err := w.lockedApply(runbook)
+	if err != nil {
+		removeEmpty(created)
+		return Result{}, err
+	}
+	res.Dirs = created
+	return res, nil
+}
+
+// lockedApply is apply, writing, with the directory of the file locked.
+func (w *file) lockedApply(runbook string) (Result, error) {
+	unlock, err := w.lock()
+	if err != nil {
+		return Result{}, err
+	}
+	defer unlock()
+	return w.apply(runbook, true)
 }
 
 // apply reads the file, works out what installing runbook does to it, and does it when write is set (with the
@@ -313,7 +321,7 @@ func (w *file) uninstall() (Result, error) {
 		return w.result(Absent), err
 	}
 	sp := Find(data, w.t)
-	out, remove, found := Uninstalled(data, w.t)
+	out, remove, found := uninstalledAt(data, sp)
 	res := w.result(Absent)
 	if !found {
 		return res, nil
@@ -457,9 +465,12 @@ func (w *file) makeDirs() ([]string, error) {
 
 // removeEmpty removes the directories of ds (nearest the top first) that are empty, deepest first, stopping at the
 // first that is not, and returns those it removed, nearest the top first.
+//
+// Only real directories go: a symbolic link on the path is the user's (to a directory holding anything), and
+// os.Remove would delete the link itself.
 func removeEmpty(ds []string) []string {
 	i := len(ds)
-	for i > 0 && os.Remove(ds[i-1]) == nil {
+	for i > 0 && isDir(ds[i-1]) && os.Remove(ds[i-1]) == nil {
 		i--
 	}
 	if i < len(ds) {
@@ -507,11 +518,15 @@ func unwrapPath(err error) error {
 	return err
 }
 
-func quote(s string) string { return `"` + s + `"` }
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return one
 	}
 	return many
+}
+
+// isDir reports whether p is a directory itself, not a symbolic link to one.
+func isDir(p string) bool {
+	fi, err := os.Lstat(p)
+	return err == nil && fi.IsDir()
 }

@@ -104,3 +104,28 @@ func TestInstallNamedPipe(t *testing.T) {
 	}
 	wantTree(t, "Install, Check and Uninstall", dir, before)
 }
+
+// TestUninstallKeepsLinkedDirectory: when the target's directory is a symbolic link (.github -> elsewhere),
+// uninstall removes the file it installed and never the link, whatever the directory it leads to holds.
+func TestUninstallKeepsLinkedDirectory(t *testing.T) {
+	dir := t.TempDir()
+	real := filepath.Join(dir, "real-github")
+	if err := os.Mkdir(real, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, "real-github", filepath.Join(dir, ".github"))
+	tg := &blocks.Target{Name: "copilot", File: ".github/copilot-instructions.md", Begin: begin, End: end}
+	if _, err := workspace.Install(dir, runbook, tg); err != nil {
+		t.Fatal(err)
+	}
+	res, err := workspace.Uninstall(dir, tg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[0].Action != workspace.Deleted || len(res[0].Dirs) != 0 {
+		t.Errorf("uninstall: %v, dirs %q; want the file deleted and no directory", res[0].Action, res[0].Dirs)
+	}
+	if fi, err := os.Lstat(filepath.Join(dir, ".github")); err != nil || fi.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("the symbolic link .github is gone or changed: %v, %v", fi, err)
+	}
+}
