@@ -116,3 +116,18 @@ func ExampleSimulate() {
 	// volatile-first  hit rate   0%, cost 1.25
 	// rewrite         hit rate   0%, cost 1.25
 }
+
+// The sessions promptc simulate replays by default: every fixture of the task with turns, by name.
+func ExampleSessionFixtures() {
+	prog, diags := assemble.LoadDir("../examples/tracker")
+	if len(diags) > 0 {
+		log.Fatal(diags)
+	}
+	for _, f := range projection.SessionFixtures(prog.Project, "chat") {
+		fmt.Println(f.Name, len(f.Turns))
+	}
+	// Output:
+	// basic 2
+	// conversation 5
+	// untrusted-name 1
+}

@@ -1,6 +1,9 @@
 package projection
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 )
@@ -28,4 +31,17 @@ func FixtureSession(prog *assemble.Program, task string, f *blocks.Fixture) (Ses
 // its reply as the history, and turn k's message.
 func (s Session) Input(k int) Input {
 	return layoutInput(LayoutPromptc, s, k-1)
+}
+
+// SessionFixtures returns the fixtures that make sessions of task, the ones promptc simulate replays when none is
+// named: those that render task and have [[turn]] entries, sorted by name.
+func SessionFixtures(p *blocks.Project, task string) []*blocks.Fixture {
+	var out []*blocks.Fixture
+	for _, f := range p.Fixtures {
+		if f.AdmitsTask(task) && len(f.Turns) > 0 {
+			out = append(out, f)
+		}
+	}
+	slices.SortFunc(out, func(a, b *blocks.Fixture) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }

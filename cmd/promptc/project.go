@@ -348,12 +348,7 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 			fixtures = append(fixtures, f)
 		}
 	} else {
-		for _, f := range prog.Project.Fixtures {
-			if f.AdmitsTask(task) && len(f.Turns) > 0 {
-				fixtures = append(fixtures, f)
-			}
-		}
-		slices.SortFunc(fixtures, func(a, b *blocks.Fixture) int { return strings.Compare(a.Name, b.Name) })
+		fixtures = projection.SessionFixtures(prog.Project, task)
 		if len(fixtures) == 0 {
 			return nil, cmdErr(e, cmd, "no fixture renders task %q with [[turn]] entries: add one to replay", task)
 		}
