@@ -61,7 +61,7 @@ type env struct {
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(flagsFirst(helpArgs(args)))
+	err := app.Run(flagsFirst(app, helpArgs(args)))
 	var ee exitError
 	switch {
 	case err == nil && e.unknownCommand:
@@ -75,40 +75,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 		_, _ = fmt.Fprintf(stderr, "promptc: %v\n", err)
 		return exitInvalid
 	}
-}
-
-// valueFlags are diff's flags that take a value, for flagsFirst.
-var valueFlags = map[string]bool{"format": true, "tokenizer": true}
-
-// flagsFirst moves diff's flags ahead of its revision, so that `promptc diff HEAD~1 --format json` works as
-// the usage line reads: urfave/cli stops reading flags at the first argument. "--" ends the flags.
-func flagsFirst(args []string) []string {
-	i := commandIndex(args)
-	// Only diff takes an argument beside its flags; hook's first argument names its subcommand.
-	if i >= len(args) || args[i] != "diff" {
-		return args
-	}
-	out := append([]string(nil), args[:i+1]...)
-	var positional []string
-	rest := args[i+1:]
-	for k := 0; k < len(rest); k++ {
-		tok := rest[k]
-		switch {
-		case tok == "--":
-			positional = append(positional, rest[k:]...)
-			k = len(rest)
-		case strings.HasPrefix(tok, "-") && tok != "-":
-			out = append(out, tok)
-			name := strings.TrimLeft(tok, "-")
-			if valueFlags[name] && k+1 < len(rest) {
-				k++
-				out = append(out, rest[k])
-			}
-		default:
-			positional = append(positional, tok)
-		}
-	}
-	return append(out, positional...)
 }
 
 func newApp(e *env) *cli.App {
@@ -179,7 +145,7 @@ func newApp(e *env) *cli.App {
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageErr(e, "%v (see promptc --help)", err)
+			return usageErr(e, "%s (see promptc --help)", flagError(err, c.App.Flags))
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = true
@@ -219,7 +185,7 @@ func commandName(c *cli.Context) string {
 // commandUsageError makes flag errors of a subcommand exit with status 2.
 func commandUsageError(e *env) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
-		return usageErr(e, "%s: %v (see promptc %s --help)", c.Command.Name, err, c.Command.Name)
+		return usageErr(e, "%s: %s (see promptc %s --help)", c.Command.Name, flagError(err, c.Command.Flags), c.Command.Name)
 	}
 }
 
