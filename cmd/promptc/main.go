@@ -17,9 +17,10 @@ import (
 	"github.com/promptc/promptc/internal/gitfs"
 )
 
-// version is set at link time (-ldflags "-X main.version=…") by a release build; otherwise --version reports the
-// module version from the build information (see versionText).
-var version = ""
+// version and revision are set at link time by make build and make install (-ldflags "-X main.version=… -X
+// main.revision=…", from git; see the Makefile); otherwise --version reports what the build information holds (see
+// versionText).
+var version, revision = "", ""
 
 // Exit codes (DESIGN §5).
 const (
@@ -81,7 +82,7 @@ func newApp(e *env) *cli.App {
 	info, _ := debug.ReadBuildInfo()
 	cli.VersionPrinter = func(c *cli.Context) {
 		// urfave/cli's version printer cannot return an error; a failed write of the version leaves nothing to do.
-		_, _ = io.WriteString(c.App.Writer, versionText(version, info))
+		_, _ = io.WriteString(c.App.Writer, versionText(version, revision, info))
 	}
 	app := &cli.App{
 		Name:      "promptc",
