@@ -78,7 +78,7 @@ func checkCommand(e *env) *cli.Command {
 				return nil
 			}
 			verbose := c.Bool("verbose")
-			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Verbose: verbose}); err != nil {
+			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Verbose: verbose, Dir: e.reportDir()}); err != nil {
 				return err
 			}
 			if githubActions() {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gitfs"
 )
 
@@ -48,6 +49,8 @@ type env struct {
 	stdout, stderr io.Writer
 	// dir is the directory relative paths in flags are resolved against: the -C directory, or the working directory.
 	dir string
+	// wd is the working directory, where the reader of a report stands.
+	wd string
 	// root is the project root, found on first use.
 	root string
 	// cdir is the -C argument as given, to repeat it in suggested commands.
@@ -104,6 +107,8 @@ func newApp(e *env) *cli.App {
 			default:
 				return usageErr(e, "--color must be auto, always or never, not %q", e.colorMode)
 			}
+			// Without it, reports name source files from the project root.
+			e.wd, _ = os.Getwd()
 			if dir := c.String("C"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
@@ -279,6 +284,38 @@ func (e *env) repoPrefix() string {
 		return ""
 	}
 	return filepath.ToSlash(rel) + "/"
+}
+
+// reportDir is the project root relative to the working directory, slash-separated ("." when they are the same):
+// text reports name source files from there, so a terminal can open them.
+func (e *env) reportDir() string {
+	if e.wd == "" {
+		return ""
+	}
+	wd, err1 := filepath.EvalSymlinks(e.wd)
+	root, err2 := filepath.EvalSymlinks(e.root)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(wd, root)
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// links are the web links of the repository holding the project at its checked-out commit, for markdown reports;
+// nil when git knows no web address for it.
+func (e *env) links() *guard.Links {
+	base, ok := gitfs.WebURL(e.root)
+	if !ok {
+		return nil
+	}
+	commit, err := gitfs.Head(e.root)
+	if err != nil {
+		return nil
+	}
+	return &guard.Links{Base: base, Commit: commit}
 }
 
 // build loads, compiles and renders the project: what every command past render starts with.

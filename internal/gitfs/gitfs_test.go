@@ -652,3 +652,31 @@ func TestTopLevel(t *testing.T) {
 		})
 	}
 }
+
+// TestWebURL: the remote addresses git accepts map to the repository's web address, without credentials; paths and
+// file URLs have none.
+func TestWebURL(t *testing.T) {
+	tests := []struct {
+		remote, want string
+	}{
+		{"https://github.com/promptc/promptc.git", "https://github.com/promptc/promptc"},
+		{"https://github.com/promptc/promptc", "https://github.com/promptc/promptc"},
+		{"https://github.com/promptc/promptc/", "https://github.com/promptc/promptc"},
+		{"https://x-access-token:s3cret@github.com/promptc/promptc.git", "https://github.com/promptc/promptc"},
+		{"https://git.example.com:8443/team/prompts.git", "https://git.example.com:8443/team/prompts"},
+		{"git@github.com:promptc/promptc.git", "https://github.com/promptc/promptc"},
+		{"github.com:promptc/promptc", "https://github.com/promptc/promptc"},
+		{"ssh://git@github.com/promptc/promptc.git", "https://github.com/promptc/promptc"},
+		{"ssh://git@gitlab.example.com:2222/group/sub/repo.git", "https://gitlab.example.com/group/sub/repo"},
+		{"/srv/git/prompts.git", ""},
+		{"../prompts", ""},
+		{"file:///srv/git/prompts.git", ""},
+		{"https://github.com/onlyowner", ""},
+	}
+	for _, tt := range tests {
+		got, ok := webURL(tt.remote)
+		if ok != (tt.want != "") || got != tt.want {
+			t.Errorf("webURL(%q) = %q, %v; want %q", tt.remote, got, ok, tt.want)
+		}
+	}
+}
