@@ -14,6 +14,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -182,7 +183,7 @@ func resolve(dir, rev string) (string, error) {
 	}
 	obj, err := git(dir, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
 	if unknown(obj, err) {
-		return "", fmt.Errorf("%w %q: no commit of that name in this repository %s", ErrUnknownRevision, rev, hint)
+		return "", fmt.Errorf("%w %q: %s", ErrUnknownRevision, rev, whyUnknown(dir, rev, hint))
 	}
 	if err != nil {
 		return "", err
@@ -192,6 +193,28 @@ func resolve(dir, rev string) (string, error) {
 		return "", fmt.Errorf("%w %q: it names a %s, not a commit %s", ErrUnknownRevision, rev, objectType(dir, obj), hint)
 	}
 	return commit, err
+}
+
+// ancestry matches a revision that walks back from HEAD: HEAD~3, HEAD^, HEAD^^, @~2.
+var ancestry = regexp.MustCompile(`^(HEAD|@)([~^][0-9]*)+$`)
+
+// whyUnknown says why rev names no commit, for a repository where it does not: no commit at all yet, a walk back
+// from HEAD past the first commit (with how many commits there are, rather than suggesting HEAD~1 to a repository
+// that has one), or else no such name, with the hint.
+func whyUnknown(dir, rev, hint string) string {
+	if _, err := git(dir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+		return "the repository has no commit yet: commit the project first, then diff compares the working tree with it"
+	}
+	if ancestry.MatchString(rev) {
+		if n, err := git(dir, "rev-list", "--count", "HEAD"); err == nil {
+			commits := "commits"
+			if n == "1" {
+				commits = "commit"
+			}
+			return fmt.Sprintf("it goes back further than the history of HEAD, which has %s %s (see \"git log\")", n, commits)
+		}
+	}
+	return "no commit of that name in this repository " + hint
 }
 
 // objectType names the type of the object oid, for a message.
