@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // Summary says in a few lines what a set of changes costs: which tasks and scopes are hit, and the cached tokens
@@ -110,31 +111,16 @@ func listPaths(paths []string) string {
 	return strings.Join(paths[:3], ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
 }
 
-// noun picks the singular or plural form for n: promptc's one plural rule, with Count.
-func noun(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// noun picks the singular or plural form for n: promptc's one plural rule (plural.Noun).
+func noun(n int, one, many string) string { return plural.Noun(n, one, many) }
 
 // Count formats n with its unit, singular for 1 and with thousands separators: "1 byte", "12,345 tokens", "0 files".
-// Every count promptc prints goes through it, so that plurals read the same in every report and message.
-func Count(n int, unit string) string {
-	return Thousands(n) + " " + noun(n, unit, unit+"s")
-}
+// Every count promptc prints goes through it (or internal/plural, where it lives), so that plurals read the same in
+// every report and message.
+func Count(n int, unit string) string { return plural.Count(n, unit) }
 
 // Thousands writes n with a comma between groups of three digits: 12,345 (reports and command output).
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + Thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func Thousands(n int) string { return plural.Thousands(n) }
 
 // TextOptions shape the text report.
 type TextOptions struct {
