@@ -59,6 +59,8 @@ type env struct {
 	unknownCommand bool
 	// colorMode is the --color flag: auto, always or never.
 	colorMode string
+	// snippetMode is the --snippets flag: auto, always or never.
+	snippetMode string
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
@@ -97,6 +99,7 @@ func newApp(e *env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
+			&cli.StringFlag{Name: "snippets", Value: "auto", Usage: "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"},
 			// urfave/cli adds --help itself only when no command is named help.
 			cli.HelpFlag,
 		},
@@ -106,6 +109,11 @@ func newApp(e *env) *cli.App {
 			case "auto", "always", "never":
 			default:
 				return usageErr(e, "--color must be auto, always or never, not %q", e.colorMode)
+			}
+			switch e.snippetMode = c.String("snippets"); e.snippetMode {
+			case "auto", "always", "never":
+			default:
+				return usageErr(e, "--snippets must be auto, always or never, not %q", e.snippetMode)
 			}
 			// Without it, reports name source files from the project root.
 			e.wd, _ = os.Getwd()
@@ -247,20 +255,25 @@ func shellQuote(s string) string {
 	return s
 }
 
-// color reports whether output may be coloured: always with --color=always, never with --color=never; with
-// --color=auto (the default), when stdout is a terminal and NO_COLOR is unset or empty (https://no-color.org: a
+// color reports whether the report on stdout may be coloured: always with --color=always, never with --color=never;
+// with --color=auto (the default), when stdout is a terminal and NO_COLOR is unset or empty (https://no-color.org: a
 // command-line flag overrides it).
-func (e *env) color() bool {
+func (e *env) color() bool { return e.colorOn(e.stdout) }
+
+// colorOn is color for output written to w.
+func (e *env) colorOn(w io.Writer) bool {
 	switch e.colorMode {
 	case "always":
 		return true
 	case "never":
 		return false
 	}
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	f, ok := e.stdout.(*os.File)
+	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
@@ -331,9 +344,52 @@ func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
 	return prog, arts, nil
 }
 
-// diagnostics prints diagnostics, one per line, and returns exit status 2.
+// diagnostics prints diagnostics, one per line (with the source line under each when snippets are on), and returns
+// exit status 2.
 func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	// As in usageErr: a failed write to stderr has nowhere to go; the exit status still says invalid input.
-	_, _ = io.WriteString(e.stderr, diags.String())
+	if e.snippets() {
+		_ = blocks.SnippetWriter{Source: e.source, Color: e.colorOn(e.stderr)}.Write(e.stderr, diags)
+	} else {
+		_, _ = io.WriteString(e.stderr, diags.String())
+	}
 	return exitError{exitInvalid}
+}
+
+// snippets reports whether diagnostics show their source line: always, never, or (auto, the default) when stderr
+// is a terminal. A pipe or a CI log gets the plain path:line:col: message lines unless asked.
+func (e *env) snippets() bool {
+	switch e.snippetMode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return isTerminal(e.stderr)
+}
+
+// source reads a file a diagnostic names, as the loader read it: names are relative to the project root (the files
+// of the project) or to the directory of relative flag paths (a --session file).
+func (e *env) source(name string) (string, bool) {
+	for _, dir := range []string{e.root, e.dir} {
+		if dir == "" {
+			continue
+		}
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, filepath.FromSlash(name))
+		}
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > blocks.MaxSourceBytes {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if text, _, ok := blocks.Normalize(data); ok {
+			return text, true
+		}
+	}
+	return "", false
 }
