@@ -5,12 +5,27 @@ BIN      := bin/promptc
 EXAMPLES := $(patsubst %/promptc.toml,%,$(wildcard examples/*/promptc.toml))
 FUZZTIME ?= 30s
 
-.PHONY: all build test golden-check check golden bench fuzz integration clean
+# The version and revision stamped into the binary, from git, so that promptc --version names them even where go build
+# records no VCS information (-buildvcs=false, or a copy without .git). The version is the nearest v* tag as git
+# describe words it (v0.1.0, or v0.1.0-3-g0123abc for commits after it; -dirty with uncommitted changes); before the
+# first tag, the Go pseudo-version of the commit (v0.0.0-YYYYMMDDHHMMSS-0123456789ab, +dirty with uncommitted changes),
+# as go install …@COMMIT names it.
+VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null || { \
+	TZ=UTC git log -1 --format='v0.0.0-%cd-%h' --abbrev=12 --date=format-local:%Y%m%d%H%M%S 2>/dev/null && \
+	{ git diff --quiet HEAD 2>/dev/null || echo +dirty; }; } | tr -d '\n')
+REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS  := -X main.version=$(VERSION) -X main.revision=$(REVISION)
+
+.PHONY: all build install test golden-check check golden bench fuzz integration clean
 
 all: build
 
 build:
-	$(GO) build -o $(BIN) ./cmd/promptc
+	$(GO) build -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/promptc
+
+# go install with the version stamped: promptc lands in $(go env GOPATH)/bin (or GOBIN).
+install:
+	$(GO) install -ldflags "$(LDFLAGS)" ./cmd/promptc
 
 # The test suite, then every example guarded by promptc itself: `promptc check` against its golden tree.
 test: build

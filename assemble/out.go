@@ -85,5 +85,7 @@ func BuildDir(root, out string) (TreeChanges, error) {
 	if len(diags) > 0 {
 		return TreeChanges{}, diags
 	}
-	return WriteTree(abs, TreeOf(arts), TreeOptions{Stale: StaleListed})
+	ch, err := WriteTree(abs, TreeOf(arts), TreeOptions{Stale: StaleListed})
+	ch.Artifacts = TallyOf(arts)
+	return ch, err
 }

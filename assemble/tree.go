@@ -69,6 +69,8 @@ type TreeChanges struct {
 	Removed []string
 	// Unchanged counts the files that already held their bytes: left alone, modification times included.
 	Unchanged int
+	// Artifacts, set by BuildDir, counts the artifacts the tree holds now.
+	Artifacts Tally
 }
 
 // TreeOf returns the artifacts as the tree WriteTree writes: each one's bytes by its Path. The bytes share memory

@@ -184,7 +184,7 @@ body = "Run only the commands listed in this runbook."
 	if text.String() != findings.String() {
 		t.Errorf("text of a result with findings only:\n%s\nwant the findings as promptc lint prints them:\n%s", text.String(), findings.String())
 	}
-	if err := res.WriteMarkdown(&md); err != nil {
+	if err := res.WriteMarkdown(&md, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(md.String(), "\n**Lint errors** (as `promptc lint` prints them):\n\n```text\n"+findings.String()+"```\n") {

@@ -66,7 +66,7 @@ func Diff(root, rev string, opts Options) (*Result, error) {
 		Side{Label: rev, Dir: "a/", Arts: old.arts},
 		Side{Label: "working tree", Dir: "b/", Arts: arts},
 		opts.counter())
-	return &Result{Report: report, OldMissing: old.missing, OldProblems: old.diags}, nil
+	return &Result{Report: report, Checked: assemble.TallyOf(arts), OldMissing: old.missing, OldProblems: old.diags}, nil
 }
 
 // WriteNote writes why the old side was compared as empty, as promptc diff prints it on stderr: that the revision

@@ -121,7 +121,7 @@ func TestReportOrigin(t *testing.T) {
 func TestReportOriginFormats(t *testing.T) {
 	res := orReports(t, cmpEdit{file: "blocks/00-constants.toml", old: "or tokens", new: "or keys"})["diff"]
 	var md, js, ann bytes.Buffer
-	if err := res.WriteMarkdown(&md); err != nil {
+	if err := res.WriteMarkdown(&md, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := res.WriteJSON(&js); err != nil {
@@ -181,7 +181,7 @@ Five."""
 		Side{Label: "working tree", Dir: "b/", Arts: cmpBuild(t, cmpEdited(t, project, cmpEdit{file: "blocks/main.toml", old: "Five.", new: "Five!"}))},
 		cmpExpectCounter(t))}
 	var md, text bytes.Buffer
-	res.WriteMarkdown(&md)
+	res.WriteMarkdown(&md, MarkdownOptions{})
 	res.WriteText(&text, TextOptions{})
 	if n := strings.Count(md.String(), "+Five!"); n != 1 {
 		t.Errorf("markdown shows the hunk %d times, want once:\n%s", n, md.String())

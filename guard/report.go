@@ -4,12 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"net/url"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // Summary says in a few lines what a set of changes costs: which tasks and scopes are hit, and the cached tokens
@@ -108,31 +111,16 @@ func listPaths(paths []string) string {
 	return strings.Join(paths[:3], ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
 }
 
-// noun picks the singular or plural form for n: promptc's one plural rule, with Count.
-func noun(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
-}
+// noun picks the singular or plural form for n: promptc's one plural rule (plural.Noun).
+func noun(n int, one, many string) string { return plural.Noun(n, one, many) }
 
 // Count formats n with its unit, singular for 1 and with thousands separators: "1 byte", "12,345 tokens", "0 files".
-// Every count promptc prints goes through it, so that plurals read the same in every report and message.
-func Count(n int, unit string) string {
-	return Thousands(n) + " " + noun(n, unit, unit+"s")
-}
+// Every count promptc prints goes through it (or internal/plural, where it lives), so that plurals read the same in
+// every report and message.
+func Count(n int, unit string) string { return plural.Count(n, unit) }
 
 // Thousands writes n with a comma between groups of three digits: 12,345 (reports and command output).
-func Thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + Thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
+func Thousands(n int) string { return plural.Thousands(n) }
 
 // TextOptions shape the text report.
 type TextOptions struct {
@@ -141,6 +129,47 @@ type TextOptions struct {
 	// Verbose writes every artifact in full even when there are no golden files yet (Result.NoGolden), where the
 	// report is otherwise a summary: a first check of a new project would print every byte of every artifact.
 	Verbose bool
+	// Dir is the project root as seen from where the reader's paths start, slash-separated: the working directory
+	// for a terminal ("prompts" when promptc runs with -C prompts from the repository's top, ".." from inside
+	// blocks/). Source positions (blocks, constants, template lines, values) are printed under it, so a terminal can
+	// open them. Empty or "." prints them relative to the project root. Artifact paths (TASK/FIXTURE.…) are names,
+	// not files, and stay as they are.
+	Dir string
+}
+
+// MarkdownOptions shape the markdown report.
+type MarkdownOptions struct {
+	// Dir is as in TextOptions; for a pull-request comment, the project root relative to the top of the repository.
+	Dir string
+	// Links, when set, makes each source position a link to that line in the repository's web view. Its paths are
+	// taken as Dir makes them: relative to the top of the repository.
+	Links *Links
+}
+
+// Links make source positions links into a repository's web view at one commit.
+type Links struct {
+	// Base is the repository's web address, without a trailing slash: https://github.com/OWNER/REPO.
+	Base string
+	// Commit is the full hash of the commit the links show.
+	Commit string
+}
+
+// URL is the address of line line (0: the whole file) of file, a slash-separated path from the top of the
+// repository: BASE/blob/COMMIT/FILE#LLINE, the form GitHub, Gitea and Forgejo serve (GitLab redirects it).
+func (l *Links) URL(file string, line int) string {
+	u := l.Base + "/blob/" + l.Commit + "/" + (&url.URL{Path: file}).EscapedPath()
+	if line > 0 {
+		u += "#L" + strconv.Itoa(line)
+	}
+	return u
+}
+
+// under is r with its file under dir (see TextOptions.Dir).
+func under(dir string, r blocks.Range) blocks.Range {
+	if dir != "" && dir != "." && r.Filename != "" {
+		r.Filename = path.Join(dir, r.Filename)
+	}
+	return r
 }
 
 const (
@@ -163,7 +192,7 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	case r.Changed() && r.NoGolden && !opt.Verbose:
 		r.writeNoGolden(&b, opt.Color)
 	case r.Changed():
-		r.Report.writeText(&b, r.Title(), opt.Color)
+		r.Report.writeText(&b, r.Title(), opt)
 	}
 	if len(r.Findings) > 0 {
 		if r.Changed() {
@@ -228,9 +257,9 @@ func (r *Result) writeNoGolden(b *strings.Builder, color bool) {
 }
 
 // writeText writes the report under title: the summary first, then each artifact.
-func (r *Report) writeText(b *strings.Builder, title string, color bool) {
+func (r *Report) writeText(b *strings.Builder, title string, opt TextOptions) {
 	paint := func(code, s string) string {
-		if !color {
+		if !opt.Color {
 			return s
 		}
 		return code + s + ansiReset
@@ -249,11 +278,13 @@ func (r *Report) writeText(b *strings.Builder, title string, color bool) {
 	for _, c := range r.Changes {
 		b.WriteString("\n")
 		b.WriteString(paint(ansiBold, c.Headline()) + "\n")
-		if owner := c.Owner(); owner != "" {
+		if owner := c.owner(under(opt.Dir, c.Source).String()); owner != "" {
 			b.WriteString("  block: " + owner + "\n")
 		}
-		if c.Origin != nil {
-			b.WriteString("  source: " + c.Origin.String() + ", used by block " + c.Block + "\n")
+		if o := c.Origin; o != nil {
+			moved := *o
+			moved.At = under(opt.Dir, o.At)
+			b.WriteString("  source: " + moved.String() + ", used by block " + c.Block + "\n")
 		}
 		if c.Kind == blocks.Runbook && c.Status != golden.Added {
 			fmt.Fprintf(b, "  cache: invalidates %s, %s of cached prefix\n", Count(c.InvalidatedBytes, "byte"), Count(c.InvalidatedTokens, "token"))
@@ -351,14 +382,17 @@ func (c *Change) Detail() string {
 }
 
 // Owner names the block owning the first differing byte, its source position and scope.
-func (c *Change) Owner() string {
+func (c *Change) Owner() string { return c.owner(c.Source.String()) }
+
+// owner is Owner with the block's position written as source.
+func (c *Change) owner(source string) string {
 	switch {
 	case c.Block != "":
 		side := ""
 		if c.Side == "old" {
 			side = ", removed text"
 		}
-		return fmt.Sprintf("%s (%s), scope %s%s", c.Block, c.Source, c.Scope, side)
+		return fmt.Sprintf("%s (%s), scope %s%s", c.Block, source, c.Scope, side)
 	case c.After != "":
 		return fmt.Sprintf("text removed after block %s (scope %s)", c.After, c.Scope)
 	}
@@ -367,10 +401,11 @@ func (c *Change) Owner() string {
 
 // WriteMarkdown writes the result as a ready pull-request comment: the title as a heading, a summary table, each
 // distinct diff in a collapsible section, then the lint findings, if any, in a text block. Unlike WriteText it
-// writes something when nothing differs: a one-line all-clear.
-func (r *Result) WriteMarkdown(w io.Writer) error {
+// writes something when nothing differs: a one-line all-clear. Source positions are under opt.Dir, and links to
+// their lines when opt.Links is set.
+func (r *Result) WriteMarkdown(w io.Writer, opt MarkdownOptions) error {
 	var b strings.Builder
-	r.Report.writeMarkdown(&b, r.Title())
+	r.Report.writeMarkdown(&b, r.Title(), opt)
 	if len(r.Findings) > 0 {
 		var f strings.Builder
 		if err := WriteFindings(&f, r.Findings); err != nil {
@@ -386,7 +421,15 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-func (r *Report) writeMarkdown(b *strings.Builder, title string) {
+func (r *Report) writeMarkdown(b *strings.Builder, title string, opt MarkdownOptions) {
+	// at is a source position as the comment shows it: under opt.Dir, and a link to its line when links are known.
+	at := func(rg blocks.Range) string {
+		rg = under(opt.Dir, rg)
+		if opt.Links == nil || rg.Filename == "" {
+			return rg.String()
+		}
+		return "[" + rg.String() + "](" + opt.Links.URL(rg.Filename, rg.Start.Line) + ")"
+	}
 	s := r.Summarize()
 	fmt.Fprintf(b, "### %s\n\n", title)
 	if len(r.Changes) == 0 {
@@ -409,9 +452,9 @@ func (r *Report) writeMarkdown(b *strings.Builder, title string) {
 		}
 		block := "—"
 		if c.Origin != nil {
-			block = fmt.Sprintf("%s `%s` (%s), used by block `%s` (%s)", c.Origin.Kind, c.Origin.Name, c.Origin.At, c.Block, c.Source)
+			block = fmt.Sprintf("%s `%s` (%s), used by block `%s` (%s)", c.Origin.Kind, c.Origin.Name, at(c.Origin.At), c.Block, at(c.Source))
 		} else if c.Block != "" {
-			block = fmt.Sprintf("`%s` (%s)", c.Block, c.Source)
+			block = fmt.Sprintf("`%s` (%s)", c.Block, at(c.Source))
 		} else if c.After != "" {
 			block = fmt.Sprintf("after `%s`", c.After)
 		}

@@ -131,7 +131,7 @@ func TestReportGolden(t *testing.T) {
 	}{
 		{"text", func(w *bytes.Buffer) error { return res.WriteText(w, TextOptions{}) }},
 		{"text-color", func(w *bytes.Buffer) error { return res.WriteText(w, TextOptions{Color: true}) }},
-		{"markdown", func(w *bytes.Buffer) error { return res.WriteMarkdown(w) }},
+		{"markdown", func(w *bytes.Buffer) error { return res.WriteMarkdown(w, MarkdownOptions{}) }},
 		{"json", func(w *bytes.Buffer) error { return res.WriteJSON(w) }},
 		{"annotations", func(w *bytes.Buffer) error { return res.WriteAnnotations(w, "examples/acme/") }},
 	}
@@ -346,7 +346,7 @@ func TestReportJSONFieldOrder(t *testing.T) {
 func TestReportMarkdown(t *testing.T) {
 	r := rpReport(t)
 	var b bytes.Buffer
-	if err := (&Result{Report: r}).WriteMarkdown(&b); err != nil {
+	if err := (&Result{Report: r}).WriteMarkdown(&b, MarkdownOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -370,7 +370,7 @@ func TestReportMarkdown(t *testing.T) {
 
 	// No change: a short all-clear, no table.
 	b.Reset()
-	(&Result{Report: &Report{Old: Side{Label: "HEAD"}, Encoding: O200k}}).WriteMarkdown(&b)
+	(&Result{Report: &Report{Old: Side{Label: "HEAD"}, Encoding: O200k}}).WriteMarkdown(&b, MarkdownOptions{})
 	if want := "### promptc diff HEAD: 0 artifacts changed\n\nNo artifact changed: every cached prefix is intact.\n"; b.String() != want {
 		t.Errorf("clean markdown =\n%q\nwant\n%q", b.String(), want)
 	}
@@ -381,7 +381,7 @@ func TestReportMarkdown(t *testing.T) {
 		Path: "t/a.runbook.md", Status: golden.Changed, Task: "t", Kind: blocks.Runbook, Offset: 0, Line: 1, Col: 1,
 		Diff: "--- a/t/a.runbook.md\n+++ b/t/a.runbook.md\n@@ -1 +1 @@\n-```sh\n+````sh\n",
 	}}}
-	(&Result{Report: fenced}).WriteMarkdown(&b)
+	(&Result{Report: fenced}).WriteMarkdown(&b, MarkdownOptions{})
 	if !strings.Contains(b.String(), "\n`````diff\n--- a/t/a.runbook.md\n") || !strings.Contains(b.String(), "+````sh\n`````\n") {
 		t.Errorf("a diff holding ```` is not fenced by `````:\n%s", b.String())
 	}
@@ -419,5 +419,40 @@ func TestReportThousands(t *testing.T) {
 		if got := Thousands(n); got != want {
 			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestReportPathsUnderDir: with Dir set, every source position of the text and markdown reports is named from
+// there (the working directory, the top of the repository), artifact names are not, and markdown links each
+// position to its line; without Dir nothing moves.
+func TestReportPathsUnderDir(t *testing.T) {
+	res := &Result{Report: rpReport(t)}
+	var plain, moved bytes.Buffer
+	if err := res.WriteText(&plain, TextOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := res.WriteText(&moved, TextOptions{Dir: "../my prompts"}); err != nil {
+		t.Fatal(err)
+	}
+	want := strings.ReplaceAll(plain.String(), "(blocks/", "(../my prompts/blocks/")
+	if moved.String() != want || want == plain.String() {
+		t.Errorf("text report with Dir:\n%s\nwant every source position moved:\n%s", moved.String(), want)
+	}
+	moved.Reset()
+	if err := res.WriteText(&moved, TextOptions{Dir: "."}); err != nil || moved.String() != plain.String() {
+		t.Errorf("text report with Dir \".\" differs from the one without (err %v)", err)
+	}
+
+	var md bytes.Buffer
+	links := &Links{Base: "https://example.com/acme/repo", Commit: "0123abcd"}
+	if err := res.WriteMarkdown(&md, MarkdownOptions{Dir: "my prompts", Links: links}); err != nil {
+		t.Fatal(err)
+	}
+	row := "| `chat/a.runbook.md` | byte 34 (4:5) | `rules` ([my prompts/blocks/main.toml:2:1](https://example.com/acme/repo/blob/0123abcd/my%20prompts/blocks/main.toml#L2)) | global |"
+	if !strings.Contains(md.String(), row) {
+		t.Errorf("markdown lacks the linked row %q:\n%s", row, md.String())
+	}
+	if strings.Contains(md.String(), "(blocks/") {
+		t.Errorf("markdown names a source position from the project root:\n%s", md.String())
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -21,6 +22,7 @@ func buildCommand(e *env) *cli.Command {
 			"the project root, nor golden/, blocks/, templates/ or fixtures/ or a directory inside them.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the artifacts under `DIR` (default: build/ in the project root)"},
+			&cli.BoolFlag{Name: "verbose", Usage: "say what was built and what changed on disk"},
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -41,7 +43,7 @@ func buildCommand(e *env) *cli.Command {
 					return usageErr(e, "build: %s", strings.ReplaceAll(bad.Error(), "run promptc check", "run "+e.invocation()+" check"))
 				}
 			}
-			_, err = assemble.BuildDir(root, out)
+			ch, err := assemble.BuildDir(root, out)
 			var diags blocks.Diagnostics
 			switch {
 			case errors.As(err, &diags):
@@ -49,7 +51,15 @@ func buildCommand(e *env) *cli.Command {
 			case err != nil:
 				return usageErr(e, "writing artifacts: %v", err)
 			}
-			return nil
+			if c.Bool("verbose") {
+				where := "build/"
+				if o := c.String("out"); o != "" {
+					where = blocks.QuoteName(o)
+				}
+				_, err = fmt.Fprintf(e.stdout, "promptc build: %s in %s: %d written, %d unchanged, %d stale removed\n",
+					ch.Artifacts, where, len(ch.Written), ch.Unchanged, len(ch.Removed))
+			}
+			return err
 		},
 	}
 }

@@ -32,7 +32,7 @@ func checkCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "update", Usage: "accept the current artifacts: rewrite golden/"},
 			&cli.BoolFlag{Name: "force", Usage: "with --update: rewrite golden/ even in CI"},
-			&cli.BoolFlag{Name: "verbose", Usage: "with no golden files yet: print every artifact in full, not a summary"},
+			&cli.BoolFlag{Name: "verbose", Usage: "on a pass, say what was compared; with no golden files yet, print every artifact in full, not a summary"},
 			tokenizerFlag(),
 		},
 		OnUsageError: commandUsageError(e),
@@ -74,11 +74,15 @@ func checkCommand(e *env) *cli.Command {
 			if err != nil {
 				return e.checkError("reading golden/", err)
 			}
+			verbose := c.Bool("verbose")
 			if res.Passed() {
+				if verbose {
+					_, err := fmt.Fprintf(e.stdout, "promptc check: %s match golden/; no lint errors\n", res.Checked)
+					return err
+				}
 				return nil
 			}
-			verbose := c.Bool("verbose")
-			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Verbose: verbose}); err != nil {
+			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Verbose: verbose, Dir: e.reportDir()}); err != nil {
 				return err
 			}
 			if githubActions() {

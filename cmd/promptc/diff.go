@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -58,11 +59,11 @@ func diffCommand(e *env) *cli.Command {
 			}
 			switch format {
 			case "markdown":
-				err = res.WriteMarkdown(e.stdout)
+				err = res.WriteMarkdown(e.stdout, guard.MarkdownOptions{Dir: strings.TrimSuffix(e.repoPrefix(), "/"), Links: e.links()})
 			case "json":
 				err = res.WriteJSON(e.stdout)
 			default:
-				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color()})
+				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Dir: e.reportDir()})
 			}
 			if err != nil {
 				return err

@@ -6,9 +6,9 @@ import (
 	"testing"
 )
 
-// TestFlagsFirst: diff's flags move ahead of its revision, each with its value when it takes one, so that urfave/cli
-// (which stops reading flags at the first argument) sees them; "--" and everything after it stay in place, and
-// other commands are left alone.
+// TestFlagsFirst: every command's flags move ahead of its arguments, each with its value when it takes one (as the
+// command defines it), so that urfave/cli (which stops reading flags at the first argument) sees them; "--" and
+// everything after it stay in place.
 func TestFlagsFirst(t *testing.T) {
 	tests := []struct {
 		name string
@@ -52,8 +52,8 @@ func TestFlagsFirst(t *testing.T) {
 		},
 		{
 			name: "a -C directory named like a command",
-			args: "promptc -C diff build HEAD --format json",
-			want: "promptc -C diff build HEAD --format json",
+			args: "promptc -C diff build HEAD --out o",
+			want: "promptc -C diff build --out o HEAD",
 		},
 		{
 			name: "double dash ends the flags",
@@ -91,9 +91,44 @@ func TestFlagsFirst(t *testing.T) {
 			want: "promptc diff --format json -",
 		},
 		{
-			name: "not diff",
+			name: "flags already first",
 			args: "promptc lint --format json extra",
 			want: "promptc lint --format json extra",
+		},
+		{
+			name: "explain's format after the line",
+			args: "promptc explain blocks/a.toml:3 --format json",
+			want: "promptc explain --format json blocks/a.toml:3",
+		},
+		{
+			name: "explain's task after the block",
+			args: "promptc -C p explain safety --task chat --fixture basic",
+			want: "promptc -C p explain --task chat --fixture basic safety",
+		},
+		{
+			name: "import's flags among its files",
+			args: "promptc import a.md --out p --task x=b.md c.md",
+			want: "promptc import --out p --task x=b.md a.md c.md",
+		},
+		{
+			name: "a boolean flag does not take the next argument",
+			args: "promptc check dir --update other",
+			want: "promptc check --update dir other",
+		},
+		{
+			name: "a subcommand's value flags",
+			args: "promptc hook install-check proj --task chat --all-targets --dir ws",
+			want: "promptc hook install-check --task chat --all-targets --dir ws proj",
+		},
+		{
+			name: "an unknown flag moves alone",
+			args: "promptc explain safety --bogus x",
+			want: "promptc explain --bogus safety x",
+		},
+		{
+			name: "an unknown command is left alone",
+			args: "promptc biuld x --out y",
+			want: "promptc biuld x --out y",
 		},
 		{
 			name: "hook's subcommand",
@@ -115,7 +150,7 @@ func TestFlagsFirst(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := strings.Fields(tt.args)
 			orig := slices.Clone(args)
-			got := flagsFirst(args)
+			got := flagsFirst(newApp(&env{}), args)
 			if want := strings.Fields(tt.want); !slices.Equal(got, want) {
 				t.Errorf("flagsFirst(%q)\n got %q\nwant %q", orig, got, want)
 			}

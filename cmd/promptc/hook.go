@@ -117,7 +117,8 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 
 // hookInstallCheckCommand runs promptc install --check for one project, for hook managers such as pre-commit: they
 // append the arguments a user configures after the command, where -C cannot go, and they run hooks from the top of
-// the repository, where the context file is most likely to be. So the project is an argument after the flags, and
+// the repository, where the context file is most likely to be. So the project is an argument (flags may come before or
+// after it), and
 // --dir and --session are relative to the working directory (as every path in the hook's configuration is), not
 // to the project as they are under -C.
 func hookInstallCheckCommand(e *env) *cli.Command {
@@ -137,8 +138,7 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			const cmd = "hook install-check"
 			if c.NArg() > 1 {
-				return usageErr(e, "%s takes one PROJECT_DIR, after the flags; got %s (a flag after PROJECT_DIR is "+
-					"read as an argument: move it before)", cmd, quoteAll(c.Args().Slice()))
+				return usageErr(e, "%s takes one PROJECT_DIR; got %s", cmd, quoteAll(c.Args().Slice()))
 			}
 			dir, err := e.installArgs(c, cmd)
 			if err != nil {
@@ -213,6 +213,6 @@ func quoteAll(args []string) string {
 // hookUsageError makes flag errors of hook subcommands exit with status 2, naming the full command.
 func hookUsageError(e *env) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
-		return usageErr(e, "hook %s: %v (see promptc hook %s --help)", c.Command.Name, err, c.Command.Name)
+		return usageErr(e, "hook %s: %s (see promptc hook %s --help)", c.Command.Name, flagError(err, c.Command.Flags), c.Command.Name)
 	}
 }

@@ -31,32 +31,7 @@ func importCommand(e *env) *cli.Command {
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			out, tasks := c.String("out"), c.StringSlice("task")
-			// urfave/cli reads flags only before the first file: read the ones written after it here.
-			var files []string
-			args := c.Args().Slice()
-			for k := 0; k < len(args); k++ {
-				a := args[k]
-				name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
-				if !strings.HasPrefix(a, "-") || a == "-" || name != "out" && name != "task" {
-					if strings.HasPrefix(a, "-") && a != "-" {
-						return usageErr(e, "import: unknown flag %s (see promptc import --help)", a)
-					}
-					files = append(files, a)
-					continue
-				}
-				if !hasVal {
-					if k+1 == len(args) {
-						return usageErr(e, "import: flag needs an argument: %s (see promptc import --help)", a)
-					}
-					k++
-					val = args[k]
-				}
-				if name == "out" {
-					out = val
-				} else {
-					tasks = append(tasks, val)
-				}
-			}
+			files := c.Args().Slice()
 			var srcs []importer.Source
 			add := func(task, file string) error {
 				data, err := os.ReadFile(e.path(file))

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"fmt"
+
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -21,6 +24,7 @@ func lintCommand(e *env) *cli.Command {
 			formatFlag("output", "text", "json"),
 			tokenizerFlag(),
 			sampleFlag(),
+			&cli.BoolFlag{Name: "verbose", Usage: "say what was linted, also when nothing is found (text format)"},
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -51,7 +55,16 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
-			if errs, _ := guard.CountSeverities(findings); errs > 0 {
+			errs, warns := guard.CountSeverities(findings)
+			if c.Bool("verbose") && format != "json" {
+				_, err = fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s, %s\n",
+					guard.Count(len(prog.Project.Blocks), "block"), guard.Count(len(prog.Project.Consts), "constant"),
+					assemble.TallyOf(arts), guard.Count(errs, "error"), guard.Count(warns, "warning"))
+				if err != nil {
+					return err
+				}
+			}
+			if errs > 0 {
 				return exitError{exitChanged}
 			}
 			return nil

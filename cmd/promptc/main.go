@@ -14,12 +14,14 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gitfs"
 )
 
-// version is set at link time (-ldflags "-X main.version=…") by a release build; otherwise --version reports the
-// module version from the build information (see versionText).
-var version = ""
+// version and revision are set at link time by make build and make install (-ldflags "-X main.version=… -X
+// main.revision=…", from git; see the Makefile); otherwise --version reports what the build information holds (see
+// versionText).
+var version, revision = "", ""
 
 // Exit codes (DESIGN §5).
 const (
@@ -47,6 +49,8 @@ type env struct {
 	stdout, stderr io.Writer
 	// dir is the directory relative paths in flags are resolved against: the -C directory, or the working directory.
 	dir string
+	// wd is the working directory, where the reader of a report stands.
+	wd string
 	// root is the project root, found on first use.
 	root string
 	// cdir is the -C argument as given, to repeat it in suggested commands.
@@ -55,13 +59,15 @@ type env struct {
 	unknownCommand bool
 	// colorMode is the --color flag: auto, always or never.
 	colorMode string
+	// snippetMode is the --snippets flag: auto, always or never.
+	snippetMode string
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(flagsFirst(helpArgs(args)))
+	err := app.Run(flagsFirst(app, helpArgs(args)))
 	var ee exitError
 	switch {
 	case err == nil && e.unknownCommand:
@@ -77,45 +83,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 }
 
-// valueFlags are diff's flags that take a value, for flagsFirst.
-var valueFlags = map[string]bool{"format": true, "tokenizer": true}
-
-// flagsFirst moves diff's flags ahead of its revision, so that `promptc diff HEAD~1 --format json` works as
-// the usage line reads: urfave/cli stops reading flags at the first argument. "--" ends the flags.
-func flagsFirst(args []string) []string {
-	i := commandIndex(args)
-	// Only diff takes an argument beside its flags; hook's first argument names its subcommand.
-	if i >= len(args) || args[i] != "diff" {
-		return args
-	}
-	out := append([]string(nil), args[:i+1]...)
-	var positional []string
-	rest := args[i+1:]
-	for k := 0; k < len(rest); k++ {
-		tok := rest[k]
-		switch {
-		case tok == "--":
-			positional = append(positional, rest[k:]...)
-			k = len(rest)
-		case strings.HasPrefix(tok, "-") && tok != "-":
-			out = append(out, tok)
-			name := strings.TrimLeft(tok, "-")
-			if valueFlags[name] && k+1 < len(rest) {
-				k++
-				out = append(out, rest[k])
-			}
-		default:
-			positional = append(positional, tok)
-		}
-	}
-	return append(out, positional...)
-}
-
 func newApp(e *env) *cli.App {
 	info, _ := debug.ReadBuildInfo()
 	cli.VersionPrinter = func(c *cli.Context) {
 		// urfave/cli's version printer cannot return an error; a failed write of the version leaves nothing to do.
-		_, _ = io.WriteString(c.App.Writer, versionText(version, info))
+		_, _ = io.WriteString(c.App.Writer, versionText(version, revision, info))
 	}
 	app := &cli.App{
 		Name:      "promptc",
@@ -127,6 +99,7 @@ func newApp(e *env) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
 			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
+			&cli.StringFlag{Name: "snippets", Value: "auto", Usage: "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"},
 			// urfave/cli adds --help itself only when no command is named help.
 			cli.HelpFlag,
 		},
@@ -137,6 +110,13 @@ func newApp(e *env) *cli.App {
 			default:
 				return usageErr(e, "--color must be auto, always or never, not %q", e.colorMode)
 			}
+			switch e.snippetMode = c.String("snippets"); e.snippetMode {
+			case "auto", "always", "never":
+			default:
+				return usageErr(e, "--snippets must be auto, always or never, not %q", e.snippetMode)
+			}
+			// Without it, reports name source files from the project root.
+			e.wd, _ = os.Getwd()
 			if dir := c.String("C"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
@@ -179,7 +159,7 @@ func newApp(e *env) *cli.App {
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageErr(e, "%v (see promptc --help)", err)
+			return usageErr(e, "%s (see promptc --help)", flagError(err, c.App.Flags))
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = true
@@ -219,7 +199,7 @@ func commandName(c *cli.Context) string {
 // commandUsageError makes flag errors of a subcommand exit with status 2.
 func commandUsageError(e *env) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
-		return usageErr(e, "%s: %v (see promptc %s --help)", c.Command.Name, err, c.Command.Name)
+		return usageErr(e, "%s: %s (see promptc %s --help)", c.Command.Name, flagError(err, c.Command.Flags), c.Command.Name)
 	}
 }
 
@@ -275,20 +255,25 @@ func shellQuote(s string) string {
 	return s
 }
 
-// color reports whether output may be coloured: always with --color=always, never with --color=never; with
-// --color=auto (the default), when stdout is a terminal and NO_COLOR is unset or empty (https://no-color.org: a
+// color reports whether the report on stdout may be coloured: always with --color=always, never with --color=never;
+// with --color=auto (the default), when stdout is a terminal and NO_COLOR is unset or empty (https://no-color.org: a
 // command-line flag overrides it).
-func (e *env) color() bool {
+func (e *env) color() bool { return e.colorOn(e.stdout) }
+
+// colorOn is color for output written to w.
+func (e *env) colorOn(w io.Writer) bool {
 	switch e.colorMode {
 	case "always":
 		return true
 	case "never":
 		return false
 	}
-	if os.Getenv("NO_COLOR") != "" {
-		return false
-	}
-	f, ok := e.stdout.(*os.File)
+	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
 	if !ok {
 		return false
 	}
@@ -314,6 +299,38 @@ func (e *env) repoPrefix() string {
 	return filepath.ToSlash(rel) + "/"
 }
 
+// reportDir is the project root relative to the working directory, slash-separated ("." when they are the same):
+// text reports name source files from there, so a terminal can open them.
+func (e *env) reportDir() string {
+	if e.wd == "" {
+		return ""
+	}
+	wd, err1 := filepath.EvalSymlinks(e.wd)
+	root, err2 := filepath.EvalSymlinks(e.root)
+	if err1 != nil || err2 != nil {
+		return ""
+	}
+	rel, err := filepath.Rel(wd, root)
+	if err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
+}
+
+// links are the web links of the repository holding the project at its checked-out commit, for markdown reports;
+// nil when git knows no web address for it.
+func (e *env) links() *guard.Links {
+	base, ok := gitfs.WebURL(e.root)
+	if !ok {
+		return nil
+	}
+	commit, err := gitfs.Head(e.root)
+	if err != nil {
+		return nil
+	}
+	return &guard.Links{Base: base, Commit: commit}
+}
+
 // build loads, compiles and renders the project: what every command past render starts with.
 func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
 	prog, err := e.load()
@@ -327,9 +344,52 @@ func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
 	return prog, arts, nil
 }
 
-// diagnostics prints diagnostics, one per line, and returns exit status 2.
+// diagnostics prints diagnostics, one per line (with the source line under each when snippets are on), and returns
+// exit status 2.
 func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	// As in usageErr: a failed write to stderr has nowhere to go; the exit status still says invalid input.
-	_, _ = io.WriteString(e.stderr, diags.String())
+	if e.snippets() {
+		_ = blocks.SnippetWriter{Source: e.source, Color: e.colorOn(e.stderr)}.Write(e.stderr, diags)
+	} else {
+		_, _ = io.WriteString(e.stderr, diags.String())
+	}
 	return exitError{exitInvalid}
+}
+
+// snippets reports whether diagnostics show their source line: always, never, or (auto, the default) when stderr
+// is a terminal. A pipe or a CI log gets the plain path:line:col: message lines unless asked.
+func (e *env) snippets() bool {
+	switch e.snippetMode {
+	case "always":
+		return true
+	case "never":
+		return false
+	}
+	return isTerminal(e.stderr)
+}
+
+// source reads a file a diagnostic names, as the loader read it: names are relative to the project root (the files
+// of the project) or to the directory of relative flag paths (a --session file).
+func (e *env) source(name string) (string, bool) {
+	for _, dir := range []string{e.root, e.dir} {
+		if dir == "" {
+			continue
+		}
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, filepath.FromSlash(name))
+		}
+		fi, err := os.Stat(p)
+		if err != nil || !fi.Mode().IsRegular() || fi.Size() > blocks.MaxSourceBytes {
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			continue
+		}
+		if text, _, ok := blocks.Normalize(data); ok {
+			return text, true
+		}
+	}
+	return "", false
 }

@@ -22,11 +22,14 @@ func moduleVersion(linked string, info *debug.BuildInfo) string {
 // (the VCS revision, its commit time and whether the work tree had uncommitted changes) and the Go toolchain, each
 // on its own line when known. go build and go install record the revision when they build inside a git work tree
 // (-buildvcs); go install …@version and go test do not.
-func versionText(linked string, info *debug.BuildInfo) string {
+//
+// linkedRev is the revision set at link time (make build and make install set it from git), used when the build
+// information has none: with -buildvcs=false, common in CI images, go build records no VCS settings.
+func versionText(linked, linkedRev string, info *debug.BuildInfo) string {
 	var b strings.Builder
 	b.WriteString("promptc " + moduleVersion(linked, info) + "\n")
 	if info == nil {
-		return b.String()
+		info = &debug.BuildInfo{}
 	}
 	var rev, at string
 	modified := false
@@ -39,6 +42,9 @@ func versionText(linked string, info *debug.BuildInfo) string {
 		case "vcs.modified":
 			modified = s.Value == "true"
 		}
+	}
+	if rev == "" {
+		rev = linkedRev
 	}
 	if rev != "" {
 		b.WriteString("revision " + rev)

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os/exec"
+	"regexp"
 	"runtime/debug"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +21,7 @@ func TestVersionText(t *testing.T) {
 	tests := []struct {
 		name   string
 		linked string
+		rev    string // linked revision
 		info   *debug.BuildInfo
 		want   string
 	}{
@@ -49,12 +53,56 @@ func TestVersionText(t *testing.T) {
 			info: &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs[2:3]},
 			want: "promptc (devel)\nrevision 0123456789abcdef0123456789abcdef01234567\n",
 		},
+		{
+			name:   "make install with -buildvcs=false: the linked version and revision",
+			linked: "v0.0.0-20261201193800-7b2735b1c0de",
+			rev:    "7b2735b1c0de0123456789abcdef0123456789ab",
+			info:   &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"}},
+			want: "promptc v0.0.0-20261201193800-7b2735b1c0de\n" +
+				"revision 7b2735b1c0de0123456789abcdef0123456789ab\nbuilt with go1.26.0\n",
+		},
+		{
+			name: "the build information's revision wins over the linked one",
+			rev:  "ffff",
+			info: &debug.BuildInfo{Main: debug.Module{Version: "(devel)"}, Settings: vcs[2:3]},
+			want: "promptc (devel)\nrevision 0123456789abcdef0123456789abcdef01234567\n",
+		},
+		{
+			name: "linked revision without build information",
+			rev:  "abc",
+			want: "promptc (devel)\nrevision abc\n",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := versionText(tt.linked, tt.info); got != tt.want {
+			if got := versionText(tt.linked, tt.rev, tt.info); got != tt.want {
 				t.Errorf("versionText = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestMakeStampsVersion: make build and make install link the version and revision from git, so that --version
+// names them where go build records no VCS information (-buildvcs=false). Skipped outside a git work tree.
+func TestMakeStampsVersion(t *testing.T) {
+	if _, err := exec.LookPath("make"); err != nil {
+		t.Skip("no make")
+	}
+	rev, err := exec.Command("git", "rev-parse", "HEAD").Output()
+	if err != nil {
+		t.Skip("not in a git work tree")
+	}
+	for _, target := range []string{"build", "install"} {
+		out, err := exec.Command("make", "-n", "-C", "../..", target).CombinedOutput()
+		if err != nil {
+			t.Fatalf("make -n %s: %v\n%s", target, err, out)
+		}
+		cmd := string(out)
+		if !strings.Contains(cmd, "-X main.revision="+strings.TrimSpace(string(rev))) {
+			t.Errorf("make %s does not link the revision:\n%s", target, cmd)
+		}
+		if !regexp.MustCompile(`-X main\.version=v\d+\.\d+\.\d+\S*`).MatchString(cmd) {
+			t.Errorf("make %s does not link a version:\n%s", target, cmd)
+		}
 	}
 }

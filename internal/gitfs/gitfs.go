@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -181,7 +183,7 @@ func resolve(dir, rev string) (string, error) {
 	}
 	obj, err := git(dir, "rev-parse", "--verify", "--quiet", "--end-of-options", rev)
 	if unknown(obj, err) {
-		return "", fmt.Errorf("%w %q: no commit of that name in this repository %s", ErrUnknownRevision, rev, hint)
+		return "", fmt.Errorf("%w %q: %s", ErrUnknownRevision, rev, whyUnknown(dir, rev, hint))
 	}
 	if err != nil {
 		return "", err
@@ -191,6 +193,28 @@ func resolve(dir, rev string) (string, error) {
 		return "", fmt.Errorf("%w %q: it names a %s, not a commit %s", ErrUnknownRevision, rev, objectType(dir, obj), hint)
 	}
 	return commit, err
+}
+
+// ancestry matches a revision that walks back from HEAD: HEAD~3, HEAD^, HEAD^^, @~2.
+var ancestry = regexp.MustCompile(`^(HEAD|@)([~^][0-9]*)+$`)
+
+// whyUnknown says why rev names no commit, for a repository where it does not: no commit at all yet, a walk back
+// from HEAD past the first commit (with how many commits there are, rather than suggesting HEAD~1 to a repository
+// that has one), or else no such name, with the hint.
+func whyUnknown(dir, rev, hint string) string {
+	if _, err := git(dir, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
+		return "the repository has no commit yet: commit the project first, then diff compares the working tree with it"
+	}
+	if ancestry.MatchString(rev) {
+		if n, err := git(dir, "rev-list", "--count", "HEAD"); err == nil {
+			commits := "commits"
+			if n == "1" {
+				commits = "commit"
+			}
+			return fmt.Sprintf("it goes back further than the history of HEAD, which has %s %s (see \"git log\")", n, commits)
+		}
+	}
+	return "no commit of that name in this repository " + hint
 }
 
 // objectType names the type of the object oid, for a message.
@@ -681,3 +705,58 @@ func (d *openDir) ReadDir(n int) ([]fs.DirEntry, error) {
 	d.off += len(rest)
 	return slices.Clone(rest), nil
 }
+
+// WebURL returns the web address of the repository holding dir, from its remote "origin" (or, without one, its only
+// remote): https://HOST/OWNER/REPO for a remote written as https://HOST/OWNER/REPO(.git), git@HOST:OWNER/REPO(.git)
+// or ssh://[USER@]HOST[:PORT]/OWNER/REPO(.git). User names and passwords in the address (CI checkouts put tokens
+// there) are dropped. ok is false when dir has no such remote, or its address is of another kind (a path, a
+// file:// URL).
+func WebURL(dir string) (base string, ok bool) {
+	remote, err := git(dir, "remote", "get-url", "origin")
+	if err != nil {
+		names, err := git(dir, "remote")
+		if err != nil || names == "" || strings.Contains(names, "\n") {
+			return "", false
+		}
+		if remote, err = git(dir, "remote", "get-url", names); err != nil {
+			return "", false
+		}
+	}
+	return webURL(remote)
+}
+
+// webURL is WebURL's reading of one remote address.
+func webURL(remote string) (string, bool) {
+	var host, p string
+	switch {
+	case strings.HasPrefix(remote, "https://") || strings.HasPrefix(remote, "http://") || strings.HasPrefix(remote, "ssh://"):
+		u, err := url.Parse(remote)
+		if err != nil || u.Hostname() == "" {
+			return "", false
+		}
+		host, p = u.Hostname(), u.Path
+		if u.Scheme != "ssh" && u.Port() != "" {
+			host = u.Host
+		}
+	case !strings.Contains(remote, "://"):
+		// scp-like syntax, USER@HOST:PATH; a local path has no colon before its first slash.
+		at, rest, found := strings.Cut(remote, ":")
+		if !found || strings.Contains(at, "/") {
+			return "", false
+		}
+		if _, h, found := strings.Cut(at, "@"); found {
+			at = h
+		}
+		host, p = at, "/"+rest
+	default:
+		return "", false
+	}
+	p = strings.TrimSuffix(strings.TrimSuffix(p, "/"), ".git")
+	if host == "" || strings.Count(p, "/") < 2 {
+		return "", false
+	}
+	return "https://" + host + p, true
+}
+
+// Head returns the full hash of the commit checked out in dir.
+func Head(dir string) (string, error) { return git(dir, "rev-parse", "--verify", "HEAD^{commit}") }

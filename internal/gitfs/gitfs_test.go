@@ -312,7 +312,12 @@ func TestOpenUnknownRevision(t *testing.T) {
 				t.Fatalf("Open(%q) error = %v, want ErrUnknownRevision", rev, err)
 			}
 			msg := err.Error()
-			for _, want := range []string{`unknown revision "` + rev + `"`, "git log", "origin/main"} {
+			wants := []string{`unknown revision "` + rev + `"`, "git log", "origin/main"}
+			if rev == "HEAD~5" {
+				// A walk back from HEAD says how far back the history goes instead of giving examples.
+				wants = []string{`unknown revision "HEAD~5": it goes back further than the history of HEAD, which has 1 commit`, "git log"}
+			}
+			for _, want := range wants {
 				if !strings.Contains(msg, want) {
 					t.Errorf("error %q does not say %q", msg, want)
 				}
@@ -323,8 +328,11 @@ func TestOpenUnknownRevision(t *testing.T) {
 	t.Run("no commits yet", func(t *testing.T) {
 		r := newRepo(t)
 		r.write(map[string]string{"promptc.toml": "p\n"})
-		if _, err := Open(r.dir, "HEAD"); !errors.Is(err, ErrUnknownRevision) {
+		_, err := Open(r.dir, "HEAD")
+		if !errors.Is(err, ErrUnknownRevision) {
 			t.Errorf("Open(HEAD) in an empty repository: %v, want ErrUnknownRevision", err)
+		} else if !strings.Contains(err.Error(), "the repository has no commit yet") || strings.Contains(err.Error(), "HEAD~1") {
+			t.Errorf("Open(HEAD) in an empty repository: %q, want it to say there is no commit yet, and no HEAD~1", err)
 		}
 	})
 }
@@ -650,5 +658,33 @@ func TestTopLevel(t *testing.T) {
 				t.Errorf("TopLevel(%s) = %q, %v; want %q", tt.dir, got, err, tt.want)
 			}
 		})
+	}
+}
+
+// TestWebURL: the remote addresses git accepts map to the repository's web address, without credentials; paths and
+// file URLs have none.
+func TestWebURL(t *testing.T) {
+	tests := []struct {
+		remote, want string
+	}{
+		{"https://github.com/promptc/promptc.git", "https://github.com/promptc/promptc"},
+		{"https://github.com/promptc/promptc", "https://github.com/promptc/promptc"},
+		{"https://github.com/promptc/promptc/", "https://github.com/promptc/promptc"},
+		{"https://x-access-token:s3cret@github.com/promptc/promptc.git", "https://github.com/promptc/promptc"},
+		{"https://git.example.com:8443/team/prompts.git", "https://git.example.com:8443/team/prompts"},
+		{"git@github.com:promptc/promptc.git", "https://github.com/promptc/promptc"},
+		{"github.com:promptc/promptc", "https://github.com/promptc/promptc"},
+		{"ssh://git@github.com/promptc/promptc.git", "https://github.com/promptc/promptc"},
+		{"ssh://git@gitlab.example.com:2222/group/sub/repo.git", "https://gitlab.example.com/group/sub/repo"},
+		{"/srv/git/prompts.git", ""},
+		{"../prompts", ""},
+		{"file:///srv/git/prompts.git", ""},
+		{"https://github.com/onlyowner", ""},
+	}
+	for _, tt := range tests {
+		got, ok := webURL(tt.remote)
+		if ok != (tt.want != "") || got != tt.want {
+			t.Errorf("webURL(%q) = %q, %v; want %q", tt.remote, got, ok, tt.want)
+		}
 	}
 }

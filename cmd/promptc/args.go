@@ -1,0 +1,111 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// flagsFirst moves a command's flags ahead of its arguments, each with its value when it takes one, so that
+// `promptc explain blocks/a.toml:3 --format json` and `promptc import a.md --out p` work as the usage lines read:
+// urfave/cli stops reading flags at the first argument. Which flags take a value comes from the command's own
+// definitions (subcommands such as hook install-check included), so every command gets the same rule. "--" ends
+// the flags; a flag the command does not define moves too, so that urfave/cli reports it (unknownFlag words the
+// message). args is not modified.
+func flagsFirst(app *cli.App, args []string) []string {
+	i := commandIndex(args)
+	if i >= len(args) {
+		return args
+	}
+	cmd := findCommand(app.Commands, args[i])
+	if cmd == nil {
+		return args
+	}
+	// A subcommand's name is the first word after its parent's; hook's flags belong to its subcommands. A parent
+	// not followed by one of its subcommands is left as written, for it to report.
+	for len(cmd.Subcommands) > 0 {
+		if i+1 >= len(args) {
+			return args
+		}
+		sub := findCommand(cmd.Subcommands, args[i+1])
+		if sub == nil {
+			return args
+		}
+		cmd, i = sub, i+1
+	}
+	takesValue := map[string]bool{}
+	for _, f := range cmd.Flags {
+		v := false
+		if df, ok := f.(cli.DocGenerationFlag); ok {
+			v = df.TakesValue()
+		}
+		for _, n := range f.Names() {
+			takesValue[n] = v
+		}
+	}
+	out := append([]string(nil), args[:i+1]...)
+	var positional []string
+	rest := args[i+1:]
+	for k := 0; k < len(rest); k++ {
+		tok := rest[k]
+		switch {
+		case tok == "--":
+			positional = append(positional, rest[k:]...)
+			k = len(rest)
+		case strings.HasPrefix(tok, "-") && tok != "-":
+			out = append(out, tok)
+			name, _, joined := strings.Cut(strings.TrimLeft(tok, "-"), "=")
+			if takesValue[name] && !joined && k+1 < len(rest) {
+				k++
+				out = append(out, rest[k])
+			}
+		default:
+			positional = append(positional, tok)
+		}
+	}
+	return append(out, positional...)
+}
+
+func findCommand(cmds []*cli.Command, name string) *cli.Command {
+	for _, c := range cmds {
+		if c.HasName(name) {
+			return c
+		}
+	}
+	return nil
+}
+
+// undefinedFlag is the start of the error urfave/cli (through Go's flag package) returns for a flag the command does
+// not define; the flag follows it as written, dashes included.
+const undefinedFlag = "flag provided but not defined: "
+
+// flagError words a flag error of command cmd (nil for promptc's own flags): an unknown flag is named quoted, with the
+// closest flag cmd defines, as unknown commands are; any other error is kept as urfave/cli words it.
+func flagError(err error, flags []cli.Flag) string {
+	written, ok := strings.CutPrefix(err.Error(), undefinedFlag)
+	if !ok {
+		return err.Error()
+	}
+	names := []string{"help"}
+	for _, f := range flags {
+		names = append(names, f.Names()...)
+	}
+	// Go's flag package names the flag with one dash however it was written; promptc's docs write --name.
+	name, _, _ := strings.Cut(strings.TrimLeft(written, "-"), "=")
+	msg := fmt.Sprintf("unknown flag %q", dashed(name))
+	if s := blocks.Suggest(name, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", dashed(s))
+	}
+	return msg
+}
+
+// dashed is a flag's name as the docs write it: -C for a one-letter name, --name otherwise.
+func dashed(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
