@@ -165,6 +165,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.asset(w, "app.js", "text/javascript; charset=utf-8")
 	case p == "/style.css":
 		s.asset(w, "style.css", "text/css; charset=utf-8")
+	case p == "/favicon.ico":
+		w.WriteHeader(http.StatusNoContent) // no icon, and no 404 in the browser's console
 	case p == "/api/events":
 		s.events(w, r)
 	case strings.HasPrefix(p, "/api/"):

@@ -207,7 +207,7 @@ async function loadStats() {
   const w = 400, rowH = 34, top = 24, left = 80, width = w - left - 10;
   const max = Math.max(1, ...tasks.map((t) => t.tokens));
   const g = svg("svg", { viewBox: `0 0 ${w} ${top + rowH * tasks.length + 30}`, role: "img", "aria-label": "shared prefixes per task", id: "prefix-svg" });
-  g.append(svg("text", { x: left, y: 14 }, `tokens per runbook (${s.encoding}); shared by every task: ${thousands(s.shared_prefix.tokens)}`));
+  g.append(svg("text", { x: left, y: 14 }, `tokens (${s.encoding}); shared by all tasks: ${thousands(s.shared_prefix.tokens)} (red line)`));
   tasks.forEach((t, i) => {
     const y = top + i * rowH;
     const scale = (n) => (n / max) * width;
