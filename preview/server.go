@@ -298,7 +298,12 @@ func LoopbackHost(host string) bool {
 func Listen(addr string) (net.Listener, error) {
 	host, _, err := net.SplitHostPort(addr)
 	if err != nil {
-		return nil, fmt.Errorf("address %s: %v", blocks.QuoteName(addr), err)
+		why := err.Error()
+		var ae *net.AddrError
+		if errors.As(err, &ae) {
+			why = ae.Err
+		}
+		return nil, fmt.Errorf("address %s: %s: write HOST:PORT, such as 127.0.0.1:7420", blocks.QuoteName(addr), why)
 	}
 	if !LoopbackHost(host) {
 		return nil, fmt.Errorf("address %s is not a loopback address: promptc serve listens on 127.0.0.1, ::1 or localhost only, so that the project's prompts are not shown to the network", blocks.QuoteName(addr))
