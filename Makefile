@@ -52,10 +52,12 @@ golden: build
 	$(GO) test ./cmd/promptc -run TestScripts -update
 
 # The hooks of .pre-commit-hooks.yaml driven by the real pre-commit framework (installs it with apt when missing), and
-# the JSON Schemas of schema/ under the real taplo CLI (installs it with npm when missing).
+# the JSON Schemas of schema/ under the real taplo CLI (installs it with npm when missing), and promptc serve in
+# headless Chromium (installs chromium with apt and playwright-core with npm when missing).
 integration:
 	bash scripts/test-pre-commit.sh
 	bash scripts/test-taplo.sh
+	bash scripts/test-preview.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

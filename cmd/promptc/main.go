@@ -153,6 +153,7 @@ func newApp(e *env) *cli.App {
 			projectCommand(e),
 			simulateCommand(e),
 			explainCommand(e),
+			serveCommand(e),
 			schemaCommand(e),
 			helpCommand(e),
 		},

@@ -1,0 +1,69 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/preview"
+)
+
+func serveCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "serve",
+		Usage:     "a local preview page: every artifact with its blocks and scopes, prefixes and cache charts, live",
+		UsageText: "promptc serve [--addr 127.0.0.1:PORT]",
+		Description: "Serves a page on the loopback interface that shows every artifact with its blocks outlined by scope,\n" +
+			"where the shared prefixes end and where a provider's cache breakpoints go, the shared prefixes and the\n" +
+			"cache simulation as charts, and the diagnostics and lint findings. The page follows the sources: when a\n" +
+			"file changes it updates within a second, and a project that stops compiling shows its diagnostics.\n" +
+			"Everything it loads is in the promptc binary; it fetches nothing from the network. The URL is printed\n" +
+			"on stderr; stop it with Ctrl-C. See docs/preview.md.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:7420", Usage: "listen on `ADDR`, a loopback address and port (port 0 picks a free one)"},
+		},
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr(e, "serve takes no arguments, got %q", c.Args().First())
+			}
+			root, err := e.projectRoot()
+			if err != nil {
+				return err
+			}
+			ln, err := preview.Listen(c.String("addr"))
+			if err != nil {
+				return cmdErr(e, "serve", "%v", err)
+			}
+			srv, err := preview.New(root)
+			if err != nil {
+				ln.Close()
+				return cmdErr(e, "serve", "%v", err)
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			go srv.Watch(ctx, 250*time.Millisecond)
+			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+			go func() {
+				<-ctx.Done()
+				shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+				defer cancel()
+				_ = hs.Shutdown(shut)
+			}()
+			if _, err := fmt.Fprintf(e.stderr, "promptc serve: http://%s/ (Ctrl-C stops it)\n", ln.Addr()); err != nil {
+				return err
+			}
+			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				return cmdErr(e, "serve", "%v", err)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,33 @@
+package preview_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/promptc/promptc/preview"
+)
+
+// Load builds the data the preview page shows, without a server: the index of artifacts with their prefixes, and
+// each artifact's blocks.
+func ExampleLoad() {
+	snap, err := preview.Load("../examples/tracker", nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	ix := snap.Index()
+	fmt.Println(ix.Project, ix.OK, len(ix.Tasks), "tasks")
+	v, err := snap.Artifact("chat/basic.runbook.md", "anthropic")
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range v.Segments {
+		fmt.Println(s.Scope, s.Start, s.End)
+	}
+	fmt.Println(len(v.Breakpoints), "breakpoints for", v.Model)
+	// Output:
+	// tracker true 4 tasks
+	// global 0 3314
+	// task 3314 10206
+	// session 10206 12582
+	// 2 breakpoints for claude-sonnet-4-5
+}

@@ -1,0 +1,348 @@
+package preview
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/explain"
+	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/projection"
+)
+
+// Snapshot is everything the page shows of a project at one moment: the compiled program and its artifacts, or the
+// diagnostics that stopped it. It is immutable; the server builds a new one when a source changes.
+type Snapshot struct {
+	// Version counts the snapshots a server has built, from 1: the page reloads its views when it changes.
+	Version int
+	Root    string
+	Prog    *assemble.Program // nil when the project does not compile
+	Arts    []*assemble.Artifact
+	// Problems are the load, compile and render diagnostics when the project does not build.
+	Problems blocks.Diagnostics
+	Findings []guard.Finding
+
+	counter *guard.Counter
+	byPath  map[string]*assemble.Artifact
+}
+
+// Load builds a snapshot of the project at root, counting tokens with counter (nil: o200k_base). A project that
+// does not compile is a snapshot too, holding its diagnostics: the page shows them instead of stale bytes. The
+// error is for what no page can show (the token vocabulary failing to load).
+func Load(root string, counter *guard.Counter) (*Snapshot, error) {
+	if counter == nil {
+		c, err := guard.NewCounter(guard.O200k)
+		if err != nil {
+			return nil, err
+		}
+		counter = c
+	}
+	s := &Snapshot{Root: root, counter: counter, byPath: map[string]*assemble.Artifact{}}
+	prog, diags := assemble.LoadDir(root)
+	if len(diags) > 0 {
+		s.Problems = diags
+		return s, nil
+	}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		s.Problems = diags
+		return s, nil
+	}
+	s.Prog, s.Arts = prog, arts
+	for _, a := range arts {
+		s.byPath[a.Path] = a
+	}
+	s.Findings = guard.Lint(prog, arts, counter)
+	return s, nil
+}
+
+// Problem is a diagnostic as the page shows it.
+type Problem struct {
+	Severity string `json:"severity"`
+	File     string `json:"file"`
+	Line     int    `json:"line"`
+	Col      int    `json:"col"`
+	Message  string `json:"message"`
+	// Lint is the lint id of a finding, "" for a diagnostic.
+	Lint string `json:"lint,omitempty"`
+	Fix  string `json:"fix,omitempty"`
+	// Bytes are the places in artifacts the finding concerns: each span of the block it names or sits in.
+	Bytes []Place `json:"bytes,omitempty"`
+}
+
+// Place is a byte range of one artifact.
+type Place struct {
+	Artifact string `json:"artifact"`
+	Start    int    `json:"start"`
+	End      int    `json:"end"`
+}
+
+// Entry is one artifact in the index.
+type Entry struct {
+	Path    string `json:"path"`
+	Task    string `json:"task"`
+	Fixture string `json:"fixture"`
+	Kind    string `json:"kind"` // "runbook" or "turn"
+	Turn    int    `json:"turn,omitempty"`
+	Bytes   int    `json:"bytes"`
+	Tokens  int    `json:"tokens"`
+	// GlobalPrefix and TaskPrefix are where the runbook's global and task prefixes end, in bytes.
+	GlobalPrefix int `json:"global_prefix"`
+	TaskPrefix   int `json:"task_prefix"`
+}
+
+// Index is the page's table of contents: the tasks and fixtures, every artifact, and what is wrong.
+type Index struct {
+	Version   int      `json:"version"`
+	Project   string   `json:"project"`
+	Tasks     []string `json:"tasks"`
+	Fixtures  []string `json:"fixtures"`
+	Providers []string `json:"providers"`
+	// Artifacts are in build order: task by task (manifest order), fixtures by name, each runbook before its turns.
+	Artifacts []Entry `json:"artifacts"`
+	// Problems are the diagnostics when the project does not build (Artifacts is then empty), else the lint
+	// findings.
+	Problems []Problem `json:"problems"`
+	OK       bool      `json:"ok"`
+}
+
+// Index returns the snapshot's index.
+func (s *Snapshot) Index() Index {
+	ix := Index{Version: s.Version, OK: s.Prog != nil, Artifacts: []Entry{}, Problems: []Problem{}, Tasks: []string{}, Fixtures: []string{}}
+	ix.Providers = slices.Clone(blocks.Providers)
+	for _, d := range s.Problems {
+		ix.Problems = append(ix.Problems, problem(d))
+	}
+	if s.Prog == nil {
+		return ix
+	}
+	p := s.Prog.Project
+	ix.Project, ix.Tasks = p.Name, slices.Clone(p.Tasks)
+	for _, f := range p.Fixtures {
+		ix.Fixtures = append(ix.Fixtures, f.Name)
+	}
+	sort.Strings(ix.Fixtures)
+	for _, a := range s.Arts {
+		e := Entry{Path: a.Path, Task: a.Task, Fixture: a.Fixture, Kind: "runbook", Turn: a.Turn, Bytes: len(a.Text),
+			Tokens: s.counter.Count(a.Text)}
+		if a.Kind == blocks.Turn {
+			e.Kind = "turn"
+		} else {
+			e.GlobalPrefix, e.TaskPrefix = a.PrefixEnd(blocks.ScopeGlobal), a.PrefixEnd(blocks.ScopeTask)
+		}
+		ix.Artifacts = append(ix.Artifacts, e)
+	}
+	for _, f := range s.Findings {
+		pr := problem(f.Diagnostic)
+		pr.Lint, pr.Fix = f.Lint, f.Suggestion
+		pr.Bytes = s.places(f)
+		ix.Problems = append(ix.Problems, pr)
+	}
+	return ix
+}
+
+func problem(d blocks.Diagnostic) Problem {
+	r := d.Range()
+	return Problem{Severity: d.Severity.String(), File: r.Filename, Line: r.Start.Line, Col: r.Start.Column, Message: d.Summary}
+}
+
+// places are the artifact bytes a finding concerns: every span of the block it names, else of the block whose
+// source holds its position.
+func (s *Snapshot) places(f guard.Finding) []Place {
+	var out []Place
+	r := f.Range()
+	for _, a := range s.Arts {
+		for _, sp := range a.Spans {
+			b := sp.Block
+			if b.ID == f.Block || f.Block == "" && r.Filename != "" && holds(b, r) {
+				out = append(out, Place{Artifact: a.Path, Start: sp.TextStart, End: sp.End})
+			}
+		}
+	}
+	return out
+}
+
+// holds reports whether r starts in block b's body (a template file's, or the TOML string's), or between its id and
+// the end of its body in its blocks file.
+func holds(b *blocks.Block, r blocks.Range) bool {
+	in := func(from, to blocks.Range) bool {
+		return from.Filename == r.Filename && to.Filename == r.Filename &&
+			from.Start.Line <= r.Start.Line && r.Start.Line <= max(to.End.Line, to.Start.Line)
+	}
+	return in(b.BodyRange, b.BodyRange) || in(b.Range, b.BodyRange)
+}
+
+// BlockSpan is one rendered block of an artifact.
+type BlockSpan struct {
+	ID    string `json:"id"`
+	Title string `json:"title,omitempty"`
+	Scope string `json:"scope"`
+	// Start and End are the span's bytes, the separator before the block included; TextStart is where the block's
+	// own text starts.
+	Start     int    `json:"start"`
+	TextStart int    `json:"text_start"`
+	End       int    `json:"end"`
+	Source    string `json:"source"` // path:line:col of the block's definition
+	Tasks     string `json:"tasks"`
+}
+
+// Segment is a stretch of a runbook of one scope (Artifact.Segments).
+type Segment struct {
+	Scope string `json:"scope"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+}
+
+// Breakpoint is where a provider's request puts a cache marker in the runbook: after byte Offset.
+type Breakpoint struct {
+	Offset int `json:"offset"`
+	// Tokens is the request's prefix up to the marker.
+	Tokens int `json:"tokens"`
+}
+
+// View is one artifact as the page draws it.
+type View struct {
+	Entry
+	Text     string      `json:"text"`
+	Blocks   []BlockSpan `json:"blocks"`
+	Segments []Segment   `json:"segments"`
+	// Provider and Model are the ones Breakpoints were placed for (runbooks only).
+	Provider    string       `json:"provider,omitempty"`
+	Model       string       `json:"model,omitempty"`
+	Breakpoints []Breakpoint `json:"breakpoints"`
+	// Note says why a runbook has no breakpoint for the provider, when it has none.
+	Note string `json:"note,omitempty"`
+}
+
+// ErrNoArtifact is returned for an artifact path the snapshot does not hold.
+var ErrNoArtifact = errors.New("no such artifact")
+
+// Artifact returns the view of the artifact at path (TASK/FIXTURE.runbook.md or .turn-K.md), with the cache
+// breakpoints provider's request places in it (a runbook; "" for none): provider's default model, as promptc
+// project places them.
+func (s *Snapshot) Artifact(path, provider string) (*View, error) {
+	a, ok := s.byPath[path]
+	if !ok {
+		return nil, ErrNoArtifact
+	}
+	v := &View{Text: a.Text, Blocks: []BlockSpan{}, Segments: []Segment{}, Breakpoints: []Breakpoint{}}
+	for _, e := range s.Index().Artifacts {
+		if e.Path == path {
+			v.Entry = e
+		}
+	}
+	for _, sp := range a.Spans {
+		b := sp.Block
+		tasks := strings.Join(b.Tasks, ", ")
+		if slices.Contains(b.Tasks, "*") {
+			tasks = "every task"
+		}
+		if len(b.Except) > 0 {
+			tasks += " except " + strings.Join(b.Except, ", ")
+		}
+		v.Blocks = append(v.Blocks, BlockSpan{ID: b.ID, Title: b.Title, Scope: sp.Scope.String(), Start: sp.Start,
+			TextStart: sp.TextStart, End: sp.End, Source: b.Range.String(), Tasks: tasks})
+	}
+	if a.Kind == blocks.Turn {
+		return v, nil
+	}
+	for _, g := range a.Segments() {
+		v.Segments = append(v.Segments, Segment{Scope: g.Scope.String(), Start: g.Start, End: g.End})
+	}
+	if provider == "" {
+		return v, nil
+	}
+	if err := s.breakpoints(v, a, provider); err != nil {
+		return nil, err
+	}
+	return v, nil
+}
+
+// breakpoints places provider's cache markers: the runbook's system parts tile its text, so a marker after one is
+// a byte offset of the runbook.
+func (s *Snapshot) breakpoints(v *View, a *assemble.Artifact, provider string) error {
+	p, err := projection.ParseProvider(provider)
+	if err != nil {
+		return err
+	}
+	cat, err := projection.NewCatalog(s.Prog.Project.Models)
+	if err != nil {
+		return err
+	}
+	m, err := cat.Model(p, "")
+	if err != nil {
+		return err
+	}
+	pr, err := projection.Project(projection.Input{Runbook: a, Turn: "(the turn)"}, projection.Options{Model: m, Counter: s.counter})
+	if err != nil {
+		return err
+	}
+	v.Provider, v.Model = p.String(), m.Name
+	off := 0
+	for _, pt := range pr.Parts {
+		if pt.Kind != projection.SystemPart {
+			continue
+		}
+		off += len(pt.Text)
+		if pt.Marker {
+			v.Breakpoints = append(v.Breakpoints, Breakpoint{Offset: min(off, len(a.Text)), Tokens: pt.Prefix})
+		}
+	}
+	if len(v.Breakpoints) == 0 {
+		v.Note = "no cache breakpoint in the runbook for " + m.Name + ": either the provider caches prefixes automatically (no markers), or no segment's prefix reaches the model's minimum"
+	}
+	return nil
+}
+
+// Stats is guard.Stats of the snapshot: bytes and tokens per task, block and scope, and the shared prefixes.
+func (s *Snapshot) Stats() *guard.StatsReport {
+	if s.Prog == nil {
+		return &guard.StatsReport{}
+	}
+	return guard.Stats(s.Prog, s.Arts, s.counter)
+}
+
+// Simulate replays task's session fixtures (projection.SessionFixtures) under provider's default model, as promptc
+// simulate does with no --fixture: the per-turn reads, writes and relative cost of promptc's layout and the naive
+// ones. A task with no fixture that has turns gives a simulation with no turns.
+func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, error) {
+	if s.Prog == nil {
+		return nil, errors.New("the project does not compile")
+	}
+	if !slices.Contains(s.Prog.Project.Tasks, task) {
+		return nil, fmt.Errorf("unknown task %s%s", blocks.QuoteName(task), blocks.DidYouMean(task, s.Prog.Project.Tasks))
+	}
+	p, err := projection.ParseProvider(provider)
+	if err != nil {
+		return nil, err
+	}
+	cat, err := projection.NewCatalog(s.Prog.Project.Models)
+	if err != nil {
+		return nil, err
+	}
+	m, err := cat.Model(p, "")
+	if err != nil {
+		return nil, err
+	}
+	var sessions []projection.Session
+	for _, f := range projection.SessionFixtures(s.Prog.Project, task) {
+		sess, err := projection.FixtureSession(s.Prog, task, f)
+		if err != nil {
+			return nil, err
+		}
+		sessions = append(sessions, sess)
+	}
+	return projection.Simulate(sessions, projection.Options{Model: m, Counter: s.counter})
+}
+
+// Explain is explain.Line for line n of the artifact at path.
+func (s *Snapshot) Explain(path string, n int) (*explain.LineReport, error) {
+	if _, ok := s.byPath[path]; !ok {
+		return nil, ErrNoArtifact
+	}
+	return explain.Line(s.Prog, path, n)
+}
