@@ -308,3 +308,30 @@ func (l *loader) checkBlocks() {
 func exclusiveWhen(a, b string) bool {
 	return a != "" && b != "" && (a == "!"+b || b == "!"+a)
 }
+
+// constMarkers reports every constant that holds a target's begin or end marker, at the constant (docs/reference.md,
+// "Markers"): a constant is the author's text, and an artifact holding a marker would corrupt the context file it
+// is installed into. It is a load error whether or not a block uses the constant, so that the constant, not the
+// block that happens to render it, is named.
+func (l *loader) constMarkers() {
+	type marker struct{ text, which string }
+	for _, t := range l.p.Targets {
+		for _, m := range [...]marker{{t.Begin, "begin"}, {t.End, "end"}} {
+			if m.text == "" {
+				continue
+			}
+			fix := "installing it would corrupt " + QuoteName(t.File) + "; remove or reword that text"
+			for _, name := range sortedKeys(l.p.Consts) {
+				c := l.p.Consts[name]
+				if i := strings.Index(c.Value, m.text); i >= 0 && c.Lookup == nil {
+					l.errorf(c.SourceRange(i, i+len(m.text)), "constant %q holds the %s marker of target %q: %s", c.Name, m.which, t.Name, fix)
+				}
+				for _, k := range sortedKeys(c.Lookup) {
+					if strings.Contains(c.Lookup[k], m.text) {
+						l.errorf(c.LookupTable.Value(k), "entry %q of lookup table %q holds the %s marker of target %q: %s", k, c.Name, m.which, t.Name, fix)
+					}
+				}
+			}
+		}
+	}
+}

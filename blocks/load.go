@@ -238,6 +238,7 @@ func (l *loader) load() {
 		}
 	}
 	l.checkBlocks()
+	l.constMarkers()
 	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("fixtures", false)) {
 		if l.checkFixtureName(f.name) && l.record(f) {
 			l.fixture(f)
