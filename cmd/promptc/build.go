@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"strings"
 
@@ -43,9 +44,14 @@ func buildCommand(e *env) *cli.Command {
 			}
 			_, err = assemble.BuildDir(root, out)
 			var diags blocks.Diagnostics
+			var link *assemble.LinkError
 			switch {
 			case errors.As(err, &diags):
 				return e.diagnostics(diags)
+			case errors.As(err, &link):
+				// Name the link from the directory as the user gave it.
+				link.Dir = cmp.Or(c.String("out"), "build")
+				return usageErr(e, "build: %v", link)
 			case err != nil:
 				return usageErr(e, "writing artifacts: %v", err)
 			}

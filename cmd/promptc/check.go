@@ -135,6 +135,11 @@ func (e *env) checkError(what string, err error) error {
 	if errors.As(err, &diags) {
 		return e.checkProblems(diags)
 	}
+	var link *assemble.LinkError
+	if errors.As(err, &link) {
+		link.Dir = "golden"
+		return usageErr(e, "check: %v", link)
+	}
 	return usageErr(e, "%s: %v", what, err)
 }
 

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/scaffold"
 )
@@ -62,9 +64,13 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 	}
 	var exists *scaffold.ExistsError
 	var diags blocks.Diagnostics
+	var link *assemble.LinkError
 	switch {
 	case errors.As(err, &exists):
 		exists.Dir = where
+		return "", usageErr(e, "%s: %v", cmd, err)
+	case errors.As(err, &link):
+		link.Dir = cmp.Or(arg, ".")
 		return "", usageErr(e, "%s: %v", cmd, err)
 	case errors.As(err, &diags):
 		return "", e.diagnostics(diags)
