@@ -209,9 +209,14 @@ func setTemplate(r *tableReader, b *Block, v value) {
 }
 
 // checkTaskNames reports names in a gate that the manifest does not declare, at the list item that names them.
+// When the manifest's tasks are missing or not a list, or a name is not a valid task name, that was reported at
+// tasks, and is not reported again here.
 func (l *loader) checkTaskNames(r *tableReader, key string, names []string, star bool) {
+	if l.badKeys[".tasks"] {
+		return
+	}
 	for i, name := range names {
-		if star && name == "*" {
+		if star && name == "*" || l.badTasks[name] {
 			continue
 		}
 		if !slices.Contains(l.p.Tasks, name) {
@@ -253,9 +258,11 @@ func (l *loader) checkBlocks() {
 			b.Slot = id
 		}
 	}
+	// An order list (or its section) that is not a list was reported as such: its blocks are not "not placed".
+	orderKnown := !l.badKeys[".runbook"] && !l.badKeys[".turn"] && !l.badKeys["runbook.order"] && !l.badKeys["turn.order"]
 	for _, b := range p.Blocks {
 		if b.Replaces == "" {
-			if _, ok := placed[b.ID]; !ok {
+			if _, ok := placed[b.ID]; !ok && orderKnown {
 				l.errorf(b.Range, "block %q is not placed: add it to runbook.order or turn.order, or give it replaces", b.ID)
 			}
 			continue
