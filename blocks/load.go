@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -427,9 +428,11 @@ func isBlockID(s string) bool {
 	return true
 }
 
+// quoteName is a block id as messages name it: Go-quoted, so that an id that is not valid (and reported as such)
+// cannot print a control character either, or "(without id)".
 func quoteName(id string) string {
 	if id == "" {
 		return "(without id)"
 	}
-	return `"` + id + `"`
+	return strconv.Quote(id)
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -37,8 +38,17 @@ type ExistsError struct {
 }
 
 func (e *ExistsError) Error() string {
-	return e.Dir + " already holds " + strings.Join(e.Paths, ", ") + ": init writes a new project and overwrites nothing; " +
+	return e.Dir + " already holds " + quoteNames(e.Paths) + ": init writes a new project and overwrites nothing; " +
 		"choose another directory, or move them away"
+}
+
+// quoteNames joins paths with ", ", each quoted as blocks.QuoteName quotes names.
+func quoteNames(paths []string) string {
+	q := make([]string, len(paths))
+	for i, p := range paths {
+		q[i] = blocks.QuoteName(p)
+	}
+	return strings.Join(q, ", ")
 }
 
 // Files returns the paths of the sources Init writes, slash paths relative to the project root, sorted.

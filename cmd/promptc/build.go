@@ -38,7 +38,7 @@ func buildCommand(e *env) *cli.Command {
 				// Name the directory as the user gave it.
 				if err := assemble.CheckOutDir(root, out); err != nil {
 					bad := err.(*assemble.OutDirError)
-					bad.Out = "--out " + o
+					bad.Out = "--out " + blocks.QuoteName(o)
 					return usageErr(e, "build: %s", strings.ReplaceAll(bad.Error(), "run promptc check", "run "+e.invocation()+" check"))
 				}
 			}

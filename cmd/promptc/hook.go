@@ -89,7 +89,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "hook %s: no promptc.toml in %s or any parent directory: name the project "+
-						"directories as arguments (with pre-commit: args: [path/to/project])", name, e.dir)
+						"directories as arguments (with pre-commit: args: [path/to/project])", name, blocks.QuoteName(e.dir))
 				}
 				dirs = []string{root}
 			}
@@ -103,7 +103,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				}
 				status := run([]string{"promptc", "-C", arg, name}, e.stdout, e.stderr)
 				if status != exitOK && len(dirs) > 1 {
-					fmt.Fprintf(e.stderr, "promptc: hook %s: %s failed (exit status %d)\n", name, dir, status)
+					fmt.Fprintf(e.stderr, "promptc: hook %s: %s failed (exit status %d)\n", name, blocks.QuoteName(dir), status)
 				}
 				worst = max(worst, status)
 			}

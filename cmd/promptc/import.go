@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/importer"
 )
@@ -39,14 +40,14 @@ func importCommand(e *env) *cli.Command {
 				name, val, hasVal := strings.Cut(strings.TrimLeft(a, "-"), "=")
 				if !strings.HasPrefix(a, "-") || a == "-" || name != "out" && name != "task" {
 					if strings.HasPrefix(a, "-") && a != "-" {
-						return usageErr(e, "import: unknown flag %s (see promptc import --help)", a)
+						return usageErr(e, "import: unknown flag %s (see promptc import --help)", blocks.QuoteName(a))
 					}
 					files = append(files, a)
 					continue
 				}
 				if !hasVal {
 					if k+1 == len(args) {
-						return usageErr(e, "import: flag needs an argument: %s (see promptc import --help)", a)
+						return usageErr(e, "import: flag needs an argument: %s (see promptc import --help)", blocks.QuoteName(a))
 					}
 					k++
 					val = args[k]
@@ -62,7 +63,7 @@ func importCommand(e *env) *cli.Command {
 				data, err := os.ReadFile(e.path(file))
 				var pe *os.PathError
 				if errors.As(err, &pe) {
-					return usageErr(e, "import: %s: %v", file, pe.Err)
+					return usageErr(e, "import: %s: %v", blocks.QuoteName(file), pe.Err)
 				} else if err != nil {
 					return usageErr(e, "import: %v", err)
 				}
@@ -77,7 +78,7 @@ func importCommand(e *env) *cli.Command {
 			for _, t := range tasks {
 				name, file, ok := strings.Cut(t, "=")
 				if !ok || name == "" || file == "" {
-					return usageErr(e, "import: --task %s: write NAME=FILE", t)
+					return usageErr(e, "import: --task %s: write NAME=FILE", blocks.QuoteName(t))
 				}
 				if err := add(name, file); err != nil {
 					return err

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -58,7 +59,7 @@ func initCommand(e *env) *cli.Command {
 // header ("promptc CMD: wrote a new project in DIR" and detail) and the written files go to b, and inv is the
 // invocation for the project, for the commands to try next.
 func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written []string, err error) (inv string, _ error) {
-	where := arg
+	where := blocks.QuoteName(arg)
 	if arg == "" {
 		where = "the working directory"
 	}
@@ -75,7 +76,7 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 	case errors.As(err, &diags):
 		return "", e.diagnostics(diags)
 	case err != nil:
-		return "", usageErr(e, "%s: %v", cmd, err)
+		return "", usageErr(e, "%s: %s", cmd, pathErrorText(err))
 	}
 	fmt.Fprintf(b, "promptc %s: wrote a new project in %s%s:\n", cmd, where, detail)
 	for _, p := range written {
@@ -86,4 +87,13 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 		inv += " -C " + shellQuote(arg)
 	}
 	return inv, nil
+}
+
+// pathErrorText is err as printed, the path of a *fs.PathError quoted as blocks.QuoteName quotes names.
+func pathErrorText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + " " + blocks.QuoteName(pe.Path) + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }

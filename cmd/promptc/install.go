@@ -177,9 +177,9 @@ func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
 // the -C directory, and messages name files from where promptc ran.
 func (e *env) shown(p string) string {
 	if e.cdir != "" && !filepath.IsAbs(p) {
-		return filepath.Join(e.cdir, p)
+		return blocks.QuoteName(filepath.Join(e.cdir, p))
 	}
-	return filepath.Clean(p)
+	return blocks.QuoteName(filepath.Clean(p))
 }
 
 // targets returns the targets named by --target, or all of them with --all-targets.

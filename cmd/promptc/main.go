@@ -8,7 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -140,13 +143,13 @@ func newApp(e *env) *cli.App {
 			if dir := c.String("C"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
-					return usageErr(e, "-C %s: %v", dir, err)
+					return usageErr(e, "-C %s: %v", blocks.QuoteName(dir), err)
 				}
 				if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-					return usageErr(e, "-C %s: no such directory", dir)
+					return usageErr(e, "-C %s: no such directory", blocks.QuoteName(dir))
 				}
 				if _, err := os.Stat(filepath.Join(abs, blocks.ManifestFile)); err != nil {
-					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", dir)
+					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", blocks.QuoteName(dir))
 				}
 				e.dir, e.root, e.cdir = abs, abs, dir
 				return nil
@@ -179,7 +182,7 @@ func newApp(e *env) *cli.App {
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			return usageErr(e, "%v (see promptc --help)", err)
+			return usageErr(e, "%s (see promptc --help)", flagError(err))
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = true
@@ -219,8 +222,19 @@ func commandName(c *cli.Context) string {
 // commandUsageError makes flag errors of a subcommand exit with status 2.
 func commandUsageError(e *env) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
-		return usageErr(e, "%s: %v (see promptc %s --help)", c.Command.Name, err, c.Command.Name)
+		return usageErr(e, "%s: %s (see promptc %s --help)", c.Command.Name, flagError(err), c.Command.Name)
 	}
+}
+
+// flagError is a flag parsing error as printed: the name of a flag that is not defined is the user's text, quoted
+// as every name is (blocks.QuoteName), so that it cannot forge a line or reach the terminal as an escape.
+func flagError(err error) string {
+	const undefined = "flag provided but not defined: "
+	msg := err.Error()
+	if name, ok := strings.CutPrefix(msg, undefined); ok {
+		return undefined + blocks.QuoteName(name)
+	}
+	return msg
 }
 
 // path resolves a path given on the command line.
@@ -265,8 +279,14 @@ func (e *env) invocation() string {
 	return "promptc"
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters.
+// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters. A name holding a
+// character that blocks.QuoteName would quote (a control or format character) is written as bash's $'…' with Go's
+// escapes, which bash and zsh read back, so that the suggestion never carries the raw byte.
 func shellQuote(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' }) {
+		q := strconv.Quote(s)
+		return "$'" + strings.ReplaceAll(q[1:len(q)-1], "'", `\'`) + "'"
+	}
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+=:@,", r)) {
 			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
