@@ -271,6 +271,8 @@ func (l *loader) checkBlocks() {
 		switch {
 		case b.Replaces == b.ID:
 			l.errorf(b.Range, "block %q replaces itself", b.ID)
+		case !ok && p.Incomplete:
+			// The block may be in a blocks/ file that could not be read: reported there.
 		case !ok:
 			l.errorf(b.Range, "block %q replaces unknown block %q%s", b.ID, b.Replaces, ids.DidYouMean(b.Replaces))
 		case target.Replaces != "":
