@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -60,6 +61,10 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			if update {
+				// A link at golden/ or below is refused before the project is even loaded, as check refuses it.
+				if err := golden.CheckLinks(filepath.Join(root, "golden")); err != nil {
+					return e.checkError("updating golden/", err)
+				}
 				prog, diags := assemble.LoadDir(root)
 				if len(diags) > 0 {
 					return e.checkProblems(diags)
