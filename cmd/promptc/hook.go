@@ -151,15 +151,15 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				switch fi, err := os.Stat(root); {
 				case err != nil:
 					return usageErr(e, "%s: %s: no such directory: PROJECT_DIR names a project root, the directory "+
-						"holding promptc.toml", cmd, e.shown(arg))
+						"holding promptc.toml", cmd, blocks.QuoteName(e.shown(arg)))
 				case !fi.IsDir():
 					return usageErr(e, "%s: %s is not a directory: PROJECT_DIR names a project root, the directory "+
-						"holding promptc.toml", cmd, e.shown(arg))
+						"holding promptc.toml", cmd, blocks.QuoteName(e.shown(arg)))
 				}
 				if _, err := os.Stat(filepath.Join(root, blocks.ManifestFile)); err != nil {
-					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, e.shown(arg))
+					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, blocks.QuoteName(e.shown(arg)))
 				}
-				e.root, fix.project = root, e.shown(arg)
+				e.root, fix.project = root, blocks.QuoteName(e.shown(arg))
 			} else {
 				quiet := *e
 				quiet.stderr = io.Discard

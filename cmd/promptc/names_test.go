@@ -19,7 +19,8 @@ const hostileName = "a\n::error file=x::forged\x1b]0;owned\x07\x1b[31m.md"
 func TestHostileNames(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		"proj/promptc.toml":             "name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"r\"]\n[turn]\norder = [\"u\"]\n[vars.x]\nscope = \"turn\"\ntype = \"string\"\n",
+		"proj/promptc.toml": "name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"r\"]\n[turn]\norder = [\"u\"]\n[vars.x]\nscope = \"turn\"\ntype = \"string\"\n" +
+			"[[target]]\nname = \"x\"\nfile = \"CLAUDE.md\"\nbegin = \"<!-- BEGIN X -->\"\nend = \"<!-- END X -->\"\n",
 		"proj/blocks/a.toml":            "[[block]]\nid = \"r\"\nbody = \"Rules.\"\n[[block]]\nid = \"u\"\nbody = \"{{.x}}\"\n",
 		"src/" + hostileName:            "# Review\n\nRead the diff.  \n",
 		"proj/" + hostileName:           "not a values file",
@@ -61,6 +62,9 @@ func TestHostileNames(t *testing.T) {
 		{"render --fixture", proj, []string{"render", "--task", "t", "--fixture", hostileName}},
 		{"render --task", proj, []string{"render", "--task", hostileName}},
 		{"install --dir", proj, []string{"install", "--task", "t", "--target", "x", "--dir", missing}},
+		{"install --check", root, []string{"-C", "proj", "install", "--check", "--task", "t", "--target", "x", "--dir", filepath.Join(root, "dirs", hostileName)}},
+		{"install", root, []string{"-C", "proj", "install", "--task", "t", "--target", "x", "--dir", filepath.Join(root, "dirs", hostileName)}},
+		{"uninstall", root, []string{"-C", "proj", "uninstall", "--target", "x", "--dir", filepath.Join(root, "dirs", hostileName)}},
 		{"build --out", proj, []string{"build", "--out", filepath.Join(proj, "golden", hostileName)}},
 		{"init", root, []string{"init", "src/" + hostileName}},
 		{"init new", root, []string{"init", "new-" + hostileName}},
