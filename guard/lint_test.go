@@ -1089,3 +1089,24 @@ func TestUncoveredTask(t *testing.T) {
 		})
 	}
 }
+
+// TestUncoveredTaskNotSilenced: an allow of uncovered-task is an unknown-allow error that says why, and the task is
+// still reported.
+func TestUncoveredTaskNotSilenced(t *testing.T) {
+	prog, arts := ltCompile(t, map[string]string{
+		"promptc.toml":    ltManifest(`"intro"`, "[[lint.allow]]\nlint = \"uncovered-task\"\nreason = \"later\"\n"),
+		"blocks/a.toml":   "[[block]]\nid = \"intro\"\nbody = \"Rules.\"\n",
+		"fixtures/a.toml": "tasks = [\"issue\"]\n",
+	})
+	var got []string
+	for _, f := range LintErrors(prog, arts) {
+		got = append(got, f.Lint+": "+f.Summary)
+	}
+	want := []string{
+		`uncovered-task: no fixture renders task "chat", so no golden file guards it: check cannot see its runbook change, and a ref that fails in it is found in production`,
+		`unknown-allow: [[lint.allow]] cannot silence uncovered-task: a task no fixture renders is unguarded, and a fixture is the fix`,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("findings:\n%q\nwant\n%q", got, want)
+	}
+}
