@@ -356,9 +356,9 @@ func markers(p *blocks.Project) []marker {
 	return out
 }
 
-// textMarkers finds the targets' markers in a block's own text (§3.9): its title, the literal text of its body and
-// the constants it uses. Each is a compile error at the source line that holds it, since installing an artifact
-// holding it would corrupt the context file.
+// textMarkers finds the targets' markers in a block's own text (§3.9): its title and the literal text of its body.
+// Each is a compile error at the source line that holds it, since installing an artifact holding it would corrupt
+// the context file. A constant holding one is a load error at the constant, which blocks.Load reports.
 func textMarkers(p *blocks.Project, b *blocks.Block, body *templates.Body) blocks.Diagnostics {
 	var diags blocks.Diagnostics
 	for _, m := range markers(p) {
@@ -369,15 +369,6 @@ func textMarkers(p *blocks.Project, b *blocks.Block, body *templates.Body) block
 		for _, lit := range body.Literals {
 			if i := strings.Index(lit.Text, m.text); i >= 0 {
 				diags.Errorf(b.SourceRange(lit.Off+i, lit.Off+i+len(m.text)), "the text of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix)
-			}
-		}
-		for _, u := range body.Uses.Consts {
-			c := p.Consts[u.Name]
-			if c == nil {
-				continue
-			}
-			if i := strings.Index(c.Value, m.text); i >= 0 {
-				diags.Errorf(c.SourceRange(i, i+len(m.text)), "constant %q, used by block %q, holds the %s marker of target %q: %s", c.Name, b.ID, m.which, m.target.Name, fix)
 			}
 		}
 	}

@@ -97,7 +97,8 @@ func TreeOf(arts []*Artifact) map[string][]byte {
 // WriteTree would not know to remove.
 //
 // Paths must be slash paths relative to dir with no dot-file element; an invalid one is an error before anything is
-// written. On another error, the removals done so far are returned with it (which files of a batch that failed to
+// written, and so is a directory on a path's way below dir that is a symbolic link (a *LinkError): dir itself may
+// be one, what lies below it may not. On another error, the removals done so far are returned with it (which files of a batch that failed to
 // write were renamed into place is not known). WriteTree must not run concurrently with another WriteTree of the
 // same dir: each removes the other's temporary files.
 func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChanges, error) {
@@ -107,6 +108,10 @@ func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChang
 		if err := checkTreePath(p); err != nil {
 			return ch, err
 		}
+	}
+	// A directory on the way that is a symbolic link would take the write outside dir: refuse before writing.
+	if err := RealDirs(dir, fileDirs(paths), treeRule); err != nil {
+		return ch, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return ch, err
@@ -373,4 +378,69 @@ func sortedUnion(a, b []string) []string {
 	out := slices.Concat(a, b)
 	slices.Sort(out)
 	return slices.Compact(out)
+}
+
+// LinkError is the refusal to read or write an artifact tree through a symbolic link: a link committed in a cloned
+// repository (golden -> ../home, out/issue -> /etc) would otherwise let promptc write or remove files outside the
+// tree, or compare a build with itself (docs/guard.md, "Real directories only").
+type LinkError struct {
+	// Dir is the tree's directory as messages name it: the path as given, which a caller that knows the project
+	// root may replace by what the user wrote ("golden", "--out out").
+	Dir string
+	// Rel is the link's slash path below Dir; "" when Dir itself is the link.
+	Rel string
+	// Target is what the link points to, as written in it ("" when it could not be read).
+	Target string
+	// Rule says what the tree must be instead, and what to do.
+	Rule string
+}
+
+func (e *LinkError) Error() string {
+	p := filepath.ToSlash(e.Dir)
+	if e.Rel != "" {
+		p = path.Join(p, e.Rel)
+	}
+	to := ""
+	if e.Target != "" {
+		to = " (to " + blocks.QuoteName(e.Target) + ")"
+	}
+	return blocks.QuoteName(p) + " is a symbolic link" + to + ": " + e.Rule
+}
+
+// NewLinkError returns the *LinkError for the link at slash path rel below dir ("" for dir itself), reading its
+// target.
+func NewLinkError(dir, rel, rule string) *LinkError {
+	target, _ := os.Readlink(filepath.Join(dir, filepath.FromSlash(rel)))
+	return &LinkError{Dir: dir, Rel: rel, Target: target, Rule: rule}
+}
+
+// treeRule is why WriteTree refuses a link under the directory it writes.
+const treeRule = "artifacts are written only into real directories under the output directory, so that nothing " +
+	"outside it is written or removed; replace the link with a directory, or choose another output directory"
+
+// RealDirs returns a *LinkError (with rule) when one of dirs, slash paths relative to dir, is a symbolic link; the
+// first in path order, so that a link is reported before anything beneath it is looked up through it. A missing
+// directory is fine (it will be created); dir itself is not checked.
+func RealDirs(dir string, dirs []string, rule string) error {
+	dirs = slices.Sorted(slices.Values(dirs))
+	for _, d := range slices.Compact(dirs) {
+		fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(d)))
+		if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return NewLinkError(dir, d, rule)
+		}
+	}
+	return nil
+}
+
+// fileDirs returns every directory above the slash paths, excluding ".".
+func fileDirs(paths []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, p := range paths {
+		for d := path.Dir(p); d != "." && !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package assemble_test
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -262,5 +263,39 @@ func TestWriteTreeInterrupted(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "t", "z.runbook.md", "keep")); err != nil {
 		t.Errorf("the user's directory lost its file: %v", err)
+	}
+}
+
+// TestWriteTreeLinks: a directory below the tree's directory that is a symbolic link stops WriteTree before anything
+// is written, under either stale rule, and names the topmost link; the directory itself may be a link.
+func TestWriteTreeLinks(t *testing.T) {
+	for _, rule := range []assemble.Stale{assemble.StaleListed, assemble.StaleAll} {
+		t.Run(rule.String(), func(t *testing.T) {
+			top := t.TempDir()
+			writeUserFiles(t, top, map[string]string{"elsewhere/keep.md": "keep\n", "out/mine.md": "mine\n"})
+			if err := os.Symlink("../elsewhere", filepath.Join(top, "out", "issue")); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			files := map[string][]byte{"chat/a.runbook.md": []byte("c\n"), "issue/deep/a.runbook.md": []byte("a\n")}
+			_, err := assemble.WriteTree(filepath.Join(top, "out"), files, assemble.TreeOptions{Stale: rule})
+			var le *assemble.LinkError
+			if !errors.As(err, &le) || le.Rel != "issue" || le.Target != "../elsewhere" {
+				t.Fatalf("WriteTree error = %v, want a *assemble.LinkError for issue", err)
+			}
+			want := []string{"elsewhere/keep.md", "out/mine.md"}
+			if got := listFiles(t, top); !slices.Equal(got, want) {
+				t.Errorf("files after the refusal = %q, want %q", got, want)
+			}
+			// Through a link to the directory itself, the tree is written.
+			if err := os.Remove(filepath.Join(top, "out", "issue")); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink("out", filepath.Join(top, "linked")); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := assemble.WriteTree(filepath.Join(top, "linked"), files, assemble.TreeOptions{Stale: assemble.StaleListed}); err != nil {
+				t.Fatalf("WriteTree through a linked directory: %v", err)
+			}
+		})
 	}
 }

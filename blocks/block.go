@@ -209,9 +209,14 @@ func setTemplate(r *tableReader, b *Block, v value) {
 }
 
 // checkTaskNames reports names in a gate that the manifest does not declare, at the list item that names them.
+// When the manifest's tasks are missing or not a list, or a name is not a valid task name, that was reported at
+// tasks, and is not reported again here.
 func (l *loader) checkTaskNames(r *tableReader, key string, names []string, star bool) {
+	if l.badKeys[".tasks"] {
+		return
+	}
 	for i, name := range names {
-		if star && name == "*" {
+		if star && name == "*" || l.badTasks[name] {
 			continue
 		}
 		if !slices.Contains(l.p.Tasks, name) {
@@ -253,9 +258,11 @@ func (l *loader) checkBlocks() {
 			b.Slot = id
 		}
 	}
+	// An order list (or its section) that is not a list was reported as such: its blocks are not "not placed".
+	orderKnown := !l.badKeys[".runbook"] && !l.badKeys[".turn"] && !l.badKeys["runbook.order"] && !l.badKeys["turn.order"]
 	for _, b := range p.Blocks {
 		if b.Replaces == "" {
-			if _, ok := placed[b.ID]; !ok {
+			if _, ok := placed[b.ID]; !ok && orderKnown {
 				l.errorf(b.Range, "block %q is not placed: add it to runbook.order or turn.order, or give it replaces", b.ID)
 			}
 			continue
@@ -264,6 +271,8 @@ func (l *loader) checkBlocks() {
 		switch {
 		case b.Replaces == b.ID:
 			l.errorf(b.Range, "block %q replaces itself", b.ID)
+		case !ok && p.Incomplete:
+			// The block may be in a blocks/ file that could not be read: reported there.
 		case !ok:
 			l.errorf(b.Range, "block %q replaces unknown block %q%s", b.ID, b.Replaces, ids.DidYouMean(b.Replaces))
 		case target.Replaces != "":
@@ -307,4 +316,31 @@ func (l *loader) checkBlocks() {
 // exclusiveWhen reports whether two when conditions can never both hold: x and !x.
 func exclusiveWhen(a, b string) bool {
 	return a != "" && b != "" && (a == "!"+b || b == "!"+a)
+}
+
+// constMarkers reports every constant that holds a target's begin or end marker, at the constant (docs/reference.md,
+// "Markers"): a constant is the author's text, and an artifact holding a marker would corrupt the context file it
+// is installed into. It is a load error whether or not a block uses the constant, so that the constant, not the
+// block that happens to render it, is named.
+func (l *loader) constMarkers() {
+	type marker struct{ text, which string }
+	for _, t := range l.p.Targets {
+		for _, m := range [...]marker{{t.Begin, "begin"}, {t.End, "end"}} {
+			if m.text == "" {
+				continue
+			}
+			fix := "installing it would corrupt " + QuoteName(t.File) + "; remove or reword that text"
+			for _, name := range sortedKeys(l.p.Consts) {
+				c := l.p.Consts[name]
+				if i := strings.Index(c.Value, m.text); i >= 0 && c.Lookup == nil {
+					l.errorf(c.SourceRange(i, i+len(m.text)), "constant %q holds the %s marker of target %q: %s", c.Name, m.which, t.Name, fix)
+				}
+				for _, k := range sortedKeys(c.Lookup) {
+					if strings.Contains(c.Lookup[k], m.text) {
+						l.errorf(c.LookupTable.Value(k), "entry %q of lookup table %q holds the %s marker of target %q: %s", k, c.Name, m.which, t.Name, fix)
+					}
+				}
+			}
+		}
+	}
 }

@@ -179,6 +179,7 @@ func decode[T any](r *tableReader, x T, specs []key[T]) {
 			if sp.need != nil {
 				if msg := sp.need(x); msg != "" {
 					r.l.errorf(r.src.Header, "%s", msg)
+					r.markBad(sp.name)
 				}
 			}
 			continue
@@ -190,7 +191,10 @@ func decode[T any](r *tableReader, x T, specs []key[T]) {
 				continue
 			}
 		}
-		if v, ok := r.convert(sp.name, sp.kind, sp.min, sp.max, raw); ok && sp.set != nil {
+		v, ok := r.convert(sp.name, sp.kind, sp.min, sp.max, raw)
+		if !ok {
+			r.markBad(sp.name)
+		} else if sp.set != nil {
 			sp.set(r, x, v)
 		}
 	}
@@ -199,6 +203,14 @@ func decode[T any](r *tableReader, x T, specs []key[T]) {
 		names[i] = sp.name
 	}
 	r.unknown(names)
+}
+
+// markBad records that key of a promptc.toml table is missing where required, or has a value of the wrong type
+// (loader.badKeys).
+func (r *tableReader) markBad(key string) {
+	if r.file != nil && r.file.Name == ManifestFile {
+		r.l.badKeys[r.name+"."+key] = true
+	}
 }
 
 // convert checks that raw is of kind and converts it, reporting a value of the wrong kind.

@@ -42,6 +42,10 @@ type Diagnostic struct {
 	Suggestion string
 	// Subject is where the problem is; nil for a problem with no source (a value passed through the Go API).
 	Subject *Range
+
+	// cause is set on a file that could not be read or parsed: Sort puts it before every other problem, since
+	// what is left may follow from the file's absence, and the user should read the cause first.
+	cause bool
 }
 
 // Range returns the subject, or the zero Range when there is none.
@@ -101,9 +105,13 @@ func (ds *Diagnostics) Errorf(rng Range, format string, args ...any) {
 }
 
 // Sort orders the diagnostics by file, line, column and text, and drops exact duplicates, so that the report does
-// not depend on the order in which checks ran.
+// not depend on the order in which checks ran. A file that could not be read or parsed comes first: whatever else
+// is reported may follow from it.
 func (ds Diagnostics) Sort() Diagnostics {
 	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
+		if a.cause != b.cause {
+			return cmpBool(b.cause, a.cause)
+		}
 		ra, rb := a.Range(), b.Range()
 		if c := ra.Compare(rb); c != 0 {
 			return c

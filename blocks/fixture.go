@@ -15,14 +15,21 @@ var fixtureKeys = []key[*Fixture]{
 	{name: "session", kind: kindTable, set: func(r *tableReader, f *Fixture, v value) {
 		sr := r.l.table(r.file, r.ix, "session", 0, "[session]", v.table)
 		f.SessionTable = sr.src
-		f.Session = r.l.values(sr, ScopeSession)
+		f.Session = r.l.values(sr, ScopeSession, f.badSession, f.badSession)
 	}},
 	{name: "turn", kind: kindTables, set: func(r *tableReader, f *Fixture, v value) {
 		for i, m := range v.tables {
 			tr := r.l.table(r.file, r.ix, "turn", i, "[[turn]]", m)
 			f.TurnTables = append(f.TurnTables, tr.src)
 			f.Replies = append(f.Replies, reply(tr))
-			f.Turns = append(f.Turns, r.l.values(tr, ScopeTurn))
+			// A turn's invalid values are its own; a session variable misplaced in a turn is the session's.
+			bad := map[string]bool{}
+			for k := range f.badSession {
+				if v := r.l.p.Vars[k]; v != nil && v.Scope == ScopeTurn {
+					bad[k] = true // given in [session] instead: not missing from every turn as well
+				}
+			}
+			f.Turns = append(f.Turns, r.l.values(tr, ScopeTurn, bad, f.badSession))
 		}
 	}},
 }
@@ -35,6 +42,8 @@ func (l *loader) fixture(sf *sourceFile) {
 		Session: Values{},
 		Range:   sf.file.Range(0, 0),
 		Table:   r.src,
+		// Filled while [session] and [[turn]] are read, and used once extends is resolved.
+		badSession: map[string]bool{},
 	}
 	decode(r, f, fixtureKeys)
 	l.p.Fixtures = append(l.p.Fixtures, f)
@@ -73,6 +82,8 @@ func (l *loader) resolveFixtures() {
 		state[f] = 1
 		base, ok := byName[f.Extends]
 		switch {
+		case !ok && l.brokenFixtures[f.Extends]:
+			// Its file was reported as unreadable or not parsing: what it holds is unknown, not missing.
 		case !ok:
 			l.errorf(f.Table.Value("extends"), "fixture %q extends unknown fixture %q%s: extends names a file of fixtures/ without .toml", f.Name, f.Extends, DidYouMean(f.Extends, names))
 		case !resolve(base, append(chain, f.Name)):
@@ -84,6 +95,9 @@ func (l *loader) resolveFixtures() {
 			from := maps.Clone(base.sessionFrom)
 			maps.Copy(from, f.sessionFrom)
 			f.sessionFrom = from
+			bad := maps.Clone(base.badSession)
+			maps.Copy(bad, f.badSession)
+			f.badSession = bad
 			if !f.tasksSet {
 				f.Tasks = base.Tasks
 				if len(f.Tasks) == 0 {
@@ -111,7 +125,7 @@ func (l *loader) resolveFixtures() {
 		if f.Extends != "" {
 			what = "[session] (with what it extends)"
 		}
-		l.requireAll(at, f.Session, ScopeSession, what)
+		l.requireAll(at, f.Session, f.badSession, ScopeSession, what)
 	}
 }
 
@@ -134,8 +148,11 @@ func reply(r *tableReader) string {
 	return s
 }
 
-// values reads the variable values of a [session] or [[turn]] table, checking names, scopes and types.
-func (l *loader) values(r *tableReader, scope Scope) Values {
+// values reads the variable values of a [session] or [[turn]] table, checking names, scopes and types. A declared
+// variable given a value of the wrong type is added to bad, and one given in the wrong table to misplaced: it is
+// there, just wrong, and must not be reported as missing too. A turn's required variables are checked here, except
+// those in bad.
+func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]bool) Values {
 	vals := Values{}
 	for _, k := range sortedKeys(r.m) {
 		if scope == ScopeTurn && k == ReplyKey {
@@ -157,26 +174,28 @@ func (l *loader) values(r *tableReader, scope Scope) Values {
 				where = "[session]"
 			}
 			r.errorf(k, "%q is a %s variable: set it in %s, not in %s", k, v.Scope, where, r.what)
+			misplaced[k] = true
 			continue
 		}
 		val, verr := v.Check(r.m[k])
 		if verr != nil {
 			r.l.errorf(r.recordRange(k, verr.Record, verr.Field), "%s", verr.Summary)
+			bad[k] = true
 			continue
 		}
 		vals[k] = val
 	}
 	if scope == ScopeTurn {
-		l.requireAll(r.src.Header, vals, scope, r.what)
+		l.requireAll(r.src.Header, vals, bad, scope, r.what)
 	}
 	return vals
 }
 
-// requireAll reports the required variables of scope that vals lacks.
-func (l *loader) requireAll(at Range, vals Values, scope Scope, what string) {
+// requireAll reports the required variables of scope that vals lacks, except those in bad (given, and reported).
+func (l *loader) requireAll(at Range, vals Values, bad map[string]bool, scope Scope, what string) {
 	for _, name := range sortedKeys(l.p.Vars) {
 		v := l.p.Vars[name]
-		if v.Required && v.Scope == scope {
+		if v.Required && v.Scope == scope && !bad[name] {
 			if _, ok := vals[name]; !ok {
 				l.errorf(at, "required %s variable %q is missing from %s", scope, name, what)
 			}

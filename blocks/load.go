@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode"
@@ -30,8 +31,11 @@ func Load(fsys fs.FS) (*Project, Diagnostics) {
 			Templates: map[string]string{},
 			Files:     map[string]*File{},
 		},
-		constRange: map[string]Range{},
-		toolRange:  map[string]Range{},
+		constRange:     map[string]Range{},
+		toolRange:      map[string]Range{},
+		brokenFixtures: map[string]bool{},
+		badKeys:        map[string]bool{},
+		badTasks:       map[string]bool{},
 	}
 	l.load()
 	return l.p, l.diags.Sort()
@@ -48,6 +52,16 @@ type loader struct {
 	brokenTemplates map[string]bool
 	// vars suggests variable names; built once the manifest is read.
 	vars *Suggester
+	// brokenFixtures holds the names of the fixtures whose files could not be read or parsed: a fixture extending
+	// one is not told that it extends an unknown fixture.
+	brokenFixtures map[string]bool
+	// badKeys holds the keys of promptc.toml that are missing where required, or whose value has the wrong type,
+	// as "table.key" (".tasks", "runbook.order", ".runbook"): what they would have declared is unknown, so its uses
+	// are not reported as undeclared (one problem, one diagnostic).
+	badKeys map[string]bool
+	// badTasks holds the names in tasks that are not valid task names: reported once, at tasks, not again at
+	// every gate that names them.
+	badTasks map[string]bool
 }
 
 func (l *loader) errorf(rng Range, format string, args ...any) { l.diags.Errorf(rng, format, args...) }
@@ -208,7 +222,9 @@ func (l *loader) record(f *sourceFile) bool {
 		l.p.Files[f.name] = f.file
 	}
 	if f.diag != nil {
-		l.diags = append(l.diags, *f.diag)
+		d := *f.diag
+		d.cause = true
+		l.diags = append(l.diags, d)
 		return false
 	}
 	return true
@@ -225,9 +241,11 @@ func (l *loader) load() {
 		}
 		return
 	}
-	if l.record(mf) {
-		l.manifest(mf)
+	if !l.record(mf) {
+		l.syntaxOnly()
+		return
 	}
+	l.manifest(mf)
 	l.vars = NewSuggester(sortedKeys(l.p.Vars))
 	l.loadTemplates()
 	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("blocks", true)) {
@@ -238,9 +256,15 @@ func (l *loader) load() {
 		}
 	}
 	l.checkBlocks()
+	l.constMarkers()
 	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("fixtures", false)) {
-		if l.checkFixtureName(f.name) && l.record(f) {
+		if !l.checkFixtureName(f.name) {
+			continue
+		}
+		if l.record(f) {
 			l.fixture(f)
+		} else {
+			l.brokenFixtures[fixtureName(f.name)] = true
 		}
 	}
 	// Fixture names, not file paths, give the order: "a-b.toml" sorts before "a.toml" by path but after it by name.
@@ -249,6 +273,28 @@ func (l *loader) load() {
 	if len(l.p.Fixtures) == 0 {
 		l.p.Fixtures = []*Fixture{{Name: "default", Tasks: []string{"*"}, Session: Values{}, Implicit: true}}
 	}
+}
+
+// syntaxOnly checks what the other files hold on their own (that they can be read, are UTF-8 and parse) when
+// promptc.toml does not parse. Without the manifest every task, variable, order list and target is unknown, and
+// checking the blocks and fixtures against nothing would report every use of them (blocks "not placed", tasks
+// "undeclared", variables "unknown"), burying the one real problem under dozens that follow from it.
+func (l *loader) syntaxOnly() {
+	l.p.Incomplete = true
+	l.loadTemplates()
+	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("blocks", true)) {
+		l.record(f)
+	}
+	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("fixtures", false)) {
+		if l.checkFixtureName(f.name) {
+			l.record(f)
+		}
+	}
+}
+
+// fixtureName is the name of the fixture in file name: its base name without .toml.
+func fixtureName(name string) string {
+	return strings.TrimSuffix(name[strings.LastIndexByte(name, '/')+1:], ".toml")
 }
 
 // checkName reports a source file whose name holds a character that cannot be printed safely: a control or format
@@ -382,9 +428,11 @@ func isBlockID(s string) bool {
 	return true
 }
 
+// quoteName is a block id as messages name it: Go-quoted, so that an id that is not valid (and reported as such)
+// cannot print a control character either, or "(without id)".
 func quoteName(id string) string {
 	if id == "" {
 		return "(without id)"
 	}
-	return `"` + id + `"`
+	return strconv.Quote(id)
 }

@@ -70,6 +70,7 @@ func setTasks(r *tableReader, l *loader, v value) {
 		switch {
 		case !isName(task):
 			r.errorf("tasks", "task name %q is not valid: task names match [a-z][a-z0-9_]*", task)
+			l.badTasks[task] = true
 		case slices.Contains(l.p.Tasks, task):
 			r.errorf("tasks", "task %q is listed twice", task)
 		default:

@@ -237,6 +237,9 @@ type Fixture struct {
 	Implicit bool
 
 	tasksSet bool // tasks is set in the fixture's own file
+	// badSession holds the variables given a value that was reported (a session value of the wrong type, or a
+	// value in the wrong table), with what the fixture extends: present but wrong, so not reported as missing.
+	badSession map[string]bool
 	// sessionFrom holds, for each session value, the [session] table it is written in: this fixture's, or that of
 	// a fixture it extends.
 	sessionFrom map[string]*Table

@@ -78,8 +78,12 @@ const attributes = `# Written by promptc. Golden files are compared byte for byt
 // assemble.ListTree lists, which are the files Update removes when they are not built. Dot files and dot directories
 // are not part of the tree: they hold the .gitattributes file and, after a process died inside Update, its leftover
 // .NAME.tmp-* files, which must never count as artifacts. A missing dir is an empty tree; a symbolic link or other
-// irregular file in the tree is an error, since Update could not keep it in step.
+// irregular file in the tree is an error, since Update could not keep it in step; a symbolic link at dir or below
+// is a *assemble.LinkError (CheckLinks), found before any file is read.
 func Read(dir string) (map[string][]byte, error) {
+	if err := CheckLinks(dir); err != nil {
+		return nil, err
+	}
 	fi, err := os.Stat(dir)
 	if err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("golden tree %s is not a directory", dir)
@@ -104,6 +108,9 @@ func Read(dir string) (map[string][]byte, error) {
 // built's own slice for it. Only the files that differ, and those built lacks, are read whole. The result is the
 // same as Read's, byte for byte.
 func ReadAgainst(dir string, built map[string][]byte) (map[string][]byte, error) {
+	if err := CheckLinks(dir); err != nil {
+		return nil, err
+	}
 	fi, err := os.Stat(dir)
 	if err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("golden tree %s is not a directory", dir)
@@ -182,7 +189,11 @@ func Compare(golden, built map[string][]byte) []Entry {
 //
 // Paths in built must be slash paths relative to dir with no dot-file element (Read would not see such a file).
 // Update must not run concurrently with another Update of the same dir: each removes the other's temporary files.
+// A symbolic link at dir or below is a *assemble.LinkError (CheckLinks), and then nothing is written or removed.
 func Update(dir string, built map[string][]byte) (assemble.TreeChanges, error) {
+	if err := CheckLinks(dir); err != nil {
+		return assemble.TreeChanges{}, err
+	}
 	ch, err := assemble.WriteTree(dir, built, assemble.TreeOptions{Stale: assemble.StaleAll, Sync: true})
 	if err != nil {
 		return ch, err
@@ -203,4 +214,37 @@ func writeAttributes(dir string) (bool, error) {
 	}
 	err := atomicfile.Write(name, []byte(attributes), 0o644)
 	return err == nil, err
+}
+
+// LinkRule is what a golden tree must be, as a *assemble.LinkError about one says.
+const LinkRule = "golden/ and every directory in it must be real directories inside the project: through a link, " +
+	"check --update would write and remove files elsewhere, and check could compare a build with itself; " +
+	"replace the link with a real directory (then run promptc check --update)"
+
+// CheckLinks returns a *assemble.LinkError when dir, or anything beneath it, is a symbolic link (docs/guard.md,
+// "Real directories only"): the golden tree must lie inside the project, so that a link committed in a cloned
+// repository (golden -> ../home, or golden -> build) can neither make Update delete files elsewhere nor make a
+// check compare the build with itself. Dot files count too. A missing dir is an empty tree, and fine. Read,
+// ReadAgainst and Update call it before they read or write anything.
+func CheckLinks(dir string) error {
+	fi, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return err
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return assemble.NewLinkError(dir, "", LinkRule)
+	case !fi.IsDir():
+		return nil // Read and Update say it is not a directory
+	}
+	return fs.WalkDir(os.DirFS(dir), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.Type()&fs.ModeSymlink != 0 {
+			return assemble.NewLinkError(dir, p, LinkRule)
+		}
+		return nil
+	})
 }

@@ -2,6 +2,7 @@ package golden
 
 import (
 	"bytes"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -190,9 +191,119 @@ func TestReadSymlink(t *testing.T) {
 	if err := os.Symlink("basic.runbook.md", filepath.Join(dir, "issue", "other.runbook.md")); err != nil {
 		t.Skipf("no symbolic links here: %v", err)
 	}
-	if _, err := Read(dir); err == nil || !strings.Contains(err.Error(), "issue/other.runbook.md: not a regular file") {
-		t.Errorf("Read error = %v, want one naming the symbolic link", err)
+	var le *assemble.LinkError
+	if _, err := Read(dir); !errors.As(err, &le) || le.Rel != "issue/other.runbook.md" || le.Target != "basic.runbook.md" {
+		t.Errorf("Read error = %v, want a *assemble.LinkError naming issue/other.runbook.md", err)
 	}
+}
+
+// TestLinks: a symbolic link at the golden tree or anywhere beneath it (a directory, a file, a dot file) stops Read,
+// ReadAgainst and Update before they read or write anything: the files the link leads to are neither listed, nor
+// removed, nor overwritten (docs/guard.md, "Real directories only").
+func TestLinks(t *testing.T) {
+	tests := []struct {
+		name     string
+		link     string // slash path below the project of the link
+		target   string
+		wantRel  string
+		existing map[string]string // golden files written before the link
+	}{
+		{name: "golden itself", link: "golden", target: "../home", wantRel: ""},
+		{name: "golden to build", link: "golden", target: "build", wantRel: ""},
+		{name: "task directory", link: "golden/chat", target: "../../home", wantRel: "chat",
+			existing: map[string]string{"issue/a.runbook.md": "a\n"}},
+		{name: "deeper directory", link: "golden/issue/more", target: "../../../home", wantRel: "issue/more",
+			existing: map[string]string{"issue/a.runbook.md": "a\n"}},
+		{name: "file", link: "golden/issue/b.runbook.md", target: "../../../home/notes.md", wantRel: "issue/b.runbook.md",
+			existing: map[string]string{"issue/a.runbook.md": "a\n"}},
+		{name: "dot file", link: "golden/.gitattributes", target: "../../home/notes.md", wantRel: ".gitattributes",
+			existing: map[string]string{"issue/a.runbook.md": "a\n"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			top := t.TempDir()
+			writeFiles(t, top, map[string]string{
+				"home/notes.md":            "My notes.\n",
+				"home/issue/a.runbook.md":  "not golden\n",
+				"build/issue/a.runbook.md": "a\n",
+				"build/chat/a.runbook.md":  "c\n",
+			})
+			dir := filepath.Join(top, "proj", "golden")
+			if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tt.target == "build" {
+				tt.target = "../build"
+			}
+			if len(tt.existing) > 0 {
+				writeFiles(t, dir, tt.existing)
+			}
+			name := filepath.Join(top, "proj", filepath.FromSlash(tt.link))
+			if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(tt.target, name); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			before := snapshot(t, top)
+			built := bytesTree(map[string]string{"issue/a.runbook.md": "a\n", "chat/a.runbook.md": "c\n"})
+			check := func(op string, err error) {
+				t.Helper()
+				var le *assemble.LinkError
+				if !errors.As(err, &le) || le.Dir != dir || le.Rel != tt.wantRel || le.Target != tt.target {
+					t.Errorf("%s error = %v, want a *assemble.LinkError for %q", op, err, tt.wantRel)
+				}
+			}
+			_, err := Read(dir)
+			check("Read", err)
+			_, err = ReadAgainst(dir, built)
+			check("ReadAgainst", err)
+			_, err = Update(dir, built)
+			check("Update", err)
+			check("CheckLinks", CheckLinks(dir))
+			if after := snapshot(t, top); !reflect.DeepEqual(after, before) {
+				t.Errorf("files changed:\nbefore %q\nafter  %q", before, after)
+			}
+		})
+	}
+	// Real directories, dot directories included, are fine; so is a missing tree.
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"issue/a.runbook.md": "a", ".cache/x": "y"})
+	if err := CheckLinks(dir); err != nil {
+		t.Errorf("CheckLinks(real tree) = %v", err)
+	}
+	if err := CheckLinks(filepath.Join(dir, "missing")); err != nil {
+		t.Errorf("CheckLinks(missing) = %v", err)
+	}
+}
+
+// snapshot returns every file and link under dir, links by their targets, without following them.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0:
+			target, err := os.Readlink(p)
+			out[rel] = "-> " + target
+			return err
+		case d.Type().IsRegular():
+			data, err := os.ReadFile(p)
+			out[rel] = string(data)
+			return err
+		case d.IsDir():
+			out[rel+"/"] = ""
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestUpdate(t *testing.T) {

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"errors"
 	"io"
 	"path/filepath"
 	"slices"
@@ -87,7 +88,9 @@ func (r *Result) Title() string {
 // memory; tokens are counted only for what differs. In the report the
 // old side is labelled golden/ and the new one build/, whatever goldenDir is called. The error is a
 // blocks.Diagnostics when an artifact cannot be rendered (a fixture lacks a required value, say), listing every
-// problem; otherwise it is a problem reading goldenDir. A missing goldenDir is an empty tree: every artifact is new.
+// problem; otherwise it is a problem reading goldenDir: a *assemble.LinkError, before any golden file is read, when
+// goldenDir or anything beneath it is a symbolic link (golden.CheckLinks). A missing goldenDir is an empty
+// tree: every artifact is new.
 func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, error) {
 	arts, diags := prog.Build()
 	if len(diags) > 0 {
@@ -112,13 +115,28 @@ func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, err
 
 // CheckDir is Check of the project at root against root/golden, as promptc check runs it. The error is a
 // blocks.Diagnostics when the project does not compile or an artifact cannot be rendered, listing every problem;
-// otherwise it is a problem reading golden/.
+// otherwise it is a problem reading golden/, a *assemble.LinkError naming the link as golden/… when golden/ or
+// anything beneath it is a symbolic link (found before the project is loaded).
 func CheckDir(root string, opts Options) (*Result, error) {
+	dir := filepath.Join(root, "golden")
+	if err := goldenLinks(dir); err != nil {
+		return nil, err
+	}
 	prog, diags := assemble.LoadDir(root)
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	return Check(prog, filepath.Join(root, "golden"), opts)
+	return Check(prog, dir, opts)
+}
+
+// goldenLinks is golden.CheckLinks of a project's golden/, the link named from the project root.
+func goldenLinks(dir string) error {
+	err := golden.CheckLinks(dir)
+	var le *assemble.LinkError
+	if errors.As(err, &le) {
+		le.Dir = "golden"
+	}
+	return err
 }
 
 // Updated is what Update did to a golden tree: the files it wrote and removed, and how many it left alone.
@@ -129,8 +147,12 @@ type Updated struct {
 // Update makes goldenDir hold exactly the artifacts prog builds, as golden.Update writes them (atomically, stale
 // files removed, unchanged files left alone, a .gitattributes created when there is none): what promptc check
 // --update does to accept the current prompts. It runs no lints. The error is a blocks.Diagnostics when an artifact
-// cannot be rendered, and then goldenDir is left as it was; otherwise a problem writing the tree.
+// cannot be rendered, and then goldenDir is left as it was; otherwise a problem writing the tree, a
+// *assemble.LinkError (nothing built, written or removed) when goldenDir or anything beneath it is a symbolic link.
 func Update(prog *assemble.Program, goldenDir string) (*Updated, error) {
+	if err := golden.CheckLinks(goldenDir); err != nil {
+		return nil, err
+	}
 	arts, diags := prog.Build()
 	if len(diags) > 0 {
 		return nil, diags

@@ -310,3 +310,55 @@ func TestCheckDir(t *testing.T) {
 		t.Errorf("CheckDir of a project that does not compile: error %v", err)
 	}
 }
+
+// TestCheckGoldenLink: a project whose golden/ is a symbolic link (to build/, say, which would make build && check
+// pass whatever changed) is refused by CheckDir, Check, Update and Diff, the link named from the project root
+// ("golden") by CheckDir and Diff; nothing is written.
+func TestCheckGoldenLink(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"promptc.toml":   "name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"r\"]\n",
+		"blocks/a.toml":  "[[block]]\nid = \"r\"\nbody = \"Rules.\"\n",
+		"build/t/x.md":   "stale\n",
+		"build/t/y.md":   "kept\n",
+		"elsewhere/k.md": "keep\n",
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(root, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("build", filepath.Join(root, "golden")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	isLink := func(op string, err error, dir string) {
+		t.Helper()
+		var le *assemble.LinkError
+		if !errors.As(err, &le) || le.Dir != dir || le.Rel != "" || le.Target != "build" {
+			t.Errorf("%s error = %v, want a *assemble.LinkError for %s", op, err, dir)
+		}
+	}
+	_, err := CheckDir(root, Options{})
+	isLink("CheckDir", err, "golden")
+	_, err = Diff(root, "HEAD", Options{})
+	isLink("Diff", err, "golden")
+	prog, diags := assemble.LoadDir(root)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	dir := filepath.Join(root, "golden")
+	_, err = Check(prog, dir, Options{})
+	isLink("Check", err, dir)
+	_, err = Update(prog, dir)
+	isLink("Update", err, dir)
+	for name, want := range map[string]string{"build/t/x.md": "stale\n", "build/t/y.md": "kept\n"} {
+		if got, err := os.ReadFile(filepath.Join(root, name)); err != nil || string(got) != want {
+			t.Errorf("%s = %q, %v after the refusals; want %q", name, got, err, want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "build", "t", "default.runbook.md")); err == nil {
+		t.Error("an artifact was written through the link")
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -147,11 +146,7 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counte
 	if c.Offset >= len(newText) {
 		text = oldText
 	}
-	start := c.Offset
-	for start > 0 && start < len(text) && !utf8.RuneStart(text[start]) {
-		start--
-	}
-	at := blocks.TextPos(text, start)
+	at := blocks.TextPos(text, c.Offset)
 	c.Line, c.Col = at.Line, at.Column
 
 	// Attribute the first differing byte: to the new side's block, or, when bytes were only removed, the old side's.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -18,10 +19,15 @@ import (
 // commit has no promptc.toml in root's directory, or whose project does not compile, is compared as empty, every
 // artifact new; the result says why (OldMissing, OldProblems, WriteNote). The error is a blocks.Diagnostics when
 // the working tree does not compile, listing every problem; otherwise it says that root is not in a git work tree
-// or that git knows no commit rev.
+// or that git knows no commit rev, or it is a *assemble.LinkError when the working tree's golden/ (or anything
+// beneath it) is a symbolic link, as for CheckDir.
 func Diff(root, rev string, opts Options) (*Result, error) {
 	if rev == "" {
 		rev = "HEAD"
+	}
+	// The same rule as check's: a project whose golden/ is a link is refused before anything is read.
+	if err := goldenLinks(filepath.Join(root, "golden")); err != nil {
+		return nil, err
 	}
 	type side struct {
 		arts    []*assemble.Artifact

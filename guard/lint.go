@@ -28,6 +28,7 @@ const (
 	LintUnknownAllow      = "unknown-allow"
 	LintUnusedAllow       = "unused-allow"
 	LintUnknownRef        = "unknown-ref"
+	LintUncoveredTask     = "uncovered-task"
 )
 
 // MinCacheTokens is the shortest prompt prefix Anthropic (cache_control breakpoints) and OpenAI (automatic prefix
@@ -153,6 +154,8 @@ var lintRules = map[string]lintRule{
 	LintUnknownAllow:      {blocks.SeverityError, 0},
 	LintUnusedAllow:       {blocks.SeverityWarning, 0},
 	LintUnknownRef:        {blocks.SeverityError, subjBlock},
+	// A fixture is the fix, and a silenced task would be exactly the unguarded task the lint exists to prevent.
+	LintUncoveredTask: {blocks.SeverityError, 0},
 }
 
 // LintIDs returns every lint id, sorted.
@@ -195,6 +198,7 @@ func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter
 	l.invisibleChars()
 	l.shortPrefix()
 	l.unknownRefs()
+	l.uncoveredTasks()
 	return sortFindings(l.applyAllows()), nil
 }
 
@@ -206,6 +210,7 @@ func LintErrors(prog *assemble.Program, arts []*assemble.Artifact) []Finding {
 	l.pastedConstants()
 	l.invisibleChars()
 	l.unknownRefs()
+	l.uncoveredTasks()
 	var out []Finding
 	for _, f := range l.applyAllows() {
 		if f.Severity == blocks.SeverityError {

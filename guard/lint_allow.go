@@ -32,6 +32,10 @@ func (l *linter) applyAllows() []Finding {
 			problem(LintUnknownAllow, lintPos, "name one of: "+strings.Join(silenceable(), ", "),
 				"[[lint.allow]] names unknown lint %q%s", a.Lint, blocks.DidYouMean(a.Lint, ids))
 			continue
+		case a.Lint == LintUncoveredTask:
+			problem(LintUnknownAllow, lintPos, "remove this [[lint.allow]] and add a fixture whose tasks admit the task",
+				"[[lint.allow]] cannot silence %s: a task no fixture renders is unguarded, and a fixture is the fix", a.Lint)
+			continue
 		case r.subjects == 0:
 			problem(LintUnknownAllow, lintPos, "remove this [[lint.allow]]; those findings go away when the allows they name are fixed or removed",
 				"[[lint.allow]] cannot silence %s: it reports the silences themselves", a.Lint)

@@ -1046,3 +1046,67 @@ func TestTaskMoves(t *testing.T) {
 		})
 	}
 }
+
+// TestUncoveredTask: a task no fixture's tasks admit is an uncovered-task error at its name in the manifest, from
+// Lint and from LintErrors (so check fails on it); a "*" fixture, or no fixture at all (the implicit default),
+// covers every task.
+func TestUncoveredTask(t *testing.T) {
+	block := "[[block]]\nid = \"intro\"\nbody = \"Rules.\"\n"
+	tests := []struct {
+		name     string
+		fixtures map[string]string
+		want     []string
+	}{
+		{name: "no fixtures", want: nil},
+		{name: "star", fixtures: map[string]string{"fixtures/a.toml": "tasks = [\"*\"]\n"}, want: nil},
+		{name: "both named", fixtures: map[string]string{"fixtures/a.toml": "tasks = [\"issue\"]\n", "fixtures/b.toml": "tasks = [\"chat\"]\n"}},
+		{name: "chat uncovered", fixtures: map[string]string{"fixtures/a.toml": "tasks = [\"issue\"]\n"},
+			want: []string{"promptc.toml:2:19 uncovered-task chat"}},
+		{name: "tasks inherited through extends", fixtures: map[string]string{"fixtures/a.toml": "tasks = [\"issue\"]\n", "fixtures/b.toml": "extends = \"a\"\n"},
+			want: []string{"promptc.toml:2:19 uncovered-task chat"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"promptc.toml": ltManifest(`"intro"`, ""), "blocks/a.toml": block}
+			for k, v := range tt.fixtures {
+				files[k] = v
+			}
+			prog, arts := ltCompile(t, files)
+			for name, findings := range map[string][]Finding{"Lint": Lint(prog, arts, ltCounter(t)), "LintErrors": LintErrors(prog, arts)} {
+				var got []string
+				for _, f := range findings {
+					if f.Lint == LintUncoveredTask {
+						got = append(got, ltBrief(f))
+						if f.Severity != blocks.SeverityError || !strings.Contains(f.Suggestion, `tasks admit "chat"`) {
+							t.Errorf("%s: %s: severity %v, fix %q", name, f, f.Severity, f.Suggestion)
+						}
+					}
+				}
+				if fmt.Sprint(got) != fmt.Sprint(tt.want) {
+					t.Errorf("%s: uncovered-task findings %q, want %q", name, got, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// TestUncoveredTaskNotSilenced: an allow of uncovered-task is an unknown-allow error that says why, and the task is
+// still reported.
+func TestUncoveredTaskNotSilenced(t *testing.T) {
+	prog, arts := ltCompile(t, map[string]string{
+		"promptc.toml":    ltManifest(`"intro"`, "[[lint.allow]]\nlint = \"uncovered-task\"\nreason = \"later\"\n"),
+		"blocks/a.toml":   "[[block]]\nid = \"intro\"\nbody = \"Rules.\"\n",
+		"fixtures/a.toml": "tasks = [\"issue\"]\n",
+	})
+	var got []string
+	for _, f := range LintErrors(prog, arts) {
+		got = append(got, f.Lint+": "+f.Summary)
+	}
+	want := []string{
+		`uncovered-task: no fixture renders task "chat", so no golden file guards it: check cannot see its runbook change, and a ref that fails in it is found in production`,
+		`unknown-allow: [[lint.allow]] cannot silence uncovered-task: a task no fixture renders is unguarded, and a fixture is the fix`,
+	}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("findings:\n%q\nwant\n%q", got, want)
+	}
+}

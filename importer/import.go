@@ -6,6 +6,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/promptc/promptc/blocks"
 )
 
 // Source is one markdown file to import.
@@ -28,7 +30,9 @@ type Normalisation struct {
 }
 
 // String formats n as "file:line: message".
-func (n Normalisation) String() string { return fmt.Sprintf("%s:%d: %s", n.File, n.Line, n.Message) }
+func (n Normalisation) String() string {
+	return fmt.Sprintf("%s:%d: %s", blocks.QuoteName(n.File), n.Line, n.Message)
+}
 
 // Result is an imported project, not yet written.
 type Result struct {

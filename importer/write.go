@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/scaffold"
 )
 
@@ -21,7 +22,11 @@ const gitignore = "build/\n"
 type ExistsError struct{ *scaffold.ExistsError }
 
 func (e *ExistsError) Error() string {
-	return e.Dir + " already holds " + strings.Join(e.Paths, ", ") + ": import writes a new project and overwrites nothing; " +
+	paths := make([]string, len(e.Paths))
+	for i, p := range e.Paths {
+		paths[i] = blocks.QuoteName(p)
+	}
+	return e.Dir + " already holds " + strings.Join(paths, ", ") + ": import writes a new project and overwrites nothing; " +
 		"choose another directory (--out DIR), or move them away"
 }
 

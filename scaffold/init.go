@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -37,8 +38,17 @@ type ExistsError struct {
 }
 
 func (e *ExistsError) Error() string {
-	return e.Dir + " already holds " + strings.Join(e.Paths, ", ") + ": init writes a new project and overwrites nothing; " +
+	return e.Dir + " already holds " + quoteNames(e.Paths) + ": init writes a new project and overwrites nothing; " +
 		"choose another directory, or move them away"
+}
+
+// quoteNames joins paths with ", ", each quoted as blocks.QuoteName quotes names.
+func quoteNames(paths []string) string {
+	q := make([]string, len(paths))
+	for i, p := range paths {
+		q[i] = blocks.QuoteName(p)
+	}
+	return strings.Join(q, ", ")
 }
 
 // Files returns the paths of the sources Init writes, slash paths relative to the project root, sorted.
@@ -89,7 +99,8 @@ func Init(dir string) (written []string, err error) {
 //
 // WriteProject overwrites nothing: when dir already holds one of files, or a non-empty blocks/, fixtures/,
 // templates/ or golden/ directory (whose contents would be compiled into the project, or removed from golden/), it
-// writes nothing and returns an *ExistsError naming each. Each file is created exclusively, so one that appears
+// writes nothing and returns an *ExistsError naming each; when a directory it would write into (blocks/, golden/,
+// …) is a symbolic link, it writes nothing and returns an *assemble.LinkError naming it. Each file is created exclusively, so one that appears
 // meanwhile is not overwritten either; a failed write may leave the files written so far.
 func WriteProject(dir string, files map[string][]byte) (written []string, err error) {
 	paths := make([]string, 0, len(files))
@@ -121,6 +132,12 @@ func WriteProject(dir string, files map[string][]byte) (written []string, err er
 		slices.Sort(inWay)
 		return nil, &ExistsError{Dir: dir, Paths: inWay}
 	}
+	// A directory the project is written into that is a symbolic link (out/blocks -> /elsewhere, or golden/)
+	// would take the files outside dir, and golden/ would be refused after the sources were written: refuse
+	// before writing anything.
+	if err := assemble.RealDirs(dir, append(projectDirs(paths), "golden"), linkRule); err != nil {
+		return nil, err
+	}
 
 	for _, p := range paths {
 		name := filepath.Join(dir, filepath.FromSlash(p))
@@ -146,6 +163,21 @@ func WriteProject(dir string, files map[string][]byte) (written []string, err er
 	}
 	slices.Sort(written)
 	return written, err
+}
+
+// linkRule is why WriteProject refuses a link among the directories it writes.
+const linkRule = "a new project is written only into real directories inside its directory, so that no file " +
+	"lands elsewhere; replace the link with a directory, or choose another directory"
+
+// projectDirs returns the directories above the slash paths, excluding ".".
+func projectDirs(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // writeNew creates the file name holding data; it fails when name exists, so a file that appeared since

@@ -174,3 +174,33 @@ func tree(t *testing.T, dir string) []string {
 	mustDo(t, err)
 	return paths
 }
+
+// TestInitLinks: a directory Init would write into that is a symbolic link, even to an empty directory, is refused
+// before any file is written: nothing lands outside the project, and no partial project is left.
+func TestInitLinks(t *testing.T) {
+	for _, d := range []string{"blocks", "fixtures", "golden"} {
+		t.Run(d, func(t *testing.T) {
+			top := t.TempDir()
+			dir := filepath.Join(top, "proj")
+			for _, m := range []string{filepath.Join(top, "empty"), dir} {
+				if err := os.MkdirAll(m, 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink("../empty", filepath.Join(dir, d)); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			_, err := scaffold.Init(dir)
+			var le *assemble.LinkError
+			if !errors.As(err, &le) || le.Rel != d {
+				t.Fatalf("Init error = %v, want a *assemble.LinkError for %s", err, d)
+			}
+			for _, m := range []string{filepath.Join(top, "empty"), dir} {
+				entries, err := os.ReadDir(m)
+				if err != nil || len(entries) != map[bool]int{true: 1, false: 0}[m == dir] {
+					t.Errorf("%s holds %v after the refusal (%v)", m, entries, err)
+				}
+			}
+		})
+	}
+}

@@ -76,6 +76,8 @@ func (r Result) Changed() bool { return r.Action != Current && r.Action != Absen
 
 // String is one line for a person: the file and what was done to it.
 func (r Result) String() string {
+	// The paths are the user's: quoted as every name printed is, so a crafted directory name cannot forge a line.
+	r.Path, r.Link = blocks.QuoteName(r.Path), blocks.QuoteName(r.Link)
 	var s string
 	switch r.Action {
 	case Current:

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
@@ -39,15 +40,20 @@ func buildCommand(e *env) *cli.Command {
 				// Name the directory as the user gave it.
 				if err := assemble.CheckOutDir(root, out); err != nil {
 					bad := err.(*assemble.OutDirError)
-					bad.Out = "--out " + o
+					bad.Out = "--out " + blocks.QuoteName(o)
 					return usageErr(e, "build: %s", strings.ReplaceAll(bad.Error(), "run promptc check", "run "+e.invocation()+" check"))
 				}
 			}
 			ch, err := assemble.BuildDir(root, out)
 			var diags blocks.Diagnostics
+			var link *assemble.LinkError
 			switch {
 			case errors.As(err, &diags):
 				return e.diagnostics(diags)
+			case errors.As(err, &link):
+				// Name the link from the directory as the user gave it.
+				link.Dir = cmp.Or(c.String("out"), "build")
+				return usageErr(e, "build: %v", link)
 			case err != nil:
 				return usageErr(e, "writing artifacts: %v", err)
 			}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -60,6 +61,10 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			if update {
+				// A link at golden/ or below is refused before the project is even loaded, as check refuses it.
+				if err := golden.CheckLinks(filepath.Join(root, "golden")); err != nil {
+					return e.checkError("updating golden/", err)
+				}
 				prog, diags := assemble.LoadDir(root)
 				if len(diags) > 0 {
 					return e.checkProblems(diags)
@@ -138,6 +143,11 @@ func (e *env) checkError(what string, err error) error {
 	var diags blocks.Diagnostics
 	if errors.As(err, &diags) {
 		return e.checkProblems(diags)
+	}
+	var link *assemble.LinkError
+	if errors.As(err, &link) {
+		link.Dir = "golden"
+		return usageErr(e, "check: %v", link)
 	}
 	return usageErr(e, "%s: %v", what, err)
 }

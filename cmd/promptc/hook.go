@@ -89,7 +89,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "hook %s: no promptc.toml in %s or any parent directory: name the project "+
-						"directories as arguments (with pre-commit: args: [path/to/project])", name, e.dir)
+						"directories as arguments (with pre-commit: args: [path/to/project])", name, blocks.QuoteName(e.dir))
 				}
 				dirs = []string{root}
 			}
@@ -103,7 +103,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				}
 				status := run([]string{"promptc", "-C", arg, name}, e.stdout, e.stderr)
 				if status != exitOK && len(dirs) > 1 {
-					fmt.Fprintf(e.stderr, "promptc: hook %s: %s failed (exit status %d)\n", name, dir, status)
+					fmt.Fprintf(e.stderr, "promptc: hook %s: %s failed (exit status %d)\n", name, blocks.QuoteName(dir), status)
 				}
 				worst = max(worst, status)
 			}
@@ -151,15 +151,15 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				switch fi, err := os.Stat(root); {
 				case err != nil:
 					return usageErr(e, "%s: %s: no such directory: PROJECT_DIR names a project root, the directory "+
-						"holding promptc.toml", cmd, e.shown(arg))
+						"holding promptc.toml", cmd, blocks.QuoteName(e.shown(arg)))
 				case !fi.IsDir():
 					return usageErr(e, "%s: %s is not a directory: PROJECT_DIR names a project root, the directory "+
-						"holding promptc.toml", cmd, e.shown(arg))
+						"holding promptc.toml", cmd, blocks.QuoteName(e.shown(arg)))
 				}
 				if _, err := os.Stat(filepath.Join(root, blocks.ManifestFile)); err != nil {
-					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, e.shown(arg))
+					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, blocks.QuoteName(e.shown(arg)))
 				}
-				e.root, fix.project = root, e.shown(arg)
+				e.root, fix.project = root, blocks.QuoteName(e.shown(arg))
 			} else {
 				quiet := *e
 				quiet.stderr = io.Discard

@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/importer"
 )
@@ -37,7 +38,7 @@ func importCommand(e *env) *cli.Command {
 				data, err := os.ReadFile(e.path(file))
 				var pe *os.PathError
 				if errors.As(err, &pe) {
-					return usageErr(e, "import: %s: %v", file, pe.Err)
+					return usageErr(e, "import: %s: %v", blocks.QuoteName(file), pe.Err)
 				} else if err != nil {
 					return usageErr(e, "import: %v", err)
 				}
@@ -52,7 +53,7 @@ func importCommand(e *env) *cli.Command {
 			for _, t := range tasks {
 				name, file, ok := strings.Cut(t, "=")
 				if !ok || name == "" || file == "" {
-					return usageErr(e, "import: --task %s: write NAME=FILE", t)
+					return usageErr(e, "import: --task %s: write NAME=FILE", blocks.QuoteName(t))
 				}
 				if err := add(name, file); err != nil {
 					return err

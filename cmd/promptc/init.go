@@ -1,12 +1,15 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/scaffold"
 )
@@ -56,20 +59,24 @@ func initCommand(e *env) *cli.Command {
 // header ("promptc CMD: wrote a new project in DIR" and detail) and the written files go to b, and inv is the
 // invocation for the project, for the commands to try next.
 func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written []string, err error) (inv string, _ error) {
-	where := arg
+	where := blocks.QuoteName(arg)
 	if arg == "" {
 		where = "the working directory"
 	}
 	var exists *scaffold.ExistsError
 	var diags blocks.Diagnostics
+	var link *assemble.LinkError
 	switch {
 	case errors.As(err, &exists):
 		exists.Dir = where
 		return "", usageErr(e, "%s: %v", cmd, err)
+	case errors.As(err, &link):
+		link.Dir = cmp.Or(arg, ".")
+		return "", usageErr(e, "%s: %v", cmd, err)
 	case errors.As(err, &diags):
 		return "", e.diagnostics(diags)
 	case err != nil:
-		return "", usageErr(e, "%s: %v", cmd, err)
+		return "", usageErr(e, "%s: %s", cmd, pathErrorText(err))
 	}
 	fmt.Fprintf(b, "promptc %s: wrote a new project in %s%s:\n", cmd, where, detail)
 	for _, p := range written {
@@ -80,4 +87,13 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 		inv += " -C " + shellQuote(arg)
 	}
 	return inv, nil
+}
+
+// pathErrorText is err as printed, the path of a *fs.PathError quoted as blocks.QuoteName quotes names.
+func pathErrorText(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Op + " " + blocks.QuoteName(pe.Path) + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }

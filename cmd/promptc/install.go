@@ -164,11 +164,11 @@ func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
 	fi, err := os.Stat(e.path(dir))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", shown)
+		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", blocks.QuoteName(shown))
 	case err != nil:
-		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", shown, unwrapPathError(err))
+		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", blocks.QuoteName(shown), unwrapPathError(err))
 	case !fi.IsDir():
-		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", shown)
+		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", blocks.QuoteName(shown))
 	}
 	return shown, nil
 }
@@ -262,11 +262,11 @@ func (e *env) installReport(c *cli.Context, results []workspace.Result, fix inst
 		var line string
 		switch r.Action {
 		case workspace.Created:
-			line = fmt.Sprintf("%s: missing: installing would create it, holding the runbook of task %q", r.Path, task)
+			line = fmt.Sprintf("%s: missing: installing would create it, holding the runbook of task %q", blocks.QuoteName(r.Path), task)
 		case workspace.Appended:
-			line = fmt.Sprintf("%s:%d: no block of target %q: installing would add the runbook of task %q after a blank line", r.Path, r.Line, r.Target.Name, task)
+			line = fmt.Sprintf("%s:%d: no block of target %q: installing would add the runbook of task %q after a blank line", blocks.QuoteName(r.Path), r.Line, r.Target.Name, task)
 		default:
-			line = fmt.Sprintf("%s:%d: out of date: the block of target %q differs from the runbook of task %q from this line on", r.Path, r.Line, r.Target.Name, task)
+			line = fmt.Sprintf("%s:%d: out of date: the block of target %q differs from the runbook of task %q from this line on", blocks.QuoteName(r.Path), r.Line, r.Target.Name, task)
 			if r.Unended {
 				line += "; the block has no end marker, so it runs to the end of the file and installing replaces all of it"
 			}

@@ -8,7 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -120,13 +123,13 @@ func newApp(e *env) *cli.App {
 			if dir := c.String("C"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
-					return usageErr(e, "-C %s: %v", dir, err)
+					return usageErr(e, "-C %s: %v", blocks.QuoteName(dir), err)
 				}
 				if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-					return usageErr(e, "-C %s: no such directory", dir)
+					return usageErr(e, "-C %s: no such directory", blocks.QuoteName(dir))
 				}
 				if _, err := os.Stat(filepath.Join(abs, blocks.ManifestFile)); err != nil {
-					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", dir)
+					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", blocks.QuoteName(dir))
 				}
 				e.dir, e.root, e.cdir = abs, abs, dir
 				return nil
@@ -246,8 +249,14 @@ func (e *env) invocation() string {
 	return "promptc"
 }
 
-// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters.
+// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters. A name holding a
+// character that blocks.QuoteName would quote (a control or format character) is written as bash's $'…' with Go's
+// escapes, which bash and zsh read back, so that the suggestion never carries the raw byte.
 func shellQuote(s string) string {
+	if strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' }) {
+		q := strconv.Quote(s)
+		return "$'" + strings.ReplaceAll(q[1:len(q)-1], "'", `\'`) + "'"
+	}
 	for _, r := range s {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+=:@,", r)) {
 			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"

@@ -175,7 +175,7 @@ func (e *env) readValues(cmd string, p *blocks.Project, name string, scope block
 		if name == "-" {
 			name = "standard input"
 		}
-		return nil, blocks.Range{}, nil, nil, cmdErr(e, cmd, "cannot read %s: %v", name, err)
+		return nil, blocks.Range{}, nil, nil, cmdErr(e, cmd, "cannot read %s: %v", blocks.QuoteName(name), err)
 	}
 	vals, ranges, diags := p.ReadValues(name, data, scope)
 	return vals, origin, ranges, diags, nil
