@@ -66,14 +66,11 @@ type line struct {
 // underscores, so input_tokens and inputTokens stay apart.
 type rawUsage struct {
 	// Anthropic Messages (input_tokens and output_tokens are also the OpenAI Responses API's).
-	InputTokens              *int `json:"input_tokens"`
-	OutputTokens             int  `json:"output_tokens"`
-	CacheCreationInputTokens int  `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int  `json:"cache_read_input_tokens"`
-	CacheCreation            *struct {
-		Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
-		Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
-	} `json:"cache_creation"`
+	InputTokens              *int           `json:"input_tokens"`
+	OutputTokens             int            `json:"output_tokens"`
+	CacheCreationInputTokens int            `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int            `json:"cache_read_input_tokens"`
+	CacheCreation            *cacheCreation `json:"cache_creation"`
 	// OpenAI Chat Completions, DashScope and DeepSeek (OpenAI-compatible).
 	PromptTokens        *int     `json:"prompt_tokens"`
 	CompletionTokens    int      `json:"completion_tokens"`
@@ -92,6 +89,12 @@ type rawUsage struct {
 		InputTokens int    `json:"inputTokens"`
 		TTL         string `json:"ttl"`
 	} `json:"cacheDetails"`
+}
+
+// cacheCreation is Anthropic's split of the tokens written by lifetime.
+type cacheCreation struct {
+	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
 }
 
 // details is OpenAI's prompt_tokens_details (input_tokens_details in the Responses API), with DashScope's explicit
@@ -119,8 +122,12 @@ type geminiUsage struct {
 // The error says what is wrong; a syntax error is a *json.SyntaxError, so that a reader can place it.
 func ParseLine(data []byte) (Record, error) {
 	var l line
-	if err := json.Unmarshal(data, &l); err != nil {
-		return Record{}, err
+	fast := json.Valid(data) && parseFast(data, &l) == nil
+	if !fast {
+		l = line{}
+		if err := json.Unmarshal(data, &l); err != nil {
+			return Record{}, err
+		}
 	}
 	return l.record()
 }

@@ -152,13 +152,13 @@ var header = []string{"provider", "model", "task", "requests", "input", "cache r
 
 func (r *Report) writeText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, strings.Join(header, "\t")+"\t")
+	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for i := range r.Rows {
-		fmt.Fprintln(tw, strings.Join(r.Rows[i].cells(), "\t")+"\t")
+		fmt.Fprintln(tw, strings.Join(r.Rows[i].cells(), "\t"))
 	}
 	total := r.Total.cells()
 	total[0], total[1], total[2] = "total", "", ""
-	fmt.Fprintln(tw, strings.Join(total, "\t")+"\t")
+	fmt.Fprintln(tw, strings.Join(total, "\t"))
 	if err := tw.Flush(); err != nil {
 		return err
 	}

@@ -28,8 +28,8 @@ func TestReadProviders(t *testing.T) {
 		{"anthropic", "claude-sonnet-4-5-20250929", ""}: {Requests: 2, InputTokens: 4170, CacheReadTokens: 2000, CacheWriteTokens: 2100, OutputTokens: 70},
 		// Bedrock's inputTokens excludes the 2,000 written, all with a one-hour lifetime.
 		{"bedrock", "anthropic.claude-sonnet-4-5-20250929-v1:0", "chat"}: {Requests: 1, InputTokens: 2040, CacheWriteTokens: 2000, CacheWrite1hTokens: 2000, OutputTokens: 25},
-		{"dashscope", "qwen3-max", ""}:    {Requests: 2, InputTokens: 6069, CacheReadTokens: 1500, CacheWriteTokens: 1500, OutputTokens: 194},
-		{"deepseek", "deepseek-chat", ""}: {Requests: 1, InputTokens: 1800, CacheReadTokens: 1664, OutputTokens: 60},
+		{"dashscope", "qwen3-max", ""}:                                   {Requests: 2, InputTokens: 6069, CacheReadTokens: 1500, CacheWriteTokens: 1500, OutputTokens: 194},
+		{"deepseek", "deepseek-chat", ""}:                                {Requests: 1, InputTokens: 1800, CacheReadTokens: 1664, OutputTokens: 60},
 		// Gemini's output is its candidates' and thoughts' tokens: 80 + 40.
 		{"gemini", "gemini-2.5-flash", ""}: {Requests: 1, InputTokens: 5000, CacheReadTokens: 4096, OutputTokens: 120},
 		{"openai", "gpt-5", ""}:            {Requests: 1, InputTokens: 1500, CacheReadTokens: 1280, OutputTokens: 100},

@@ -172,6 +172,8 @@ func newApp(e *env) *cli.App {
 			uninstallCommand(e),
 			projectCommand(e),
 			simulateCommand(e),
+			usageCommand(e),
+			missCommand(e),
 			explainCommand(e),
 			schemaCommand(e),
 			helpCommand(e),
