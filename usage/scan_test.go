@@ -1,8 +1,8 @@
 package usage
 
 import (
-	"bytes"
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"os"
 	"reflect"
@@ -54,4 +54,3 @@ func TestScanAgreesWithDecoder(t *testing.T) {
 		t.Errorf("only %d lines compared", n)
 	}
 }
-
