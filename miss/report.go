@@ -57,14 +57,14 @@ func (r *Result) Write(w io.Writer, src *Source) error {
 	case r.Behind < 0:
 		fmt.Fprintf(&b, "That is after A's last cache breakpoint: B still reads %s; nothing is re-billed.\n", guard.Count(r.Reused, "token"))
 	default:
-		fmt.Fprintf(&b, "It falls behind %s (%s)", r.entryName(r.Behind), guard.Count(r.Cached, "token"))
+		fmt.Fprintf(&b, "It falls behind %s: of the %s A cached, B reads ", r.entryName(r.Behind), guard.Count(r.Cached, "token"))
 		if r.Reused > 0 {
-			fmt.Fprintf(&b, ": B reads %s from A's cache", guard.Count(r.Reused, "token"))
+			b.WriteString(guard.Thousands(r.Reused))
 			if r.Rules.Explicit {
 				fmt.Fprintf(&b, " (up to the breakpoint after %s)", a.Parts[r.Before].Label)
 			}
 		} else {
-			b.WriteString(": B reads nothing from A's cache")
+			b.WriteString("none")
 		}
 		fmt.Fprintf(&b, " and pays for %s again.\n", guard.Count(r.Rebilled, "token"))
 	}
