@@ -22,7 +22,7 @@ func (r *Result) Write(w io.Writer, src *Source) error {
 		if r.Cached > 0 {
 			fmt.Fprintf(&b, "B can read A's cache up to %s: %s.\n", r.entryName(r.Before), guard.Count(r.Cached, "token"))
 		} else {
-			fmt.Fprintf(&b, "A wrote no cache entry (its prefixes stay under the %s minimum).\n", guard.Count(r.Rules.MinCacheTokens, "token"))
+			fmt.Fprintf(&b, "A wrote no cache entry (its prefixes stay under the minimum of %s).\n", guard.Count(r.Rules.MinCacheTokens, "token"))
 		}
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -53,7 +53,7 @@ func (r *Result) Write(w io.Writer, src *Source) error {
 	}
 	switch {
 	case r.Cached == 0:
-		fmt.Fprintf(&b, "A wrote no cache entry (its prefixes stay under the %s minimum): nothing is re-billed.\n", guard.Count(r.Rules.MinCacheTokens, "token"))
+		fmt.Fprintf(&b, "A wrote no cache entry (its prefixes stay under the minimum of %s): nothing is re-billed.\n", guard.Count(r.Rules.MinCacheTokens, "token"))
 	case r.Behind < 0:
 		fmt.Fprintf(&b, "That is after A's last cache breakpoint: B still reads %s; nothing is re-billed.\n", guard.Count(r.Reused, "token"))
 	default:
