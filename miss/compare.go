@@ -1,6 +1,10 @@
 package miss
 
 import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
 )
@@ -95,13 +99,14 @@ func Compare(a, b *Body, rules Rules, counter *guard.Counter) (*Result, error) {
 		r.Part = 0
 	}
 	// Bytes and tokens up to the difference, and of each of A's cache entries.
+	counts := countParts(a.Parts, r.Part, r.Offset, counter)
 	sys := 0
 	prefix := 0 // tokens of the parts before i
 	var entries []entry
 	for i, p := range a.Parts {
 		if i == r.Part {
 			r.Byte += r.Offset
-			r.Tokens = prefix + counter.Count(p.Text[:r.Offset])
+			r.Tokens = prefix + counts[len(a.Parts)]
 			if p.Kind == System {
 				r.SystemOffset = sys + r.Offset
 			}
@@ -112,7 +117,7 @@ func Compare(a, b *Body, rules Rules, counter *guard.Counter) (*Result, error) {
 		if p.Kind == System {
 			sys += len(p.Text)
 		}
-		prefix += counter.Count(p.Text)
+		prefix += counts[i]
 		if p.Marker || !rules.Explicit && i == len(a.Parts)-1 {
 			if t := rules.stepped(prefix); t > 0 {
 				entries = append(entries, entry{part: i, tokens: t})
@@ -155,6 +160,34 @@ func (r Rules) stepped(n int) int {
 		return n
 	}
 	return r.MinCacheTokens + (n-r.MinCacheTokens)/r.Step*r.Step
+}
+
+// countParts counts the tokens of each part, and last that of the first off bytes of part at: tokenizing is most
+// of the time a large body takes, so the parts are counted on every processor at once.
+func countParts(parts []Part, at, off int, counter *guard.Counter) []int {
+	counts := make([]int, len(parts)+1)
+	texts := make([]string, len(parts)+1)
+	for i, p := range parts {
+		texts[i] = p.Text
+	}
+	if at < len(parts) {
+		texts[len(parts)] = parts[at].Text[:off]
+	}
+	var wg sync.WaitGroup
+	next := atomic.Int64{}
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(texts) {
+					return
+				}
+				counts[i] = counter.Count(texts[i])
+			}
+		})
+	}
+	wg.Wait()
+	return counts
 }
 
 type entry struct{ part, tokens int }
