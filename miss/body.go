@@ -162,7 +162,8 @@ func detect(doc map[string]any) string {
 		mm, _ := m.(map[string]any)
 		items, _ := mm["content"].([]any)
 		for _, it := range items {
-			if t, _ := it.(map[string]any)["type"].(string); t == "tool_use" || t == "tool_result" {
+			m, _ := it.(map[string]any)
+			if t, _ := m["type"].(string); t == "tool_use" || t == "tool_result" {
 				return "anthropic"
 			}
 		}

@@ -122,12 +122,16 @@ type geminiUsage struct {
 // The error says what is wrong; a syntax error is a *json.SyntaxError, so that a reader can place it.
 func ParseLine(data []byte) (Record, error) {
 	var l line
-	fast := json.Valid(data) && parseFast(data, &l) == nil
-	if !fast {
-		l = line{}
-		if err := json.Unmarshal(data, &l); err != nil {
-			return Record{}, err
+	if json.Valid(data) && parseFast(data, &l) == nil {
+		if r, err := l.record(); err == nil {
+			return r, nil
 		}
+		// encoding/json matches keys without regard to case ("Usage"): let it have the last word on a line
+		// the scanner found nothing in.
+	}
+	l = line{}
+	if err := json.Unmarshal(data, &l); err != nil {
+		return Record{}, err
 	}
 	return l.record()
 }
