@@ -72,7 +72,7 @@ func TestExtends(t *testing.T) {
 
 func TestBreaks(t *testing.T) {
 	for _, c := range []struct {
-		name, a, b string
+		name, a, b   string
 		part, offset int
 		why          string
 	}{
