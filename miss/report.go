@@ -29,7 +29,7 @@ func (r *Result) Write(w io.Writer, src *Source) error {
 	}
 	switch r.Why {
 	case "provider":
-		fmt.Fprintf(&b, "B breaks A's prefix at byte 0: A is a %s request and B a %s one; caches are per provider.\n", a.Provider, r.B.Provider)
+		fmt.Fprintf(&b, "B breaks A's prefix at byte 0: A is for %s and B for %s; caches are per provider.\n", a.Provider, r.B.Provider)
 	case "model":
 		fmt.Fprintf(&b, "B breaks A's prefix at byte 0: A is for model %s and B for %s; caches are per model.\n", quoteModel(a.Model), quoteModel(r.B.Model))
 	default:
