@@ -1,13 +1,15 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/miss"
 	"github.com/promptc/promptc/projection"
 )
@@ -34,36 +36,35 @@ func missCommand(e *env) *cli.Command {
 			if c.NArg() != 2 {
 				return cmdErr(e, cmd, "give two request bodies, A then B (got %d arguments)", c.NArg())
 			}
-			var bodies [2]*miss.Body
+			if p := c.String("provider"); p != "" && !slices.Contains(miss.Providers, p) {
+				return cmdErr(e, cmd, "--provider: unknown provider %q%s: use %s", p, blocks.DidYouMean(p, miss.Providers), strings.Join(miss.Providers, ", "))
+			}
+			var data [2][]byte
 			for i, name := range c.Args().Slice() {
-				data, err := readFileLimited(e.path(name), maxBodyBytes+1)
+				d, err := readFileLimited(e.path(name), maxBodyBytes+1)
 				if err != nil {
 					return cmdErr(e, cmd, "%s: %v", name, unwrapPathError(err))
 				}
-				if len(data) > maxBodyBytes {
+				if len(d) > maxBodyBytes {
 					return cmdErr(e, cmd, "%s: larger than %d MiB", name, maxBodyBytes>>20)
 				}
-				b, err := miss.Parse(data, c.String("provider"))
-				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", name, err)
-				}
-				bodies[i] = b
+				data[i] = d
 			}
 			prog, cat, err := e.missProject()
 			if err != nil {
 				return err
 			}
-			tok, err := guard.NewCounter(guard.O200k)
-			if err != nil {
-				return err
-			}
-			r, err := miss.Compare(bodies[0], bodies[1], miss.RulesFor(cat, bodies[0]), tok)
-			if err != nil {
+			r, src, err := miss.Between(data[0], data[1], miss.Options{Provider: c.String("provider"), Catalog: cat, Program: prog})
+			var be *miss.BodyError
+			switch {
+			case errors.As(err, &be):
+				name := c.Args().Get(0)
+				if be.Side == "B" {
+					name = c.Args().Get(1)
+				}
+				return cmdErr(e, cmd, "%s: %v", name, be.Err)
+			case err != nil:
 				return cmdErr(e, cmd, "%v", err)
-			}
-			var src *miss.Source
-			if prog != nil {
-				src = miss.Attribute(prog, r)
 			}
 			if err := r.Write(e.stdout, src); err != nil {
 				return err
