@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"testing/fstest"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/miss"
 )
 
@@ -41,4 +43,24 @@ func ExampleCompare() {
 	//   A: "Run only the commands listed here."
 	//   B: "Run only the commands listed below."
 	// It falls behind the breakpoint after system block 1: of the 7 tokens A cached, B reads none and pays for 7 tokens again.
+}
+
+// The one call: two bodies and the project they came from; the source of the differing byte is named.
+func ExampleBetween() {
+	prog, diags := assemble.Load(fstest.MapFS{
+		"promptc.toml": {Data: []byte("name = \"demo\"\ntasks = [\"chat\"]\n\n[runbook]\norder = [\"rules\"]\n")},
+		"blocks/core.toml": {Data: []byte("[const]\nlanguage = \"Reply in English.\"\n\n[[block]]\nid   = \"rules\"\nbody = \"Run only the listed commands. {{const \\\"language\\\"}}\"\n")},
+	})
+	if len(diags) > 0 {
+		log.Fatal(diags)
+	}
+	a := `{"model":"gpt-5","messages":[{"role":"system","content":"Run only the listed commands. Reply in English.\n"},{"role":"user","content":"Hi."}]}`
+	b := `{"model":"gpt-5","messages":[{"role":"system","content":"Run only the listed commands. Reply in French.\n"},{"role":"user","content":"Hi."}]}`
+	r, src, err := miss.Between([]byte(a), []byte(b), miss.Options{Program: prog})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(r.Extends, r.SystemOffset, src.Side, src.Origin)
+	// Output:
+	// false 39 A constant language (blocks/core.toml:2:1)
 }
