@@ -48,7 +48,7 @@ func ExampleCompare() {
 // The one call: two bodies and the project they came from; the source of the differing byte is named.
 func ExampleBetween() {
 	prog, diags := assemble.Load(fstest.MapFS{
-		"promptc.toml": {Data: []byte("name = \"demo\"\ntasks = [\"chat\"]\n\n[runbook]\norder = [\"rules\"]\n")},
+		"promptc.toml":     {Data: []byte("name = \"demo\"\ntasks = [\"chat\"]\n\n[runbook]\norder = [\"rules\"]\n")},
 		"blocks/core.toml": {Data: []byte("[const]\nlanguage = \"Reply in English.\"\n\n[[block]]\nid   = \"rules\"\nbody = \"Run only the listed commands. {{const \\\"language\\\"}}\"\n")},
 	})
 	if len(diags) > 0 {
