@@ -122,7 +122,7 @@ type geminiUsage struct {
 // The error says what is wrong; a syntax error is a *json.SyntaxError, so that a reader can place it.
 func ParseLine(data []byte) (Record, error) {
 	var l line
-	if json.Valid(data) && parseFast(data, &l) == nil {
+	if parseFast(data, &l) == nil {
 		if r, err := l.record(); err == nil {
 			return r, nil
 		}

@@ -7,8 +7,8 @@ import (
 	"strconv"
 )
 
-// Reading a million lines in seconds rules out encoding/json's reflection for every line: scan reads a line that
-// json.Valid accepts by walking it once, descending only into the keys a Record needs and skipping the rest
+// Reading a million lines in seconds rules out encoding/json's reflection for every line: scan reads a line by
+// walking it once, checking its syntax as it goes, descending only into the keys a Record needs and skipping the rest
 // (content, choices, candidates). Anything it does not expect (an escaped key, a number that is not an integer, a
 // value of the wrong type) sends the line to json.Unmarshal, whose errors name the field; so both paths agree on
 // every line scan accepts.
@@ -23,7 +23,13 @@ type scanner struct {
 // parseFast decodes a valid JSON line into l, or returns errSlow.
 func parseFast(data []byte, l *line) error {
 	s := scanner{data: data}
-	return s.line(l)
+	if err := s.line(l); err != nil {
+		return err
+	}
+	if s.ws(); s.i != len(data) {
+		return errSlow
+	}
+	return nil
 }
 
 func (s *scanner) ws() {
@@ -60,15 +66,13 @@ func (s *scanner) object(field func(key string) error) error {
 			return errSlow
 		}
 		start := s.i + 1
-		end := bytes.IndexByte(s.data[start:], '"')
-		if end < 0 {
-			return errSlow
+		if err := s.skipString(); err != nil {
+			return err
 		}
-		key := s.data[start : start+end]
+		key := s.data[start : s.i-1]
 		if bytes.IndexByte(key, '\\') >= 0 {
 			return errSlow
 		}
-		s.i = start + end + 1
 		if s.peek() != ':' {
 			return errSlow
 		}
@@ -89,59 +93,124 @@ func (s *scanner) object(field func(key string) error) error {
 	}
 }
 
-// skip passes over the value at s.i (valid JSON, as json.Valid said).
+// skip passes over the value at s.i, checking it is JSON: anything else is errSlow, and encoding/json then says
+// what is wrong.
 func (s *scanner) skip() error {
-	switch s.peek() {
-	case '"':
+	switch c := s.peek(); {
+	case c == '"':
 		return s.skipString()
-	case '{', '[':
-		depth := 0
-		for s.i < len(s.data) {
-			switch s.data[s.i] {
-			case '"':
-				if err := s.skipString(); err != nil {
-					return err
-				}
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					s.i++
-					return nil
-				}
-			}
+	case c == '{':
+		return s.object(func(string) error { return s.skip() })
+	case c == '[':
+		s.i++
+		if s.peek() == ']' {
 			s.i++
+			return nil
 		}
-		return errSlow
-	default:
-		for s.i < len(s.data) {
-			switch s.data[s.i] {
-			case ',', '}', ']', ' ', '\t', '\n', '\r':
+		for {
+			if err := s.skip(); err != nil {
+				return err
+			}
+			switch s.peek() {
+			case ',':
+				s.i++
+			case ']':
+				s.i++
 				return nil
+			default:
+				return errSlow
 			}
-			s.i++
 		}
-		return nil
+	case c == 't':
+		return s.literal("true")
+	case c == 'f':
+		return s.literal("false")
+	case c == 'n':
+		return s.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return s.number()
 	}
+	return errSlow
 }
 
-func (s *scanner) skipString() error {
-	s.i++ // the opening quote
-	for {
-		j := bytes.IndexAny(s.data[s.i:], "\"\\")
-		if j < 0 {
+func (s *scanner) literal(word string) error {
+	if !bytes.HasPrefix(s.data[s.i:], []byte(word)) {
+		return errSlow
+	}
+	s.i += len(word)
+	return nil
+}
+
+// number passes over -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) number() error {
+	d := s.data
+	digits := func() int {
+		n := 0
+		for s.i < len(d) && d[s.i] >= '0' && d[s.i] <= '9' {
+			s.i++
+			n++
+		}
+		return n
+	}
+	if s.i < len(d) && d[s.i] == '-' {
+		s.i++
+	}
+	if s.i < len(d) && d[s.i] == '0' {
+		s.i++
+	} else if digits() == 0 {
+		return errSlow
+	}
+	if s.i < len(d) && d[s.i] == '.' {
+		s.i++
+		if digits() == 0 {
 			return errSlow
 		}
-		s.i += j
-		if s.data[s.i] == '\\' {
-			s.i += 2
-			continue
-		}
-		s.i++
-		return nil
 	}
+	if s.i < len(d) && (d[s.i] == 'e' || d[s.i] == 'E') {
+		s.i++
+		if s.i < len(d) && (d[s.i] == '+' || d[s.i] == '-') {
+			s.i++
+		}
+		if digits() == 0 {
+			return errSlow
+		}
+	}
+	return nil
+}
+
+// skipString passes over the string at s.i, checking its escapes and that it holds no control character.
+func (s *scanner) skipString() error {
+	d := s.data
+	for i := s.i + 1; i < len(d); i++ {
+		switch c := d[i]; {
+		case c == '"':
+			s.i = i + 1
+			return nil
+		case c < 0x20:
+			return errSlow
+		case c == '\\':
+			i++
+			if i >= len(d) {
+				return errSlow
+			}
+			switch d[i] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if i+4 >= len(d) {
+					return errSlow
+				}
+				for _, h := range d[i+1 : i+5] {
+					if !(h >= '0' && h <= '9' || h >= 'a' && h <= 'f' || h >= 'A' && h <= 'F') {
+						return errSlow
+					}
+				}
+				i += 4
+			default:
+				return errSlow
+			}
+		}
+	}
+	return errSlow
 }
 
 // str reads a string value; null leaves dst as it is, as encoding/json does.

@@ -54,3 +54,25 @@ func TestScanAgreesWithDecoder(t *testing.T) {
 		t.Errorf("only %d lines compared", n)
 	}
 }
+
+// FuzzScan: the scanner accepts no line that is not JSON. (Where it reads a line, it reads what encoding/json
+// reads, but for keys spelled in another case, which encoding/json matches too: TestScanAgreesWithDecoder.)
+func FuzzScan(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"a","type":"message","usage":{"input_tokens":5,"cache_read_input_tokens":3,"output_tokens":1}}`,
+		`{"request_id":"r","response":{"usage":{"prompt_tokens":9,"prompt_tokens_details":{"cached_tokens":4}}},"x":[1,-2.5e3,true,false,null,{"a":"\u00e9\n"}]}`,
+		`{"usageMetadata":{"promptTokenCount":3},"responseId":"g"}`,
+		`{"a":01}`, `{"a":"\x"}`, `{"a":[1,]}`, `{"a":1} x`, `{"a":"` + "\x01" + `"}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var fast line
+		if parseFast(data, &fast) != nil {
+			return
+		}
+		if !json.Valid(data) {
+			t.Fatalf("the scanner accepted %q, which is not JSON", data)
+		}
+	})
+}
