@@ -131,9 +131,9 @@ func (r *Report) writePredictions(w io.Writer, markdown bool) error {
 	if len(r.Predictions) == 0 {
 		return nil
 	}
-	bullet := "  "
+	bullet, sub := "  ", "    "
 	if markdown {
-		bullet = "- "
+		bullet, sub = "- ", "  - "
 	}
 	fmt.Fprintln(w, "\nPrediction (promptc simulate, the project's fixtures):")
 	for _, p := range r.Predictions {
@@ -147,7 +147,7 @@ func (r *Report) writePredictions(w io.Writer, markdown bool) error {
 		}
 		fmt.Fprintf(w, "%s%s: real %s, predicted %s%s\n", bullet, name, percent(p.Real), percent(p.Predicted), verdict(p.Below, p.Real, p.Predicted))
 		for _, t := range p.Turns {
-			fmt.Fprintf(w, "%s  turn %d (%s): real %s, predicted %s%s\n", bullet, t.Turn, guard.Count(t.Requests, "request"),
+			fmt.Fprintf(w, "%sturn %d (%s): real %s, predicted %s%s\n", sub, t.Turn, guard.Count(t.Requests, "request"),
 				percent(t.Real), percent(t.Predicted), verdict(t.Below, t.Real, t.Predicted))
 		}
 	}
