@@ -1,8 +1,10 @@
 package miss_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/miss"
@@ -212,5 +214,36 @@ func TestAttributeConstant(t *testing.T) {
 	}
 	if rb := s.Runbook.Text; rb[r.SystemOffset-len("Never put a"):r.SystemOffset] != "Never put a" {
 		t.Errorf("system offset %d points at %q", r.SystemOffset, rb[r.SystemOffset:r.SystemOffset+10])
+	}
+}
+
+// A byte written by a template file's text is named by its line in templates/.
+func TestAttributeTemplate(t *testing.T) {
+	prog, diags := assemble.Load(fstest.MapFS{
+		"promptc.toml":       {Data: []byte("name = \"t\"\ntasks = [\"chat\"]\n\n[runbook]\norder = [\"a\", \"b\"]\n")},
+		"blocks/all.toml":    {Data: []byte("[[block]]\nid = \"a\"\nbody = \"First.\"\n\n[[block]]\nid = \"b\"\ntemplate = \"b.md\"\n")},
+		"templates/b.md":     {Data: []byte("Line one.\nLine two of the template.\n")},
+		"fixtures/none.toml": {Data: []byte("")},
+	})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	rb, diags := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixture("none")})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	body := func(sys string) []byte {
+		js, _ := json.Marshal(map[string]any{"model": "gpt-5", "messages": []any{
+			map[string]any{"role": "system", "content": sys}, map[string]any{"role": "user", "content": "x"}}})
+		return js
+	}
+	edited := strings.Replace(rb.Text, "two of", "2 of", 1)
+	r, src, err := miss.Between(body(rb.Text), body(edited), miss.Options{Program: prog})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if src == nil || src.Origin == nil || src.Origin.Kind != "template" || src.Origin.Name != "b.md" ||
+		src.Origin.At.Start.Line != 2 || src.Block.ID != "b" || src.Side != "A" {
+		t.Fatalf("source %+v (origin %v), offset %d", src, src.Origin, r.SystemOffset)
 	}
 }
