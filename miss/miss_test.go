@@ -247,3 +247,15 @@ func TestAttributeTemplate(t *testing.T) {
 		t.Fatalf("source %+v (origin %v), offset %d", src, src.Origin, r.SystemOffset)
 	}
 }
+
+// Only the leading system and developer messages are the system prompt: a system message later in the
+// conversation is a message like the others.
+func TestSystemIsLeading(t *testing.T) {
+	b := parse(t, `{"model":"gpt-5","messages":[{"role":"developer","content":"A"},{"role":"system","content":[{"type":"text","text":"B"}]},{"role":"user","content":"u"},{"role":"system","content":"late"}]}`, "")
+	if got := b.System(); got != "AB" {
+		t.Errorf("system %q, want AB", got)
+	}
+	if k := b.Parts[3].Kind; k != miss.Message {
+		t.Errorf("the late system message is a %s part", k)
+	}
+}
