@@ -72,7 +72,8 @@ type bucket struct {
 
 // Tally accumulates log lines: each request once, per bucket. The zero Tally is not ready; use NewTally. A Tally
 // holds no line after reading it, only the totals and, to count each request once, a 64-bit hash of each id seen:
-// memory grows with the number of distinct ids (about 30 bytes each: 53 MiB after a million lines of two ids each), never with the size of the logs.
+// memory grows with the number of distinct ids (about 30 bytes each: 53 MiB after a million lines of two ids
+// each), never with the size of the logs.
 type Tally struct {
 	buckets map[Key]*bucket
 	seen    map[uint64]struct{}
