@@ -78,15 +78,15 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 			c.InputTokens += u.InputTokens
 			c.CacheReadTokens += u.CacheReadTokens
 		}
-		turns := make([]int, 0, len(row.turns))
-		for n := range row.turns {
+		turns := make([]int, 0, len(row.Turns))
+		for n := range row.Turns {
 			if perTurn[n] != nil {
 				turns = append(turns, n)
 			}
 		}
 		slices.Sort(turns)
 		for _, n := range turns {
-			real := row.turns[n]
+			real := row.Turns[n]
 			tp := TurnPrediction{Turn: n, Requests: real.Requests, Real: real.HitRate(), Predicted: perTurn[n].HitRate()}
 			tp.Below = tp.Real < tp.Predicted
 			p.Turns = append(p.Turns, tp)

@@ -43,7 +43,8 @@ type Row struct {
 	Cost float64 `json:"cost"`
 	// RelativeCost is Cost ÷ InputTokens: 1 when nothing was cached.
 	RelativeCost float64 `json:"relative_cost"`
-	turns        map[int]Counts
+	// Turns are the totals per turn number, for the requests whose wrapper named a turn (the total has none).
+	Turns map[int]Counts `json:"turns,omitempty"`
 }
 
 // NewReport prices t's buckets with cat (nil: no prices).
@@ -52,7 +53,7 @@ func NewReport(t *Tally, cat *projection.Catalog) *Report {
 	allPriced := true
 	var cost float64
 	for _, k := range t.Buckets() {
-		row := Row{Provider: k.Provider, Model: k.Model, Task: k.Task, Counts: t.Counts(k), turns: t.Turns(k)}
+		row := Row{Provider: k.Provider, Model: k.Model, Task: k.Task, Counts: t.Counts(k), Turns: t.Turns(k)}
 		if r, ok := ratesFor(cat, k.Provider, k.Model); ok {
 			row.Priced, row.Cost = true, r.cost(row.Counts)
 			if r.Row.Name != k.Model {
