@@ -155,6 +155,8 @@ func newApp(e *env) *cli.App {
 			uninstallCommand(e),
 			projectCommand(e),
 			simulateCommand(e),
+			usageCommand(e),
+			missCommand(e),
 			explainCommand(e),
 			serveCommand(e),
 			schemaCommand(e),

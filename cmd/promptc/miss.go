@@ -1,0 +1,102 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/miss"
+	"github.com/promptc/promptc/projection"
+)
+
+// maxBodyBytes bounds a request body miss reads.
+const maxBodyBytes = 64 << 20
+
+func missCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "miss",
+		Usage:     "say whether request body B reuses A's prompt cache, and if not, which byte and which source broke it",
+		UsageText: "promptc miss [--provider P] A B",
+		Description: "Compares two request bodies as sent (any supported provider, told from the body's shape unless\n" +
+			"--provider names it) in the provider's cached order: tools, system, messages; cache markers are not\n" +
+			"content. Exit 0 when B extends A byte for byte; exit 1 when it breaks A's prefix, with the first differing\n" +
+			"byte, the cache breakpoint it fell behind and the tokens re-billed, and, inside a project that renders\n" +
+			"the bodies' system text, the block, constant, template line or value behind that byte. See docs/usage.md.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "provider", Usage: "the API both bodies are for: `P` is one of anthropic, openai, dashscope, bedrock, gemini, deepseek (default: told from each body)"},
+		},
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			const cmd = "miss"
+			if c.NArg() != 2 {
+				return cmdErr(e, cmd, "give two request bodies, A then B (got %d arguments)", c.NArg())
+			}
+			if p := c.String("provider"); p != "" && !slices.Contains(miss.Providers, p) {
+				return cmdErr(e, cmd, "--provider: unknown provider %q%s: use %s", p, blocks.DidYouMean(p, miss.Providers), strings.Join(miss.Providers, ", "))
+			}
+			var data [2][]byte
+			for i, name := range c.Args().Slice() {
+				d, err := readFileLimited(e.path(name), maxBodyBytes+1)
+				if err != nil {
+					return cmdErr(e, cmd, "%s: %v", name, unwrapPathError(err))
+				}
+				if len(d) > maxBodyBytes {
+					return cmdErr(e, cmd, "%s: larger than %d MiB", name, maxBodyBytes>>20)
+				}
+				data[i] = d
+			}
+			prog, cat, err := e.missProject()
+			if err != nil {
+				return err
+			}
+			r, src, err := miss.Between(data[0], data[1], miss.Options{Provider: c.String("provider"), Catalog: cat, Program: prog})
+			var be *miss.BodyError
+			switch {
+			case errors.As(err, &be):
+				name := c.Args().Get(0)
+				if be.Side == "B" {
+					name = c.Args().Get(1)
+				}
+				return cmdErr(e, cmd, "%s: %v", name, be.Err)
+			case err != nil:
+				return cmdErr(e, cmd, "%v", err)
+			}
+			if err := r.Write(e.stdout, src); err != nil {
+				return err
+			}
+			if !r.Extends {
+				return exitError{exitChanged}
+			}
+			return nil
+		},
+	}
+}
+
+// missProject loads the project promptc runs in, if any: its model rows, and its runbooks to name sources.
+func (e *env) missProject() (*assemble.Program, *projection.Catalog, error) {
+	root := e.root
+	if root == "" {
+		if r, err := blocks.FindRoot(e.dir); err == nil {
+			root = r
+		}
+	}
+	if root == "" {
+		cat, err := projection.NewCatalog(nil)
+		return nil, cat, err
+	}
+	e.root = root
+	prog, err := e.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, err := projection.NewCatalog(prog.Project.Models)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%v", err)
+	}
+	return prog, cat, nil
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/usage"
+)
+
+func usageCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "usage",
+		Usage:     "read logs of real provider responses: tokens, cache hit rate and cost per provider, model and task",
+		UsageText: "promptc usage [--format text|markdown|json] [--predict] FILE...",
+		Description: "Reads JSON Lines of provider responses (each line a response body of Anthropic, OpenAI, DashScope,\n" +
+			"Bedrock, Gemini or DeepSeek, or a wrapper {\"response\": …, \"request_id\", \"task\", \"turn\", \"time\", \"model\"};\n" +
+			"FILE - is stdin), counts each request once (by request id, else the response id), and reports input,\n" +
+			"cache-read, cache-write and output tokens, the hit rate and the input cost per provider, model and task,\n" +
+			"priced with the model table (promptc.toml's [[model]] rows apply inside a project). A line that is not a\n" +
+			"response is reported as FILE:LINE:COL and skipped. With --predict, each task is simulated with the\n" +
+			"project's fixtures and the report names where the real hit rate falls below the prediction. See\n" +
+			"docs/usage.md.",
+		Flags: []cli.Flag{
+			formatFlag("write the report as", "text", "markdown", "json"),
+			&cli.BoolFlag{Name: "predict", Usage: "compare each task's hit rate with promptc simulate on the project's fixtures"},
+		},
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			const cmd = "usage"
+			if c.NArg() == 0 {
+				return cmdErr(e, cmd, "name the log files to read (FILE... ; - for stdin)")
+			}
+			name, err := e.format(c, "text", "markdown", "json")
+			if err != nil {
+				return err
+			}
+			var format usage.Format
+			if err := format.Set(name); err != nil {
+				return cmdErr(e, cmd, "%v", err)
+			}
+			prog, cat, err := e.usageCatalog(c.Bool("predict"))
+			if err != nil {
+				return err
+			}
+			tally := usage.NewTally()
+			var diags blocks.Diagnostics
+			for _, name := range c.Args().Slice() {
+				ds, err := e.readLog(tally, name)
+				if err != nil {
+					return cmdErr(e, cmd, "%s: %v", name, unwrapPathError(err))
+				}
+				diags = append(diags, ds...)
+			}
+			if len(diags) > 0 {
+				_, _ = e.stderr.Write([]byte(diags.String()))
+			}
+			rep := usage.NewReport(tally, cat)
+			if prog != nil {
+				tok, err := guard.NewCounter(guard.O200k)
+				if err != nil {
+					return err
+				}
+				if err := usage.Predict(rep, prog, cat, tok); err != nil {
+					return e.problems(err)
+				}
+			}
+			return rep.Write(e.stdout, format)
+		},
+	}
+}
+
+// readLog counts one log file (- is stdin).
+func (e *env) readLog(t *usage.Tally, name string) (blocks.Diagnostics, error) {
+	if name == "-" {
+		return t.Read(os.Stdin, "-")
+	}
+	f, err := os.Open(e.path(name))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return t.Read(f, name)
+}
+
+// usageCatalog returns the model table usage prices with: the project's, when promptc runs in one (and the
+// compiled project, for --predict), else the built-in rows.
+func (e *env) usageCatalog(predict bool) (*assemble.Program, *projection.Catalog, error) {
+	root := e.root
+	if root == "" {
+		if r, err := blocks.FindRoot(e.dir); err == nil {
+			root = r
+		}
+	}
+	if root == "" {
+		if predict {
+			return nil, nil, cmdErr(e, "usage", "--predict simulates the project's fixtures: run promptc inside a project, or pass -C DIR")
+		}
+		cat, err := projection.NewCatalog(nil)
+		return nil, cat, err
+	}
+	e.root = root
+	prog, err := e.load()
+	if err != nil {
+		return nil, nil, err
+	}
+	cat, err := projection.NewCatalog(prog.Project.Models)
+	if err != nil {
+		return nil, nil, cmdErr(e, "usage", "%v", err)
+	}
+	if !predict {
+		prog = nil
+	}
+	return prog, cat, nil
+}

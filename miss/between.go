@@ -1,0 +1,66 @@
+package miss
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/projection"
+)
+
+// Options configure Between.
+type Options struct {
+	// Provider names both bodies' API; "" tells each from its shape.
+	Provider string
+	// Catalog gives the cache rules (nil: the built-in model table).
+	Catalog *projection.Catalog
+	// Program is the project the bodies may come from, to name the source of the differing byte (nil: none).
+	Program *assemble.Program
+	// Counter counts tokens (nil: o200k_base).
+	Counter *guard.Counter
+}
+
+// BodyError is a body Between could not read: Side is "A" or "B".
+type BodyError struct {
+	Side string
+	Err  error
+}
+
+func (e *BodyError) Error() string { return fmt.Sprintf("%s: %v", e.Side, e.Err) }
+func (e *BodyError) Unwrap() error { return e.Err }
+
+// Between is promptc miss as one call: it reads bodies a and b (at once, on two processors), compares them under
+// the rules of a's provider and model, and, given a program, names the source of the differing byte (nil when
+// B extends A or no render of the project matches).
+func Between(a, b []byte, opt Options) (*Result, *Source, error) {
+	if opt.Counter == nil {
+		c, err := guard.NewCounter(guard.O200k)
+		if err != nil {
+			return nil, nil, err
+		}
+		opt.Counter = c
+	}
+	opt.Counter.Preload()
+	var bodies [2]*Body
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, data := range [][]byte{a, b} {
+		wg.Go(func() { bodies[i], errs[i] = Parse(data, opt.Provider) })
+	}
+	wg.Wait()
+	for i, side := range []string{"A", "B"} {
+		if errs[i] != nil {
+			return nil, nil, &BodyError{Side: side, Err: errs[i]}
+		}
+	}
+	r, err := Compare(bodies[0], bodies[1], RulesFor(opt.Catalog, bodies[0]), opt.Counter)
+	if err != nil {
+		return nil, nil, err
+	}
+	var src *Source
+	if opt.Program != nil {
+		src = Attribute(opt.Program, r)
+	}
+	return r, src, nil
+}

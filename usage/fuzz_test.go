@@ -1,0 +1,40 @@
+package usage_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/promptc/promptc/usage"
+)
+
+// FuzzRead: no log makes Read panic, every non-blank line is counted or reported, and no bucket holds more cache
+// tokens than input.
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{
+		`{"id":"a","type":"message","usage":{"input_tokens":5,"cache_read_input_tokens":3,"output_tokens":1}}`,
+		`{"request_id":"r","task":"t","turn":2,"response":{"id":"chatcmpl","object":"chat.completion","usage":{"prompt_tokens":9,"prompt_tokens_details":{"cached_tokens":4}}}}`,
+		`{"usage":{"inputTokens":1,"cacheDetails":[{"inputTokens":1,"ttl":"1h"}],"cacheWriteInputTokens":1}}`,
+		`{"usageMetadata":{"promptTokenCount":3,"cachedContentTokenCount":2},"responseId":"g"}`,
+		`{"id":"x", oops}`,
+		`{"usage":{"prompt_tokens":1e3}}`,
+		`{"usage":{"input_tokens":-1}}`,
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, log string) {
+		tally := usage.NewTally()
+		diags, err := tally.Read(strings.NewReader(log), "f")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diags) != tally.Skipped {
+			t.Fatalf("%d diagnostics for %d skipped lines", len(diags), tally.Skipped)
+		}
+		for _, k := range tally.Buckets() {
+			c := tally.Counts(k)
+			if c.CacheReadTokens+c.CacheWriteTokens > c.InputTokens || c.CacheReadTokens < 0 {
+				t.Fatalf("%v: %+v", k, c)
+			}
+		}
+	})
+}

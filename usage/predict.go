@@ -1,0 +1,162 @@
+package usage
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/projection"
+)
+
+// Prediction compares a bucket's real hit rate with what promptc simulate predicts for the same task, provider
+// and model, replaying the project's fixtures (projection.SessionFixtures) with the runbook laid out as promptc
+// project lays it out.
+type Prediction struct {
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	Task     string `json:"task"`
+	// Real and Predicted are hit rates; Below is Real < Predicted.
+	Real      float64 `json:"real"`
+	Predicted float64 `json:"predicted"`
+	Below     bool    `json:"below"`
+	// Turns compares turn by turn, for the turns the log names (the wrapper's "turn") that the fixtures replay.
+	Turns []TurnPrediction `json:"turns,omitempty"`
+	// Skipped says why no prediction was made ("" when one was).
+	Skipped string `json:"skipped,omitempty"`
+}
+
+// TurnPrediction is one turn's real and predicted hit rate: the requests of that turn number, over every session.
+type TurnPrediction struct {
+	Turn      int     `json:"turn"`
+	Requests  int     `json:"requests"`
+	Real      float64 `json:"real"`
+	Predicted float64 `json:"predicted"`
+	Below     bool    `json:"below"`
+}
+
+// Predict fills r.Predictions: for each bucket that names a task, the simulation of prog's fixtures for that task
+// under the bucket's model (cat), compared with the real hit rate, in total and turn by turn. A bucket that
+// cannot be simulated (no task, a task or model the project does not know, no fixture with turns) gets a
+// Prediction saying why. counter counts tokens (nil: o200k_base).
+func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter *guard.Counter) error {
+	if counter == nil {
+		c, err := guard.NewCounter(guard.O200k)
+		if err != nil {
+			return err
+		}
+		counter = c
+	}
+	r.Predictions = nil
+	for i := range r.Rows {
+		row := &r.Rows[i]
+		p := Prediction{Provider: row.Provider, Model: row.Model, Task: row.Task, Real: row.HitRate}
+		sim, why, err := simulate(row, prog, cat, counter)
+		if err != nil {
+			return err
+		}
+		if why != "" {
+			p.Skipped = why
+			r.Predictions = append(r.Predictions, p)
+			continue
+		}
+		i := slices.IndexFunc(sim.Layouts, func(l projection.Layout) bool { return l.Name == projection.LayoutPromptc })
+		if i < 0 {
+			return fmt.Errorf("usage: the simulation has no %s layout", projection.LayoutPromptc)
+		}
+		layout := sim.Layouts[i]
+		p.Predicted = layout.Total.HitRate
+		p.Below = p.Real < p.Predicted
+		perTurn := map[int]*Counts{}
+		for _, u := range layout.Turns {
+			c := perTurn[u.Turn]
+			if c == nil {
+				c = &Counts{}
+				perTurn[u.Turn] = c
+			}
+			c.InputTokens += u.InputTokens
+			c.CacheReadTokens += u.CacheReadTokens
+		}
+		turns := make([]int, 0, len(row.Turns))
+		for n := range row.Turns {
+			if perTurn[n] != nil {
+				turns = append(turns, n)
+			}
+		}
+		slices.Sort(turns)
+		for _, n := range turns {
+			real := row.Turns[n]
+			tp := TurnPrediction{Turn: n, Requests: real.Requests, Real: real.HitRate(), Predicted: perTurn[n].HitRate()}
+			tp.Below = tp.Real < tp.Predicted
+			p.Turns = append(p.Turns, tp)
+		}
+		r.Predictions = append(r.Predictions, p)
+	}
+	return nil
+}
+
+// simulate replays row's task under row's model; why says why it cannot.
+func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter *guard.Counter) (*projection.Simulation, string, error) {
+	if row.Task == "" {
+		return nil, "the log names no task (the wrapper's \"task\")", nil
+	}
+	if !slices.Contains(prog.Project.Tasks, row.Task) {
+		return nil, fmt.Sprintf("the project has no task %q", row.Task), nil
+	}
+	rt, ok := ratesFor(cat, row.Provider, row.Model)
+	if !ok {
+		return nil, fmt.Sprintf("no model table row for %s %q", row.Provider, row.Model), nil
+	}
+	fixtures := projection.SessionFixtures(prog.Project, row.Task)
+	if len(fixtures) == 0 {
+		return nil, fmt.Sprintf("no fixture renders task %q with [[turn]] entries", row.Task), nil
+	}
+	var sessions []projection.Session
+	for _, f := range fixtures {
+		s, err := projection.FixtureSession(prog, row.Task, f)
+		if err != nil {
+			return nil, "", err
+		}
+		sessions = append(sessions, s)
+	}
+	sim, err := projection.Simulate(sessions, projection.Options{Model: rt.Row, Counter: counter})
+	if err != nil {
+		return nil, "", err
+	}
+	return sim, "", nil
+}
+
+func (r *Report) writePredictions(w io.Writer, markdown bool) error {
+	if len(r.Predictions) == 0 {
+		return nil
+	}
+	bullet, sub := "  ", "    "
+	if markdown {
+		bullet, sub = "- ", "  - "
+	}
+	fmt.Fprintln(w, "\nPrediction (promptc simulate, the project's fixtures):")
+	for _, p := range r.Predictions {
+		name := fmt.Sprintf("%s %s, task %s", p.Provider, p.Model, p.Task)
+		if p.Task == "" {
+			name = fmt.Sprintf("%s %s, no task", p.Provider, p.Model)
+		}
+		if p.Skipped != "" {
+			fmt.Fprintf(w, "%s%s: not predicted: %s\n", bullet, name, p.Skipped)
+			continue
+		}
+		fmt.Fprintf(w, "%s%s: real %s, predicted %s%s\n", bullet, name, percent(p.Real), percent(p.Predicted), verdict(p.Below, p.Real, p.Predicted))
+		for _, t := range p.Turns {
+			fmt.Fprintf(w, "%sturn %d (%s): real %s, predicted %s%s\n", sub, t.Turn, guard.Count(t.Requests, "request"),
+				percent(t.Real), percent(t.Predicted), verdict(t.Below, t.Real, t.Predicted))
+		}
+	}
+	return nil
+}
+
+func verdict(below bool, real, predicted float64) string {
+	if !below {
+		return ""
+	}
+	return fmt.Sprintf(": BELOW the prediction by %.1f points", (predicted-real)*100)
+}
