@@ -59,7 +59,7 @@ func BenchmarkInstall(b *testing.B) {
 		}
 		return dir
 	}
-	run := func(b *testing.B, op func(dir, runbook string, ts ...*blocks.Target) ([]workspace.Result, error), dir, runbook string, want workspace.Action) {
+	run := func(b *testing.B, op func(dir, runbook string, ts ...*blocks.Target) (workspace.Results, error), dir, runbook string, want workspace.Action) {
 		b.Helper()
 		res, err := op(dir, runbook, tg)
 		if err != nil || len(res) != 1 || res[0].Action != want {

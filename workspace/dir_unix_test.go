@@ -18,7 +18,7 @@ import (
 // 0600 file, an executable one).
 func TestInstallKeepsMode(t *testing.T) {
 	tg := target()
-	for _, perm := range []os.FileMode{0o600, 0o755, 0o640, 0o444} {
+	for _, perm := range []os.FileMode{0o600, 0o755, 0o640, 0o200} {
 		t.Run(perm.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			name := filepath.Join(dir, "CLAUDE.md")
@@ -86,10 +86,10 @@ func TestInstallNamedPipe(t *testing.T) {
 	go func() {
 		defer close(done)
 		for _, tg := range []*blocks.Target{tg, codex} {
-			for name, op := range map[string]func() ([]workspace.Result, error){
-				"Install":   func() ([]workspace.Result, error) { return workspace.Install(dir, runbook, tg) },
-				"Check":     func() ([]workspace.Result, error) { return workspace.Check(dir, runbook, tg) },
-				"Uninstall": func() ([]workspace.Result, error) { return workspace.Uninstall(dir, tg) },
+			for name, op := range map[string]func() (workspace.Results, error){
+				"Install":   func() (workspace.Results, error) { return workspace.Install(dir, runbook, tg) },
+				"Check":     func() (workspace.Results, error) { return workspace.Check(dir, runbook, tg) },
+				"Uninstall": func() (workspace.Results, error) { return workspace.Uninstall(dir, tg) },
 			} {
 				if _, err := op(); err == nil || !strings.Contains(err.Error(), "is not a regular file (a named pipe)") {
 					t.Errorf("%s into %s: %v, want an error saying it is a named pipe", name, tg.File, err)

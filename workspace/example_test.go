@@ -1,6 +1,7 @@
 package workspace_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -115,21 +116,23 @@ func ExampleUninstall() {
 	// .github removed: true
 }
 
-// Installed is §6's rule on bytes, for a caller that keeps context files elsewhere than on disk.
+// Installed is the install rule on bytes, for a caller that keeps context files elsewhere than on disk. A mention
+// of a marker in the user's text (in prose, in a code span, in a fenced example) is text, not a block.
 func ExampleInstalled() {
 	block := workspace.Block(acme, "Run the tests.\n")
 	fmt.Printf("%q\n", block)
-	fmt.Printf("%q\n", workspace.Installed(nil, false, block, acme))
-
-	data := workspace.Installed([]byte("# Notes"), true, block, acme)
+	data, _ := workspace.Installed(nil, false, block, acme)
 	fmt.Printf("%q\n", data)
-	data = workspace.Installed(data, true, workspace.Block(acme, "Run them twice.\n"), acme)
+
+	data, _ = workspace.Installed([]byte("Keep `<!-- BEGIN ACME -->` lines."), true, block, acme)
+	fmt.Printf("%q\n", data)
+	data, _ = workspace.Installed(data, true, workspace.Block(acme, "Run them twice.\n"), acme)
 	fmt.Printf("%q\n", data)
 	// Output:
 	// "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
 	// "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
-	// "# Notes\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
-	// "# Notes\n\n<!-- BEGIN ACME -->\nRun them twice.\n<!-- END ACME -->\n"
+	// "Keep `<!-- BEGIN ACME -->` lines.\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	// "Keep `<!-- BEGIN ACME -->` lines.\n\n<!-- BEGIN ACME -->\nRun them twice.\n<!-- END ACME -->\n"
 }
 
 // Uninstalled takes the block out and keeps every other byte, edits made around the block included; remove says
@@ -140,11 +143,33 @@ func ExampleUninstalled() {
 		"<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n",
 		"# Notes\n",
 	} {
-		out, remove, found := workspace.Uninstalled([]byte(data), acme)
-		fmt.Printf("%q remove=%v found=%v\n", out, remove, found)
+		out, remove, found, err := workspace.Uninstalled([]byte(data), acme)
+		fmt.Printf("%q remove=%v found=%v err=%v\n", out, remove, found, err)
 	}
 	// Output:
-	// "# Notes\nAdded by hand.\n" remove=false found=true
-	// "" remove=true found=true
-	// "# Notes\n" remove=false found=false
+	// "# Notes\nAdded by hand.\n" remove=false found=true err=<nil>
+	// "" remove=true found=true err=<nil>
+	// "# Notes\n" remove=false found=false err=<nil>
+}
+
+// Find refuses a file whose block it cannot delimit without risking the user's text: a begin marker with no end
+// marker after it, or a second block. The error says which line, and what to do.
+func ExampleFind() {
+	for _, data := range []string{
+		"# Notes\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n",
+		"# Notes\n```\n<!-- BEGIN ACME -->\n<!-- END ACME -->\n```\n",
+		"# Notes\n<!-- BEGIN ACME -->\nRun the te",
+	} {
+		sp, err := workspace.Find([]byte(data), acme)
+		var me *workspace.MarkerError
+		if errors.As(err, &me) {
+			fmt.Printf("refused at line %d\n", me.Line)
+			continue
+		}
+		fmt.Printf("found %v: %q\n", sp.Found, data[sp.Start:sp.End])
+	}
+	// Output:
+	// found true: "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	// found false: ""
+	// refused at line 2
 }
