@@ -308,7 +308,7 @@ func (w *file) uninstall() (Result, error) {
 	if err := w.resolve(); err != nil {
 		return Result{}, err
 	}
-	if _, err := os.Stat(filepath.Dir(w.real)); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	if fi, err := os.Stat(filepath.Dir(w.real)); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir() {
 		return w.result(Absent), nil // no directory for the file, so no file and no block
 	}
 	unlock, err := w.lock()
@@ -351,7 +351,9 @@ func (w *file) resolve() error {
 	p := w.path
 	for hops := 0; ; hops++ {
 		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
+		// A file on the path where a directory should be (ENOTDIR) means no file either: install, check and
+		// uninstall each say what that means for them, naming the file in the way.
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
 			if err == nil && !fi.Mode().IsRegular() {
 				if p == w.path {
 					return fmt.Errorf("it is not a regular file (%s): promptc installs only into regular files", fileKind(fi.Mode()))
@@ -380,7 +382,7 @@ func (w *file) resolve() error {
 			// "wslink/CLAUDE.md -> ../shared.md" would lead to ./shared.md, when wslink -> vol/ws puts the file in
 			// vol/shared.md. The link's text is appended as it is, not cleaned, so that the kernel also resolves a
 			// ".." after a link inside it.
-			d, err := filepath.EvalSymlinks(filepath.Dir(p))
+			d, err := filepath.EvalSymlinks(rawDir(p))
 			if err != nil {
 				return err
 			}
@@ -390,11 +392,24 @@ func (w *file) resolve() error {
 	}
 }
 
+// rawDir is filepath.Dir without its cleaning: "a/link/../b" is in "a/link/..", which is not "a" when link is a
+// symbolic link.
+func rawDir(p string) string {
+	i := strings.LastIndexByte(p, filepath.Separator)
+	switch {
+	case i < 0:
+		return "."
+	case i == 0:
+		return p[:1]
+	}
+	return p[:i]
+}
+
 // realPath returns p, which a link led to, with the links of its directory followed and "." and ".." resolved
 // as the kernel does: where the bytes really go, for the messages and for the lock. A p whose directory does not
 // exist is returned clean, and refused later (install makes no directories for a link).
 func realPath(p string) string {
-	d, err := filepath.EvalSymlinks(filepath.Dir(p))
+	d, err := filepath.EvalSymlinks(rawDir(p))
 	if err != nil {
 		return filepath.Clean(p)
 	}
