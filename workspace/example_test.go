@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"testing/fstest"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/workspace"
@@ -172,4 +173,90 @@ func ExampleFind() {
 	// found true: "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
 	// found false: ""
 	// refused at line 2
+}
+
+// install --check's report: one line per stale file, from the line installing would change, then the command that
+// brings them up to date. A CI step prints it and fails when Stale is above zero; it prints nothing when every file
+// is current.
+func ExampleCheckReport() {
+	dir, err := os.MkdirTemp("", "repo")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	committed := "# Notes\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte(committed), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	codex := &blocks.Target{Name: "codex", File: "AGENTS.md", Begin: acme.Begin, End: acme.End}
+
+	for _, runbook := range []string{"Run the tests.\n", "Run the tests twice.\n"} {
+		results, err := workspace.Check(dir, runbook, acme, codex)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for i := range results {
+			results[i].Path = filepath.Base(results[i].Path) // name the files as from dir
+		}
+		report := &workspace.CheckReport{Task: "chat", Results: results, Fix: "promptc install --task chat --all-targets --dir ."}
+		if err := report.WriteText(os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("stale:", report.Stale())
+	}
+	// Output:
+	// AGENTS.md: missing: installing would create it, holding the runbook of task "chat"
+	// To update it, run: promptc install --task chat --all-targets --dir .
+	// stale: 1
+	// CLAUDE.md:4: out of date: the block of target "claude" differs from the runbook of task "chat" from this line on
+	// AGENTS.md: missing: installing would create it, holding the runbook of task "chat"
+	// To update them, run: promptc install --task chat --all-targets --dir .
+	// stale: 2
+}
+
+// Uninstall must work on a project in the middle of an edit: LoadTargets reads promptc.toml's targets and ignores
+// the problems of blocks/, templates/ and fixtures/, so the runbook a broken project installed can still be taken
+// out. A problem in the targets themselves is returned, and then nothing should be uninstalled.
+func ExampleLoadTargets() {
+	project := fstest.MapFS{
+		"promptc.toml": {Data: []byte(`name = "acme"
+tasks = ["chat"]
+
+[runbook]
+order = ["intro", "renamed-block"]
+
+[[target]]
+name  = "claude"
+file  = "CLAUDE.md"
+begin = "<!-- BEGIN ACME -->"
+end   = "<!-- END ACME -->"
+`)},
+		"blocks/all.toml": {Data: []byte("[[block]]\nid = \"intro\"\nbody = \"{{.unclosed\"\n")},
+	}
+	p, diags := workspace.LoadTargets(project)
+	if len(diags) > 0 {
+		log.Fatal(diags)
+	}
+
+	dir, err := os.MkdirTemp("", "checkout")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	installed := "# Notes\n\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte(installed), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	results, err := workspace.Uninstall(dir, p.Target("claude"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range results {
+		show(dir, r)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "CLAUDE.md"))
+	fmt.Printf("%q\n", data)
+	// Output:
+	// CLAUDE.md: removed the block of target "claude"
+	// "# Notes\n"
 }
