@@ -113,14 +113,14 @@ const (
 
 // event is a line of one of those kinds.
 type event struct {
-	kind        int
 	line        int // from 1
 	start, next int // the line's first byte, and the first byte after its line ending
-	// For a fence line: its character and the length of its run, whether it can open a fence (a backtick fence's
+	// For a fence line: the length of its run and its character, whether it can open a fence (a backtick fence's
 	// info string holds no backtick) and close one (nothing but spaces and tabs after the run), and whether it lies
 	// inside a block, where it is the runbook's.
+	run           int32
+	kind          uint8
 	char          byte
-	run           int
 	opens, closes bool
 	inBlock       bool
 	// hidden is set for a line inside a closed fence.
@@ -191,7 +191,7 @@ func fence(raw []byte, e *event) bool {
 		return false
 	}
 	rest := raw[i+n:]
-	e.char, e.run = c, n
+	e.char, e.run = c, int32(min(n, 1<<30))
 	e.opens = c == '~' || bytes.IndexByte(rest, '`') < 0
 	e.closes = len(bytes.Trim(rest, " \t")) == 0
 	return true
@@ -205,9 +205,9 @@ func (ev *events) fences() {
 	l := ev.list
 	// longest[c][i] is the longest run of a closing fence line of character c at index i or later (c: 0 for
 	// backticks, 1 for tildes).
-	var longest [2][]int
+	var longest [2][]int32
 	for c := range longest {
-		longest[c] = make([]int, len(l)+1)
+		longest[c] = make([]int32, len(l)+1)
 	}
 	for i := len(l) - 1; i >= 0; i-- {
 		longest[0][i], longest[1][i] = longest[0][i+1], longest[1][i+1]
