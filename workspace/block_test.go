@@ -149,6 +149,11 @@ var states = []state{
 	{name: "unclosed fence, then a block holding fences", data: "```\nuser\n\n\n<!-- BEGIN T -->\n```\ncode\n```\n<!-- END T -->\n", exists: true,
 		span:      workspace.Span{Start: len("```\nuser\n\n\n"), End: len("```\nuser\n\n\n<!-- BEGIN T -->\n```\ncode\n```\n<!-- END T -->\n"), Found: true},
 		installed: "```\nuser\n\n\n" + blk, uninstalled: "```\nuser\n"},
+	// The fenced example's own fence line is inside its block, so the fence closes at line 5, not 3; were it closed
+	// at 3, line 5 would open a fence that line 9 closes, hiding the real block.
+	{name: "fenced example of a block holding a fence, then a block", data: "```\n<!-- BEGIN T -->\n```\n<!-- END T -->\n```\n" + old + "```\n", exists: true,
+		span:      workspace.Span{Start: len("```\n<!-- BEGIN T -->\n```\n<!-- END T -->\n```\n"), End: len("```\n<!-- BEGIN T -->\n```\n<!-- END T -->\n```\n" + old), Found: true},
+		installed: "```\n<!-- BEGIN T -->\n```\n<!-- END T -->\n```\n" + blk + "```\n", uninstalled: "```\n<!-- BEGIN T -->\n```\n<!-- END T -->\n```\n```\n"},
 	{name: "stray end marker before the block", data: "# Notes\n<!-- END T -->\n\n" + old + "Tail.\n", exists: true,
 		span:      workspace.Span{Start: len("# Notes\n<!-- END T -->\n\n"), End: len("# Notes\n<!-- END T -->\n\n" + old), Found: true},
 		installed: "# Notes\n<!-- END T -->\n\n" + blk + "Tail.\n", uninstalled: "# Notes\n<!-- END T -->Tail.\n"},

@@ -19,7 +19,7 @@ import (
 // 0600 file, an executable one).
 func TestInstallKeepsMode(t *testing.T) {
 	tg := target()
-	for _, perm := range []os.FileMode{0o600, 0o755, 0o640, 0o200} {
+	for _, perm := range []os.FileMode{0o600, 0o755, 0o640, 0o200, 0o020} {
 		t.Run(perm.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			name := filepath.Join(dir, "CLAUDE.md")
@@ -203,6 +203,18 @@ func TestInstallSymlinkThroughLinkedDir(t *testing.T) {
 		t.Errorf("Install through blink/..: link %s, want %s", r.Link, want)
 	}
 	wantFile(t, root, "deep/a/b/notes.md", "# Deep\n\n\n"+blk)
+
+	// The same, with a second link at the end: it is relative to deep/a/b, where the kernel found it.
+	symlink(t, "notes.md", filepath.Join(root, "deep", "a", "b", "link2"))
+	if err := os.Remove(filepath.Join(root, "vol", "ws", "CLAUDE.md")); err != nil {
+		t.Fatal(err)
+	}
+	symlink(t, "../blink/../b/link2", filepath.Join(root, "vol", "ws", "CLAUDE.md"))
+	r = one(t, "Install through blink/.. and a second link")(workspace.Install(dir, runbook2, tg))
+	if want := filepath.Join(root, "deep", "a", "b", "notes.md"); r.Link != want || r.Action != workspace.Replaced {
+		t.Errorf("Install through blink/.. and a second link: %v, link %s; want replaced, %s", r.Action, r.Link, want)
+	}
+	wantFile(t, root, "deep/a/b/notes.md", "# Deep\n\n\n"+blk2)
 }
 
 // TestInstallHardLink: a context file with another name is refused, not split in two by the atomic rename (which
