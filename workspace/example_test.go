@@ -216,7 +216,8 @@ func ExampleCheckReport() {
 
 // Uninstall must work on a project in the middle of an edit: LoadTargets reads promptc.toml's targets and ignores
 // the problems of blocks/, templates/ and fixtures/, so the runbook a broken project installed can still be taken
-// out. A problem in the targets themselves is returned, and then nothing should be uninstalled.
+// out. A problem in the targets themselves is returned, and then nothing should be uninstalled. SelectTargets
+// picks the targets by name as uninstall --target does.
 func ExampleLoadTargets() {
 	project := fstest.MapFS{
 		"promptc.toml": {Data: []byte(`name = "acme"
@@ -237,6 +238,10 @@ end   = "<!-- END ACME -->"
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
+	targets, err := workspace.SelectTargets(p, []string{"claude"}, false)
+	if err != nil {
+		log.Fatal(err) // an unknown name: the message suggests the closest and lists them all
+	}
 
 	dir, err := os.MkdirTemp("", "checkout")
 	if err != nil {
@@ -247,7 +252,7 @@ end   = "<!-- END ACME -->"
 	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte(installed), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	results, err := workspace.Uninstall(dir, p.Target("claude"))
+	results, err := workspace.Uninstall(dir, targets...)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package workspace_test
 
 import (
+	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -112,6 +114,46 @@ end   = "<!-- END ACME -->"
 			_, diags := workspace.LoadTargets(fstest.MapFS{"promptc.toml": {Data: []byte(tt.manifest)}})
 			if len(diags) == 0 || !strings.Contains(diags.Error(), tt.want) {
 				t.Errorf("LoadTargets: %v; want a problem saying %q", diags, tt.want)
+			}
+		})
+	}
+}
+
+// TestSelectTargets: the targets named, in order and once each, or all of them; an unknown name is an error with a
+// suggestion and the list, a project without targets ErrNoTargets.
+func TestSelectTargets(t *testing.T) {
+	claude := &blocks.Target{Name: "claude"}
+	codex := &blocks.Target{Name: "codex"}
+	p := &blocks.Project{Targets: []*blocks.Target{claude, codex}}
+	none := &blocks.Project{}
+	for _, tt := range []struct {
+		name  string
+		p     *blocks.Project
+		names []string
+		all   bool
+		want  []*blocks.Target
+		err   string
+	}{
+		{"all", p, nil, true, []*blocks.Target{claude, codex}, ""},
+		{"named, in order, once", p, []string{"codex", "claude", "codex"}, false, []*blocks.Target{codex, claude}, ""},
+		{"unknown", p, []string{"claud"}, false, nil, `no target "claud" in promptc.toml (did you mean "claude"?); the targets are: claude, codex`},
+		{"hostile name", p, []string{"x\n::error::y"}, false, nil, `no target "x\n::error::y" in promptc.toml; the targets are: claude, codex`},
+		{"all of none", none, nil, true, nil, "promptc.toml declares no [[target]]: add one (name, file, begin, end) for each context file"},
+		{"one of none", none, []string{"claude"}, false, nil, `no target "claude": promptc.toml declares no [[target]]: add one (name, file, begin, end) for each context file`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := workspace.SelectTargets(tt.p, tt.names, tt.all)
+			if tt.err != "" {
+				if err == nil || err.Error() != tt.err || got != nil {
+					t.Errorf("SelectTargets: %v, %v; want the error %s", got, err, tt.err)
+				}
+				if len(tt.p.Targets) == 0 && !errors.Is(err, workspace.ErrNoTargets) {
+					t.Errorf("SelectTargets: %v is not ErrNoTargets", err)
+				}
+				return
+			}
+			if err != nil || !slices.Equal(got, tt.want) {
+				t.Errorf("SelectTargets: %v, %v; want %v", got, err, tt.want)
 			}
 		})
 	}

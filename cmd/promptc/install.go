@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -141,11 +140,11 @@ func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
 	fi, err := os.Stat(e.path(dir))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", shown)
+		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", blocks.QuoteName(shown))
 	case err != nil:
-		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", shown, unwrapPathError(err))
+		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", blocks.QuoteName(shown), unwrapPathError(err))
 	case !fi.IsDir():
-		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", shown)
+		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", blocks.QuoteName(shown))
 	}
 	return shown, nil
 }
@@ -161,27 +160,15 @@ func (e *env) shown(p string) string {
 
 // targets returns the targets named by --target, or all of them with --all-targets.
 func (e *env) targets(c *cli.Context, cmd string, p *blocks.Project) ([]*blocks.Target, error) {
-	if c.Bool("all-targets") {
-		if len(p.Targets) == 0 {
-			return nil, cmdErr(e, cmd, "--all-targets: promptc.toml declares no [[target]]: add one (name, file, begin, end) for each context file")
-		}
-		return p.Targets, nil
+	all := c.Bool("all-targets")
+	targets, err := workspace.SelectTargets(p, c.StringSlice("target"), all)
+	switch {
+	case err == nil:
+		return targets, nil
+	case all:
+		return nil, cmdErr(e, cmd, "--all-targets: %v", err)
 	}
-	var out []*blocks.Target
-	for _, name := range c.StringSlice("target") {
-		t := p.Target(name)
-		if t == nil {
-			if len(p.Targets) == 0 {
-				return nil, cmdErr(e, cmd, "no target %q: promptc.toml declares no [[target]]: add one (name, file, begin, end) for each context file", name)
-			}
-			names := p.TargetNames()
-			return nil, cmdErr(e, cmd, "no target %q in promptc.toml%s; the targets are: %s", name, blocks.DidYouMean(name, names), strings.Join(names, ", "))
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return nil, cmdErr(e, cmd, "%v", err)
 }
 
 // install renders the runbook and installs it into the context files of the targets under dir, or, with check,
