@@ -95,17 +95,19 @@ func (r Result) String() string {
 	return s
 }
 
-// Install installs runbook into the context file of each target under dir (docs/workspaces.md): a missing file is created holding
-// the block alone (with the directories it needs), a block already there is replaced in place, and otherwise the
-// block is appended after "\n\n". A file that already holds exactly the right bytes is not written at all. Each
-// write is atomic (a temporary file beside it, synced, renamed over it, the directory synced), keeps the file's
-// mode (and its owner, where allowed), and goes through a symbolic link to the file it names. Writes to the files
-// of one directory are serialised by a lock on the directory, so concurrent installs never lose each other's
-// blocks.
+// Install installs runbook into the context file of each target under dir (docs/workspaces.md): a missing file is
+// created holding the block alone (with the directories it needs), a block already there is replaced in place, and
+// otherwise the block is appended after "\n\n". A file that already holds exactly the right bytes is not written
+// at all. Each write is atomic (a temporary file beside it, synced, renamed over it, the directory synced), keeps
+// the file's mode (and its owner, where allowed), and goes through a symbolic link to the file it names, resolved
+// as the kernel resolves it. Writes to the files of one directory are serialised by a lock on the directory where
+// the write happens, so concurrent installs never lose each other's blocks.
 //
-// dir must exist. A file that is not UTF-8 or is over MaxFileBytes is refused and left as it is, as is a runbook
-// that holds one of the target's markers. Every target is tried; the error, a blocks.Diagnostics, lists every
-// problem, naming the file (and the line and column of a bad byte).
+// dir must exist. Refused and left as they are: a file that is not UTF-8 or is over MaxFileBytes, one whose
+// markers Find refuses (a half-written block, a second block: the diagnostic is at the begin marker's line), one
+// with no write permission bits or with several names (hard links), and a runbook that holds one of the target's
+// markers. Every target is tried; the error, a blocks.Diagnostics, lists every problem, naming the file (and the
+// line and column where there is one).
 func Install(dir, runbook string, targets ...*blocks.Target) (Results, error) {
 	return each(dir, targets, func(w *file) (Result, error) { return w.install(runbook, true) })
 }
@@ -379,8 +381,8 @@ func (w *file) resolve() error {
 		if !filepath.IsAbs(to) {
 			// A relative link is relative to the directory holding it, as the kernel resolves it: that directory's
 			// own path with every link on the way to it followed, component by component. Joined as text,
-			// "wslink/CLAUDE.md -> ../shared.md" would lead to ./shared.md, when wslink -> vol/ws puts the file in
-			// vol/shared.md. The link's text is appended as it is, not cleaned, so that the kernel also resolves a
+			// "wslink/CLAUDE.md -> ../notes.md" would lead to ./notes.md, when wslink -> vol/ws puts the file in
+			// vol/notes.md. The link's text is appended as it is, not cleaned, so that the kernel also resolves a
 			// ".." after a link inside it.
 			d, err := filepath.EvalSymlinks(rawDir(p))
 			if err != nil {
