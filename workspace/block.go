@@ -129,17 +129,47 @@ type event struct {
 
 type events struct{ list []event }
 
-// scan lists the marker and fence lines of data, and marks the fence lines inside blocks.
+// scan lists the marker and fence lines of data, and marks the fence lines inside blocks. Every such line holds a
+// marker, "```" or "~~~", so scan jumps from one occurrence of those to the next (bytes.Index, which is fast) and
+// looks only at the lines holding one, counting the newlines skipped to know their numbers. Each needle's search
+// only moves forward, and a line is looked at once, so the cost stays linear in the file's length.
 func scan(data []byte, t *blocks.Target) *events {
 	ev := &events{}
 	pending := -1 // index of the last begin-marker line with no end-marker line since
-	for start, line := 0, 1; start < len(data); line++ {
-		nl := bytes.IndexByte(data[start:], '\n')
-		raw, next := data[start:], len(data)
-		if nl >= 0 {
-			raw, next = data[start:start+nl], start+nl+1
+	needles := [...][]byte{[]byte(t.Begin), []byte(t.End), []byte("```"), []byte("~~~")}
+	var next [len(needles)]int // the next occurrence of each needle at or after pos (-1: none), or -2: not searched
+	for i := range next {
+		next[i] = -2
+	}
+	line, counted := 1, 0 // line is the number of the line holding byte counted
+	for pos := 0; pos < len(data); {
+		hit := -1
+		for i, n := range needles {
+			if next[i] == -2 || next[i] >= 0 && next[i] < pos {
+				next[i] = -1
+				if j := bytes.Index(data[pos:], n); j >= 0 {
+					next[i] = pos + j
+				}
+			}
+			if next[i] >= 0 && (hit < 0 || next[i] < hit) {
+				hit = next[i]
+			}
 		}
-		e := event{line: line, start: start, next: next}
+		if hit < 0 {
+			break
+		}
+		start := pos + bytes.LastIndexByte(data[pos:hit], '\n') + 1 // pos starts a line, so the line starts here or later
+		end := len(data)
+		if nl := bytes.IndexByte(data[hit:], '\n'); nl >= 0 {
+			end = hit + nl
+		}
+		after := min(end+1, len(data))
+		line += bytes.Count(data[counted:start], []byte("\n"))
+		counted = start
+		pos = after
+
+		raw := data[start:end]
+		e := event{line: line, start: start, next: after}
 		switch {
 		case isMarker(raw, t.Begin):
 			e.kind = beginLine
@@ -155,13 +185,11 @@ func scan(data []byte, t *blocks.Target) *events {
 			}
 		default:
 			if !fence(raw, &e) {
-				start = next
 				continue
 			}
 			e.kind = fenceLine
 		}
 		ev.list = append(ev.list, e)
-		start = next
 	}
 	return ev
 }
