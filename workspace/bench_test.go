@@ -59,7 +59,7 @@ func BenchmarkInstall(b *testing.B) {
 		}
 		return dir
 	}
-	run := func(b *testing.B, op func(dir, runbook string, ts ...*blocks.Target) ([]workspace.Result, error), dir, runbook string, want workspace.Action) {
+	run := func(b *testing.B, op func(dir, runbook string, ts ...*blocks.Target) (workspace.Results, error), dir, runbook string, want workspace.Action) {
 		b.Helper()
 		res, err := op(dir, runbook, tg)
 		if err != nil || len(res) != 1 || res[0].Action != want {
@@ -98,4 +98,44 @@ func BenchmarkInstall(b *testing.B) {
 			run(b, workspace.Check, dir, runbook, workspace.Replaced)
 		}
 	})
+}
+
+// BenchmarkFind is Find on files of 1x and 10x a size, for the shapes that could make it quadratic: prose
+// mentioning the markers on every line, a fence on every few lines, fences that never close with runs growing
+// shorter (each could search the rest of the file for its close), and a thousand half-blocks (begin marker lines
+// with no end). The time per byte should stay flat from 1x to 10x.
+func BenchmarkFind(b *testing.B) {
+	tg := target()
+	shapes := map[string]func(n int) string{
+		"prose": func(n int) string {
+			return strings.Repeat("Never edit between the `<!-- BEGIN T -->` lines, or <!-- END T --> either.\n", n)
+		},
+		"closed fences": func(n int) string {
+			return strings.Repeat("Text.\n```\n<!-- BEGIN T -->\n<!-- END T -->\n```\n", n)
+		},
+		"unclosed fences, shorter and shorter": func(n int) string {
+			var sb strings.Builder
+			for i := n; i > 0; i-- {
+				sb.WriteString(strings.Repeat("`", 3+i%200))
+				sb.WriteString("\ncode\n")
+			}
+			return sb.String() + "<!-- BEGIN T -->\nRules.\n<!-- END T -->\n"
+		},
+		"begin markers in a fence": func(n int) string {
+			return "```\n" + strings.Repeat("<!-- BEGIN T -->\nx\n", n) + "```\n" + old
+		},
+	}
+	for _, name := range []string{"prose", "closed fences", "unclosed fences, shorter and shorter", "begin markers in a fence"} {
+		for _, n := range []int{2000, 20000} {
+			data := []byte(shapes[name](n))
+			b.Run(fmt.Sprintf("%s/%dKB", name, len(data)>>10), func(b *testing.B) {
+				b.SetBytes(int64(len(data)))
+				for b.Loop() {
+					if _, err := workspace.Find(data, tg); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

@@ -65,17 +65,20 @@ func checkWorkers(t *testing.T, data []byte, writers, last int) {
 	rest := data
 	for i := range writers {
 		tg := workerTarget(i)
-		sp := workspace.Find(data, tg)
+		sp, err := workspace.Find(data, tg)
 		switch {
+		case err != nil:
+			t.Errorf("writer %d's block: %v, want one whole block", i, err)
+			continue
 		case !sp.Found:
 			t.Errorf("writer %d's block is missing: it was lost", i)
 			continue
-		case !sp.Ended || sp.More != 0:
-			t.Errorf("writer %d's block: %+v, want one whole block", i, sp)
 		case string(data[sp.Start:sp.End]) != string(workspace.Block(tg, workerRunbook(i, last))):
 			t.Errorf("writer %d's block is not its last runbook: %.60q", i, data[sp.Start:sp.End])
 		}
-		rest, _, _ = workspace.Uninstalled(rest, tg)
+		if rest, _, _, err = workspace.Uninstalled(rest, tg); err != nil {
+			t.Errorf("writer %d: uninstall: %v", i, err)
+		}
 	}
 	if string(rest) != userText {
 		t.Errorf("with every block taken out, the file is %d bytes, want the user's %d: %.200q", len(rest), len(userText), rest)

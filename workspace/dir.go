@@ -64,11 +64,6 @@ type Result struct {
 	Line int
 	// Dirs are the directories Install created for the file, or Uninstall removed with it, nearest the top first.
 	Dirs []string
-	// Unended is set when the block replaced or removed had no end marker: a write that stopped halfway, taken to
-	// run to the end of the file.
-	Unended bool
-	// More counts the target's further blocks after the first, which install and uninstall leave alone.
-	More int
 }
 
 // Changed reports whether the file was changed (by Install or Uninstall), or would be by Install (from Check).
@@ -76,57 +71,51 @@ func (r Result) Changed() bool { return r.Action != Current && r.Action != Absen
 
 // String is one line for a person: the file and what was done to it.
 func (r Result) String() string {
-	// The paths are the user's: quoted as every name printed is, so a crafted directory name cannot forge a line.
-	r.Path, r.Link = blocks.QuoteName(r.Path), blocks.QuoteName(r.Link)
-	var s string
+	s := blocks.QuoteName(r.Path)
+	name := strconv.Quote(r.Target.Name)
 	switch r.Action {
 	case Current:
-		s = r.Path + ": up to date"
+		s += ": up to date"
 	case Created:
-		s = r.Path + ": created, holding the block of target " + strconv.Quote(r.Target.Name)
+		s += ": created, holding the block of target " + name
 	case Replaced:
-		s = r.Path + ": replaced the block of target " + strconv.Quote(r.Target.Name)
+		s += ": replaced the block of target " + name
 	case Appended:
-		s = r.Path + ": appended the block of target " + strconv.Quote(r.Target.Name)
+		s += ": appended the block of target " + name
 	case Absent:
-		s = r.Path + ": no block of target " + strconv.Quote(r.Target.Name) + " to remove"
+		s += ": no block of target " + name + " to remove"
 	case Removed:
-		s = r.Path + ": removed the block of target " + strconv.Quote(r.Target.Name)
+		s += ": removed the block of target " + name
 	case Deleted:
-		s = r.Path + ": removed (it held only the block of target " + strconv.Quote(r.Target.Name) + ")"
+		s += ": removed (it held only the block of target " + name + ")"
 	}
 	if r.Link != "" {
-		s += " (through the symbolic link, in " + r.Link + ")"
-	}
-	if r.Unended {
-		s += "; the block had no end marker, so it ran to the end of the file"
-	}
-	if r.More > 0 {
-		s += fmt.Sprintf("; the file holds %d more %s of this target after the first, left as %s: remove %s by hand",
-			r.More, plural(r.More, "block", "blocks"), plural(r.More, "it is", "they are"), plural(r.More, "it", "them"))
+		s += " (through the symbolic link, in " + blocks.QuoteName(r.Link) + ")"
 	}
 	return s
 }
 
-// Install installs runbook into the context file of each target under dir (§6): a missing file is created holding
-// the block alone (with the directories it needs), a block already there is replaced in place, and otherwise the
-// block is appended after "\n\n". A file that already holds exactly the right bytes is not written at all. Each
-// write is atomic (a temporary file beside it, synced, renamed over it, the directory synced), keeps the file's
-// mode (and its owner, where allowed), and goes through a symbolic link to the file it names. Writes to the files
-// of one directory are serialised by a lock on the directory, so concurrent installs never lose each other's
-// blocks.
+// Install installs runbook into the context file of each target under dir (docs/workspaces.md): a missing file is
+// created holding the block alone (with the directories it needs), a block already there is replaced in place, and
+// otherwise the block is appended after "\n\n". A file that already holds exactly the right bytes is not written
+// at all. Each write is atomic (a temporary file beside it, synced, renamed over it, the directory synced), keeps
+// the file's mode (and its owner, where allowed), and goes through a symbolic link to the file it names, resolved
+// as the kernel resolves it. Writes to the files of one directory are serialised by a lock on the directory where
+// the write happens, so concurrent installs never lose each other's blocks.
 //
-// dir must exist. A file that is not UTF-8 or is over MaxFileBytes is refused and left as it is, as is a runbook
-// that holds one of the target's markers. Every target is tried; the error, a blocks.Diagnostics, lists every
-// problem, naming the file (and the line and column of a bad byte).
-func Install(dir, runbook string, targets ...*blocks.Target) ([]Result, error) {
+// dir must exist. Refused and left as they are: a file that is not UTF-8 or is over MaxFileBytes, one whose
+// markers Find refuses (a half-written block, a second block: the diagnostic is at the begin marker's line), one
+// with no write permission bits or with several names (hard links), and a runbook that holds one of the target's
+// markers. Every target is tried; the error, a blocks.Diagnostics, lists every problem, naming the file (and the
+// line and column where there is one).
+func Install(dir, runbook string, targets ...*blocks.Target) (Results, error) {
 	return each(dir, targets, func(w *file) (Result, error) { return w.install(runbook, true) })
 }
 
 // Check is Install without writing: each Result says what Install would do (Current when the file is up to date)
 // and, when it would change the file, the first line it would change. It is how a repository that commits its
 // generated AGENTS.md proves in CI that the file is current.
-func Check(dir, runbook string, targets ...*blocks.Target) ([]Result, error) {
+func Check(dir, runbook string, targets ...*blocks.Target) (Results, error) {
 	return each(dir, targets, func(w *file) (Result, error) { return w.install(runbook, false) })
 }
 
@@ -135,12 +124,12 @@ func Check(dir, runbook string, targets ...*blocks.Target) ([]Result, error) {
 // block is removed, and so are the directories between dir and it that are left empty (those install created, and
 // any that held nothing else: promptc keeps no record of what it created). A file with no block
 // (or no file) is left alone (Action Absent). Writes are atomic, as Install's.
-func Uninstall(dir string, targets ...*blocks.Target) ([]Result, error) {
+func Uninstall(dir string, targets ...*blocks.Target) (Results, error) {
 	return each(dir, targets, func(w *file) (Result, error) { return w.uninstall() })
 }
 
 // each runs op on the context file of every target, in order, and gathers the results and problems.
-func each(dir string, targets []*blocks.Target, op func(*file) (Result, error)) ([]Result, error) {
+func each(dir string, targets []*blocks.Target, op func(*file) (Result, error)) (Results, error) {
 	var diags blocks.Diagnostics
 	fi, err := os.Stat(dir)
 	switch {
@@ -154,15 +143,20 @@ func each(dir string, targets []*blocks.Target, op func(*file) (Result, error)) 
 		diags.Errorf(blocks.Range{Filename: dir}, "the directory to install into is not a directory")
 		return nil, diags
 	}
-	var results []Result
+	var results Results
 	for _, t := range targets {
 		w := &file{dir: filepath.Clean(dir), t: t, path: filepath.Join(dir, filepath.FromSlash(t.File))}
 		res, err := op(w)
 		if err != nil {
 			var ds blocks.Diagnostics
-			if errors.As(err, &ds) {
+			var me *MarkerError
+			switch {
+			case errors.As(err, &ds):
 				diags = append(diags, ds...)
-			} else {
+			case errors.As(err, &me):
+				at := blocks.Pos{Line: me.Line, Column: 1, Byte: me.Byte}
+				diags.Errorf(blocks.Range{Filename: w.path, Start: at, End: at}, "%s", me.Message())
+			default:
 				diags.Errorf(blocks.Range{Filename: w.path}, "%v", unwrapPath(err))
 			}
 			continue
@@ -196,8 +190,12 @@ func (w *file) install(runbook string, write bool) (Result, error) {
 		return Result{}, err
 	}
 	if !write {
+		// What Install would meet: a link into a missing directory, a file where a directory must be.
 		if err := w.linkDir(); err != nil {
-			return Result{}, err // what Install would meet
+			return Result{}, err
+		}
+		if err := w.checkDirs(); err != nil {
+			return Result{}, err
 		}
 		return w.apply(runbook, false)
 	}
@@ -234,16 +232,18 @@ func (w *file) apply(runbook string, write bool) (Result, error) {
 	}
 	exists := info != nil
 	block := Block(w.t, runbook)
-	sp := Find(data, w.t)
+	sp, err := Find(data, w.t)
+	if err != nil {
+		return Result{}, err
+	}
 	res := w.result(Current)
-	res.More = sp.More
 	switch {
 	case !exists:
 		res.Action = Created
 	case sp.Found && bytes.Equal(data[sp.Start:sp.End], block):
 		return res, nil // installing would give the same bytes: nothing to write, not even a copy to make
 	case sp.Found:
-		res.Action, res.Unended = Replaced, !sp.Ended
+		res.Action = Replaced
 	default:
 		res.Action = Appended
 	}
@@ -286,7 +286,7 @@ func (w *file) linkDir() error {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Dir(w.real)); err != nil {
-		return fmt.Errorf("the symbolic link leads to %s, whose directory cannot be used: %v", w.real, unwrapPath(err))
+		return fmt.Errorf("the symbolic link leads to %s, whose directory cannot be used: %v", blocks.QuoteName(w.real), unwrapPath(err))
 	}
 	return nil
 }
@@ -310,7 +310,7 @@ func (w *file) uninstall() (Result, error) {
 	if err := w.resolve(); err != nil {
 		return Result{}, err
 	}
-	if _, err := os.Stat(filepath.Dir(w.real)); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+	if fi, err := os.Stat(filepath.Dir(w.real)); errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || err == nil && !fi.IsDir() {
 		return w.result(Absent), nil // no directory for the file, so no file and no block
 	}
 	unlock, err := w.lock()
@@ -322,13 +322,15 @@ func (w *file) uninstall() (Result, error) {
 	if err != nil || info == nil {
 		return w.result(Absent), err
 	}
-	sp := Find(data, w.t)
+	sp, err := Find(data, w.t)
+	if err != nil {
+		return Result{}, err
+	}
 	out, remove, found := uninstalledAt(data, sp)
 	res := w.result(Absent)
 	if !found {
 		return res, nil
 	}
-	res.Unended, res.More = !sp.Ended, sp.More
 	if !remove {
 		res.Action = Removed
 		err := atomicfile.WriteAll([]atomicfile.File{{Name: w.real, Data: out, Perm: info.Mode().Perm(), Like: info}})
@@ -351,31 +353,69 @@ func (w *file) resolve() error {
 	p := w.path
 	for hops := 0; ; hops++ {
 		fi, err := os.Lstat(p)
-		if errors.Is(err, fs.ErrNotExist) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
+		// A file on the path where a directory should be (ENOTDIR) means no file either: install, check and
+		// uninstall each say what that means for them, naming the file in the way.
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || (err == nil && fi.Mode()&fs.ModeSymlink == 0) {
 			if err == nil && !fi.Mode().IsRegular() {
 				if p == w.path {
 					return fmt.Errorf("it is not a regular file (%s): promptc installs only into regular files", fileKind(fi.Mode()))
 				}
-				return fmt.Errorf("the symbolic link leads to %s, which is not a regular file (%s): promptc installs only into regular files", p, fileKind(fi.Mode()))
+				return fmt.Errorf("the symbolic link leads to %s, which is not a regular file (%s): promptc installs only into regular files", blocks.QuoteName(realPath(p)), fileKind(fi.Mode()))
 			}
-			w.real = p
+			w.real = w.path
+			if p != w.path {
+				w.real = realPath(p)
+			}
 			return nil
 		}
 		if err != nil {
 			return err
 		}
 		if hops == 40 {
-			return fmt.Errorf("too many symbolic links from %s: is there a cycle?", w.path)
+			return fmt.Errorf("too many symbolic links from %s: is there a cycle?", blocks.QuoteName(w.path))
 		}
 		to, err := os.Readlink(p)
 		if err != nil {
 			return err
 		}
 		if !filepath.IsAbs(to) {
-			to = filepath.Join(filepath.Dir(p), to)
+			// A relative link is relative to the directory holding it, as the kernel resolves it: that directory's
+			// own path with every link on the way to it followed, component by component. Joined as text,
+			// "wslink/CLAUDE.md -> ../notes.md" would lead to ./notes.md, when wslink -> vol/ws puts the file in
+			// vol/notes.md. The link's text is appended as it is, not cleaned, so that the kernel also resolves a
+			// ".." after a link inside it.
+			d, err := filepath.EvalSymlinks(rawDir(p))
+			if err != nil {
+				return err
+			}
+			to = d + string(filepath.Separator) + to
 		}
 		p = to
 	}
+}
+
+// rawDir is filepath.Dir without its cleaning: "a/link/../b" is in "a/link/..", which is not "a" when link is a
+// symbolic link.
+func rawDir(p string) string {
+	i := strings.LastIndexByte(p, filepath.Separator)
+	switch {
+	case i < 0:
+		return "."
+	case i == 0:
+		return p[:1]
+	}
+	return p[:i]
+}
+
+// realPath returns p, which a link led to, with the links of its directory followed and "." and ".." resolved
+// as the kernel does: where the bytes really go, for the messages and for the lock. A p whose directory does not
+// exist is returned clean, and refused later (install makes no directories for a link).
+func realPath(p string) string {
+	d, err := filepath.EvalSymlinks(rawDir(p))
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(d, filepath.Base(p))
 }
 
 // read returns the file's bytes and information, or nil information when there is no file. It refuses a file that
@@ -384,6 +424,9 @@ func (w *file) read() ([]byte, os.FileInfo, error) {
 	f, err := os.Open(w.real)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
+	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		return nil, nil, w.fileOnPath()
 	}
 	if err != nil {
 		return nil, nil, err
@@ -394,6 +437,10 @@ func (w *file) read() ([]byte, os.FileInfo, error) {
 		return nil, nil, err
 	}
 	var diags blocks.Diagnostics
+	if msg := refusedFile(info); msg != "" {
+		diags.Errorf(blocks.Range{Filename: w.path}, "%s", msg)
+		return nil, nil, diags
+	}
 	if info.Size() > MaxFileBytes {
 		diags.Errorf(blocks.Range{Filename: w.path}, "context file too large (%d bytes): promptc installs into files of at most 8 MiB (%d bytes) and has left this one as it is", info.Size(), MaxFileBytes)
 		return nil, nil, diags
@@ -428,6 +475,26 @@ func (w *file) read() ([]byte, os.FileInfo, error) {
 	return data, info, nil
 }
 
+// refusedFile says why promptc will not rewrite a context file it can read, or "" when it will (docs/workspaces.md,
+// "What is refused"). A file with no write permission bits is one its owner has said not to change: root could
+// rewrite it anyway, and promptc does not. A file with several names (hard links) would be split in two by the
+// atomic write, which renames a new file over one name while the others keep the old bytes (docs/decisions.md,
+// "Hard-linked context files are refused").
+func refusedFile(info os.FileInfo) string {
+	if info.Mode().Perm()&0o222 == 0 {
+		return fmt.Sprintf("the context file is read-only (mode %04o): promptc does not rewrite a file nobody may "+
+			"write, even where it could; it is left as it is: make it writable (chmod u+w) for promptc to change it",
+			info.Mode().Perm())
+	}
+	if n := linkCount(info); n > 1 {
+		return fmt.Sprintf("the context file has %d names (hard links): an install writes a new file and renames it "+
+			"over this name, so the other names would keep the old bytes without a word; it is left as it is: give "+
+			"it a file of its own (cp it to a new name, then mv that over it), or make the other names symbolic "+
+			"links, which promptc writes through", n)
+	}
+	return ""
+}
+
 // parents lists the directories between dir and the file, nearest the top first: for the target file "a/b/c.md",
 // dir/a and dir/a/b. They come from the target's file, which the loader keeps inside dir (no "..", not absolute),
 // not from comparing path lengths, which goes wrong for a dir of "." (joined, it disappears from the path).
@@ -453,7 +520,7 @@ func (w *file) makeDirs() ([]string, error) {
 			created = append(created, d)
 		case errors.Is(err, fs.ErrExist):
 			if fi, serr := os.Stat(d); serr == nil && !fi.IsDir() {
-				return created, fmt.Errorf("%s is a file, not a directory, and the target's file %q needs it to be a directory", d, w.t.File)
+				return created, w.notDir(d)
 			}
 		default:
 			return created, err
@@ -463,6 +530,47 @@ func (w *file) makeDirs() ([]string, error) {
 		syncDir(filepath.Dir(created[0]))
 	}
 	return created, nil
+}
+
+// checkDirs is makeDirs without making anything, for Check: it refuses what makeDirs would, a file where the
+// target's file needs a directory.
+func (w *file) checkDirs() error {
+	if w.real != w.path {
+		return nil
+	}
+	for _, d := range w.parents() {
+		fi, err := os.Stat(d)
+		switch {
+		case err == nil && !fi.IsDir():
+			return w.notDir(d)
+		case err != nil:
+			return nil // missing: Install would make it (or, for another error, meet it and say so)
+		}
+	}
+	return nil
+}
+
+// fileOnPath is the error for a file whose path goes through a file, as if it were a directory: it names that
+// file, which "not a directory" alone does not.
+func (w *file) fileOnPath() error {
+	for d := filepath.Dir(w.real); ; d = filepath.Dir(d) {
+		if fi, err := os.Stat(d); err == nil {
+			if fi.IsDir() {
+				break
+			}
+			return w.notDir(d)
+		}
+		if up := filepath.Dir(d); up == d {
+			break
+		}
+	}
+	return fmt.Errorf("a file on its path is not a directory")
+}
+
+// notDir is the error for d, a file on the path of the target's file where a directory must be.
+func (w *file) notDir(d string) error {
+	return fmt.Errorf("%s is a file, not a directory, and the target's file %s needs it to be a directory: move the "+
+		"file away, or change the target's file in promptc.toml", blocks.QuoteName(d), strconv.Quote(w.t.File))
 }
 
 // removeEmpty removes the directories of ds (nearest the top first) that are empty, deepest first, stopping at the
@@ -518,13 +626,6 @@ func unwrapPath(err error) error {
 		return pe.Err
 	}
 	return err
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // isDir reports whether p is a directory itself, not a symbolic link to one.

@@ -16,7 +16,7 @@ import (
 )
 
 // The tests of this file run Install, Check and Uninstall on real directories. The bytes they expect are written
-// out by hand from §6, as in block_test.go: a file the code writes is compared with the contract, not with what
+// out by hand from docs/workspaces.md, as in block_test.go: a file the code writes is compared with the contract, not with what
 // Installed computes.
 
 // writeFile creates dir/name (and its directories) holding data.
@@ -74,8 +74,8 @@ func wantNoFile(t *testing.T, dir, name string) {
 
 // one takes what Install, Check or Uninstall returned for one target, fails the test unless it succeeded, and
 // returns its result: one(t, "Install")(workspace.Install(dir, runbook, tg)).
-func one(t *testing.T, what string) func([]workspace.Result, error) workspace.Result {
-	return func(res []workspace.Result, err error) workspace.Result {
+func one(t *testing.T, what string) func(workspace.Results, error) workspace.Result {
+	return func(res workspace.Results, err error) workspace.Result {
 		t.Helper()
 		if err != nil {
 			t.Fatalf("%s: %v", what, err)
@@ -177,8 +177,9 @@ func wantSameFile(t *testing.T, what, dir, name string, before os.FileInfo) {
 	}
 }
 
-// TestDirStates runs Install and Uninstall on disk over every file state of block_test.go, and expects the bytes
-// written there by hand, the action each must report, and the file's absence where §6 removes it.
+// TestDirStates runs Check, Install and Uninstall on disk over every file state of block_test.go, and expects the
+// bytes written there by hand, the action each must report, the file's absence where the rules remove it, and, for
+// a refused file, a diagnostic at its begin marker's line with the file left exactly as it was.
 func TestDirStates(t *testing.T) {
 	tg := target()
 	for _, s := range states {
@@ -186,6 +187,27 @@ func TestDirStates(t *testing.T) {
 			dir := t.TempDir()
 			if s.exists {
 				writeFile(t, dir, "CLAUDE.md", s.data)
+			}
+			if s.refused > 0 {
+				before := tree(t, dir)
+				info := stamp(t, dir, "CLAUDE.md")
+				want := fmt.Sprintf("%s:%d:1: ", filepath.Join(dir, "CLAUDE.md"), s.refused)
+				for _, op := range []struct {
+					name string
+					run  func() (workspace.Results, error)
+				}{
+					{"Check", func() (workspace.Results, error) { return workspace.Check(dir, runbook, tg) }},
+					{"Install", func() (workspace.Results, error) { return workspace.Install(dir, runbook, tg) }},
+					{"Uninstall", func() (workspace.Results, error) { return workspace.Uninstall(dir, tg) }},
+				} {
+					res, err := op.run()
+					if err == nil || len(res) != 0 || !strings.HasPrefix(err.Error(), want) {
+						t.Errorf("%s: %v, %v; want a refusal at %s", op.name, res, err, want)
+					}
+					wantTree(t, op.name, dir, before)
+					wantSameFile(t, op.name, dir, "CLAUDE.md", info)
+				}
+				return
 			}
 			want := workspace.Appended
 			switch {
@@ -196,15 +218,14 @@ func TestDirStates(t *testing.T) {
 			case s.span.Found:
 				want = workspace.Replaced
 			}
-			unended := s.span.Found && !s.span.Ended
 
 			checked := one(t, "Check")(workspace.Check(dir, runbook, tg))
 			r := one(t, "Install")(workspace.Install(dir, runbook, tg))
-			if r.Action != want || r.Unended != unended || r.More != s.span.More {
-				t.Errorf("Install: action %v, unended %v, more %d; want %v, %v, %d", r.Action, r.Unended, r.More, want, unended, s.span.More)
+			if r.Action != want {
+				t.Errorf("Install: action %v, want %v", r.Action, want)
 			}
-			if checked.Action != r.Action || checked.Unended != r.Unended || checked.More != r.More {
-				t.Errorf("Check said %v (unended %v, more %d), Install did %v (%v, %d)", checked.Action, checked.Unended, checked.More, r.Action, r.Unended, r.More)
+			if checked.Action != r.Action {
+				t.Errorf("Check said %v, Install did %v", checked.Action, r.Action)
 			}
 			wantFile(t, dir, "CLAUDE.md", s.installed)
 
@@ -229,9 +250,6 @@ func TestDirStates(t *testing.T) {
 					t.Errorf("Uninstall: %v, want removed", u.Action)
 				}
 			}
-			if u.Action != workspace.Absent && (u.Unended != unended || u.More != s.span.More) {
-				t.Errorf("Uninstall: unended %v, more %d; want %v, %d", u.Unended, u.More, unended, s.span.More)
-			}
 			if s.removed || !s.exists {
 				wantNoFile(t, dir, "CLAUDE.md")
 			} else {
@@ -241,11 +259,11 @@ func TestDirStates(t *testing.T) {
 	}
 }
 
-// TestInstallActions walks one file through every action, each step's bytes written out from §6.
+// TestInstallActions walks one file through every action, each step's bytes written out from docs/workspaces.md.
 func TestInstallActions(t *testing.T) {
 	tg := target()
 	dir := t.TempDir()
-	step := func(what string, res []workspace.Result, err error, action workspace.Action, want string, exists bool) {
+	step := func(what string, res workspace.Results, err error, action workspace.Action, want string, exists bool) {
 		t.Helper()
 		r := one(t, what)(res, err)
 		if r.Action != action {
@@ -616,10 +634,10 @@ func TestInstallBadDir(t *testing.T) {
 		{filepath.Join(root, "file"), "is not a directory"},
 	} {
 		before := tree(t, root)
-		for name, op := range map[string]func() ([]workspace.Result, error){
-			"Install":   func() ([]workspace.Result, error) { return workspace.Install(tt.dir, runbook, tg, copilot) },
-			"Check":     func() ([]workspace.Result, error) { return workspace.Check(tt.dir, runbook, tg, copilot) },
-			"Uninstall": func() ([]workspace.Result, error) { return workspace.Uninstall(tt.dir, tg, copilot) },
+		for name, op := range map[string]func() (workspace.Results, error){
+			"Install":   func() (workspace.Results, error) { return workspace.Install(tt.dir, runbook, tg, copilot) },
+			"Check":     func() (workspace.Results, error) { return workspace.Check(tt.dir, runbook, tg, copilot) },
+			"Uninstall": func() (workspace.Results, error) { return workspace.Uninstall(tt.dir, tg, copilot) },
 		} {
 			res, err := op()
 			if err == nil || !strings.Contains(err.Error(), tt.dir+":") || !strings.Contains(err.Error(), tt.want) || len(res) != 0 {
@@ -637,10 +655,10 @@ func TestInstallNotRegular(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "CLAUDE.md/inside.md", "x\n")
 	before := tree(t, dir)
-	for name, op := range map[string]func() ([]workspace.Result, error){
-		"Install":   func() ([]workspace.Result, error) { return workspace.Install(dir, runbook, tg) },
-		"Check":     func() ([]workspace.Result, error) { return workspace.Check(dir, runbook, tg) },
-		"Uninstall": func() ([]workspace.Result, error) { return workspace.Uninstall(dir, tg) },
+	for name, op := range map[string]func() (workspace.Results, error){
+		"Install":   func() (workspace.Results, error) { return workspace.Install(dir, runbook, tg) },
+		"Check":     func() (workspace.Results, error) { return workspace.Check(dir, runbook, tg) },
+		"Uninstall": func() (workspace.Results, error) { return workspace.Uninstall(dir, tg) },
 	} {
 		if _, err := op(); err == nil || !strings.Contains(err.Error(), "is not a regular file (a directory)") {
 			t.Errorf("%s: %v, want an error saying it is a directory", name, err)
@@ -659,10 +677,10 @@ func TestInstallInvalidUTF8(t *testing.T) {
 	before := tree(t, dir)
 	// Line 2, column 3: columns count runes, and é is one.
 	want := filepath.Join(dir, "CLAUDE.md") + ":2:3: invalid UTF-8 (byte 0xff)"
-	for name, op := range map[string]func() ([]workspace.Result, error){
-		"Install":   func() ([]workspace.Result, error) { return workspace.Install(dir, runbook, tg) },
-		"Check":     func() ([]workspace.Result, error) { return workspace.Check(dir, runbook, tg) },
-		"Uninstall": func() ([]workspace.Result, error) { return workspace.Uninstall(dir, tg) },
+	for name, op := range map[string]func() (workspace.Results, error){
+		"Install":   func() (workspace.Results, error) { return workspace.Install(dir, runbook, tg) },
+		"Check":     func() (workspace.Results, error) { return workspace.Check(dir, runbook, tg) },
+		"Uninstall": func() (workspace.Results, error) { return workspace.Uninstall(dir, tg) },
 	} {
 		res, err := op()
 		var ds blocks.Diagnostics
@@ -699,10 +717,10 @@ func TestInstallSizeLimit(t *testing.T) {
 	over := "y" + at
 	writeFile(t, dir, "CLAUDE.md", over)
 	before := stamp(t, dir, "CLAUDE.md")
-	for name, op := range map[string]func() ([]workspace.Result, error){
-		"Install":   func() ([]workspace.Result, error) { return workspace.Install(dir, runbook, tg) },
-		"Check":     func() ([]workspace.Result, error) { return workspace.Check(dir, runbook, tg) },
-		"Uninstall": func() ([]workspace.Result, error) { return workspace.Uninstall(dir, tg) },
+	for name, op := range map[string]func() (workspace.Results, error){
+		"Install":   func() (workspace.Results, error) { return workspace.Install(dir, runbook, tg) },
+		"Check":     func() (workspace.Results, error) { return workspace.Check(dir, runbook, tg) },
+		"Uninstall": func() (workspace.Results, error) { return workspace.Uninstall(dir, tg) },
 	} {
 		if _, err := op(); err == nil || !strings.Contains(err.Error(), "context file too large") {
 			t.Errorf("%s of a file of MaxFileBytes+1: %v, want too large", name, err)
@@ -792,7 +810,7 @@ func TestInstallRunbookMarker(t *testing.T) {
 		writeFile(t, dir, "CLAUDE.md", "# Notes\n")
 		before := tree(t, dir)
 		for _, tg := range []*blocks.Target{deep, target()} {
-			for name, op := range map[string]func(string, string, ...*blocks.Target) ([]workspace.Result, error){
+			for name, op := range map[string]func(string, string, ...*blocks.Target) (workspace.Results, error){
 				"Install": workspace.Install, "Check": workspace.Check,
 			} {
 				res, err := op(dir, tt.runbook, tg)
@@ -860,7 +878,7 @@ func TestInstallSeveralTargets(t *testing.T) {
 	})
 
 	t.Run("two blocks in a file install created", func(t *testing.T) {
-		// Taken out in the order they went in, the second block no longer starts the file when it goes, so by §6
+		// Taken out in the order they went in, the second block no longer starts the file when it goes, so by the rules
 		// the file stays, empty; taken out in the other order, the file goes with the last block.
 		dir := t.TempDir()
 		if res, err := workspace.Install(dir, runbook, tg, u); err != nil || res[0].Action != workspace.Created || res[1].Action != workspace.Appended {
@@ -940,13 +958,13 @@ func TestInstallStaleTemps(t *testing.T) {
 	}
 	for _, op := range []struct {
 		name   string
-		run    func(dir string) ([]workspace.Result, error)
+		run    func(dir string) (workspace.Results, error)
 		remove bool
 	}{
-		{"Check", func(dir string) ([]workspace.Result, error) { return workspace.Check(dir, runbook, tg) }, false},
-		{"Install", func(dir string) ([]workspace.Result, error) { return workspace.Install(dir, runbook, tg) }, true},
-		{"Install current", func(dir string) ([]workspace.Result, error) { return workspace.Install(dir, "Old.\n", tg) }, true},
-		{"Uninstall", func(dir string) ([]workspace.Result, error) { return workspace.Uninstall(dir, tg) }, true},
+		{"Check", func(dir string) (workspace.Results, error) { return workspace.Check(dir, runbook, tg) }, false},
+		{"Install", func(dir string) (workspace.Results, error) { return workspace.Install(dir, runbook, tg) }, true},
+		{"Install current", func(dir string) (workspace.Results, error) { return workspace.Install(dir, "Old.\n", tg) }, true},
+		{"Uninstall", func(dir string) (workspace.Results, error) { return workspace.Uninstall(dir, tg) }, true},
 	} {
 		t.Run(op.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -979,13 +997,11 @@ func TestInstallStaleTemps(t *testing.T) {
 func TestCheck(t *testing.T) {
 	tg := target()
 	for _, tt := range []struct {
-		name    string
-		data    string
-		exists  bool
-		action  workspace.Action
-		line    int
-		unended bool
-		more    int
+		name   string
+		data   string
+		exists bool
+		action workspace.Action
+		line   int
 	}{
 		{name: "missing", action: workspace.Created, line: 1},
 		{name: "empty", exists: true, action: workspace.Appended, line: 1},
@@ -1000,10 +1016,9 @@ func TestCheck(t *testing.T) {
 		{name: "current", data: "# Notes\n\n" + blk, exists: true, action: workspace.Current},
 		{name: "current, no final newline after the end marker", data: "# Notes\n\n" + strings.TrimSuffix(blk, "\n"), exists: true,
 			action: workspace.Replaced, line: 5},
-		{name: "half-written", data: "# Notes\n\n<!-- BEGIN T -->\nOld ru", exists: true, action: workspace.Replaced, line: 4, unended: true},
-		{name: "half-written, runbook so far", data: "<!-- BEGIN T -->\nRul", exists: true, action: workspace.Replaced, line: 2, unended: true},
-		{name: "two blocks", data: "Top.\n\n" + old + "Middle.\n\n" + old, exists: true, action: workspace.Replaced, line: 4, more: 1},
-		{name: "current, another block after", data: blk + old + old, exists: true, action: workspace.Current, more: 2},
+		// A mention in prose is text: the block is appended after it.
+		{name: "marker in prose", data: "Keep <!-- BEGIN T --> lines.\n", exists: true, action: workspace.Appended, line: 2},
+		{name: "current after a fenced example", data: fenced + "\n\n" + blk, exists: true, action: workspace.Current},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -1017,9 +1032,8 @@ func TestCheck(t *testing.T) {
 				info = stamp(t, dir, "CLAUDE.md")
 			}
 			r := one(t, "Check")(workspace.Check(dir, runbook, tg))
-			if r.Action != tt.action || r.Line != tt.line || r.Unended != tt.unended || r.More != tt.more {
-				t.Errorf("Check: %v at line %d, unended %v, more %d; want %v at line %d, %v, %d",
-					r.Action, r.Line, r.Unended, r.More, tt.action, tt.line, tt.unended, tt.more)
+			if r.Action != tt.action || r.Line != tt.line {
+				t.Errorf("Check: %v at line %d; want %v at line %d", r.Action, r.Line, tt.action, tt.line)
 			}
 			if r.Changed() != (tt.action != workspace.Current) {
 				t.Errorf("Check: Changed() = %v for %v", r.Changed(), r.Action)
@@ -1029,15 +1043,14 @@ func TestCheck(t *testing.T) {
 				wantSameFile(t, "Check", dir, "CLAUDE.md", info)
 			}
 			// What Check said is what Install then does.
-			if i := one(t, "Install")(workspace.Install(dir, runbook, tg)); i.Action != r.Action || i.Unended != r.Unended || i.More != r.More {
-				t.Errorf("Check said %v (unended %v, more %d), Install did %v (%v, %d)", r.Action, r.Unended, r.More, i.Action, i.Unended, i.More)
+			if i := one(t, "Install")(workspace.Install(dir, runbook, tg)); i.Action != r.Action {
+				t.Errorf("Check said %v, Install did %v", r.Action, i.Action)
 			}
 		})
 	}
 }
 
-// TestResultString: the line a person reads for each action, with the notes a link, a half-written block and
-// further blocks add.
+// TestResultString: the line a person reads for each action, with the note a link adds.
 func TestResultString(t *testing.T) {
 	tg := target()
 	dir := t.TempDir()
@@ -1063,18 +1076,6 @@ func TestResultString(t *testing.T) {
 		}, `CLAUDE.md: appended the block of target "claude"`},
 		{"removed", func() string { return str(one(t, "Uninstall")(workspace.Uninstall(dir, tg))) },
 			`CLAUDE.md: removed the block of target "claude"`},
-		{"unended", func() string {
-			writeFile(t, dir, "CLAUDE.md", "# Notes\n\n<!-- BEGIN T -->\nOld")
-			return str(one(t, "Install")(workspace.Install(dir, runbook, tg)))
-		}, `CLAUDE.md: replaced the block of target "claude"; the block had no end marker, so it ran to the end of the file`},
-		{"one more", func() string {
-			writeFile(t, dir, "CLAUDE.md", blk+old)
-			return str(one(t, "Check")(workspace.Check(dir, runbook, tg)))
-		}, `CLAUDE.md: up to date; the file holds 1 more block of this target after the first, left as it is: remove it by hand`},
-		{"two more, removed", func() string {
-			writeFile(t, dir, "CLAUDE.md", blk+old+old)
-			return str(one(t, "Uninstall")(workspace.Uninstall(dir, tg)))
-		}, `CLAUDE.md: removed the block of target "claude"; the file holds 2 more blocks of this target after the first, left as they are: remove them by hand`},
 	} {
 		if got := tt.got(); got != tt.want {
 			t.Errorf("%s:\n%s\nwant\n%s", tt.name, got, tt.want)

@@ -1,5 +1,5 @@
 // Package workspace installs a runbook into an agent's context file (CLAUDE.md, AGENTS.md,
-// .github/copilot-instructions.md) and takes it out again, byte for byte (DESIGN §6).
+// .github/copilot-instructions.md) and takes it out again, byte for byte (docs/workspaces.md).
 //
 // A context file usually belongs to someone else: a repository's own instructions, written by people. The runbook
 // goes between a target's begin and end markers, as the block begin + "\n" + runbook + end + "\n", and every byte
@@ -10,10 +10,14 @@
 //     again writes nothing.
 //   - Uninstall: the block goes, with the "\n\n" before it unless it starts the file; a file left empty by a block
 //     that started it is removed (install created it).
-//   - The block is found from the first begin marker to the first end marker after it (and one "\n"); a begin
-//     marker with no end marker after it is a write that stopped halfway, and the block runs to the end of the file.
+//   - A marker counts only on a line of its own and outside the closed code fences of the user's text, so a
+//     mention of it in prose, in a code span or in a fenced example is text. The block runs from the first
+//     begin-marker line to the first end-marker line after it. A begin-marker line with no end-marker line after
+//     it, or a second block, is refused (a MarkerError, naming the line): any guess could delete the user's text.
 //
-// So install then uninstall gives back the original bytes whenever the file held no begin marker, and edits made
-// outside the block in between are kept. Block, Find, Installed and Uninstalled are these rules on bytes; Install,
-// Check and Uninstall apply them to the files of a directory, atomically and under a lock.
+// So install then uninstall gives back the original bytes of every file that held no block, and edits made outside
+// the block in between are kept. Block, Find, Installed and Uninstalled are these rules on bytes; Install, Check
+// and Uninstall apply them to the files of a directory, atomically and under a lock; CheckReport is install
+// --check's report; LoadTargets reads the targets of a project whose blocks need not compile, for Uninstall, and
+// SelectTargets picks them by name as --target and --all-targets do.
 package workspace

@@ -1,11 +1,13 @@
 package workspace_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"os"
 	"path/filepath"
 	"strings"
+	"testing/fstest"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/workspace"
@@ -115,21 +117,23 @@ func ExampleUninstall() {
 	// .github removed: true
 }
 
-// Installed is §6's rule on bytes, for a caller that keeps context files elsewhere than on disk.
+// Installed is the install rule on bytes, for a caller that keeps context files elsewhere than on disk. A mention
+// of a marker in the user's text (in prose, in a code span, in a fenced example) is text, not a block.
 func ExampleInstalled() {
 	block := workspace.Block(acme, "Run the tests.\n")
 	fmt.Printf("%q\n", block)
-	fmt.Printf("%q\n", workspace.Installed(nil, false, block, acme))
-
-	data := workspace.Installed([]byte("# Notes"), true, block, acme)
+	data, _ := workspace.Installed(nil, false, block, acme)
 	fmt.Printf("%q\n", data)
-	data = workspace.Installed(data, true, workspace.Block(acme, "Run them twice.\n"), acme)
+
+	data, _ = workspace.Installed([]byte("Keep `<!-- BEGIN ACME -->` lines."), true, block, acme)
+	fmt.Printf("%q\n", data)
+	data, _ = workspace.Installed(data, true, workspace.Block(acme, "Run them twice.\n"), acme)
 	fmt.Printf("%q\n", data)
 	// Output:
 	// "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
 	// "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
-	// "# Notes\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
-	// "# Notes\n\n<!-- BEGIN ACME -->\nRun them twice.\n<!-- END ACME -->\n"
+	// "Keep `<!-- BEGIN ACME -->` lines.\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	// "Keep `<!-- BEGIN ACME -->` lines.\n\n<!-- BEGIN ACME -->\nRun them twice.\n<!-- END ACME -->\n"
 }
 
 // Uninstalled takes the block out and keeps every other byte, edits made around the block included; remove says
@@ -140,11 +144,124 @@ func ExampleUninstalled() {
 		"<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n",
 		"# Notes\n",
 	} {
-		out, remove, found := workspace.Uninstalled([]byte(data), acme)
-		fmt.Printf("%q remove=%v found=%v\n", out, remove, found)
+		out, remove, found, err := workspace.Uninstalled([]byte(data), acme)
+		fmt.Printf("%q remove=%v found=%v err=%v\n", out, remove, found, err)
 	}
 	// Output:
-	// "# Notes\nAdded by hand.\n" remove=false found=true
-	// "" remove=true found=true
-	// "# Notes\n" remove=false found=false
+	// "# Notes\nAdded by hand.\n" remove=false found=true err=<nil>
+	// "" remove=true found=true err=<nil>
+	// "# Notes\n" remove=false found=false err=<nil>
+}
+
+// Find refuses a file whose block it cannot delimit without risking the user's text: a begin marker with no end
+// marker after it, or a second block. The error says which line, and what to do.
+func ExampleFind() {
+	for _, data := range []string{
+		"# Notes\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n",
+		"# Notes\n```\n<!-- BEGIN ACME -->\n<!-- END ACME -->\n```\n",
+		"# Notes\n<!-- BEGIN ACME -->\nRun the te",
+	} {
+		sp, err := workspace.Find([]byte(data), acme)
+		var me *workspace.MarkerError
+		if errors.As(err, &me) {
+			fmt.Printf("refused at line %d\n", me.Line)
+			continue
+		}
+		fmt.Printf("found %v: %q\n", sp.Found, data[sp.Start:sp.End])
+	}
+	// Output:
+	// found true: "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	// found false: ""
+	// refused at line 2
+}
+
+// install --check's report: one line per stale file, from the line installing would change, then the command that
+// brings them up to date. A CI step prints it and fails when Stale is above zero; it prints nothing when every file
+// is current.
+func ExampleCheckReport() {
+	dir, err := os.MkdirTemp("", "repo")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	committed := "# Notes\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte(committed), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	codex := &blocks.Target{Name: "codex", File: "AGENTS.md", Begin: acme.Begin, End: acme.End}
+
+	for _, runbook := range []string{"Run the tests.\n", "Run the tests twice.\n"} {
+		results, err := workspace.Check(dir, runbook, acme, codex)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for i := range results {
+			results[i].Path = filepath.Base(results[i].Path) // name the files as from dir
+		}
+		report := &workspace.CheckReport{Task: "chat", Results: results, Fix: "promptc install --task chat --all-targets --dir ."}
+		if err := report.WriteText(os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println("stale:", report.Stale())
+	}
+	// Output:
+	// AGENTS.md: missing: installing would create it, holding the runbook of task "chat"
+	// To update it, run: promptc install --task chat --all-targets --dir .
+	// stale: 1
+	// CLAUDE.md:4: out of date: the block of target "claude" differs from the runbook of task "chat" from this line on
+	// AGENTS.md: missing: installing would create it, holding the runbook of task "chat"
+	// To update them, run: promptc install --task chat --all-targets --dir .
+	// stale: 2
+}
+
+// Uninstall must work on a project in the middle of an edit: LoadTargets reads promptc.toml's targets and ignores
+// the problems of blocks/, templates/ and fixtures/, so the runbook a broken project installed can still be taken
+// out. A problem in the targets themselves is returned, and then nothing should be uninstalled. SelectTargets
+// picks the targets by name as uninstall --target does.
+func ExampleLoadTargets() {
+	project := fstest.MapFS{
+		"promptc.toml": {Data: []byte(`name = "acme"
+tasks = ["chat"]
+
+[runbook]
+order = ["intro", "renamed-block"]
+
+[[target]]
+name  = "claude"
+file  = "CLAUDE.md"
+begin = "<!-- BEGIN ACME -->"
+end   = "<!-- END ACME -->"
+`)},
+		"blocks/all.toml": {Data: []byte("[[block]]\nid = \"intro\"\nbody = \"{{.unclosed\"\n")},
+	}
+	p, diags := workspace.LoadTargets(project)
+	if len(diags) > 0 {
+		log.Fatal(diags)
+	}
+	targets, err := workspace.SelectTargets(p, []string{"claude"}, false)
+	if err != nil {
+		log.Fatal(err) // an unknown name: the message suggests the closest and lists them all
+	}
+
+	dir, err := os.MkdirTemp("", "checkout")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	installed := "# Notes\n\n\n<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"
+	if err := os.WriteFile(filepath.Join(dir, "CLAUDE.md"), []byte(installed), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	results, err := workspace.Uninstall(dir, targets...)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, r := range results {
+		show(dir, r)
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "CLAUDE.md"))
+	fmt.Printf("%q\n", data)
+	// Output:
+	// CLAUDE.md: removed the block of target "claude"
+	// "# Notes\n"
 }

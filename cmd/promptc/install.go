@@ -2,18 +2,15 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/workspace"
 )
 
@@ -74,11 +71,11 @@ func uninstallCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			// Uninstall needs the targets and nothing else: a project whose blocks do not compile (the usual state
-			// in the middle of an edit) must still let its runbook be taken out.
-			p, diags := blocks.Load(assemble.DirFS(root))
-			if bad := manifestProblems(p, diags); len(bad) > 0 {
-				return e.diagnostics(bad)
+			// Uninstall needs the targets and nothing else: a project whose blocks do not compile still lets its
+			// runbook be taken out.
+			p, diags := workspace.LoadTargets(assemble.DirFS(root))
+			if len(diags) > 0 {
+				return e.diagnostics(diags)
 			}
 			targets, err := e.targets(c, cmd, p)
 			if err != nil {
@@ -92,27 +89,6 @@ func uninstallCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
-}
-
-// manifestProblems returns the diagnostics that keep uninstall from trusting promptc.toml's targets: every problem
-// of promptc.toml except those at an entry of runbook.order or turn.order. Those name blocks, so a block renamed
-// or a blocks/ file broken in the middle of an edit puts them there; the problems of blocks/, templates/ and
-// fixtures/ themselves are ignored for the same reason.
-func manifestProblems(p *blocks.Project, diags blocks.Diagnostics) blocks.Diagnostics {
-	var order []blocks.Range
-	for _, s := range []blocks.Section{p.Runbook, p.Turn} {
-		for i := range s.Order {
-			order = append(order, s.EntryRange(i))
-		}
-	}
-	var out blocks.Diagnostics
-	for _, d := range diags {
-		if d.Subject == nil || d.Subject.Filename != blocks.ManifestFile || slices.Contains(order, *d.Subject) {
-			continue
-		}
-		out = append(out, d)
-	}
-	return out
 }
 
 // targetFlags are the flags install, uninstall and hook install-check share: which context files, and where.
@@ -184,27 +160,15 @@ func (e *env) shown(p string) string {
 
 // targets returns the targets named by --target, or all of them with --all-targets.
 func (e *env) targets(c *cli.Context, cmd string, p *blocks.Project) ([]*blocks.Target, error) {
-	if c.Bool("all-targets") {
-		if len(p.Targets) == 0 {
-			return nil, cmdErr(e, cmd, "--all-targets: promptc.toml declares no [[target]]: add one (name, file, begin, end) for each context file")
-		}
-		return p.Targets, nil
+	all := c.Bool("all-targets")
+	targets, err := workspace.SelectTargets(p, c.StringSlice("target"), all)
+	switch {
+	case err == nil:
+		return targets, nil
+	case all:
+		return nil, cmdErr(e, cmd, "--all-targets: %v", err)
 	}
-	var out []*blocks.Target
-	for _, name := range c.StringSlice("target") {
-		t := p.Target(name)
-		if t == nil {
-			if len(p.Targets) == 0 {
-				return nil, cmdErr(e, cmd, "no target %q: promptc.toml declares no [[target]]: add one (name, file, begin, end) for each context file", name)
-			}
-			names := p.TargetNames()
-			return nil, cmdErr(e, cmd, "no target %q in promptc.toml%s; the targets are: %s", name, blocks.DidYouMean(name, names), strings.Join(names, ", "))
-		}
-		if !slices.Contains(out, t) {
-			out = append(out, t)
-		}
-	}
-	return out, nil
+	return nil, cmdErr(e, cmd, "%v", err)
 }
 
 // install renders the runbook and installs it into the context files of the targets under dir, or, with check,
@@ -228,7 +192,13 @@ func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix installFi
 		if err != nil {
 			return e.workspaceError(err)
 		}
-		return e.installReport(c, res, fix)
+		// The report goes to stdout, as check's does, so that it can be kept; it is empty when every file is current.
+		report := &workspace.CheckReport{Task: c.String("task"), Results: res, Fix: fix.commandLine(c)}
+		_ = report.WriteText(e.stdout)
+		if report.Stale() > 0 {
+			return exitError{exitChanged}
+		}
+		return nil
 	}
 	res, err := workspace.Install(dir, runbook, targets...)
 	e.summary(res)
@@ -239,52 +209,8 @@ func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix installFi
 }
 
 // summary prints one line per file install or uninstall changed or found current.
-func (e *env) summary(results []workspace.Result) {
-	for _, r := range results {
-		_, _ = fmt.Fprintln(e.stderr, r.String())
-	}
-}
-
-// installReport prints what install --check found and returns exit status 1 when a file is not current. Like check,
-// it prints nothing when every file is current; the report goes to stdout, as check's does, so that it can be kept.
-func (e *env) installReport(c *cli.Context, results []workspace.Result, fix installFix) error {
-	task := c.String("task")
-	stale := 0
-	for _, r := range results {
-		if !r.Changed() {
-			if r.More > 0 {
-				// Current, but the further blocks are worth a word: install leaves them, so nobody else will say so.
-				_, _ = fmt.Fprintln(e.stderr, r.String())
-			}
-			continue
-		}
-		stale++
-		var line string
-		switch r.Action {
-		case workspace.Created:
-			line = fmt.Sprintf("%s: missing: installing would create it, holding the runbook of task %q", blocks.QuoteName(r.Path), task)
-		case workspace.Appended:
-			line = fmt.Sprintf("%s:%d: no block of target %q: installing would add the runbook of task %q after a blank line", blocks.QuoteName(r.Path), r.Line, r.Target.Name, task)
-		default:
-			line = fmt.Sprintf("%s:%d: out of date: the block of target %q differs from the runbook of task %q from this line on", blocks.QuoteName(r.Path), r.Line, r.Target.Name, task)
-			if r.Unended {
-				line += "; the block has no end marker, so it runs to the end of the file and installing replaces all of it"
-			}
-		}
-		if r.More > 0 {
-			line += fmt.Sprintf(" (and %s of this target after the first, which install leaves alone)", guard.Count(r.More, "more block"))
-		}
-		_, _ = fmt.Fprintln(e.stdout, line)
-	}
-	if stale == 0 {
-		return nil
-	}
-	them := "it"
-	if stale > 1 {
-		them = "them"
-	}
-	_, _ = fmt.Fprintf(e.stdout, "To update %s, run: %s\n", them, fix.commandLine(c))
-	return exitError{exitChanged}
+func (e *env) summary(results workspace.Results) {
+	_ = results.WriteText(e.stderr)
 }
 
 // installFix is how the install command that brings stale files up to date names the project and its paths.
