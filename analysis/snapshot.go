@@ -77,7 +77,7 @@ func (s *Snapshot) Lint() blocks.Diagnostics {
 			return
 		}
 		s.arts = arts
-		s.findings = guard.Lint(s.Program, arts, nil)
+		s.findings = guard.Lint(s.Program, arts, counter())
 		for _, f := range s.findings {
 			s.lint = append(s.lint, f.Diagnostic)
 		}

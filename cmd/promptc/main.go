@@ -174,6 +174,7 @@ func newApp(e *env) *cli.App {
 			simulateCommand(e),
 			explainCommand(e),
 			schemaCommand(e),
+			lspCommand(e),
 			helpCommand(e),
 		},
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
