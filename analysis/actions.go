@@ -58,12 +58,12 @@ func (s *Snapshot) CodeActions(name string, start, end int) []Action {
 // suggestName replaces an unknown name that a diagnostic is about by the closest defined name of its kind.
 func (s *Snapshot) suggestName(d blocks.Diagnostic) (Action, bool) {
 	r := *d.Subject
-	for _, o := range s.index.byFile[r.Filename] {
-		if o.Range.Start.Byte < r.Start.Byte || o.Range.End.Byte > r.End.Byte || len(s.index.defs(o.Symbol)) > 0 {
+	for _, o := range s.index().byFile[r.Filename] {
+		if o.Range.Start.Byte < r.Start.Byte || o.Range.End.Byte > r.End.Byte || len(s.index().defs(o.Symbol)) > 0 {
 			continue
 		}
 		var names []string
-		for _, sym := range s.index.symbols(o.Symbol.Kind) {
+		for _, sym := range s.index().symbols(o.Symbol.Kind) {
 			names = append(names, shortName(sym))
 		}
 		if o.Symbol.Kind == KindField {

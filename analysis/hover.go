@@ -173,7 +173,7 @@ func (s *Snapshot) hoverConst(sym Symbol) string {
 // users lists where sym is used, by the block (or file) holding each use.
 func (s *Snapshot) users(w *strings.Builder, sym Symbol) {
 	var lines []string
-	for _, o := range s.index.bySym[sym] {
+	for _, o := range s.index().bySym[sym] {
 		if !o.Def {
 			lines = append(lines, "- "+o.Range.String())
 		}

@@ -269,7 +269,7 @@ func (s *Snapshot) slice(r blocks.Range, a, b int) blocks.Range {
 // At returns the occurrence of a symbol at byte offset off of file name: the one whose range holds off, or ends at
 // it (a cursor just after a name is on it).
 func (s *Snapshot) At(name string, off int) (Occurrence, bool) {
-	occ := s.index.byFile[name]
+	occ := s.index().byFile[name]
 	i := sort.Search(len(occ), func(i int) bool { return occ[i].Range.End.Byte >= off })
 	for ; i < len(occ) && occ[i].Range.Start.Byte <= off; i++ {
 		if off <= occ[i].Range.End.Byte {
@@ -280,7 +280,7 @@ func (s *Snapshot) At(name string, off int) (Occurrence, bool) {
 }
 
 // Occurrences returns every occurrence of sym, definition included, in file and position order.
-func (s *Snapshot) Occurrences(sym Symbol) []Occurrence { return s.index.bySym[sym] }
+func (s *Snapshot) Occurrences(sym Symbol) []Occurrence { return s.index().bySym[sym] }
 
 func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))

@@ -17,7 +17,7 @@ func (s *Snapshot) Definition(name string, off int) []blocks.Range {
 		return nil
 	}
 	var out []blocks.Range
-	for _, d := range s.index.bySym[o.Symbol] {
+	for _, d := range s.index().bySym[o.Symbol] {
 		if d.Def {
 			out = append(out, d.Range)
 		}
@@ -33,7 +33,7 @@ func (s *Snapshot) References(name string, off int, decl bool) []blocks.Range {
 		return nil
 	}
 	var out []blocks.Range
-	for _, r := range s.index.bySym[o.Symbol] {
+	for _, r := range s.index().bySym[o.Symbol] {
 		if (decl || !r.Def) && r.Range.End.Byte > r.Range.Start.Byte {
 			out = append(out, r.Range)
 		}
@@ -63,7 +63,7 @@ func (s *Snapshot) PrepareRename(name string, off int) (Occurrence, error) {
 	case KindTemplate, KindFixture:
 		return Occurrence{}, &RenameError{fmt.Sprintf("a %s is named by its file: rename the file instead", o.Symbol.Kind)}
 	}
-	if !slices.ContainsFunc(s.index.bySym[o.Symbol], func(x Occurrence) bool { return x.Def }) {
+	if !slices.ContainsFunc(s.index().bySym[o.Symbol], func(x Occurrence) bool { return x.Def }) {
 		return Occurrence{}, &RenameError{fmt.Sprintf("%s %q is not defined: there is nothing to rename", o.Symbol.Kind, shortName(o.Symbol))}
 	}
 	if s.Project.Incomplete {
@@ -95,7 +95,7 @@ func (s *Snapshot) Rename(name string, off int, newName string) (map[string][]Ed
 		return nil, &RenameError{msg}
 	}
 	out := map[string][]Edit{}
-	for _, x := range s.index.bySym[sym] {
+	for _, x := range s.index().bySym[sym] {
 		if x.Range.End.Byte > x.Range.Start.Byte {
 			out[x.Range.Filename] = append(out[x.Range.Filename], Edit{Range: x.Range, NewText: newName})
 		}

@@ -21,7 +21,11 @@ type Snapshot struct {
 	Files map[string]*blocks.File
 
 	diags blocks.Diagnostics
-	index *index
+
+	// The index of names is built on the first query, not by Load: a keystroke needs the diagnostics at once, and
+	// the queries only when the user asks.
+	indexOnce sync.Once
+	idx       *index
 
 	lintOnce sync.Once
 	lint     blocks.Diagnostics
@@ -40,7 +44,6 @@ func Load(fsys fs.FS) *Snapshot {
 	for name, f := range p.Files {
 		s.Files[name] = f
 	}
-	s.index = buildIndex(s)
 	return s
 }
 
@@ -55,6 +58,11 @@ func LoadDir(root string, over map[string]string) *Snapshot {
 		}
 	}
 	return s
+}
+
+func (s *Snapshot) index() *index {
+	s.indexOnce.Do(func() { s.idx = buildIndex(s) })
+	return s.idx
 }
 
 // Diagnostics returns every problem the loader and the compiler found, sorted by position: what a keystroke must

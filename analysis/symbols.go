@@ -21,7 +21,7 @@ func (s *Snapshot) Symbols(name string) []DocSymbol {
 	p := s.Project
 	var out []DocSymbol
 	def := func(sym Symbol) (blocks.Range, bool) {
-		for _, o := range s.index.bySym[sym] {
+		for _, o := range s.index().bySym[sym] {
 			if o.Def && o.Range.Filename == name {
 				return o.Range, true
 			}

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"maps"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -34,6 +35,9 @@ type project struct {
 	lint      blocks.Diagnostics
 	lintCodes []string // lint id of each of lint, parallel
 	lintGen   int      // the gen lint belongs to
+	// disk is set when files may have changed on disk since the last load; over holds the documents it read.
+	disk bool
+	over map[string]string
 }
 
 func newProject(s *server, root string) *project {
@@ -43,10 +47,11 @@ func newProject(s *server, root string) *project {
 	return p
 }
 
-// changed records a change and wakes the worker.
-func (p *project) changed() {
+// changed records a change (of the files on disk when disk is set) and wakes the worker.
+func (p *project) changed(disk bool) {
 	p.mu.Lock()
 	p.gen++
+	p.disk = p.disk || disk
 	p.mu.Unlock()
 	select {
 	case p.wake <- struct{}{}:
@@ -68,7 +73,7 @@ func (p *project) current(ctx context.Context) (*analysis.Snapshot, error) {
 		p.mu.Lock()
 		if p.gen == 0 {
 			p.mu.Unlock()
-			p.changed() // first use: nothing has been loaded yet
+			p.changed(true) // first use: nothing has been loaded yet
 			continue
 		}
 		want := p.gen
@@ -108,7 +113,21 @@ func (p *project) work() {
 		if !behind {
 			continue
 		}
-		snap := p.load()
+		over := p.srv.overlays(p.root)
+		p.mu.Lock()
+		reuse := !p.disk && p.snap != nil && maps.Equal(over, p.over)
+		p.disk, p.over = false, over
+		p.mu.Unlock()
+		var snap *analysis.Snapshot
+		if reuse {
+			// Nothing changed that the last load did not read (a save of an open document, an open of a
+			// document that was already read from its buffer): the snapshot stands.
+			p.mu.Lock()
+			snap = p.snap
+			p.mu.Unlock()
+		} else {
+			snap = p.load(over)
+		}
 		p.mu.Lock()
 		if snap != nil {
 			p.snap = snap
@@ -129,14 +148,14 @@ func (p *project) work() {
 }
 
 // load loads the project with the open documents, recovering from a panic (reported, and the old snapshot kept).
-func (p *project) load() (snap *analysis.Snapshot) {
+func (p *project) load(over map[string]string) (snap *analysis.Snapshot) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.srv.logf("panic loading %s: %v\n%s", p.root, r, debug.Stack())
 			snap = nil
 		}
 	}()
-	return analysis.LoadDir(p.root, p.srv.overlays(p.root))
+	return analysis.LoadDir(p.root, over)
 }
 
 // startLint lints the newest snapshot unless a lint is running (which starts the next one when it ends).

@@ -87,6 +87,7 @@ type server struct {
 	mu          sync.Mutex
 	initialized bool
 	shutdown    bool
+	watch       bool // the client registers file watchers on request
 	docs        map[string]*document // by absolute path
 	projects    map[string]*project  // by root
 	running     map[string]context.CancelFunc
@@ -179,8 +180,22 @@ func (s *server) handle(body []byte) (done bool, err error) {
 			s.reply(m.ID, nil, errorf(codeInvalidRequest, "initialize was sent twice"))
 			return false, nil
 		}
+		var p struct {
+			Capabilities struct {
+				Workspace struct {
+					DidChangeWatchedFiles struct {
+						DynamicRegistration bool `json:"dynamicRegistration"`
+					} `json:"didChangeWatchedFiles"`
+				} `json:"workspace"`
+			} `json:"capabilities"`
+		}
+		if len(m.Params) > 0 && json.Unmarshal(m.Params, &p) != nil {
+			s.reply(m.ID, nil, errorf(codeInvalidParams, "invalid initialize params"))
+			return false, nil
+		}
 		s.mu.Lock()
 		s.initialized = true
+		s.watch = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
 		s.mu.Unlock()
 		s.reply(m.ID, s.initializeResult(), nil)
 		return false, nil
@@ -265,6 +280,13 @@ func (s *server) notification(method string, params json.RawMessage) {
 		}
 	}()
 	switch method {
+	case "initialized":
+		if s.watch {
+			// Ask to be told of changes made outside the editor (a git checkout, a file deleted in a shell).
+			s.out.write(&message{ID: json.RawMessage(`"promptc-watch"`), Method: "client/registerCapability",
+				Params: json.RawMessage(`{"registrations":[{"id":"promptc-watch","method":"workspace/didChangeWatchedFiles",` +
+					`"registerOptions":{"watchers":[{"globPattern":"**/*.toml"},{"globPattern":"**/templates/**"}]}}]}`)})
+		}
 	case "textDocument/didOpen":
 		var p didOpenParams
 		if json.Unmarshal(params, &p) != nil {
@@ -307,7 +329,7 @@ func (s *server) notification(method string, params json.RawMessage) {
 			return
 		}
 		if path, ok := uriPath(p.TextDocument.URI); ok {
-			s.touch(path)
+			s.touch(path, false) // the saved text is the buffer's, which the last load read
 		}
 	case "workspace/didChangeWatchedFiles":
 		var p didChangeWatchedFilesParams
@@ -316,7 +338,7 @@ func (s *server) notification(method string, params json.RawMessage) {
 		}
 		for _, c := range p.Changes {
 			if path, ok := uriPath(c.URI); ok {
-				s.touch(path)
+				s.touch(path, true)
 			}
 		}
 	case "$/cancelRequest":
@@ -355,13 +377,13 @@ func (s *server) setDoc(path string, d *document) {
 		s.docs[path] = d
 	}
 	s.mu.Unlock()
-	s.touch(path)
+	s.touch(path, true) // read the disk again too: opening or closing a file is when users expect it
 }
 
-// touch reanalyses the project holding path (and any project a promptc.toml at path starts).
-func (s *server) touch(path string) {
+// touch reanalyses the project holding path, after a change of the file on disk when disk is set.
+func (s *server) touch(path string, disk bool) {
 	if p := s.projectOf(path); p != nil {
-		p.changed()
+		p.changed(disk)
 	}
 }
 
