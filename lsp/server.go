@@ -87,7 +87,7 @@ type server struct {
 	mu          sync.Mutex
 	initialized bool
 	shutdown    bool
-	watch       bool // the client registers file watchers on request
+	watch       bool                 // the client registers file watchers on request
 	docs        map[string]*document // by absolute path
 	projects    map[string]*project  // by root
 	running     map[string]context.CancelFunc
