@@ -41,6 +41,8 @@ golden: build
 integration:
 	bash scripts/test-pre-commit.sh
 	bash scripts/test-taplo.sh
+	bash scripts/test-neovim.sh
+	bash scripts/test-vscode.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
