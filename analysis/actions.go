@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
@@ -98,8 +99,24 @@ func (s *Snapshot) pasteFix(f guard.Finding) (Action, bool) {
 	return Action{
 		Title:      "Replace the pasted text by " + call,
 		Diagnostic: f.Diagnostic,
-		Edits:      map[string][]Edit{f.Subject.Filename: {{Range: *f.Subject, NewText: call}}},
+		Edits:      map[string][]Edit{f.Subject.Filename: {{Range: *f.Subject, NewText: s.inBody(f.Block, f.Subject.Filename, call)}}},
 	}, true
+}
+
+// inBody returns text as it must be written into the body of block id in file name: escaped for a one-line basic
+// TOML string ("…"), as it is in a template file, a literal string or a multi-line string.
+func (s *Snapshot) inBody(id, name, text string) string {
+	b := s.Project.ByID[id]
+	if b == nil || b.Template != "" {
+		return text
+	}
+	r := b.Table.Value("body")
+	f := s.Files[name]
+	if f == nil || r.Filename != name || r.Start.Byte >= len(f.Text) || strings.HasPrefix(f.Text[r.Start.Byte:], `"""`) || f.Text[r.Start.Byte] != '"' {
+		return text
+	}
+	q := strconv.Quote(text)
+	return q[1 : len(q)-1]
 }
 
 var moveFixText = regexp.MustCompile(`^move ("(?:[^"\\]|\\.)*") (after|before) ("(?:[^"\\]|\\.)*") in runbook\.order`)
