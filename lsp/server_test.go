@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -215,5 +216,86 @@ func TestMalformed(t *testing.T) {
 	}
 	if m := c.call("shutdown", nil); m["error"] != nil {
 		t.Fatal(m)
+	}
+}
+
+// TestProjectsAndDeletedFiles: two projects in one workspace each get their own analysis; a file deleted on disk
+// is reported through the blocks that name it once the editor says so, and a buffer left open on a deleted file is
+// still analysed.
+func TestProjectsAndDeletedFiles(t *testing.T) {
+	workspace := t.TempDir()
+	a, b := filepath.Join(workspace, "a"), filepath.Join(workspace, "nested", "b")
+	for _, dir := range []string{a, b} {
+		writeFiles(t, dir, map[string]string{
+			"promptc.toml":       "name = \"p\"\ntasks = [\"chat\"]\n[runbook]\norder = [\"main\"]\n",
+			"blocks/main.toml":   "[[block]]\nid = \"main\"\ntemplate = \"main.md\"\n",
+			"templates/main.md":  "Hello.\n",
+			"blocks/other.toml":  "[const]\nx = \"y\"\n",
+			"fixtures/base.toml": "",
+		})
+	}
+	c := startClient(t)
+	c.initialize(workspace)
+	// A typo in project a's template is reported there, and project b stays clean.
+	ua := c.open(filepath.Join(a, "templates", "main.md"))
+	ub := c.open(filepath.Join(b, "templates", "main.md"))
+	c.change(ua, 2, "Hello {{const \"z\"}}.\n")
+	if ds, ok := c.waitDiags(ua, 5*time.Second, func(ds []map[string]any) bool { return len(ds) == 1 }); !ok {
+		t.Fatalf("project a: %v", ds)
+	}
+	if ds, ok := c.waitDiags(ub, 5*time.Second, func(ds []map[string]any) bool { return len(ds) == 0 }); !ok {
+		t.Fatalf("project b should be clean: %v", ds)
+	}
+	// Project b's template is deleted on disk while its buffer stays open: still analysed, from the buffer.
+	if err := os.Remove(filepath.Join(b, "templates", "main.md")); err != nil {
+		t.Fatal(err)
+	}
+	c.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": ub, "type": 3}}})
+	c.change(ub, 2, "Hello {{.nope}}.\n")
+	if ds, ok := c.waitDiags(ub, 5*time.Second, func(ds []map[string]any) bool { return len(ds) == 1 }); !ok {
+		t.Fatalf("the open buffer of a deleted file: %v", ds)
+	}
+	// Closing it leaves the file missing: the block that names it is reported in its own file.
+	c.notify("textDocument/didClose", map[string]any{"textDocument": doc(ub)})
+	blocksURI := pathURI(filepath.Join(b, "blocks", "main.toml"))
+	ds, ok := c.waitDiags(blocksURI, 5*time.Second, func(ds []map[string]any) bool { return len(ds) > 0 })
+	if !ok || !strings.Contains(ds[0]["message"].(string), "main.md") {
+		t.Fatalf("a template deleted on disk: %v", ds)
+	}
+	// And the deleted file's own diagnostics are withdrawn.
+	if ds, ok := c.waitDiags(ub, 5*time.Second, func(ds []map[string]any) bool { return len(ds) == 0 }); !ok {
+		t.Fatalf("the deleted file keeps its diagnostics: %v", ds)
+	}
+	// A request about the deleted file is answered, not failed.
+	if m := c.call("textDocument/hover", at(ub, map[string]any{"line": 0, "character": 0})); m["error"] != nil {
+		t.Errorf("hover in a deleted file: %v", m)
+	}
+	// A project whose manifest does not parse answers with its diagnostics, and requests still get answers.
+	manifest := filepath.Join(a, "promptc.toml")
+	um := c.open(manifest)
+	c.change(um, 2, "name = [\n")
+	if ds, ok := c.waitDiags(um, 5*time.Second, func(ds []map[string]any) bool {
+		return len(ds) == 1 && strings.Contains(ds[0]["message"].(string), "TOML syntax error")
+	}); !ok {
+		t.Fatalf("a broken manifest: %v", ds)
+	}
+	for _, method := range []string{"textDocument/hover", "textDocument/definition", "textDocument/completion", "textDocument/references"} {
+		m := c.call(method, map[string]any{"textDocument": doc(um), "position": map[string]any{"line": 0, "character": 3}, "context": map[string]any{}})
+		if m["error"] != nil {
+			t.Errorf("%s in a project that does not load: %v", method, m["error"])
+		}
+	}
+}
+
+func writeFiles(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
