@@ -87,6 +87,7 @@ func TestDefinition(t *testing.T) {
 	}{
 		{"block id in runbook.order", "promptc.toml", `"identity"`, 2, "blocks/30-session.toml:4:10-18"},
 		{"block id in turn.order", "promptc.toml", `"continuity"`, 1, "blocks/40-turn.toml:82:10-20"},
+		{"replaces", "blocks/10-commands.toml", `replaces = "commands"`, 13, "blocks/10-commands.toml:4:13-21"},
 		{"ref in a template", "templates/commands.md", `ref "cli-output"`, 6, "blocks/00-core.toml:45:10-20"},
 		{"const in a TOML body", "blocks/00-core.toml", `const "command_boundary"`, 8, "blocks/consts.toml:5:1-17"},
 		{"lookup table", "blocks/40-turn.toml", `lookup "source_names"`, 9, "blocks/consts.toml:24:8-20"},
