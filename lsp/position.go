@@ -59,7 +59,13 @@ func toRange(f *blocks.File, r blocks.Range) Range {
 		case p.Line <= 0:
 			return Position{}
 		case f != nil && p.Byte <= len(f.Text):
-			return toPosition(f.Text, p.Byte)
+			// The file's line index finds the line; only the line's start up to the position is scanned.
+			q := f.Pos(p.Byte)
+			start := f.Offset(q.Line, 1)
+			if start < 0 || start > q.Byte {
+				return toPosition(f.Text, p.Byte)
+			}
+			return Position{Line: q.Line - 1, Character: utf16Len(f.Text[start:q.Byte])}
 		}
 		return Position{Line: p.Line - 1, Character: max(0, p.Column-1)}
 	}

@@ -283,9 +283,12 @@ func (s *server) notification(method string, params json.RawMessage) {
 	case "initialized":
 		if s.watch {
 			// Ask to be told of changes made outside the editor (a git checkout, a file deleted in a shell).
-			s.out.write(&message{ID: json.RawMessage(`"promptc-watch"`), Method: "client/registerCapability",
+			err := s.out.write(&message{ID: json.RawMessage(`"promptc-watch"`), Method: "client/registerCapability",
 				Params: json.RawMessage(`{"registrations":[{"id":"promptc-watch","method":"workspace/didChangeWatchedFiles",` +
 					`"registerOptions":{"watchers":[{"globPattern":"**/*.toml"},{"globPattern":"**/templates/**"}]}}]}`)})
+			if err != nil {
+				s.logf("write: %v", err)
+			}
 		}
 	case "textDocument/didOpen":
 		var p didOpenParams
