@@ -299,3 +299,58 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 		}
 	}
 }
+
+func TestCompletionSymbolsCodeActions(t *testing.T) {
+	root := copyTracker(t)
+	c := startClient(t)
+	c.initialize(root)
+	path := filepath.Join(root, "templates", "commands.md")
+	text := readFile(t, path)
+	uri := c.open(path)
+
+	res := c.result("textDocument/completion", at(uri, pos(t, text, `const "command_boundary"`, 0, 7))).(map[string]any)
+	items := res["items"].([]any)
+	found := false
+	for _, it := range items {
+		it := it.(map[string]any)
+		if it["label"] == "command_boundary" {
+			found = true
+			if it["kind"].(float64) != 21 {
+				t.Errorf("a constant's completion kind = %v, want 21 (Constant)", it["kind"])
+			}
+			if it["textEdit"] == nil {
+				t.Errorf("no textEdit: %v", it)
+			}
+		}
+	}
+	if !found {
+		t.Errorf("completion after const \" lacks command_boundary: %v", items)
+	}
+
+	core := filepath.Join(root, "blocks", "00-core.toml")
+	coreURI := c.open(core)
+	syms := c.result("textDocument/documentSymbol", map[string]any{"textDocument": doc(coreURI)}).([]any)
+	if len(syms) == 0 || syms[0].(map[string]any)["name"] != "header" {
+		t.Errorf("symbols of 00-core.toml = %v", syms)
+	}
+
+	typo := strings.Replace(readFile(t, core), `{{const "never_post_secrets"}}`, `{{const "never_post_secret"}}`, 1)
+	c.change(coreURI, 2, typo)
+	ds, ok := c.waitDiags(coreURI, 5*time.Second, func(ds []map[string]any) bool { return len(ds) > 0 })
+	if !ok {
+		t.Fatal("no diagnostic for the typo")
+	}
+	r := ds[0]["range"]
+	acts := c.result("textDocument/codeAction", map[string]any{"textDocument": doc(coreURI), "range": r, "context": map[string]any{"diagnostics": []any{ds[0]}}}).([]any)
+	if len(acts) != 1 {
+		t.Fatalf("code actions = %v", acts)
+	}
+	a := acts[0].(map[string]any)
+	if a["title"] != `Change "never_post_secret" to "never_post_secrets"` || a["kind"] != "quickfix" {
+		t.Errorf("code action = %v", a)
+	}
+	edits := a["edit"].(map[string]any)["changes"].(map[string]any)[coreURI].([]any)
+	if len(edits) != 1 || edits[0].(map[string]any)["newText"] != "never_post_secrets" {
+		t.Errorf("the fix's edits = %v", edits)
+	}
+}
