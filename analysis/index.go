@@ -80,6 +80,7 @@ func buildIndex(s *Snapshot) *index {
 		ix.named(KindVar, name, v.Range, true)
 		for _, f := range v.Fields {
 			ix.named(KindField, name+"."+f.Name, f.Range, true)
+			ix.fieldHeaders(name, f.Name, f)
 		}
 	}
 	for _, name := range sortedKeys(p.Templates) {
@@ -246,6 +247,29 @@ func (ix *indexer) named(kind Kind, name string, r blocks.Range, def bool) {
 		return
 	}
 	ix.add(Occurrence{Symbol: Symbol{kind, name}, Range: f.Range(start, start+len(short)), Def: def})
+}
+
+// fieldHeaders records the names of variable v and of its field top written in the headers of field f's table
+// and of its nested fields' tables ([vars.V.fields.TOP], [vars.V.fields.TOP.fields.X]), so that renaming the
+// variable or the field renames every table that declares a part of it.
+func (ix *indexer) fieldHeaders(v, top string, f *blocks.Var) {
+	r := f.Range
+	if file := ix.s.Files[r.Filename]; file != nil && r.Start.Line > 0 && r.End.Byte <= len(file.Text) && r.Start.Byte < r.End.Byte {
+		text := file.Text[r.Start.Byte:r.End.Byte]
+		// Only the plain form [vars.V.fields.TOP…]: bare keys, no spaces; anything else keeps its name unindexed.
+		prefix := "[vars." + v + ".fields." + top
+		if strings.HasPrefix(text, prefix) && len(text) > len(prefix) && (text[len(prefix)] == '.' || text[len(prefix)] == ']') {
+			at := r.Start.Byte + len("[vars.")
+			ix.add(Occurrence{Symbol: Symbol{KindVar, v}, Range: file.Range(at, at+len(v))})
+			at += len(v) + len(".fields.")
+			if f.Name != top {
+				ix.add(Occurrence{Symbol: Symbol{KindField, v + "." + top}, Range: file.Range(at, at+len(top))})
+			}
+		}
+	}
+	for _, g := range f.Fields {
+		ix.fieldHeaders(v, top, g)
+	}
 }
 
 func (ix *indexer) add(o Occurrence) {
