@@ -12,9 +12,11 @@ import (
 	"github.com/promptc/promptc/schema"
 )
 
-// CompletionKind says what a completion inserts.
+// CompletionKind says what a completion inserts: a key of the table at the cursor, or the name of a block,
+// constant, lookup table, variable, record field, function, task, template or fixture.
 type CompletionKind uint8
 
+// The kinds of completion.
 const (
 	CompleteKey CompletionKind = iota + 1
 	CompleteBlock
@@ -26,7 +28,6 @@ const (
 	CompleteTask
 	CompleteTemplate
 	CompleteFixture
-	CompleteValue
 )
 
 // Completion is one candidate: Label is inserted in place of Range (the partial word before the cursor).

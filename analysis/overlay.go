@@ -3,11 +3,9 @@ package analysis
 import (
 	"io"
 	"io/fs"
-	"path"
 	"slices"
 	"strings"
 	"testing/fstest"
-	"time"
 )
 
 // Overlay returns a file system that reads the files of over (slash paths relative to base's root, mapped to their
@@ -17,7 +15,7 @@ import (
 func Overlay(base fs.FS, over map[string]string) fs.FS {
 	m := make(fstest.MapFS, len(over))
 	for name, text := range over {
-		m[name] = &fstest.MapFile{Data: []byte(text), Mode: 0o644, ModTime: time.Time{}}
+		m[name] = &fstest.MapFile{Data: []byte(text), Mode: 0o644}
 	}
 	return &overlayFS{base: base, over: m}
 }
@@ -101,6 +99,3 @@ func (d *overlayDir) ReadDir(n int) ([]fs.DirEntry, error) {
 	d.entries = d.entries[k:]
 	return out, nil
 }
-
-// cleanPath reports whether name is a valid fs.FS path: what an overlay key must be.
-func cleanPath(name string) bool { return fs.ValidPath(name) && path.Clean(name) == name }

@@ -101,7 +101,6 @@ var completionKinds = map[analysis.CompletionKind]int{
 	analysis.CompleteTask:     20, // EnumMember
 	analysis.CompleteTemplate: 17, // File
 	analysis.CompleteFixture:  17, // File
-	analysis.CompleteValue:    12, // Value
 }
 
 func completion(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError) {
