@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
@@ -57,5 +58,28 @@ func TestPositions(t *testing.T) {
 	// An incremental change applies at UTF-16 positions.
 	if got := applyChange("a🚀b", contentChange{Range: &Range{Position{0, 3}, Position{0, 4}}, Text: "c"}); got != "a🚀c" {
 		t.Errorf("applyChange = %q", got)
+	}
+}
+
+func TestURIs(t *testing.T) {
+	for _, tc := range []struct {
+		uri, path string
+		ok        bool
+	}{
+		{"file:///home/a/promptc.toml", "/home/a/promptc.toml", true},
+		{"file:///home/a%20b/x.md", "/home/a b/x.md", true},
+		{"file:///home/a/../b/x.md", "/home/b/x.md", true},
+		{"untitled:Untitled-1", "", false},
+		{"http://example.com/x", "", false},
+		{"file://", "", false},
+		{"%zz", "", false},
+	} {
+		p, ok := uriPath(tc.uri)
+		if ok != tc.ok || ok && p != filepath.FromSlash(tc.path) {
+			t.Errorf("uriPath(%q) = %q, %v; want %q, %v", tc.uri, p, ok, tc.path, tc.ok)
+		}
+	}
+	if got := pathURI(filepath.FromSlash("/home/a b/x.md")); got != "file:///home/a%20b/x.md" {
+		t.Errorf("pathURI = %q", got)
 	}
 }

@@ -445,15 +445,27 @@ func (s *server) overlays(root string) map[string]string {
 // uriPath returns the absolute path of a file: URI.
 func uriPath(uri string) (string, bool) {
 	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "file" || u.Path == "" || !filepath.IsAbs(filepath.FromSlash(u.Path)) {
+	if err != nil || u.Scheme != "file" || u.Path == "" {
 		return "", false
 	}
-	return filepath.Clean(filepath.FromSlash(u.Path)), true
+	p := u.Path
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' && filepath.Separator == '\\' {
+		p = p[1:] // file:///C:/x is C:/x on Windows
+	}
+	p = filepath.FromSlash(p)
+	if !filepath.IsAbs(p) {
+		return "", false
+	}
+	return filepath.Clean(p), true
 }
 
 // pathURI returns the file: URI of an absolute path.
 func pathURI(path string) string {
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+	p := filepath.ToSlash(path)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
 
 // at resolves a document position to its project's current snapshot, the file's slash path in it and the byte
