@@ -354,3 +354,39 @@ func TestCompletionSymbolsCodeActions(t *testing.T) {
 		t.Errorf("the fix's edits = %v", edits)
 	}
 }
+
+// TestLintDiagnostics: once the project compiles, the lint findings follow in the background, with their lint ids
+// as codes, and a finding's suggestion is a quick fix.
+func TestLintDiagnostics(t *testing.T) {
+	root := t.TempDir()
+	writeFiles(t, root, map[string]string{
+		"promptc.toml":    "name  = \"lint\"\ntasks = [\"chat\"]\n\n[runbook]\norder = [\"who\", \"rules\"]\n\n[vars.agent]\nscope = \"session\"\ntype  = \"string\"\n",
+		"blocks/a.toml":   "[[block]]\nid = \"who\"\nbody = \"You are {{.agent}}.\"\n\n[[block]]\nid = \"rules\"\nbody = \"Run only the commands listed in this runbook.\"\n",
+		"fixtures/f.toml": "[session]\nagent = \"Ada\"\n",
+	})
+	c := startClient(t)
+	c.initialize(root)
+	uri := c.open(filepath.Join(root, "promptc.toml"))
+	ds, ok := c.waitDiags(uri, 20*time.Second, func(ds []map[string]any) bool {
+		return slices.ContainsFunc(ds, func(d map[string]any) bool { return d["code"] == "scope-inversion" })
+	})
+	if !ok {
+		t.Fatalf("no scope-inversion finding: %v", ds)
+	}
+	d := ds[slices.IndexFunc(ds, func(d map[string]any) bool { return d["code"] == "scope-inversion" })]
+	if d["severity"].(float64) != 2 || !strings.Contains(d["message"].(string), "fix: move \"who\" after \"rules\"") || line(d) != 4 {
+		t.Errorf("scope-inversion diagnostic = %v", d)
+	}
+	acts := c.result("textDocument/codeAction", map[string]any{"textDocument": doc(uri), "range": d["range"], "context": map[string]any{"diagnostics": []any{d}}}).([]any)
+	if len(acts) != 1 || acts[0].(map[string]any)["title"] != `Move "who" after "rules" in runbook.order` {
+		t.Fatalf("code actions = %v", acts)
+	}
+	edits := acts[0].(map[string]any)["edit"].(map[string]any)["changes"].(map[string]any)[uri].([]any)
+	var got []string
+	for _, e := range edits {
+		got = append(got, e.(map[string]any)["newText"].(string))
+	}
+	if !slices.Equal(got, []string{`"rules"`, `"who"`}) {
+		t.Errorf("edits = %v, want the two entries swapped", got)
+	}
+}
