@@ -25,6 +25,7 @@ type client struct {
 	wait   map[int]chan map[string]any
 	diags  map[string][]map[string]any // latest publishDiagnostics by URI
 	notes  chan string                 // URIs of each publishDiagnostics, in order
+	linted chan struct{}               // closed at the first diagnostic with a code (a lint finding)
 	done   chan error                  // Serve's result
 }
 
@@ -33,7 +34,7 @@ func startClient(t testing.TB) *client {
 	toServer, serverIn := io.Pipe()
 	serverOut, fromServer := io.Pipe()
 	c := &client{t: t, in: serverIn, wait: map[int]chan map[string]any{}, diags: map[string][]map[string]any{},
-		notes: make(chan string, 1000), done: make(chan error, 1)}
+		notes: make(chan string, 1000), done: make(chan error, 1), linted: make(chan struct{})}
 	go func() {
 		err := Serve(context.Background(), toServer, fromServer, Options{Version: "test", Log: testLog{t}})
 		fromServer.Close()
@@ -85,8 +86,20 @@ func (c *client) readLoop(r *bufio.Reader) {
 			}
 			c.mu.Lock()
 			c.diags[uri] = ds
+			for _, d := range ds {
+				if d["code"] != nil {
+					select {
+					case <-c.linted:
+					default:
+						close(c.linted)
+					}
+				}
+			}
 			c.mu.Unlock()
-			c.notes <- uri
+			select {
+			case c.notes <- uri:
+			default: // nobody is waiting: the latest diagnostics are in c.diags anyway
+			}
 			continue
 		}
 		id, ok := m["id"].(float64)

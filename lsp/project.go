@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/promptc/promptc/analysis"
 	"github.com/promptc/promptc/blocks"
@@ -17,9 +18,10 @@ import (
 //
 // Every change of a document under the root bumps gen. The worker loads the newest state whenever it is behind,
 // so keystrokes that arrive during a load are folded into the next one; the diagnostics of the loader and compiler
-// are published as soon as a load ends. Lint runs after that on its own goroutine, one at a time: a lint whose
-// snapshot has been replaced in the meantime is not published, and only the newest snapshot is linted next, so a
-// slow lint never delays a keystroke's diagnostics and superseded lints never queue up.
+// are published as soon as a load ends. Lint runs after that on its own goroutine, one at a time, once the project
+// has stayed unchanged for lintDelay: a lint whose snapshot is replaced before it starts never runs, one replaced
+// while it runs is not published, and only the newest snapshot is linted next, so a slow lint never delays a
+// keystroke's diagnostics and superseded lints never queue up.
 type project struct {
 	srv  *server
 	root string
@@ -39,6 +41,9 @@ type project struct {
 	disk bool
 	over map[string]string
 }
+
+// lintDelay is how long the project must stay unchanged before its lint starts.
+const lintDelay = 150 * time.Millisecond
 
 func newProject(s *server, root string) *project {
 	p := &project{srv: s, root: root, wake: make(chan struct{}, 1), updated: make(chan struct{}), published: map[string]bool{}}
@@ -171,14 +176,30 @@ func (p *project) startLint() {
 	p.srv.wg.Add(1)
 	go func() {
 		defer p.srv.wg.Done()
-		diags, codes := p.runLint(snap)
+		// Wait for a pause in the typing: a lint started at every keystroke would compete with the next load.
+		var diags blocks.Diagnostics
+		var codes []string
+		select {
+		case <-time.After(lintDelay):
+		case <-p.srv.ctx.Done():
+		}
+		p.mu.Lock()
+		if p.gen != gen || p.srv.ctx.Err() != nil {
+			// A change has come in since: its load is on its way, and asks for its own lint when it ends.
+			p.linting = false
+			p.mu.Unlock()
+			return
+		}
+		p.mu.Unlock()
+		diags, codes = p.runLint(snap)
 		p.mu.Lock()
 		p.linting = false
 		current := p.snapGen == gen && p.srv.ctx.Err() == nil
 		if current {
 			p.lint, p.lintCodes, p.lintGen = diags, codes, gen
 		}
-		again := !current && p.snapGen != p.lintGen
+		// A newer snapshot that arrived meanwhile is linted next; one still loading will ask for its lint itself.
+		again := !current && p.snap != snap && p.snapGen != p.lintGen
 		p.mu.Unlock()
 		if current {
 			p.publish(snap, gen)
