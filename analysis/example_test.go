@@ -95,3 +95,19 @@ func ExampleSnapshot_Hover() {
 	// scope: **session**, because
 	// - its body reads session variable "agent" (templates/workflow.md:1:9)
 }
+
+// Go to definition from an order list: the block's id in its [[block]] table; from a template's name: the file.
+func ExampleSnapshot_Definition() {
+	s := analysis.Load(demo)
+	manifest := s.File("promptc.toml").Text
+	for _, r := range s.Definition("promptc.toml", strings.Index(manifest, `"rules"`)+1) {
+		fmt.Println(r)
+	}
+	blocksFile := s.File("blocks/main.toml").Text
+	for _, r := range s.Definition("blocks/main.toml", strings.Index(blocksFile, `"workflow.md"`)+1) {
+		fmt.Println(r)
+	}
+	// Output:
+	// blocks/main.toml:5:10
+	// templates/workflow.md:1:1
+}
