@@ -195,8 +195,8 @@ func TestDefinitionReferencesHoverRename(t *testing.T) {
 // errors or empty answers, and the server keeps serving.
 func TestMalformed(t *testing.T) {
 	c := startClient(t)
-	if m := c.call("textDocument/hover", map[string]any{}); m["error"] == nil {
-		t.Errorf("a request before initialize succeeded: %v", m)
+	if m := c.call("textDocument/hover", at("file:///x/promptc.toml", map[string]any{"line": 0, "character": 0})); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32002 {
+		t.Errorf("a request before initialize: %v, want error -32002 (server not initialized)", m)
 	}
 	c.raw("Content-Length: 5\r\n\r\n{bad}")
 	c.raw("Garbage-Header\r\n\r\n")
