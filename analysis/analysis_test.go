@@ -98,6 +98,7 @@ func TestDefinition(t *testing.T) {
 		{"record field in a range", "blocks/30-session.toml", `({{.url}})`, 4, "promptc.toml:94:27-30"},
 		{"template file", "blocks/10-commands.toml", `"commands.md"`, 1, "templates/commands.md:1:1-1"},
 		{"fixture extends", "fixtures/basic.toml", `"northwind"`, 1, "fixtures/northwind.toml:1:1-1"},
+		{"task in a gate", "blocks/10-commands.toml", `tasks    = ["quick_create"]`, 13, "promptc.toml:8:28-40"},
 		{"a definition is its own", "blocks/consts.toml", "command_boundary", 3, "blocks/consts.toml:5:1-17"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -219,6 +220,7 @@ func TestRename(t *testing.T) {
 		{"constant name with a dot", "blocks/consts.toml", "command_boundary", 0, "a.b", "not a valid constant name"},
 		{"reserved variable", "promptc.toml", "[vars.agent_name]", 7, "task", "reserved"},
 		{"template", "blocks/10-commands.toml", `"commands.md"`, 1, "x.md", "rename the file instead"},
+		{"task", "promptc.toml", `"chat"`, 1, "talk", "rename it by hand"},
 		{"nothing there", "promptc.toml", "name  =", 0, "x", "nothing to rename here"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -261,6 +263,7 @@ func TestHover(t *testing.T) {
 		{"constant", "blocks/00-core.toml", `const "command_boundary"`, 8, []string{`**constant "command_boundary"**`, "To act on Tracker", "used 3 times", "templates/commands.md:1:107"}},
 		{"variable", "blocks/30-session.toml", `.agent_name`, 2, []string{`**variable "agent_name"**`, "scope session", "type string", "trust untrusted", "required", "max_runes 64", "trim"}},
 		{"field", "blocks/30-session.toml", `({{.url}})`, 5, []string{`field "url" of records variable "repositories"`, "trust trusted"}},
+		{"task", "promptc.toml", `"autopilot"]`, 2, []string{`**task "autopilot"**`, `rendered by fixtures ["basic", "squad-leader", "untrusted-name"]`, `"autopilot-workflow"`}},
 		{"function", "templates/commands.md", `ref "cli-output"`, 1, []string{"```\nref \"id\"\n```", "heading line"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -2,6 +2,7 @@ package analysis
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -43,6 +44,8 @@ func (s *Snapshot) Hover(name string, off int) (Hover, bool) {
 			text = s.hoverField(o.Symbol)
 		case KindTemplate, KindFixture:
 			text = s.hoverFile(o.Symbol)
+		case KindTask:
+			text = s.hoverTask(o.Symbol.Name)
 		}
 		if text != "" {
 			return Hover{Text: text, Range: o.Range}, true
@@ -274,6 +277,39 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 		fmt.Fprintf(&w, "**fixture %q** (%s): tasks %s, %s\n", f.Name, f.Range.Filename, quoteList(f.Tasks), plural(len(f.Turns), "turn"))
 	}
 	s.users(&w, sym)
+	return w.String()
+}
+
+// hoverTask lists what renders in a task: the fixtures that render it and its runbook's blocks, by the gates alone.
+func (s *Snapshot) hoverTask(task string) string {
+	p := s.Project
+	if !slices.Contains(p.Tasks, task) {
+		return fmt.Sprintf("unknown task %q%s\n", task, blocks.DidYouMean(task, p.Tasks))
+	}
+	var w strings.Builder
+	fmt.Fprintf(&w, "**task %q** (%s)\n\n", task, p.TaskRange(task))
+	var fixtures []string
+	for _, f := range p.Fixtures {
+		if f.AdmitsTask(task) {
+			fixtures = append(fixtures, f.Name)
+		}
+	}
+	if len(fixtures) == 0 {
+		w.WriteString("no fixture renders it: it is unguarded\n")
+	} else {
+		noun := "fixtures"
+		if len(fixtures) == 1 {
+			noun = "fixture"
+		}
+		fmt.Fprintf(&w, "rendered by %s %s\n", noun, quoteList(fixtures))
+	}
+	var ids []string
+	for _, sl := range s.Program.Slots(blocks.Runbook) {
+		if b := sl.Pick(task, nil); b != nil {
+			ids = append(ids, b.ID)
+		}
+	}
+	fmt.Fprintf(&w, "\nrunbook blocks (by the gates, when conditions aside): %s\n", quoteList(ids))
 	return w.String()
 }
 

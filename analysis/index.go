@@ -25,9 +25,11 @@ const (
 	KindTemplate
 	// KindFixture is a fixture, named by its file name without .toml: extends = "base".
 	KindFixture
+	// KindTask is a task: in the manifest's tasks, a gate's tasks and except, a fixture's tasks, required.
+	KindTask
 )
 
-var kindNames = []string{"", "block", "constant", "variable", "field", "template", "fixture"}
+var kindNames = []string{"", "block", "constant", "variable", "field", "template", "fixture", "task"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
@@ -65,6 +67,34 @@ type indexer struct {
 func buildIndex(s *Snapshot) *index {
 	ix := &indexer{s: s, seen: map[[2]any]bool{}}
 	p := s.Project
+	for _, t := range p.Tasks {
+		ix.quoted(KindTask, t, p.TaskRange(t), true)
+	}
+	tasks := func(t *blocks.Table, key string, names []string) {
+		for i, n := range names {
+			if n != "*" {
+				ix.quoted(KindTask, n, t.Item(key, i), false)
+			}
+		}
+	}
+	for _, v := range p.Vars {
+		if v.RequiredFor != nil {
+			tasks(v.Table, "required", v.RequiredFor)
+		}
+	}
+	for _, f := range p.Fixtures {
+		if !f.Implicit && f.Table != nil {
+			if _, own := f.Table.Keys["tasks"]; own {
+				tasks(f.Table, "tasks", f.Tasks)
+			}
+		}
+	}
+	for _, b := range p.Blocks {
+		if _, own := b.Table.Keys["tasks"]; own {
+			tasks(b.Table, "tasks", b.Tasks)
+		}
+		tasks(b.Table, "except", b.Except)
+	}
 	for i, id := range p.Runbook.Order {
 		ix.quoted(KindBlock, id, p.Runbook.EntryRange(i), false)
 	}

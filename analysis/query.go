@@ -62,6 +62,8 @@ func (s *Snapshot) PrepareRename(name string, off int) (Occurrence, error) {
 	switch o.Symbol.Kind {
 	case KindTemplate, KindFixture:
 		return Occurrence{}, &RenameError{fmt.Sprintf("a %s is named by its file: rename the file instead", o.Symbol.Kind)}
+	case KindTask:
+		return Occurrence{}, &RenameError{"a task names the artifacts in golden/ and in every install: rename it by hand, then run promptc check --update"}
 	}
 	if !slices.ContainsFunc(s.index().bySym[o.Symbol], func(x Occurrence) bool { return x.Def }) {
 		return Occurrence{}, &RenameError{fmt.Sprintf("%s %q is not defined: there is nothing to rename", o.Symbol.Kind, shortName(o.Symbol))}
