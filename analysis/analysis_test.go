@@ -502,3 +502,38 @@ func TestOverlay(t *testing.T) {
 		t.Error("lint of a project that does not load")
 	}
 }
+
+// title, dropped and [[lint.allow]] block name what they name, for definition and rename alike.
+func TestOtherUses(t *testing.T) {
+	fsys := fstest.MapFS{
+		"promptc.toml": {Data: []byte("name = \"x\"\ntasks = [\"chat\"]\n[runbook]\norder = [\"a\", \"b\"]\n[vars.items]\nscope = \"session\"\ntype = \"list\"\nmax_items = 2\n[[lint.allow]]\nlint = \"volatile-text\"\nblock = \"b\"\nreason = \"r\"\n")},
+		"blocks/x.toml": {Data: []byte("[[block]]\nid = \"a\"\ntitle = \"A\"\nbody = \"x\"\n\n[[block]]\nid = \"b\"\nbody = \"See {{title \\\"a\\\"}}; {{dropped \\\"items\\\"}} {{bullets .items}}\"\n")},
+	}
+	s := Load(fsys)
+	if d := s.Diagnostics(); len(d) > 0 {
+		t.Fatal(d)
+	}
+	text := s.File("blocks/x.toml").Text
+	for _, tc := range []struct{ needle, want string }{
+		{`title \"a`, "blocks/x.toml:2:7-8"},
+		{`dropped \"items`, "promptc.toml:5:7-12"},
+	} {
+		off := strings.Index(text, tc.needle) + len(tc.needle) - 1
+		if got := rangeStrings(s.Definition("blocks/x.toml", off)); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("definition at %s = %v, want %s", tc.needle, got, tc.want)
+		}
+	}
+	edits, err := s.Rename("blocks/x.toml", strings.Index(text, `id = "b"`)+6, "c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rangeStrings(func() []blocks.Range {
+		var rs []blocks.Range
+		for _, e := range edits["promptc.toml"] {
+			rs = append(rs, e.Range)
+		}
+		return rs
+	}()); !slices.Equal(got, []string{"promptc.toml:4:16-17", "promptc.toml:11:10-11"}) {
+		t.Errorf("rename of b in promptc.toml edits %v, want the order entry and the [[lint.allow]] block", got)
+	}
+}
