@@ -506,7 +506,7 @@ func TestOverlay(t *testing.T) {
 // title, dropped and [[lint.allow]] block name what they name, for definition and rename alike.
 func TestOtherUses(t *testing.T) {
 	fsys := fstest.MapFS{
-		"promptc.toml": {Data: []byte("name = \"x\"\ntasks = [\"chat\"]\n[runbook]\norder = [\"a\", \"b\"]\n[vars.items]\nscope = \"session\"\ntype = \"list\"\nmax_items = 2\n[[lint.allow]]\nlint = \"volatile-text\"\nblock = \"b\"\nreason = \"r\"\n")},
+		"promptc.toml":  {Data: []byte("name = \"x\"\ntasks = [\"chat\"]\n[runbook]\norder = [\"a\", \"b\"]\n[vars.items]\nscope = \"session\"\ntype = \"list\"\nmax_items = 2\n[[lint.allow]]\nlint = \"volatile-text\"\nblock = \"b\"\nreason = \"r\"\n")},
 		"blocks/x.toml": {Data: []byte("[[block]]\nid = \"a\"\ntitle = \"A\"\nbody = \"x\"\n\n[[block]]\nid = \"b\"\nbody = \"See {{title \\\"a\\\"}}; {{dropped \\\"items\\\"}} {{bullets .items}}\"\n")},
 	}
 	s := Load(fsys)
