@@ -53,11 +53,14 @@ golden: build
 
 # The hooks of .pre-commit-hooks.yaml driven by the real pre-commit framework (installs it with apt when missing), and
 # the JSON Schemas of schema/ under the real taplo CLI (installs it with npm when missing), and promptc serve in
-# headless Chromium (installs chromium with apt and playwright-core with npm when missing).
+# headless Chromium (installs chromium with apt and playwright-core with npm when missing), promptc lsp driven by
+# headless Neovim (apt) and the VS Code extension built and packaged with @vscode/vsce (npm).
 integration:
 	bash scripts/test-pre-commit.sh
 	bash scripts/test-taplo.sh
 	bash scripts/test-preview.sh
+	bash scripts/test-neovim.sh
+	bash scripts/test-vscode.sh
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

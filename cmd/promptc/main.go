@@ -160,6 +160,7 @@ func newApp(e *env) *cli.App {
 			explainCommand(e),
 			serveCommand(e),
 			schemaCommand(e),
+			lspCommand(e),
 			helpCommand(e),
 		},
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.

@@ -1,0 +1,346 @@
+package analysis
+
+import (
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// Kind is the kind of a symbol: what a name in a project's files names.
+type Kind uint8
+
+const (
+	// KindBlock is a block id: in an order list, a ref or title call, replaces, a [[lint.allow]] block key.
+	KindBlock Kind = iota + 1
+	// KindConst is a constant or a lookup table: in [const], a const or lookup call.
+	KindConst
+	// KindVar is a variable: [vars.NAME], .NAME in a body, when, dropped, a fixture's key.
+	KindVar
+	// KindField is a field of a records variable, named "var.field": [vars.VAR.fields.FIELD], .field inside a range
+	// over the variable.
+	KindField
+	// KindTemplate is a file under templates/, named by its path there: template = "x.md".
+	KindTemplate
+	// KindFixture is a fixture, named by its file name without .toml: extends = "base".
+	KindFixture
+	// KindTask is a task: in the manifest's tasks, a gate's tasks and except, a fixture's tasks, required.
+	KindTask
+)
+
+var kindNames = []string{"", "block", "constant", "variable", "field", "template", "fixture", "task"}
+
+func (k Kind) String() string {
+	if int(k) < len(kindNames) && k != 0 {
+		return kindNames[k]
+	}
+	return "unknown"
+}
+
+// Symbol is one named thing of a project.
+type Symbol struct {
+	Kind Kind
+	Name string
+}
+
+// Occurrence is where a symbol's name is written: exactly the name's characters (no quotes, no leading dot), so
+// that a rename replaces Range and nothing else. Def marks the definition.
+type Occurrence struct {
+	Symbol Symbol
+	Range  blocks.Range
+	Def    bool
+}
+
+// index holds every occurrence of every symbol, by file (sorted by start) and by symbol (in file order).
+type index struct {
+	byFile map[string][]Occurrence
+	bySym  map[Symbol][]Occurrence
+}
+
+type indexer struct {
+	s    *Snapshot
+	seen map[[2]any]bool
+	occ  []Occurrence
+}
+
+func buildIndex(s *Snapshot) *index {
+	ix := &indexer{s: s, seen: map[[2]any]bool{}}
+	p := s.Project
+	for _, t := range p.Tasks {
+		ix.quoted(KindTask, t, p.TaskRange(t), true)
+	}
+	tasks := func(t *blocks.Table, key string, names []string) {
+		for i, n := range names {
+			if n != "*" {
+				ix.quoted(KindTask, n, t.Item(key, i), false)
+			}
+		}
+	}
+	for _, v := range p.Vars {
+		if v.RequiredFor != nil {
+			tasks(v.Table, "required", v.RequiredFor)
+		}
+	}
+	for _, f := range p.Fixtures {
+		if !f.Implicit && f.Table != nil {
+			if _, own := f.Table.Keys["tasks"]; own {
+				tasks(f.Table, "tasks", f.Tasks)
+			}
+		}
+	}
+	for _, b := range p.Blocks {
+		if _, own := b.Table.Keys["tasks"]; own {
+			tasks(b.Table, "tasks", b.Tasks)
+		}
+		tasks(b.Table, "except", b.Except)
+	}
+	for i, id := range p.Runbook.Order {
+		ix.quoted(KindBlock, id, p.Runbook.EntryRange(i), false)
+	}
+	for i, id := range p.Turn.Order {
+		ix.quoted(KindBlock, id, p.Turn.EntryRange(i), false)
+	}
+	for _, name := range sortedKeys(p.Consts) {
+		c := p.Consts[name]
+		ix.named(KindConst, name, c.Range, true)
+	}
+	for _, name := range sortedKeys(p.Vars) {
+		v := p.Vars[name]
+		ix.named(KindVar, name, v.Range, true)
+		for _, f := range v.Fields {
+			ix.named(KindField, name+"."+f.Name, f.Range, true)
+			ix.fieldHeaders(name, f.Name, f)
+		}
+	}
+	for _, name := range sortedKeys(p.Templates) {
+		ix.add(Occurrence{Symbol: Symbol{KindTemplate, name}, Range: blocks.Range{Filename: "templates/" + name, Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 1, Column: 1}}, Def: true})
+	}
+	for _, b := range p.Blocks {
+		ix.block(b)
+	}
+	for _, f := range p.Fixtures {
+		if f.Implicit {
+			continue
+		}
+		ix.add(Occurrence{Symbol: Symbol{KindFixture, f.Name}, Range: blocks.Range{Filename: f.Range.Filename, Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 1, Column: 1}}, Def: true})
+		if f.Extends != "" {
+			ix.quoted(KindFixture, f.Extends, f.Table.Value("extends"), false)
+		}
+		tables := append([]*blocks.Table{f.SessionTable}, f.TurnTables...)
+		for _, t := range tables {
+			if t == nil {
+				continue
+			}
+			for key, e := range t.Keys {
+				if _, ok := p.Vars[key]; ok {
+					ix.named(KindVar, key, e.Key, false)
+				}
+			}
+		}
+	}
+	for _, a := range p.Allow {
+		if a.Block == "" {
+			continue
+		}
+		kind := KindBlock
+		if _, ok := p.ByID[a.Block]; !ok {
+			if _, ok := p.Consts[a.Block]; ok {
+				kind = KindConst
+			} else if _, ok := p.Vars[a.Block]; ok {
+				kind = KindVar
+			}
+		}
+		ix.quoted(kind, a.Block, a.Table.Value("block"), false)
+	}
+
+	out := &index{byFile: map[string][]Occurrence{}, bySym: map[Symbol][]Occurrence{}}
+	slices.SortStableFunc(ix.occ, func(a, b Occurrence) int {
+		if c := strings.Compare(a.Range.Filename, b.Range.Filename); c != 0 {
+			return c
+		}
+		return a.Range.Start.Byte - b.Range.Start.Byte
+	})
+	for _, o := range ix.occ {
+		out.bySym[o.Symbol] = append(out.bySym[o.Symbol], o)
+		if o.Range.End.Byte > o.Range.Start.Byte {
+			out.byFile[o.Range.Filename] = append(out.byFile[o.Range.Filename], o)
+		}
+	}
+	return out
+}
+
+func (ix *indexer) block(b *blocks.Block) {
+	if b.ID != "" {
+		ix.quoted(KindBlock, b.ID, b.Table.Value("id"), true)
+	}
+	if b.Replaces != "" {
+		ix.quoted(KindBlock, b.Replaces, b.Table.Value("replaces"), false)
+	}
+	if b.Template != "" {
+		ix.quoted(KindTemplate, b.Template, b.Table.Value("template"), false)
+	}
+	if name, neg := b.WhenVar(); name != "" && b.WhenRange.Known() {
+		r := b.WhenRange
+		if neg {
+			r = ix.s.slice(r, 1, 1+len(name))
+		}
+		ix.named(KindVar, name, r, false)
+	}
+	body := ix.s.Program.Body(b.ID)
+	if body == nil || body.Block != b {
+		return
+	}
+	u := body.Uses
+	for _, x := range u.Vars {
+		ix.bodyUse(b, KindVar, x.Name, x.Name, x.Off, x.End)
+	}
+	for _, x := range u.Dropped {
+		ix.bodyUse(b, KindVar, x.Name, x.Name, x.Off, x.End)
+	}
+	for _, x := range u.Fields {
+		ix.bodyUse(b, KindField, x.Var+"."+x.Name, x.Name, x.Off, x.End)
+	}
+	for _, x := range u.Consts {
+		ix.bodyUse(b, KindConst, x.Name, x.Name, x.Off, x.End)
+	}
+	for _, x := range u.Lookups {
+		ix.bodyUse(b, KindConst, x.Name, x.Name, x.Off, x.End)
+	}
+	for _, x := range u.Refs {
+		ix.bodyUse(b, KindBlock, x.Name, x.Name, x.Off, x.End)
+	}
+	for _, x := range u.Titles {
+		ix.bodyUse(b, KindBlock, x.Name, x.Name, x.Off, x.End)
+	}
+}
+
+// bodyUse records a use of sym at body bytes [off, end) of b: ".name", or a quoted "name", whose delimiters are
+// dropped. written is the name as the body writes it (a field's own name for a field).
+func (ix *indexer) bodyUse(b *blocks.Block, kind Kind, sym, written string, off, end int) {
+	if off < 0 || end > len(b.Body) || off >= end {
+		return
+	}
+	switch c := b.Body[off]; {
+	case c == '.':
+		off++
+	case (c == '"' || c == '`') && end-off >= 2:
+		off, end = off+1, end-1
+	}
+	if b.Body[off:end] != written {
+		return
+	}
+	r := b.SourceRange(off, end)
+	if f := ix.s.Files[r.Filename]; f == nil || r.End.Byte > len(f.Text) || f.Text[r.Start.Byte:r.End.Byte] != written {
+		return // written with escapes: no range holds exactly the name, so it cannot be renamed in place
+	}
+	ix.add(Occurrence{Symbol: Symbol{kind, sym}, Range: r})
+}
+
+// quoted records a TOML string value at r (quotes included) that holds name.
+func (ix *indexer) quoted(kind Kind, name string, r blocks.Range, def bool) {
+	f := ix.s.Files[r.Filename]
+	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.End.Byte-r.Start.Byte != len(name)+2 {
+		return
+	}
+	if q := f.Text[r.Start.Byte]; q != '"' && q != '\'' || f.Text[r.Start.Byte+1:r.End.Byte-1] != name {
+		return
+	}
+	ix.add(Occurrence{Symbol: Symbol{kind, name}, Range: f.Range(r.Start.Byte+1, r.End.Byte-1), Def: def})
+}
+
+// named records name written at the start of r (a key, "key = value"), quoted or not, or at the end of a table
+// header r ([vars.NAME], [const.NAME]).
+func (ix *indexer) named(kind Kind, name string, r blocks.Range, def bool) {
+	f := ix.s.Files[r.Filename]
+	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.Start.Byte >= r.End.Byte {
+		return
+	}
+	short := name
+	if kind == KindField {
+		short = name[strings.IndexByte(name, '.')+1:]
+	}
+	text := f.Text[r.Start.Byte:r.End.Byte]
+	start := -1
+	switch {
+	case strings.HasPrefix(text, "["):
+		t := strings.TrimSuffix(strings.TrimSpace(strings.TrimRight(text, "]")), `"`)
+		if strings.HasSuffix(t, short) {
+			start = r.Start.Byte + len(t) - len(short)
+		}
+	case strings.HasPrefix(text, short):
+		start = r.Start.Byte
+	case (text[0] == '"' || text[0] == '\'') && strings.HasPrefix(text[1:], short):
+		start = r.Start.Byte + 1
+	}
+	if start < 0 {
+		return
+	}
+	ix.add(Occurrence{Symbol: Symbol{kind, name}, Range: f.Range(start, start+len(short)), Def: def})
+}
+
+// fieldHeaders records the names of variable v and of its field top written in the headers of field f's table
+// and of its nested fields' tables ([vars.V.fields.TOP], [vars.V.fields.TOP.fields.X]), so that renaming the
+// variable or the field renames every table that declares a part of it.
+func (ix *indexer) fieldHeaders(v, top string, f *blocks.Var) {
+	r := f.Range
+	if file := ix.s.Files[r.Filename]; file != nil && r.Start.Line > 0 && r.End.Byte <= len(file.Text) && r.Start.Byte < r.End.Byte {
+		text := file.Text[r.Start.Byte:r.End.Byte]
+		// Only the plain form [vars.V.fields.TOP…]: bare keys, no spaces; anything else keeps its name unindexed.
+		prefix := "[vars." + v + ".fields." + top
+		if strings.HasPrefix(text, prefix) && len(text) > len(prefix) && (text[len(prefix)] == '.' || text[len(prefix)] == ']') {
+			at := r.Start.Byte + len("[vars.")
+			ix.add(Occurrence{Symbol: Symbol{KindVar, v}, Range: file.Range(at, at+len(v))})
+			at += len(v) + len(".fields.")
+			if f.Name != top {
+				ix.add(Occurrence{Symbol: Symbol{KindField, v + "." + top}, Range: file.Range(at, at+len(top))})
+			}
+		}
+	}
+	for _, g := range f.Fields {
+		ix.fieldHeaders(v, top, g)
+	}
+}
+
+func (ix *indexer) add(o Occurrence) {
+	k := [2]any{o.Symbol, [2]any{o.Range.Filename, o.Range.Start.Byte}}
+	if ix.seen[k] {
+		return
+	}
+	ix.seen[k] = true
+	ix.occ = append(ix.occ, o)
+}
+
+// slice returns the bytes [a, b) of range r, relative to its start.
+func (s *Snapshot) slice(r blocks.Range, a, b int) blocks.Range {
+	f := s.Files[r.Filename]
+	if f == nil {
+		return r
+	}
+	return f.Range(r.Start.Byte+a, r.Start.Byte+b)
+}
+
+// At returns the occurrence of a symbol at byte offset off of file name: the one whose range holds off, or ends at
+// it (a cursor just after a name is on it).
+func (s *Snapshot) At(name string, off int) (Occurrence, bool) {
+	occ := s.index().byFile[name]
+	i := sort.Search(len(occ), func(i int) bool { return occ[i].Range.End.Byte >= off })
+	for ; i < len(occ) && occ[i].Range.Start.Byte <= off; i++ {
+		if off <= occ[i].Range.End.Byte {
+			return occ[i], true
+		}
+	}
+	return Occurrence{}, false
+}
+
+// Occurrences returns every occurrence of sym, definition included, in file and position order.
+func (s *Snapshot) Occurrences(sym Symbol) []Occurrence { return s.index().bySym[sym] }
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,103 @@
+package analysis
+
+import (
+	"io/fs"
+	"sync"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
+)
+
+// Snapshot is one state of a project: loaded, compiled and indexed from one set of files. It is immutable and safe
+// for concurrent use; an edit makes a new Snapshot.
+type Snapshot struct {
+	// Program is the compiled project. Its Project is never nil, and holds what could be read even when the
+	// project has errors.
+	Program *assemble.Program
+	Project *blocks.Project
+	// Files holds the text of every file the editor may ask about, by slash path relative to the project root: the
+	// loaded source files, and the overlaid documents the loader did not read.
+	Files map[string]*blocks.File
+
+	diags blocks.Diagnostics
+
+	// The index of names is built on the first query, not by Load: a keystroke needs the diagnostics at once, and
+	// the queries only when the user asks.
+	indexOnce sync.Once
+	idx       *index
+
+	lintOnce sync.Once
+	lint     blocks.Diagnostics
+	findings []guard.Finding
+	arts     []*assemble.Artifact
+}
+
+// Load loads, compiles and indexes the project rooted at fsys (typically Overlay(assemble.DirFS(root), buffers)).
+// It never fails: a project that does not load gives a Snapshot whose Diagnostics say why, and whose queries answer
+// from what could be read.
+func Load(fsys fs.FS) *Snapshot {
+	p, diags := blocks.Load(fsys)
+	prog, cdiags := assemble.Compile(p)
+	diags = append(diags, cdiags...).Sort()
+	s := &Snapshot{Program: prog, Project: p, Files: map[string]*blocks.File{}, diags: diags}
+	for name, f := range p.Files {
+		s.Files[name] = f
+	}
+	return s
+}
+
+// LoadDir loads the project rooted at directory root, reading the documents of over (slash paths relative to root)
+// instead of the files on disk.
+func LoadDir(root string, over map[string]string) *Snapshot {
+	s := Load(Overlay(assemble.DirFS(root), over))
+	for name, text := range over {
+		if _, ok := s.Files[name]; !ok {
+			t, _, _ := blocks.Normalize([]byte(text))
+			s.Files[name] = blocks.NewFile(name, t)
+		}
+	}
+	return s
+}
+
+func (s *Snapshot) index() *index {
+	s.indexOnce.Do(func() { s.idx = buildIndex(s) })
+	return s.idx
+}
+
+// Diagnostics returns every problem the loader and the compiler found, sorted by position: what a keystroke must
+// update at once. Lint adds what needs the artifacts.
+func (s *Snapshot) Diagnostics() blocks.Diagnostics { return s.diags }
+
+// Lint builds every artifact and runs the stability lints, once per snapshot, and returns what they found: the
+// build's own errors (a value that does not fit its variable, a ref to a block that does not render) or, when the
+// build succeeds, the lint findings, each with its suggestion. A project with load or compile errors has no lint
+// diagnostics (the artifacts cannot be built). It can take much longer than Load: a server runs it in the
+// background and drops its result when a newer snapshot has replaced this one.
+func (s *Snapshot) Lint() blocks.Diagnostics {
+	s.lintOnce.Do(func() {
+		if len(s.diags) > 0 {
+			return
+		}
+		arts, diags := s.Program.Build()
+		if len(diags) > 0 {
+			s.lint = diags.Sort()
+			return
+		}
+		s.arts = arts
+		s.findings = guard.Lint(s.Program, arts, counter())
+		for _, f := range s.findings {
+			s.lint = append(s.lint, f.Diagnostic)
+		}
+	})
+	return s.lint
+}
+
+// Findings returns the lint findings of Lint, with their lint ids (running Lint if it has not run).
+func (s *Snapshot) Findings() []guard.Finding {
+	s.Lint()
+	return s.findings
+}
+
+// File returns the text of the file name (a slash path relative to the root), or nil when the snapshot has none.
+func (s *Snapshot) File(name string) *blocks.File { return s.Files[name] }

@@ -1,0 +1,36 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"os"
+	"runtime/debug"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/lsp"
+)
+
+func lspCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "lsp",
+		Usage:     "run the language server (LSP 3.17 over stdio) for editors",
+		UsageText: "promptc lsp",
+		Description: "Speaks the Language Server Protocol on standard input and output: diagnostics from unsaved\n" +
+			"buffers, definition, references, hover, completion, rename, document symbols and lint fixes, for\n" +
+			"every promptc project an opened file belongs to (the nearest promptc.toml above it). Editors start it\n" +
+			"themselves: docs/editors.md shows the setup for VS Code, Neovim, Helix, Zed and Emacs.",
+		OnUsageError: commandUsageError(e),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr(e, "lsp takes no arguments, got %q", c.Args().First())
+			}
+			info, _ := debug.ReadBuildInfo()
+			err := lsp.Serve(context.Background(), os.Stdin, e.stdout, lsp.Options{Version: moduleVersion(version, info), Log: e.stderr})
+			if errors.Is(err, lsp.ErrExitWithoutShutdown) {
+				return exitError{exitChanged}
+			}
+			return err
+		},
+	}
+}
