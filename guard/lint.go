@@ -286,6 +286,10 @@ type linter struct {
 	usedBy map[string][]string    // constant name → ids of the blocks using it
 	// slotIndex holds the runbook's slots by the id of their own block; built on first use.
 	slotIndex map[string]*assemble.Slot
+	// owners indexes block bodies and constant values by file, for ownerAt; built on first use.
+	owners map[string][]owner
+	// subjectLists caches subjects by kinds.
+	subjectLists map[int]*subjectList
 }
 
 // lintBody is a block's body with what the lints need: its uses and its literal text.
