@@ -28,6 +28,8 @@ const (
 	LintUnknownAllow      = "unknown-allow"
 	LintUnusedAllow       = "unused-allow"
 	LintUnknownRef        = "unknown-ref"
+	// LintUntrustedInCodeSpan: an untrusted value printed between backticks, where its escapes show.
+	LintUntrustedInCodeSpan = "untrusted-in-code-span"
 )
 
 // MinCacheTokens is the shortest prompt prefix Anthropic (cache_control breakpoints) and OpenAI (automatic prefix
@@ -142,17 +144,18 @@ type lintRule struct {
 }
 
 var lintRules = map[string]lintRule{
-	LintVolatileText:      {blocks.SeverityWarning, subjBlock | subjConst},
-	LintScopeInversion:    {blocks.SeverityWarning, subjBlock},
-	LintDuplicateSentence: {blocks.SeverityWarning, subjBlock | subjConst},
-	LintPastedConstant:    {blocks.SeverityError, subjBlock},
-	LintUnusedConstant:    {blocks.SeverityWarning, subjConst},
-	LintUnusedVariable:    {blocks.SeverityWarning, subjVar},
-	LintInvisibleChar:     {blocks.SeverityError, subjBlock | subjConst},
-	LintShortPrefix:       {blocks.SeverityWarning, subjTask},
-	LintUnknownAllow:      {blocks.SeverityError, 0},
-	LintUnusedAllow:       {blocks.SeverityWarning, 0},
-	LintUnknownRef:        {blocks.SeverityError, subjBlock},
+	LintVolatileText:        {blocks.SeverityWarning, subjBlock | subjConst},
+	LintScopeInversion:      {blocks.SeverityWarning, subjBlock},
+	LintDuplicateSentence:   {blocks.SeverityWarning, subjBlock | subjConst},
+	LintPastedConstant:      {blocks.SeverityError, subjBlock},
+	LintUnusedConstant:      {blocks.SeverityWarning, subjConst},
+	LintUnusedVariable:      {blocks.SeverityWarning, subjVar},
+	LintInvisibleChar:       {blocks.SeverityError, subjBlock | subjConst},
+	LintShortPrefix:         {blocks.SeverityWarning, subjTask},
+	LintUnknownAllow:        {blocks.SeverityError, 0},
+	LintUnusedAllow:         {blocks.SeverityWarning, 0},
+	LintUnknownRef:          {blocks.SeverityError, subjBlock},
+	LintUntrustedInCodeSpan: {blocks.SeverityWarning, subjBlock},
 }
 
 // LintIDs returns every lint id, sorted.
@@ -195,6 +198,7 @@ func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter
 	l.invisibleChars()
 	l.shortPrefix()
 	l.unknownRefs()
+	l.untrustedInCodeSpans()
 	return sortFindings(l.applyAllows()), nil
 }
 
