@@ -13,7 +13,7 @@ func TestInCodeSpan(t *testing.T) {
 	}{
 		{"run `|x` now", true},
 		{"run |x now", false},
-		{"run `a` |x `b`", false},    // between two spans
+		{"run `a` |x `b`", false},      // between two spans
 		{"run ``a `|x` b`` now", true}, // a double-backtick span holding single backticks
 		{"run `|x", false},             // no closing run: literal backtick
 		{"run ``|x` now", false},       // no run of two closes it
