@@ -70,3 +70,13 @@ trust = "trusted"
 		t.Errorf("findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestInCodeSpanBounds: the backticks themselves are not inside the span they open and close.
+func TestInCodeSpanBounds(t *testing.T) {
+	line := []byte("a `x` b")
+	for at, want := range []bool{false, false, false, true, false, false, false} {
+		if got := inCodeSpan(line, at); got != want {
+			t.Errorf("inCodeSpan(%q, %d) = %v, want %v", line, at, got, want)
+		}
+	}
+}
