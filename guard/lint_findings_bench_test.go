@@ -12,7 +12,8 @@ import (
 // findingsProject is a project of n findings of one shape:
 //   - "invisible": n blocks, each body holding a zero-width space (invisible-char, placed in its block);
 //   - "allowed": the same, each block's finding silenced by an [[lint.allow]] of its own (as import writes them);
-//   - "refs": one block of n refs to unknown blocks (unknown-ref).
+//   - "refs": one block of n refs to unknown blocks (unknown-ref);
+//   - "dates": one block of n dates (volatile-text), 11 bytes each.
 func findingsProject(shape string, n int) fstest.MapFS {
 	var bl, order, allows strings.Builder
 	switch shape {
@@ -24,6 +25,9 @@ func findingsProject(shape string, n int) fstest.MapFS {
 				fmt.Fprintf(&allows, "[[lint.allow]]\nlint = \"invisible-char\"\nblock = \"b%d\"\nreason = \"r\"\n", i)
 			}
 		}
+	case "dates":
+		bl.WriteString("[[block]]\nid = \"b\"\nbody = '''\n" + strings.Repeat("2024-01-01 ", n) + "\n'''\n")
+		order.WriteString(`"b"`)
 	case "refs":
 		bl.WriteString("[[block]]\nid = \"b\"\nbody = '''\n")
 		for i := range n {
@@ -43,7 +47,7 @@ func findingsProject(shape string, n int) fstest.MapFS {
 func BenchmarkLintFindings(b *testing.B) {
 	tok, _ := NewCounter("")
 	tok.Count("warm up")
-	for _, shape := range []string{"invisible", "allowed", "refs"} {
+	for _, shape := range []string{"invisible", "allowed", "refs", "dates"} {
 		for _, n := range []int{7200, 72000} {
 			b.Run(fmt.Sprintf("%s/findings=%d", shape, n), func(b *testing.B) {
 				prog, diags := assemble.Load(findingsProject(shape, n))

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,7 +49,9 @@ type volatileMatch struct {
 	pat        *volatilePattern
 }
 
-// findVolatile returns the volatile-looking matches in text, by offset, without overlaps.
+// findVolatile returns the volatile-looking matches in text, by offset, without overlaps. The matches kept so far
+// are sorted and do not overlap, and so are one pattern's matches: each pattern is merged in with one pass over
+// both, so that a text of thousands of dates costs time linear in them.
 func findVolatile(text string) []volatileMatch {
 	var out []volatileMatch
 	pats := volatilePatterns()
@@ -60,20 +61,27 @@ func findVolatile(text string) []volatileMatch {
 		if !may[i] {
 			continue
 		}
-	next:
-		for _, m := range pat.re.FindAllStringIndex(text, -1) {
+		ms := pat.re.FindAllStringIndex(text, -1)
+		if len(ms) == 0 {
+			continue
+		}
+		merged := make([]volatileMatch, 0, len(out)+len(ms))
+		k := 0 // out[:k] are merged; out[k] is the first that ends after the current match starts
+		for _, m := range ms {
 			if pat.what == "a time of day" && timeInPath(text, m[0], m[1]) {
 				continue
 			}
-			for _, o := range out {
-				if m[0] < o.end && o.start < m[1] {
-					continue next
-				}
+			for k < len(out) && out[k].end <= m[0] {
+				merged = append(merged, out[k])
+				k++
 			}
-			out = append(out, volatileMatch{m[0], m[1], pat})
+			if k < len(out) && out[k].start < m[1] {
+				continue // overlaps a match of an earlier pattern
+			}
+			merged = append(merged, volatileMatch{m[0], m[1], pat})
 		}
+		out = append(merged, out[k:]...)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
 

@@ -2,6 +2,7 @@ package guard
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,5 +31,47 @@ func TestMayBeVolatile(t *testing.T) {
 	}
 	if len(pats) != len(mayBeVolatile("")) {
 		t.Fatalf("%d patterns, %d pre-checks", len(pats), len(mayBeVolatile("")))
+	}
+}
+
+// findVolatileOracle is findVolatile as first written: each match checked against every match kept, then sorted.
+func findVolatileOracle(text string) []volatileMatch {
+	var out []volatileMatch
+	pats := volatilePatterns()
+	for i := range pats {
+		pat := &pats[i]
+	next:
+		for _, m := range pat.re.FindAllStringIndex(text, -1) {
+			if pat.what == "a time of day" && timeInPath(text, m[0], m[1]) {
+				continue
+			}
+			for _, o := range out {
+				if m[0] < o.end && o.start < m[1] {
+					continue next
+				}
+			}
+			out = append(out, volatileMatch{m[0], m[1], pat})
+		}
+	}
+	slices.SortFunc(out, func(a, b volatileMatch) int { return a.start - b.start })
+	return out
+}
+
+// TestFindVolatileMerge: merging each pattern's matches in one pass keeps exactly the matches the pairwise check
+// kept, in the same order, on texts where the patterns overlap each other.
+func TestFindVolatileMerge(t *testing.T) {
+	pieces := []string{"2024-05-01T10:00Z", "2024-05-01", "10:30", "12/31/1999", "May 3rd, 2021", "1700000000",
+		"deadbeefcafebabe01", "9am", "today", "file.go:12:30", " ", "\n", "x", "-", "1712345678901", "20240501"}
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n < 5000; n++ {
+		var b strings.Builder
+		for range 1 + r.IntN(12) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		got, want := findVolatile(text), findVolatileOracle(text)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%q:\n got %v\nwant %v", text, got, want)
+		}
 	}
 }
