@@ -76,6 +76,9 @@ func TestSameCountsAsTiktoken(t *testing.T) {
 			if got, err := b.count(text); err != nil || got != want {
 				t.Fatalf("%s: %d tokens (%v), tiktoken counts %d, in %q", e, got, err, want, text[:min(len(text), 200)])
 			}
+			if len(text) > 64<<10 {
+				continue // the paragraph split is the same for every size: the smaller texts check it
+			}
 			// The counter's paragraphs, as the old counter summed them.
 			sum := 0
 			for _, p := range paragraphs(text) {
