@@ -1,6 +1,8 @@
 package assemble
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
@@ -51,7 +53,7 @@ func (a *Artifact) Origin(off int) (Origin, bool) {
 // however many of its bytes are asked for, where calling Origin byte by byte re-runs the body each time.
 func (a *Artifact) Origins(start, end int) []Origin {
 	start, end = max(start, 0), min(end, len(a.Text))
-	memo := map[*compiled]trace{}
+	memo := map[*compiled]*trace{}
 	out := make([]Origin, 0, max(end-start, 0))
 	for off := start; off < end; off++ {
 		o, _ := a.origin(off, memo)
@@ -60,15 +62,32 @@ func (a *Artifact) Origins(start, end int) []Origin {
 	return out
 }
 
-// trace is one run of a block's body for the artifact's values: its raw output and what wrote each piece.
+// trace is one run of a block's body for the artifact's values: its raw output and what wrote each piece, and
+// what origin works out from them once for every byte it is asked about.
 type trace struct {
 	raw    string
 	pieces []templates.Piece
-	ok     bool
+	// ok: the body ran, and its output, trimmed as the block's text is, is the artifact's bytes at the block's
+	// text; otherwise the map describes something else and bytes trace no further than the block.
+	ok bool
+	// text is the trimmed output's length; lead the newlines trimmed from its start.
+	text, lead int
+	// occurrences of a constant's text in an action's output (see covers), found on first use.
+	occ map[occKey][]int
+	// at holds each action piece's source range, found on first use.
+	at map[int]blocks.Range
 }
 
-// origin is Origin, with the body runs of earlier calls kept in memo (nil: none kept).
-func (a *Artifact) origin(off int, memo map[*compiled]trace) (Origin, bool) {
+// occKey names a text of a constant in the output of a piece: its value (entry ""), or a lookup table's entry.
+type occKey struct {
+	piece       int
+	name, entry string
+}
+
+// origin is Origin, with the body runs of earlier calls kept in memo (nil: none kept). With a memo, each byte costs
+// a binary search among the body's pieces, not a pass over the block's text: a line of a megabyte is traced in
+// time linear in its length.
+func (a *Artifact) origin(off int, memo map[*compiled]*trace) (Origin, bool) {
 	sp, ok := a.SpanAt(off)
 	if !ok {
 		return Origin{}, false
@@ -96,50 +115,68 @@ func (a *Artifact) origin(off int, memo map[*compiled]trace) (Origin, bool) {
 		}
 		rel -= len(c.heading) + 2
 	}
-	tr, done := memo[c]
-	if !done {
-		ti := a.prog.taskIndex[a.Task]
-		raw, pieces, d := c.body.Trace(a.values.data, a.prog.env(ti, a.values, func(string) {}))
-		tr = trace{raw, pieces, d == nil}
+	tr := memo[c]
+	if tr == nil {
+		tr = a.traceBody(c, sp)
 		if memo != nil {
 			memo[c] = tr
 		}
 	}
-	if !tr.ok {
+	if !tr.ok || rel >= tr.text {
 		return o, true
 	}
-	raw, pieces := tr.raw, tr.pieces
-	text := strings.TrimRight(strings.TrimLeft(raw, "\n"), " \t\n")
+	k := rel + tr.lead
+	// The pieces are the output's bytes in order: the first that ends after k holds it, if it starts by k.
+	i, _ := slices.BinarySearchFunc(tr.pieces, k, func(p templates.Piece, k int) int { return cmp.Compare(p.End, k+1) })
+	if i == len(tr.pieces) || tr.pieces[i].Start > k {
+		return o, true
+	}
+	p := tr.pieces[i]
+	if !p.Action {
+		o.Kind = OriginText
+		at := p.Src + k - p.Start
+		o.At = c.SourceRange(at, at)
+		return o, true
+	}
+	at, ok := tr.at[i]
+	if !ok {
+		at = c.SourceRange(p.Src, p.SrcEnd)
+		if tr.at == nil {
+			tr.at = map[int]blocks.Range{}
+		}
+		tr.at[i] = at
+	}
+	o.At = at
+	a.actionOrigin(&o, c.body, tr, i, k)
+	return o, true
+}
+
+// traceBody runs block c's body for the artifact's values and checks its output against the artifact's text at span
+// sp.
+func (a *Artifact) traceBody(c *compiled, sp Span) *trace {
+	ti := a.prog.taskIndex[a.Task]
+	raw, pieces, d := c.body.Trace(a.values.data, a.prog.env(ti, a.values, func(string) {}))
+	tr := &trace{raw: raw, pieces: pieces}
+	if d != nil {
+		return tr
+	}
+	trimmed := strings.TrimLeft(raw, "\n")
+	tr.lead = len(raw) - len(trimmed)
+	text := strings.TrimRight(trimmed, " \t\n")
+	tr.text = len(text)
 	start := sp.TextStart + len(c.heading)
 	if c.heading != "" {
 		start += 2
 	}
-	// The trace must reproduce the artifact's bytes, or its map describes something else.
-	if rel >= len(text) || start+len(text) > len(a.Text) || a.Text[start:start+len(text)] != text {
-		return o, true
-	}
-	k := rel + len(raw) - len(strings.TrimLeft(raw, "\n"))
-	for _, p := range pieces {
-		if k < p.Start || k >= p.End {
-			continue
-		}
-		if !p.Action {
-			o.Kind = OriginText
-			at := p.Src + k - p.Start
-			o.At = c.SourceRange(at, at)
-			return o, true
-		}
-		o.At = c.SourceRange(p.Src, p.SrcEnd)
-		a.actionOrigin(&o, c.body, p, raw, k)
-		return o, true
-	}
-	return o, true
+	tr.ok = start+len(text) <= len(a.Text) && a.Text[start:start+len(text)] == text
+	return tr
 }
 
 // actionOrigin names the constant or variable an action printed byte k of raw from. An action may name several
 // (join .labels (const "sep")): a constant whose text lies around byte k wins, then the first variable, then the
 // first constant.
-func (a *Artifact) actionOrigin(o *Origin, body *templates.Body, p templates.Piece, raw string, k int) {
+func (a *Artifact) actionOrigin(o *Origin, body *templates.Body, tr *trace, piece, k int) {
+	p := tr.pieces[piece]
 	consts, tables, vars := body.UsesIn(p.Src, p.SrcEnd)
 	proj := a.prog.Project
 	constant := func(name string) {
@@ -148,18 +185,18 @@ func (a *Artifact) actionOrigin(o *Origin, body *templates.Body, p templates.Pie
 			o.At = c.Range
 		}
 	}
-	out := raw[p.Start:p.End]
+	out := tr.raw[p.Start:p.End]
 	for _, name := range append(consts, tables...) {
 		c, ok := proj.Consts[name]
 		if !ok {
 			continue
 		}
-		texts := []string{c.Value}
-		for _, v := range c.Lookup {
-			texts = append(texts, v)
+		if c.Value != "" && tr.covers(occKey{piece, name, ""}, out, c.Value, k-p.Start) {
+			constant(name)
+			return
 		}
-		for _, t := range texts {
-			if t != "" && covers(out, t, k-p.Start) {
+		for key, t := range c.Lookup {
+			if t != "" && tr.covers(occKey{piece, name, key}, out, t, k-p.Start) {
 				constant(name)
 				return
 			}
@@ -185,18 +222,25 @@ func (a *Artifact) actionOrigin(o *Origin, body *templates.Body, p templates.Pie
 	}
 }
 
-// covers reports whether an occurrence of t in s holds byte i of s.
-func covers(s, t string, i int) bool {
-	for from := 0; from <= i; {
-		j := strings.Index(s[from:], t)
-		if j < 0 {
-			return false
+// covers reports whether an occurrence of t in s, the output of a piece, holds byte i of s. The occurrences
+// (overlapping ones too) are found once per key; each byte then costs a binary search.
+func (tr *trace) covers(key occKey, s, t string, i int) bool {
+	starts, ok := tr.occ[key]
+	if !ok {
+		for from := 0; ; {
+			j := strings.Index(s[from:], t)
+			if j < 0 {
+				break
+			}
+			starts = append(starts, from+j)
+			from += j + 1
 		}
-		j += from
-		if j <= i && i < j+len(t) {
-			return true
+		if tr.occ == nil {
+			tr.occ = map[occKey][]int{}
 		}
-		from = j + 1
+		tr.occ[key] = starts
 	}
-	return false
+	// The last occurrence starting at or before i reaches furthest: they all have t's length.
+	n, _ := slices.BinarySearch(starts, i+1)
+	return n > 0 && i < starts[n-1]+len(t)
 }

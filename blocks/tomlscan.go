@@ -38,6 +38,7 @@ type tomlIndex struct {
 	tables  map[tableRef]Range
 	arrays  map[string]int // occurrences of [[name]] so far
 	plains  map[string]int // occurrences of [name]; more than one only beneath an array of tables
+	named   namedRanges    // keys and headers by full dotted name, for pathRange (tool.go)
 }
 
 // tableRef names occurrence n of a table header: the n-th [[name]], or the n-th [name] (0 but for subtables of an

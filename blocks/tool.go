@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -197,23 +198,23 @@ const schemaBase = "https://promptc.invalid/tools/"
 // setToolParameters reads parameters: TOML mapped to JSON, an object schema, compiled as JSON Schema draft 2020-12.
 func setToolParameters(r *tableReader, t *Tool, v value) {
 	what := "the parameters schema of " + toolWhat(t)
-	at := r.pathRange([]string{"parameters"})
 	doc, path, err := tomlToJSON(v.table, nil)
 	if err != nil {
 		r.l.errorf(r.pathRange(append([]string{"parameters"}, path...)), "%s of %s %s", "parameters."+dotted(path), toolWhat(t), err)
 		return
 	}
 	params := doc.(map[string]any)
+	at := func() Range { return r.pathRange([]string{"parameters"}) } // found only for a diagnostic
 	if typ, ok := params["type"]; !ok || typ != "object" {
-		r.l.errorf(at, `%s must describe an object: set type = "object" at its top level (a tool's arguments are a JSON object)`, what)
+		r.l.errorf(at(), `%s must describe an object: set type = "object" at its top level (a tool's arguments are a JSON object)`, what)
 		return
 	}
 	if s, ok := params["$schema"]; ok && s != draft2020 && s != draft2020+"#" {
-		r.l.errorf(at, "%s names $schema %s, but promptc checks tool schemas as JSON Schema draft 2020-12: remove $schema, or set it to %q", what, describeSchemaValue(s), draft2020)
+		r.l.errorf(at(), "%s names $schema %s, but promptc checks tool schemas as JSON Schema draft 2020-12: remove $schema, or set it to %q", what, describeSchemaValue(s), draft2020)
 		return
 	}
 	if msg := compileSchema(t.Name, params); msg != "" {
-		r.l.errorf(at, "%s is not valid JSON Schema (draft 2020-12): %s", what, msg)
+		r.l.errorf(at(), "%s is not valid JSON Schema (draft 2020-12): %s", what, msg)
 		return
 	}
 	t.Parameters = params
@@ -370,7 +371,8 @@ func firstLeaf(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
 
 // pathRange is where the value at path (keys relative to this table, array indexes as "[i]") is written: the key or
 // the table header that names it within this occurrence of the table, else the nearest enclosing one that can be
-// found, else the key path[0].
+// found, else the key path[0]. It costs a binary search per enclosing name, not a scan of the file's keys: a file
+// of thousands of [[tool]] tables is read in time linear in its size.
 func (r *tableReader) pathRange(path []string) Range {
 	if i := slices.IndexFunc(path, func(p string) bool { return strings.HasPrefix(p, "[") }); i > 0 {
 		path = path[:i] // the items of an array are not indexed by key: the array's key is as near as it gets
@@ -387,26 +389,36 @@ func (r *tableReader) pathRange(path []string) Range {
 		}
 	}
 	for n := len(path); n > 0; n-- {
-		want := joinKey(r.name, strings.Join(path[:n], "."))
-		best, found := Range{}, false
-		consider := func(rng Range) {
-			if rng.Start.Byte >= start && rng.Start.Byte < end && (!found || rng.Start.Byte < best.Start.Byte) {
-				best, found = rng, true
-			}
-		}
-		for k, i := range r.ix.keys {
-			if joinKey(k.table.name, k.key) == want {
-				consider(r.ix.entries[i].Key)
-			}
-		}
-		for ref, rng := range r.ix.tables {
-			if ref.name == want {
-				consider(rng)
-			}
-		}
-		if found {
-			return best
+		// The first key or header of that name written at or after start, if it is before end.
+		rs := r.ix.named.get(r.ix, joinKey(r.name, strings.Join(path[:n], ".")))
+		k, _ := slices.BinarySearchFunc(rs, start, func(rng Range, at int) int { return rng.Start.Byte - at })
+		if k < len(rs) && rs[k].Start.Byte < end {
+			return rs[k]
 		}
 	}
 	return r.keyRange(path[0])
+}
+
+// namedRanges indexes the keys and table headers of a file by their full dotted name ("tool.parameters.type"),
+// each name's ranges in the order written. It is built on first use, once per file.
+type namedRanges struct {
+	once sync.Once
+	m    map[string][]Range
+}
+
+func (nr *namedRanges) get(ix *tomlIndex, name string) []Range {
+	nr.once.Do(func() {
+		nr.m = make(map[string][]Range, len(ix.keys)+len(ix.tables))
+		for k, i := range ix.keys {
+			full := joinKey(k.table.name, k.key)
+			nr.m[full] = append(nr.m[full], ix.entries[i].Key)
+		}
+		for ref, rng := range ix.tables {
+			nr.m[ref.name] = append(nr.m[ref.name], rng)
+		}
+		for _, rs := range nr.m {
+			slices.SortFunc(rs, func(a, b Range) int { return a.Start.Byte - b.Start.Byte })
+		}
+	})
+	return nr.m[name]
 }

@@ -172,33 +172,44 @@ func lineOfArtifact(prog *assemble.Program, a *assemble.Artifact, n int) (*LineR
 // bytes. Literal text counts once per source line, at its first byte there. Bytes traced no further than the block
 // (a body whose trace fails) add nothing.
 func origins(prog *assemble.Program, a *assemble.Artifact, b *blocks.Block, start, end int) []Origin {
+	// A source is known by its kind and name, and literal text by its file and line: one comparison per byte.
+	type key struct {
+		kind assemble.OriginKind
+		name string
+		file string
+		line int
+		at   blocks.Range
+	}
 	var out []Origin
-	seen := map[string]bool{}
+	seen := map[key]bool{}
 	for i, o := range a.Origins(start, end) {
 		if !utf8.RuneStart(a.Text[start+i]) || o.Block != b {
 			continue
 		}
 		var x Origin
-		var key string
+		var k key
 		switch o.Kind {
 		case assemble.OriginHeading, assemble.OriginText:
 			x = Origin{Kind: "text", At: o.At}
-			key = fmt.Sprintf("text %s:%d", o.At.Filename, o.At.Start.Line)
+			k = key{kind: assemble.OriginText, file: o.At.Filename, line: o.At.Start.Line}
 		case assemble.OriginConst:
 			x = Origin{Kind: "const", Name: o.Name, At: o.At}
-			key = "const " + o.Name
+			k = key{kind: o.Kind, name: o.Name}
 		case assemble.OriginValue:
 			x = Origin{Kind: "var", Name: o.Name, At: o.At}
-			key = "var " + o.Name
+			k = key{kind: o.Kind, name: o.Name}
 		default:
 			if o.At == b.Range || !o.At.Known() {
 				continue // nothing finer than the block
 			}
+			k = key{kind: o.Kind, at: o.At}
+			if seen[k] {
+				continue
+			}
 			x = action(prog, b, o.At)
-			key = "action " + o.At.String()
 		}
-		if !seen[key] {
-			seen[key] = true
+		if !seen[k] {
+			seen[k] = true
 			out = append(out, x)
 		}
 	}

@@ -361,8 +361,8 @@ func TestCompare(t *testing.T) {
 			}
 			if len(tt.want) == 0 {
 				// A clean comparison counts nothing, so it never loads a vocabulary.
-				if len(tok.cache) != 0 || tok.codec != nil {
-					t.Errorf("identical sides: the counter counted %d texts (vocabulary loaded: %v), want none", len(tok.cache), tok.codec != nil)
+				if n, loaded := tok.Counted(); n != 0 || loaded {
+					t.Errorf("identical sides: the counter counted %d texts (vocabulary loaded: %v), want none", n, loaded)
 				}
 			}
 		})

@@ -29,6 +29,8 @@ const (
 	LintUnusedAllow       = "unused-allow"
 	LintUnknownRef        = "unknown-ref"
 	LintUncoveredTask     = "uncovered-task"
+	// LintUntrustedInCodeSpan: an untrusted value printed between backticks, where its escapes show.
+	LintUntrustedInCodeSpan = "untrusted-in-code-span"
 )
 
 // MinCacheTokens is the shortest prompt prefix Anthropic (cache_control breakpoints) and OpenAI (automatic prefix
@@ -155,7 +157,8 @@ var lintRules = map[string]lintRule{
 	LintUnusedAllow:       {blocks.SeverityWarning, 0},
 	LintUnknownRef:        {blocks.SeverityError, subjBlock},
 	// A fixture is the fix, and a silenced task would be exactly the unguarded task the lint exists to prevent.
-	LintUncoveredTask: {blocks.SeverityError, 0},
+	LintUncoveredTask:       {blocks.SeverityError, 0},
+	LintUntrustedInCodeSpan: {blocks.SeverityWarning, subjBlock},
 }
 
 // LintIDs returns every lint id, sorted.
@@ -199,6 +202,7 @@ func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter
 	l.shortPrefix()
 	l.unknownRefs()
 	l.uncoveredTasks()
+	l.untrustedInCodeSpans()
 	return sortFindings(l.applyAllows()), nil
 }
 
@@ -291,6 +295,10 @@ type linter struct {
 	usedBy map[string][]string    // constant name → ids of the blocks using it
 	// slotIndex holds the runbook's slots by the id of their own block; built on first use.
 	slotIndex map[string]*assemble.Slot
+	// owners indexes block bodies and constant values by file, for ownerAt; built on first use.
+	owners map[string][]owner
+	// subjectLists caches subjects by kinds.
+	subjectLists map[int]*subjectList
 }
 
 // lintBody is a block's body with what the lints need: its uses and its literal text.

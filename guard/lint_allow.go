@@ -42,20 +42,31 @@ func (l *linter) applyAllows() []Finding {
 			continue
 		}
 		if a.Block != "" {
-			if cands, kind := l.subjects(r.subjects); !lintHas(cands, a.Block) {
+			if s := l.subjects(r.subjects); !s.has[a.Block] {
 				blockPos := a.Table.Value("block")
-				problem(LintUnknownAllow, blockPos, "name an existing "+kind+", or remove block to silence the lint everywhere",
-					"[[lint.allow]] for %s names unknown %s %q%s", a.Lint, kind, a.Block, blocks.DidYouMean(a.Block, cands))
+				problem(LintUnknownAllow, blockPos, "name an existing "+s.kind+", or remove block to silence the lint everywhere",
+					"[[lint.allow]] for %s names unknown %s %q%s", a.Lint, s.kind, a.Block, blocks.DidYouMean(a.Block, s.names))
 				continue
 			}
 		}
 		valid = append(valid, &allow{a: a})
 	}
+	// Each finding is matched against the entries for its lint with no block and those naming its block: a map
+	// look-up, so that thousands of entries (as import writes for invisible characters) cost no more per finding.
+	type match struct{ lint, block string }
+	byMatch := map[match][]*allow{}
+	for _, al := range valid {
+		m := match{al.a.Lint, al.a.Block}
+		byMatch[m] = append(byMatch[m], al)
+	}
 	for _, f := range l.out {
 		silenced := false
-		for _, al := range valid {
-			if al.a.Lint == f.Lint && (al.a.Block == "" || al.a.Block == f.Block) {
+		for _, m := range []match{{f.Lint, ""}, {f.Lint, f.Block}} {
+			for _, al := range byMatch[m] {
 				al.used, silenced = true, true
+			}
+			if f.Block == "" {
+				break // both are the same entries
 			}
 		}
 		if !silenced {
@@ -86,9 +97,19 @@ func silenceable() []string {
 	return ids
 }
 
-// subjects returns the names an allow's block key may take for a lint with the given subject kinds, sorted, and how
-// to call them.
-func (l *linter) subjects(kinds int) ([]string, string) {
+// subjectList is what an allow's block key may name for a lint: the names, sorted, as a set, and how to call them.
+type subjectList struct {
+	names []string
+	has   map[string]bool
+	kind  string
+}
+
+// subjects returns the names an allow's block key may take for a lint with the given subject kinds, built once per
+// kinds for all the entries.
+func (l *linter) subjects(kinds int) *subjectList {
+	if s, ok := l.subjectLists[kinds]; ok {
+		return s
+	}
 	var names, what []string
 	if kinds&subjBlock != 0 {
 		for _, b := range l.p.Blocks {
@@ -109,7 +130,15 @@ func (l *linter) subjects(kinds int) ([]string, string) {
 		what = append(what, "task")
 	}
 	sort.Strings(names)
-	return names, strings.Join(what, " or ")
+	s := &subjectList{names: names, has: make(map[string]bool, len(names)), kind: strings.Join(what, " or ")}
+	for _, n := range names {
+		s.has[n] = true
+	}
+	if l.subjectLists == nil {
+		l.subjectLists = map[int]*subjectList{}
+	}
+	l.subjectLists[kinds] = s
+	return s
 }
 
 func lintHas(list []string, s string) bool {

@@ -1,7 +1,9 @@
 package guard
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
@@ -112,18 +114,69 @@ func (l *linter) invisibleChars() {
 	}
 }
 
-// ownerAt names the block body or constant value that holds byte off of file, or "".
+// ownerAt names the block body or constant value that holds byte off of file, or "": the first block in project
+// order, then the first constant by name. It costs a binary search in an index of the file's bodies and values
+// built on first use, so that a file of thousands of findings is not one scan of every block per finding.
 func (l *linter) ownerAt(file string, off int) string {
-	holds := func(r blocks.Range) bool { return r.Filename == file && r.Start.Byte <= off && off < r.End.Byte }
-	for _, bd := range l.bodies {
-		if holds(bd.b.BodyRange) {
-			return bd.b.ID
-		}
+	if l.owners == nil {
+		l.owners = l.ownerIndex()
 	}
-	for _, c := range l.consts {
-		if holds(c.ValueRange) {
-			return c.Name
+	spans, ok := l.owners[file]
+	if !ok {
+		return ""
+	}
+	if spans == nil { // overlapping ranges (one template file for several blocks): scan in order
+		for _, o := range l.ownersInOrder() {
+			if o.file == file && o.start <= off && off < o.end {
+				return o.name
+			}
 		}
+		return ""
+	}
+	k, _ := slices.BinarySearchFunc(spans, off, func(o owner, off int) int { return cmp.Compare(o.start, off+1) })
+	if k > 0 && off < spans[k-1].end {
+		return spans[k-1].name
 	}
 	return ""
+}
+
+// owner is a block body or constant value's bytes [start, end) in file.
+type owner struct {
+	file       string
+	start, end int
+	name       string
+}
+
+func (l *linter) ownersInOrder() []owner {
+	var out []owner
+	for _, bd := range l.bodies {
+		r := bd.b.BodyRange
+		out = append(out, owner{r.Filename, r.Start.Byte, r.End.Byte, bd.b.ID})
+	}
+	for _, c := range l.consts {
+		r := c.ValueRange
+		out = append(out, owner{r.Filename, r.Start.Byte, r.End.Byte, c.Name})
+	}
+	return out
+}
+
+// ownerIndex returns, by file, its owners sorted by start; nil for a file where two of them overlap, which ownerAt
+// then scans in order.
+func (l *linter) ownerIndex() map[string][]owner {
+	idx := map[string][]owner{}
+	for _, o := range l.ownersInOrder() {
+		if o.start < o.end {
+			idx[o.file] = append(idx[o.file], o)
+		}
+	}
+	for file, spans := range idx {
+		slices.SortStableFunc(spans, func(a, b owner) int { return cmp.Compare(a.start, b.start) })
+		for k := 1; k < len(spans); k++ {
+			if spans[k].start < spans[k-1].end {
+				idx[file] = nil
+				break
+			}
+		}
+	}
+	return idx
 }

@@ -2,7 +2,6 @@ package guard
 
 import (
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,28 +49,86 @@ type volatileMatch struct {
 	pat        *volatilePattern
 }
 
-// findVolatile returns the volatile-looking matches in text, by offset, without overlaps.
+// findVolatile returns the volatile-looking matches in text, by offset, without overlaps. The matches kept so far
+// are sorted and do not overlap, and so are one pattern's matches: each pattern is merged in with one pass over
+// both, so that a text of thousands of dates costs time linear in them.
 func findVolatile(text string) []volatileMatch {
 	var out []volatileMatch
 	pats := volatilePatterns()
+	may := mayBeVolatile(text)
 	for i := range pats {
 		pat := &pats[i]
-	next:
-		for _, m := range pat.re.FindAllStringIndex(text, -1) {
+		if !may[i] {
+			continue
+		}
+		ms := pat.re.FindAllStringIndex(text, -1)
+		if len(ms) == 0 {
+			continue
+		}
+		merged := make([]volatileMatch, 0, len(out)+len(ms))
+		k := 0 // out[:k] are merged; out[k] is the first that ends after the current match starts
+		for _, m := range ms {
 			if pat.what == "a time of day" && timeInPath(text, m[0], m[1]) {
 				continue
 			}
-			for _, o := range out {
-				if m[0] < o.end && o.start < m[1] {
-					continue next
-				}
+			for k < len(out) && out[k].end <= m[0] {
+				merged = append(merged, out[k])
+				k++
 			}
-			out = append(out, volatileMatch{m[0], m[1], pat})
+			if k < len(out) && out[k].start < m[1] {
+				continue // overlaps a match of an earlier pattern
+			}
+			merged = append(merged, volatileMatch{m[0], m[1], pat})
 		}
+		out = append(merged, out[k:]...)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].start < out[j].start })
 	return out
 }
+
+// mayBeVolatile tells, for each of volatilePatterns, whether it can match text at all, from a pass over its bytes:
+// most literal text has no digit, no 16 hex digits in a row and none of the relative words, and running the
+// regular expressions over it anyway is most of what lint costs. It never says no to a text a pattern matches:
+// every pattern but the UUID and the relative words needs an ASCII digit (\d and [0-9] are ASCII), a UUID needs
+// a '-' and a digit or hex letters, long hex 16 hex digits in a row, and the words are looked for in ASCII text
+// only (case folding maps non-ASCII letters such as U+017F, long s, to ASCII ones).
+func mayBeVolatile(text string) [8]bool {
+	digit, dash, ascii := false, false, true
+	run, hex16 := 0, false
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case c >= '0' && c <= '9':
+			digit = true
+		case c == '-':
+			dash = true
+		case c >= 0x80:
+			ascii = false
+		}
+		if c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' {
+			if run++; run >= 16 {
+				hex16 = true
+			}
+		} else {
+			run = 0
+		}
+	}
+	words := !ascii
+	if ascii {
+		lower := strings.ToLower(text)
+		for _, w := range relativeWords {
+			if strings.Contains(lower, w) {
+				words = true
+				break
+			}
+		}
+	}
+	hexUUID := dash && (digit || !ascii || strings.ContainsAny(text, "abcdefABCDEF"))
+	return [8]bool{hexUUID, digit, digit, digit, digit, hex16, digit, words}
+}
+
+// relativeWords are what the relative-word pattern's alternatives start with (in lower case, ASCII).
+var relativeWords = []string{"today", "tonight", "yesterday", "tomorrow", "currently", "nowadays", "right now", "as of now",
+	"as of today", "at the moment", "at present", "this ", "last ", "next "}
 
 // timeInPath reports whether a time-like match is part of something else: file.go:12:30, a ratio 1:2:3, v1.2:30.
 func timeInPath(text string, start, end int) bool {

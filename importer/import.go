@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
@@ -47,6 +48,8 @@ type Result struct {
 	Normalisations []Normalisation
 	// Blocks is the number of blocks; Shared how many of them render in more than one task.
 	Blocks, Shared int
+
+	names []string // the Sources' names, by task
 }
 
 var taskPattern = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -97,7 +100,8 @@ func TaskName(file string) string {
 // sections it shares with those before it, and a section outside that sequence is a block of its own. Bodies
 // holding "{{" are raw.
 //
-// The error is about the input (invalid UTF-8, two files giving one task name, a task name promptc refuses) or a
+// The error is about the input (a file over MaxSourceBytes, or one that would make a file of the project larger than
+// promptc reads, invalid UTF-8, two files giving one task name, a task name promptc refuses) or a
 // failed verification.
 func Import(files []Source) (*Result, error) {
 	if len(files) == 0 {
@@ -117,12 +121,16 @@ func Import(files []Source) (*Result, error) {
 			return nil, fmt.Errorf("%s and %s are both imported as task %q: name the tasks yourself (promptc import --task NAME=FILE)", prev, f.Name, task)
 		}
 		seen[task] = f.Name
+		if len(f.Data) > MaxSourceBytes {
+			return nil, tooLarge(f.Name)
+		}
 		d, err := parse(f.Name, f.Data)
 		if err != nil {
 			return nil, err
 		}
 		docs[i] = d
 		res.Tasks = append(res.Tasks, task)
+		res.names = append(res.names, f.Name)
 		res.Runbooks[task] = d.want
 		res.Normalisations = append(res.Normalisations, d.norms...)
 	}
@@ -143,43 +151,48 @@ type entry struct {
 }
 
 // merge orders the sections of every file in one list, each file's sections a subsequence of it in their order.
-// A file is aligned with the list built so far along their longest common subsequence of identical sections;
-// those become one entry, every other section an entry of its own.
+// A file is aligned with the list built so far along a longest common subsequence of identical sections (see
+// commonSections); those become one entry, every other section an entry of its own. Between two shared sections,
+// the entries already in the list come first, then the file's own.
 func merge(docs []*document) []*entry {
+	keys := map[string]int{} // every distinct section text, numbered: sections compare as ints
+	key := func(text string) int {
+		k, ok := keys[text]
+		if !ok {
+			k = len(keys)
+			keys[text] = k
+		}
+		return k
+	}
 	var list []*entry
+	var listKeys []int
 	for fi, d := range docs {
-		secs := d.sections
-		// lcs[i][j]: the longest common subsequence of list[i:] and secs[j:].
-		lcs := make([][]int, len(list)+1)
-		for i := range lcs {
-			lcs[i] = make([]int, len(secs)+1)
+		secs := make([]int, len(d.sections))
+		for j, s := range d.sections {
+			secs[j] = key(s.text)
 		}
-		for i := len(list) - 1; i >= 0; i-- {
-			for j := len(secs) - 1; j >= 0; j-- {
-				if list[i].text == secs[j].text {
-					lcs[i][j] = lcs[i+1][j+1] + 1
-				} else {
-					lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-				}
-			}
-		}
+		pairs := commonSections(listKeys, secs)
 		out := make([]*entry, 0, len(list)+len(secs))
+		outKeys := make([]int, 0, cap(out))
 		i, j := 0, 0
-		for i < len(list) || j < len(secs) {
-			switch {
-			case i < len(list) && j < len(secs) && list[i].text == secs[j].text && lcs[i][j] == lcs[i+1][j+1]+1:
+		add := func(e *entry, k int) {
+			out = append(out, e)
+			outKeys = append(outKeys, k)
+		}
+		for _, p := range append(pairs, [2]int{len(list), len(secs)}) {
+			for ; i < p[0]; i++ {
+				add(list[i], listKeys[i])
+			}
+			for ; j < p[1]; j++ {
+				add(&entry{section: d.sections[j], tasks: []int{fi}, file: fi}, secs[j])
+			}
+			if i < len(list) && j < len(secs) {
 				list[i].tasks = append(list[i].tasks, fi)
-				out = append(out, list[i])
+				add(list[i], listKeys[i])
 				i, j = i+1, j+1
-			case i < len(list) && (j == len(secs) || lcs[i+1][j] >= lcs[i][j+1]):
-				out = append(out, list[i])
-				i++
-			default:
-				out = append(out, &entry{section: secs[j], tasks: []int{fi}, file: fi})
-				j++
 			}
 		}
-		list = out
+		list, listKeys = out, outKeys
 	}
 	return list
 }
@@ -215,6 +228,7 @@ func slug(s string) string {
 // task, else (or when that is taken too) the first free "-2", "-3", ….
 func assignIDs(entries []*entry, tasks []string) {
 	taken := map[string]bool{}
+	next := map[string]int{} // per base, the lowest suffix that may be free
 	for _, e := range entries {
 		base := "preamble"
 		if e.name != "" || e.title != "" {
@@ -227,8 +241,15 @@ func assignIDs(entries []*entry, tasks []string) {
 		if taken[id] && len(e.tasks) == 1 {
 			id = base + "-" + strings.ReplaceAll(tasks[e.tasks[0]], "_", "-")
 		}
-		for n := 2; taken[id]; n++ {
-			id = fmt.Sprintf("%s-%d", base, n)
+		if taken[id] {
+			// Every suffix below next[base] is taken, and ids are never freed: the search resumes there, so that n
+			// sections of one heading cost n look-ups, not n²/2.
+			n := max(2, next[base])
+			for taken[base+"-"+strconv.Itoa(n)] {
+				n++
+			}
+			id = base + "-" + strconv.Itoa(n)
+			next[base] = n + 1
 		}
 		taken[id] = true
 		e.id = id

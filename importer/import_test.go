@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/promptc/promptc/guard"
@@ -280,5 +281,59 @@ func TestVerifyCatchesADifference(t *testing.T) {
 			t.Errorf("a runbook one byte off passes the check: %v", err)
 		}
 		r.Runbooks[task] = want
+	}
+}
+
+// TestRepeatedHeadings: ids of a repeated heading take the task's name, then the first free number, whatever the
+// other headings took; the search for a free number resumes where the last one ended (see assignIDs).
+func TestRepeatedHeadings(t *testing.T) {
+	md := "## S\n\na\n\n## S 2\n\nb\n\n## S\n\nc\n\n## S\n\nd\n\n## S 4\n\ne\n\n## S\n\nf\n\n## S\n\ng\n"
+	res, err := Import([]Source{{Name: "t.md", Data: []byte(md)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `order = [
+  "s",
+  "s-2",
+  "s-t",
+  "s-3",
+  "s-4",
+  "s-5",
+  "s-6",
+]
+`
+	if got := string(res.Files["promptc.toml"]); !strings.HasSuffix(got, want) {
+		t.Errorf("promptc.toml:\n%s\nwant it to end with:\n%s", got, want)
+	}
+}
+
+func TestTooLarge(t *testing.T) {
+	want := "big.md holds more than the 8 MiB (8388608 bytes) promptc import reads: split it into several files and import those"
+	_, err := Import([]Source{{Name: "big.md", Data: make([]byte, MaxSourceBytes+1)}})
+	if err == nil || err.Error() != want {
+		t.Errorf("Import: error = %v, want %s", err, want)
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no named pipes here:", err)
+	}
+	// A writer that never stops: ReadSource reads no more than the limit and one byte, then closes the pipe.
+	go func() {
+		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		defer f.Close()
+		chunk := make([]byte, 1<<16)
+		for {
+			if _, err := f.Write(chunk); err != nil {
+				return
+			}
+		}
+	}()
+	want = "fifo holds more than the 8 MiB (8388608 bytes) promptc import reads: split it into several files and import those"
+	if _, err := ReadSource("fifo", fifo, ""); err == nil || err.Error() != want {
+		t.Errorf("ReadSource: error = %v, want %s", err, want)
 	}
 }

@@ -2,10 +2,13 @@ package importer
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"testing/fstest"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -13,6 +16,9 @@ import (
 // compares it with r.Runbooks: an import that does not reproduce its input is an error, never a silent
 // difference. An error-level lint finding (what promptc check fails on) is an error too.
 func (r *Result) verify() error {
+	if err := r.checkSizes(); err != nil {
+		return err
+	}
 	fsys := fstest.MapFS{}
 	for p, data := range r.Files {
 		fsys[p] = &fstest.MapFile{Data: data}
@@ -45,6 +51,27 @@ func (r *Result) verify() error {
 		return fmt.Errorf("promptc check would fail on the imported project (a bug in promptc import):%s", b.String())
 	}
 	return nil
+}
+
+// checkSizes refuses a project with a file larger than promptc reads (blocks.MaxSourceBytes): the TOML quoting and
+// the comments naming each section's line make a file of blocks/ somewhat larger than the sections it holds.
+func (r *Result) checkSizes() error {
+	for _, p := range slices.Sorted(maps.Keys(r.Files)) {
+		if n := len(r.Files[p]); n > blocks.MaxSourceBytes {
+			return fmt.Errorf("the imported project's %s would be %d bytes, over the 8 MiB (%d bytes) promptc reads: split the files it comes from (%s) into smaller ones", p, n, blocks.MaxSourceBytes, r.sourcesOf(p))
+		}
+	}
+	return nil
+}
+
+// sourcesOf names the input files whose sections are written in the project's file p.
+func (r *Result) sourcesOf(p string) string {
+	for i, task := range r.Tasks {
+		if p == "blocks/"+task+".toml" {
+			return r.names[i]
+		}
+	}
+	return strings.Join(r.names, ", ")
 }
 
 func firstDiff(a, b string) int {

@@ -35,14 +35,14 @@ func importCommand(e *env) *cli.Command {
 			files := c.Args().Slice()
 			var srcs []importer.Source
 			add := func(task, file string) error {
-				data, err := os.ReadFile(e.path(file))
+				src, err := importer.ReadSource(file, e.path(file), task)
 				var pe *os.PathError
 				if errors.As(err, &pe) {
 					return usageErr(e, "import: %s: %v", blocks.QuoteName(file), pe.Err)
 				} else if err != nil {
 					return usageErr(e, "import: %v", err)
 				}
-				srcs = append(srcs, importer.Source{Name: file, Task: task, Data: data})
+				srcs = append(srcs, src)
 				return nil
 			}
 			for _, f := range files {

@@ -1,0 +1,147 @@
+package tokens
+
+import (
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/tiktoken-go/tokenizer/codec"
+
+	"github.com/promptc/promptc/internal/hostile"
+)
+
+// corpus is every text file of the repository (sources, docs, golden files, test data) and hostile values: the
+// texts promptc counts, and worse.
+func corpus(t *testing.T) []string {
+	t.Helper()
+	var texts []string
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || strings.HasSuffix(path, ".tbl") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err == nil && utf8.Valid(data) && len(data) < 1<<20 {
+			texts = append(texts, string(data))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range hostile.Corpus() {
+		texts = append(texts, c.Value)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	alphabet := []rune("aZ09 \n\t'sé漢字🙂\u200b-_/.:`*#")
+	for range 2000 {
+		var b strings.Builder
+		for range r.IntN(60) {
+			b.WriteRune(alphabet[r.IntN(len(alphabet))])
+		}
+		texts = append(texts, b.String())
+	}
+	return texts
+}
+
+// TestSameCountsAsTiktoken: the tables and the merge count every text of the corpus, whole and paragraph by
+// paragraph, exactly as github.com/tiktoken-go/tokenizer does with its vocabularies, to the token.
+func TestSameCountsAsTiktoken(t *testing.T) {
+	texts := corpus(t)
+	if len(texts) < 500 {
+		t.Fatalf("corpus of %d texts: too small to prove anything", len(texts))
+	}
+	for _, e := range Encodings() {
+		ref := codec.NewO200kBase()
+		b := o200kBPE()
+		if e == Cl100k {
+			ref, b = codec.NewCl100kBase(), cl100kBPE()
+		}
+		c := New(e)
+		pieces := 0
+		for _, text := range texts {
+			want, err := ref.Count(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, err := b.count(text); err != nil || got != want {
+				t.Fatalf("%s: %d tokens (%v), tiktoken counts %d, in %q", e, got, err, want, text[:min(len(text), 200)])
+			}
+			if len(text) > 64<<10 {
+				continue // the paragraph split is the same for every size: the smaller texts check it
+			}
+			// The counter's paragraphs, as the old counter summed them.
+			sum := 0
+			for _, p := range paragraphs(text) {
+				n, _ := ref.Count(p)
+				sum += n
+				pieces++
+			}
+			if got := c.Count(text); got != sum {
+				t.Fatalf("%s: Count = %d, the paragraphs count %d with tiktoken, in %q", e, got, sum, text[:min(len(text), 200)])
+			}
+		}
+		t.Logf("%s: %d texts, %d paragraphs, every count equal", e, len(texts), pieces)
+	}
+}
+
+// paragraphs splits text as Counter.Count does: after each run of blank lines.
+func paragraphs(text string) []string {
+	var out []string
+	for len(text) > 0 {
+		i := strings.Index(text, "\n\n")
+		if i < 0 {
+			return append(out, text)
+		}
+		j := i + 2
+		for j < len(text) && text[j] == '\n' {
+			j++
+		}
+		out, text = append(out, text[:j]), text[j:]
+	}
+	return out
+}
+
+func TestEncoding(t *testing.T) {
+	for _, e := range Encodings() {
+		var got Encoding
+		if err := got.Set(e.String()); err != nil || got != e {
+			t.Errorf("Set(%q) = %v, %v", e.String(), got, err)
+		}
+		if b, err := e.MarshalText(); err != nil || string(b) != e.String() {
+			t.Errorf("MarshalText = %q, %v", b, err)
+		}
+	}
+	if e, err := ParseEncoding(""); err != nil || e != O200k {
+		t.Errorf(`ParseEncoding("") = %v, %v; want o200k_base`, e, err)
+	}
+	var e Encoding
+	if err := e.UnmarshalText([]byte("gpt2")); err == nil || err.Error() != `unknown token encoding "gpt2": use o200k_base or cl100k_base` {
+		t.Errorf("UnmarshalText(gpt2) = %v", err)
+	}
+	if _, err := Encoding(7).MarshalText(); err == nil {
+		t.Error("MarshalText of Encoding(7) succeeded")
+	}
+}
+
+func TestCounterCountsNothingUntilAsked(t *testing.T) {
+	c := New(O200k)
+	if n, loaded := c.Counted(); n != 0 || loaded {
+		t.Fatalf("a new counter: %d paragraphs, loaded %v", n, loaded)
+	}
+	if got := c.Count("hello world"); got != 2 {
+		t.Errorf(`Count("hello world") = %d, want 2`, got)
+	}
+	if n, loaded := c.Counted(); n != 1 || !loaded {
+		t.Errorf("after one count: %d paragraphs, loaded %v; want 1, true", n, loaded)
+	}
+}

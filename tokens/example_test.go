@@ -1,0 +1,29 @@
+package tokens_test
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/promptc/promptc/tokens"
+)
+
+// Count estimates the tokens of a runbook with the default vocabulary, o200k_base.
+func ExampleCounter_Count() {
+	c := tokens.New(tokens.O200k)
+	fmt.Println(c.Count("Run only the commands listed in this runbook.\n\nNever push to main."), c.Encoding())
+	// Output:
+	// 15 o200k_base
+}
+
+// An Encoding is a flag.Value: a flag can hold no other encoding than the ones promptc counts with.
+func ExampleEncoding_Set() {
+	fs := flag.NewFlagSet("stats", flag.ContinueOnError)
+	var e tokens.Encoding
+	fs.Var(&e, "tokenizer", "count tokens with `ENCODING`")
+	fmt.Println(fs.Parse([]string{"--tokenizer", "cl100k_base"}), e)
+	_, err := tokens.ParseEncoding("gpt2")
+	fmt.Println(err)
+	// Output:
+	// <nil> cl100k_base
+	// unknown token encoding "gpt2": use o200k_base or cl100k_base
+}
