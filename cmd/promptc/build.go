@@ -45,17 +45,16 @@ func buildCommand(e *env) *cli.Command {
 				}
 			}
 			ch, err := assemble.BuildDir(root, out)
-			var diags blocks.Diagnostics
-			var link *assemble.LinkError
-			switch {
-			case errors.As(err, &diags):
-				return e.diagnostics(diags)
-			case errors.As(err, &link):
-				// Name the link from the directory as the user gave it.
-				link.Dir = cmp.Or(c.String("out"), "build")
-				return usageErr(e, "build: %v", link)
-			case err != nil:
-				return usageErr(e, "writing artifacts: %v", err)
+			if err != nil {
+				return e.fail(err, func(err error) error {
+					var link *assemble.LinkError
+					if errors.As(err, &link) {
+						// Name the link from the directory as the user gave it.
+						link.Dir = cmp.Or(c.String("out"), "build")
+						return usageErr(e, "build: %v", link)
+					}
+					return usageErr(e, "writing artifacts: %v", err)
+				})
 			}
 			if c.Bool("verbose") {
 				where := "build/"

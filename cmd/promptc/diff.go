@@ -1,12 +1,10 @@
 package main
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -48,11 +46,7 @@ func diffCommand(e *env) *cli.Command {
 			}
 			res, err := guard.Diff(root, rev, guard.Options{Counter: tok})
 			if err != nil {
-				var diags blocks.Diagnostics
-				if errors.As(err, &diags) {
-					return e.diagnostics(diags)
-				}
-				return usageErr(e, "diff: %v", err)
+				return e.fail(err, func(err error) error { return usageErr(e, "diff: %v", err) })
 			}
 			if err := res.WriteNote(e.stderr); err != nil {
 				return err

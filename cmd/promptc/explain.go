@@ -105,8 +105,5 @@ func (e *env) explainLine(arg, format string) error {
 
 // explainErr prints an explain error: diagnostics one per line, anything else as a usage problem; both exit 2.
 func (e *env) explainErr(err error) error {
-	if d, ok := err.(blocks.Diagnostics); ok {
-		return e.diagnostics(d)
-	}
-	return usageErr(e, "explain: %v", err)
+	return e.fail(err, func(err error) error { return usageErr(e, "explain: %v", err) })
 }

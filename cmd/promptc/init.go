@@ -64,7 +64,6 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 		where = "the working directory"
 	}
 	var exists *scaffold.ExistsError
-	var diags blocks.Diagnostics
 	var link *assemble.LinkError
 	switch {
 	case errors.As(err, &exists):
@@ -73,10 +72,8 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 	case errors.As(err, &link):
 		link.Dir = cmp.Or(arg, ".")
 		return "", usageErr(e, "%s: %v", cmd, err)
-	case errors.As(err, &diags):
-		return "", e.diagnostics(diags)
 	case err != nil:
-		return "", usageErr(e, "%s: %s", cmd, pathErrorText(err))
+		return "", e.fail(err, func(err error) error { return usageErr(e, "%s: %s", cmd, pathErrorText(err)) })
 	}
 	fmt.Fprintf(b, "promptc %s: wrote a new project in %s%s:\n", cmd, where, detail)
 	for _, p := range written {

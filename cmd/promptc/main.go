@@ -64,6 +64,8 @@ type env struct {
 	colorMode string
 	// snippetMode is the --snippets flag: auto, always or never.
 	snippetMode string
+	// annotate is set by commands whose diagnostics also become GitHub Actions annotations (check).
+	annotate bool
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
@@ -357,7 +359,8 @@ func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
 }
 
 // diagnostics prints diagnostics, one per line (with the source line under each when snippets are on), and returns
-// exit status 2.
+// exit status 2. For a command that annotates (check), in GitHub Actions they are also written on stdout as ::error
+// annotations on the sources.
 func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	// As in usageErr: a failed write to stderr has nowhere to go; the exit status still says invalid input.
 	if e.snippets() {
@@ -365,7 +368,26 @@ func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	} else {
 		_, _ = io.WriteString(e.stderr, diags.String())
 	}
+	if e.annotate && githubActions() {
+		if err := guard.WriteAnnotations(e.stdout, e.repoPrefix(), diags); err != nil {
+			return err
+		}
+	}
 	return exitError{exitInvalid}
+}
+
+// fail reports a library error: when err holds blocks.Diagnostics (wrapped or not) they are printed as diagnostics
+// prints them, with exit status 2; any other error is other's to report (nil: err is returned as it is, for run to
+// print).
+func (e *env) fail(err error, other func(error) error) error {
+	var diags blocks.Diagnostics
+	if errors.As(err, &diags) {
+		return e.diagnostics(diags)
+	}
+	if other == nil {
+		return err
+	}
+	return other(err)
 }
 
 // snippets reports whether diagnostics show their source line: always, never, or (auto, the default) when stderr
