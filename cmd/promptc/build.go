@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -40,8 +39,8 @@ func buildCommand(e *env) *cli.Command {
 				// Name the directory as the user gave it.
 				if err := assemble.CheckOutDir(root, out); err != nil {
 					bad := err.(*assemble.OutDirError)
-					bad.Out = "--out " + blocks.QuoteName(o)
-					return usageErr(e, "build: %s", strings.ReplaceAll(bad.Error(), "run promptc check", "run "+e.invocation()+" check"))
+					bad.Out, bad.Invocation = "--out "+blocks.QuoteName(o), e.invocation()
+					return usageErr(e, "build: %v", bad)
 				}
 			}
 			ch, err := assemble.BuildDir(root, out)
