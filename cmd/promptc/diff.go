@@ -9,6 +9,7 @@ import (
 )
 
 func diffCommand(e *env) *cli.Command {
+	format := guard.Formats(guard.AllFormats...)
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "compare the artifacts of a git revision with the working tree's",
@@ -19,7 +20,7 @@ func diffCommand(e *env) *cli.Command {
 			"unified diff. --format markdown writes a ready pull-request comment; json is documented in\n" +
 			"docs/guard.md. Exits 0, or 1 with --exit-code when something differs; 2 on invalid input.",
 		Flags: []cli.Flag{
-			formatFlag("report as", "text", "markdown", "json"),
+			formatChoiceFlag("report as", format),
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when an artifact differs"},
 			tokenizerFlag(),
 		},
@@ -31,10 +32,6 @@ func diffCommand(e *env) *cli.Command {
 			rev := "HEAD"
 			if c.NArg() == 1 {
 				rev = c.Args().First()
-			}
-			format, err := e.format(c, "text", "markdown", "json")
-			if err != nil {
-				return err
 			}
 			tok, err := e.counter(c)
 			if err != nil {
@@ -51,10 +48,10 @@ func diffCommand(e *env) *cli.Command {
 			if err := res.WriteNote(e.stderr); err != nil {
 				return err
 			}
-			switch format {
-			case "markdown":
+			switch format.Format {
+			case guard.Markdown:
 				err = res.WriteMarkdown(e.stdout, guard.MarkdownOptions{Dir: strings.TrimSuffix(e.repoPrefix(), "/"), Links: e.links()})
-			case "json":
+			case guard.JSON:
 				err = res.WriteJSON(e.stdout)
 			default:
 				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Dir: e.reportDir()})

@@ -10,6 +10,7 @@ import (
 )
 
 func lintCommand(e *env) *cli.Command {
+	format := guard.Formats(guard.Text, guard.JSON)
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "report text that makes prompts unstable or repeats itself (exit 1 on errors)",
@@ -20,11 +21,11 @@ func lintCommand(e *env) *cli.Command {
 			"runbook of fixture F, default the first by name rendering the task). Silence a deliberate\n" +
 			"finding with a [[lint.allow]] entry in promptc.toml. Exit status: 0 no error-level finding, 1 at least\n" +
 			"one, 2 the project does not compile. See docs/lint.md.",
-		Flags: append(measureFlags(),
+		Flags: append(measureFlags(format),
 			&cli.BoolFlag{Name: "verbose", Usage: "say what was linted, also when nothing is found (text format)"}),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
-			m, err := e.measure(c)
+			m, err := e.measure(c, format)
 			if err != nil {
 				return err
 			}
@@ -32,16 +33,11 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
-			if m.format == "json" {
-				err = guard.WriteFindingsJSON(e.stdout, findings)
-			} else {
-				err = guard.WriteFindings(e.stdout, findings)
-			}
-			if err != nil {
+			if err := guard.WriteFindingsAs(e.stdout, m.format, findings); err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
 			errs, warns := guard.CountSeverities(findings)
-			if c.Bool("verbose") && m.format != "json" {
+			if c.Bool("verbose") && m.format == guard.Text {
 				_, err = fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s, %s\n",
 					guard.Count(len(m.prog.Project.Blocks), "block"), guard.Count(len(m.prog.Project.Consts), "constant"),
 					assemble.TallyOf(m.arts), guard.Count(errs, "error"), guard.Count(warns, "warning"))

@@ -60,10 +60,8 @@ type env struct {
 	cdir string
 	// unknownCommand is set when the command line named no known command: a usage error.
 	unknownCommand bool
-	// colorMode is the --color flag: auto, always or never.
-	colorMode string
-	// snippetMode is the --snippets flag: auto, always or never.
-	snippetMode string
+	// colorMode is the --color flag; snippetMode the --snippets flag.
+	colorMode, snippetMode blocks.When
 	// annotate is set by commands whose diagnostics also become GitHub Actions annotations (check).
 	annotate bool
 }
@@ -103,23 +101,13 @@ func newApp(e *env) *cli.App {
 		ErrWriter: e.stderr,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
-			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
-			&cli.StringFlag{Name: "snippets", Value: "auto", Usage: "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"},
+			choiceFlag("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
+			choiceFlag("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
 			// urfave/cli adds --help itself only when no command is named help.
 			cli.HelpFlag,
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {
-			switch e.colorMode = c.String("color"); e.colorMode {
-			case "auto", "always", "never":
-			default:
-				return usageErr(e, "--color must be auto, always or never, not %q", e.colorMode)
-			}
-			switch e.snippetMode = c.String("snippets"); e.snippetMode {
-			case "auto", "always", "never":
-			default:
-				return usageErr(e, "--snippets must be auto, always or never, not %q", e.snippetMode)
-			}
 			// Without it, reports name source files from the project root.
 			e.wd, _ = os.Getwd()
 			if dir := c.String("C"); dir != "" {
@@ -167,6 +155,9 @@ func newApp(e *env) *cli.App {
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			if msg, ok := invalidChoice(err, c.App.Flags); ok {
+				return usageErr(e, "%s", msg)
+			}
 			return usageErr(e, "%s (see promptc --help)", flagError(err, c.App.Flags))
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
@@ -207,6 +198,9 @@ func commandName(c *cli.Context) string {
 // commandUsageError makes flag errors of a subcommand exit with status 2.
 func commandUsageError(e *env) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
+		if msg, ok := invalidChoice(err, c.Command.Flags); ok {
+			return usageErr(e, "%s: %s", c.Command.Name, msg)
+		}
 		return usageErr(e, "%s: %s (see promptc %s --help)", c.Command.Name, flagError(err, c.Command.Flags), c.Command.Name)
 	}
 }
@@ -276,13 +270,7 @@ func (e *env) color() bool { return e.colorOn(e.stdout) }
 
 // colorOn is color for output written to w.
 func (e *env) colorOn(w io.Writer) bool {
-	switch e.colorMode {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
+	return e.colorMode.On(os.Getenv("NO_COLOR") == "" && isTerminal(w))
 }
 
 // isTerminal reports whether w is a terminal.
@@ -392,15 +380,7 @@ func (e *env) fail(err error, other func(error) error) error {
 
 // snippets reports whether diagnostics show their source line: always, never, or (auto, the default) when stderr
 // is a terminal. A pipe or a CI log gets the plain path:line:col: message lines unless asked.
-func (e *env) snippets() bool {
-	switch e.snippetMode {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	return isTerminal(e.stderr)
-}
+func (e *env) snippets() bool { return e.snippetMode.On(isTerminal(e.stderr)) }
 
 // source reads a file a diagnostic names, as the loader read it: names are relative to the project root (the files
 // of the project) or to the directory of relative flag paths (a --session file).

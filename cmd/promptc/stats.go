@@ -7,6 +7,7 @@ import (
 )
 
 func statsCommand(e *env) *cli.Command {
+	format := guard.Formats(guard.Text, guard.JSON)
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "bytes and tokens per task, block and scope, and the prefixes runbooks share",
@@ -15,10 +16,10 @@ func statsCommand(e *env) *cli.Command {
 			"tokens of every block of its runbook of fixture F (default: the first by name rendering it), totals per scope, where the global and task\n" +
 			"prefixes end, and the prefix common to all its fixtures; then the prefix every task shares. Token\n" +
 			"counts are estimates. See docs/stats.md.",
-		Flags:        measureFlags(),
+		Flags:        measureFlags(format),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
-			m, err := e.measure(c)
+			m, err := e.measure(c, format)
 			if err != nil {
 				return err
 			}
@@ -26,12 +27,7 @@ func statsCommand(e *env) *cli.Command {
 			if err != nil {
 				return usageErr(e, "stats: %v", err)
 			}
-			if m.format == "json" {
-				err = r.WriteJSON(e.stdout)
-			} else {
-				err = r.WriteText(e.stdout)
-			}
-			if err != nil {
+			if err := r.Write(e.stdout, m.format); err != nil {
 				return usageErr(e, "stats: %v", err)
 			}
 			return nil
