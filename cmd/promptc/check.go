@@ -96,19 +96,8 @@ func checkCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			switch {
-			case res.NoGolden:
-				more := ""
-				if !verbose {
-					more = fmt.Sprintf(" (%s check --verbose prints every artifact)", e.invocation())
-				}
-				if _, err := fmt.Fprintf(e.stdout, "\nTo write golden/, run: %s check --update%s\n", e.invocation(), more); err != nil {
-					return err
-				}
-			case res.Changed():
-				if _, err := fmt.Fprintf(e.stdout, "\nTo accept these changes, run: %s check --update\n", e.invocation()); err != nil {
-					return err
-				}
+			if err := res.WriteFollowUp(e.stdout, e.invocation(), verbose); err != nil {
+				return err
 			}
 			return exitError{exitChanged}
 		},
