@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -81,13 +79,8 @@ func (e *env) explainLine(arg string, format explain.Format) error {
 		return e.explainErr(err)
 	}
 	// The line was traced in the current rendering: say so when the file named differs from it.
-	file := strings.ReplaceAll(strings.SplitN(arg, ":", 2)[0], `\`, "/")
-	if strings.HasPrefix(file, "build/") || strings.HasPrefix(file, "golden/") {
-		if a, aerr := explain.Artifact(prog, path); aerr == nil {
-			if data, rerr := os.ReadFile(filepath.Join(e.root, filepath.FromSlash(file))); rerr == nil && string(data) != a.Text {
-				_, _ = e.stderr.Write([]byte("promptc explain: note: " + file + " differs from what the sources render now; explaining the current rendering\n"))
-			}
-		}
+	if file, _, _ := strings.Cut(arg, ":"); explain.Stale(prog, e.root, file, path) {
+		_, _ = e.stderr.Write([]byte("promptc explain: note: " + strings.ReplaceAll(file, `\`, "/") + " differs from what the sources render now; explaining the current rendering\n"))
 	}
 	return r.Write(e.stdout, format)
 }
