@@ -37,15 +37,7 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			b.WriteString("\nNext, try:\n")
-			for _, l := range [][2]string{
-				{"render --task " + scaffold.ExampleTask, "print a runbook"},
-				{"render --task " + scaffold.ExampleTask + " --turn 1", "print the message of turn 1"},
-				{"check", "compare every artifact with golden/ (passes now)"},
-				{"lint", "stability lints (clean now)"},
-			} {
-				fmt.Fprintf(&b, "  %-*s  # %s\n", len(inv)+len(" render --task ")+len(scaffold.ExampleTask)+len(" --turn 1"), inv+" "+l[0], l[1])
-			}
+			b.WriteString(scaffold.NextSteps(inv))
 			_, err = fmt.Fprint(e.stdout, b.String())
 			return err
 		},

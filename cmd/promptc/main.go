@@ -195,14 +195,18 @@ func commandName(c *cli.Context) string {
 	return strings.TrimPrefix(c.Command.HelpName, c.App.Name+" ")
 }
 
-// commandUsageError makes flag errors of a subcommand exit with status 2.
+// commandUsageError makes flag errors of a command exit with status 2.
 func commandUsageError(e *env) cli.OnUsageErrorFunc {
-	return func(c *cli.Context, err error, _ bool) error {
-		if msg, ok := invalidChoice(err, c.Command.Flags); ok {
-			return usageErr(e, "%s: %s", c.Command.Name, msg)
-		}
-		return usageErr(e, "%s: %s (see promptc %s --help)", c.Command.Name, flagError(err, c.Command.Flags), c.Command.Name)
+	return func(c *cli.Context, err error, _ bool) error { return e.flagProblem(c.Command.Name, c.Command.Flags, err) }
+}
+
+// flagProblem prints a flag error of command cmd ("lint", "hook install"), whose flags are flags, and returns exit
+// status 2: a value a closed set refused lists the choices already; any other error points at the command's help.
+func (e *env) flagProblem(cmd string, flags []cli.Flag, err error) error {
+	if msg, ok := invalidChoice(err, flags); ok {
+		return cmdErr(e, cmd, "%s", msg)
 	}
+	return cmdErr(e, cmd, "%s (see promptc %s --help)", flagError(err, flags), cmd)
 }
 
 // path resolves a path given on the command line.
