@@ -197,7 +197,9 @@ func commandName(c *cli.Context) string {
 
 // commandUsageError makes flag errors of a command exit with status 2.
 func commandUsageError(e *env) cli.OnUsageErrorFunc {
-	return func(c *cli.Context, err error, _ bool) error { return e.flagProblem(c.Command.Name, c.Command.Flags, err) }
+	return func(c *cli.Context, err error, _ bool) error {
+		return e.flagProblem(c.Command.Name, c.Command.Flags, err)
+	}
 }
 
 // flagProblem prints a flag error of command cmd ("lint", "hook install"), whose flags are flags, and returns exit
