@@ -14,6 +14,9 @@ var SourceDirs = []string{"golden", "blocks", "templates", "fixtures"}
 type OutDirError struct {
 	Out string // the directory as given
 	In  string // "" for the project root itself, else the source directory ("golden", "blocks", …)
+	// Invocation is how the user runs promptc ("promptc -C examples/tracker"), for the command the message suggests
+	// when Out is in golden/; "" for plain "promptc". A caller that knows the command line sets it before printing.
+	Invocation string
 }
 
 func (e *OutDirError) Error() string {
@@ -22,7 +25,11 @@ func (e *OutDirError) Error() string {
 	}
 	hint := "give it a directory of its own (the default is build/)"
 	if e.In == "golden" {
-		hint = "golden/ is what check compares against; to rewrite it, run promptc check --update"
+		inv := e.Invocation
+		if inv == "" {
+			inv = "promptc"
+		}
+		hint = "golden/ is what check compares against; to rewrite it, run " + inv + " check --update"
 	}
 	return fmt.Sprintf("%s is in %s/, which belongs to the project's sources: %s", e.Out, e.In, hint)
 }

@@ -204,3 +204,59 @@ func writeJSON(w io.Writer, v any) error {
 	enc.SetEscapeHTML(false)
 	return enc.Encode(v)
 }
+
+// Format is the output format of an explain report: the value of promptc explain's --format flag. It implements
+// flag.Value and encoding.TextUnmarshaler, so that the flag cannot hold another.
+type Format uint8
+
+const (
+	// Text is the report for a person (WriteText).
+	Text Format = iota
+	// JSON is the report as one JSON object (WriteJSON), its fields listed in docs/explain.md.
+	JSON
+)
+
+// String is the format as the flag takes it: text or json.
+func (f Format) String() string {
+	switch f {
+	case Text:
+		return "text"
+	case JSON:
+		return "json"
+	}
+	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+// Set parses s, text or json (exactly, in lower case). On error f is unchanged and the message reads after the
+// flag's name: `must be text or json, not "yaml"`.
+func (f *Format) Set(s string) error {
+	for _, c := range []Format{Text, JSON} {
+		if c.String() == s {
+			*f = c
+			return nil
+		}
+	}
+	return fmt.Errorf("must be text or json, not %q", s)
+}
+
+// UnmarshalText is Set, for configuration files.
+func (f *Format) UnmarshalText(text []byte) error { return f.Set(string(text)) }
+
+// MarshalText is String.
+func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// Write writes the report in format f.
+func (r *BlockReport) Write(w io.Writer, f Format) error {
+	if f == JSON {
+		return r.WriteJSON(w)
+	}
+	return r.WriteText(w)
+}
+
+// Write writes the report in format f.
+func (r *LineReport) Write(w io.Writer, f Format) error {
+	if f == JSON {
+		return r.WriteJSON(w)
+	}
+	return r.WriteText(w)
+}

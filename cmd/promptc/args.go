@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -108,4 +110,43 @@ func dashed(name string) string {
 		return "-" + name
 	}
 	return "--" + name
+}
+
+// choiceFlag is a flag holding a value of one of the library's closed sets (blocks.When, guard.FormatChoice,
+// explain.Format): the value parses itself, so the command never compares the flag's text. Its default is shown
+// quoted in help, as a string flag's is.
+func choiceFlag(name string, value cli.Generic, usage string) cli.Flag {
+	return &cli.GenericFlag{Name: name, Value: value, DefaultText: strconv.Quote(value.String()), Usage: usage}
+}
+
+// invalidChoice words the error of a choiceFlag whose value its Set refused, as "--name why" (why is Set's
+// message: `must be text or json, not "yaml"`): the choices are listed already, so no pointer to --help follows.
+// Go's flag package words such an error `invalid value "yaml" for flag -name: why`. ok is false for any other error
+// and for the value errors of other flags (a turn number's parse error), which flagError words: a choice's value
+// is a closed set, which implements encoding.TextUnmarshaler.
+func invalidChoice(err error, flags []cli.Flag) (msg string, ok bool) {
+	rest, ok := strings.CutPrefix(err.Error(), "invalid value ")
+	if !ok {
+		return "", false
+	}
+	quoted, err2 := strconv.QuotedPrefix(rest)
+	if err2 != nil {
+		return "", false
+	}
+	rest, ok = strings.CutPrefix(rest[len(quoted):], " for flag -")
+	if !ok {
+		return "", false
+	}
+	name, why, ok := strings.Cut(rest, ": ")
+	if !ok {
+		return "", false
+	}
+	for _, f := range flags {
+		if g, generic := f.(*cli.GenericFlag); generic && g.Name == name {
+			if _, isChoice := g.Value.(encoding.TextUnmarshaler); isChoice {
+				return dashed(name) + " " + why, true
+			}
+		}
+	}
+	return "", false
 }

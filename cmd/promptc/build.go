@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -40,22 +39,21 @@ func buildCommand(e *env) *cli.Command {
 				// Name the directory as the user gave it.
 				if err := assemble.CheckOutDir(root, out); err != nil {
 					bad := err.(*assemble.OutDirError)
-					bad.Out = "--out " + blocks.QuoteName(o)
-					return usageErr(e, "build: %s", strings.ReplaceAll(bad.Error(), "run promptc check", "run "+e.invocation()+" check"))
+					bad.Out, bad.Invocation = "--out "+blocks.QuoteName(o), e.invocation()
+					return usageErr(e, "build: %v", bad)
 				}
 			}
 			ch, err := assemble.BuildDir(root, out)
-			var diags blocks.Diagnostics
-			var link *assemble.LinkError
-			switch {
-			case errors.As(err, &diags):
-				return e.diagnostics(diags)
-			case errors.As(err, &link):
-				// Name the link from the directory as the user gave it.
-				link.Dir = cmp.Or(c.String("out"), "build")
-				return usageErr(e, "build: %v", link)
-			case err != nil:
-				return usageErr(e, "writing artifacts: %v", err)
+			if err != nil {
+				return e.fail(err, func(err error) error {
+					var link *assemble.LinkError
+					if errors.As(err, &link) {
+						// Name the link from the directory as the user gave it.
+						link.Dir = cmp.Or(c.String("out"), "build")
+						return usageErr(e, "build: %v", link)
+					}
+					return usageErr(e, "writing artifacts: %v", err)
+				})
 			}
 			if c.Bool("verbose") {
 				where := "build/"

@@ -11,7 +11,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/guard"
 )
@@ -41,6 +40,8 @@ func checkCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageErr(e, "check takes no arguments, got %q", c.Args().First())
 			}
+			// The diagnostics that stop check are also annotations on the sources in GitHub Actions.
+			e.annotate = true
 			update, force := c.Bool("update"), c.Bool("force")
 			if force && !update {
 				return usageErr(e, "check: --force only goes with --update")
@@ -67,7 +68,7 @@ func checkCommand(e *env) *cli.Command {
 				}
 				prog, diags := assemble.LoadDir(root)
 				if len(diags) > 0 {
-					return e.checkProblems(diags)
+					return e.diagnostics(diags)
 				}
 				u, err := guard.Update(prog, filepath.Join(root, "golden"))
 				if err != nil {
@@ -95,19 +96,8 @@ func checkCommand(e *env) *cli.Command {
 					return err
 				}
 			}
-			switch {
-			case res.NoGolden:
-				more := ""
-				if !verbose {
-					more = fmt.Sprintf(" (%s check --verbose prints every artifact)", e.invocation())
-				}
-				if _, err := fmt.Fprintf(e.stdout, "\nTo write golden/, run: %s check --update%s\n", e.invocation(), more); err != nil {
-					return err
-				}
-			case res.Changed():
-				if _, err := fmt.Fprintf(e.stdout, "\nTo accept these changes, run: %s check --update\n", e.invocation()); err != nil {
-					return err
-				}
+			if err := res.WriteFollowUp(e.stdout, e.invocation(), verbose); err != nil {
+				return err
 			}
 			return exitError{exitChanged}
 		},
@@ -125,31 +115,17 @@ func inCI() (string, bool) {
 // githubActions reports whether this runs in a GitHub Actions workflow, which reads ::error workflow commands.
 func githubActions() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
 
-// checkProblems prints the diagnostics that stop check, on stderr and, in GitHub Actions, as annotations on the
-// sources; it returns exit status 2.
-func (e *env) checkProblems(diags blocks.Diagnostics) error {
-	err := e.diagnostics(diags)
-	if githubActions() {
-		if werr := guard.WriteAnnotations(e.stdout, e.repoPrefix(), diags); werr != nil {
-			return werr
-		}
-	}
-	return err
-}
-
 // checkError maps an error of guard.CheckDir or guard.Update to the exit status: diagnostics (the project does not
 // compile, or an artifact cannot be rendered), or a problem with golden/ itself (what says what check was doing).
 func (e *env) checkError(what string, err error) error {
-	var diags blocks.Diagnostics
-	if errors.As(err, &diags) {
-		return e.checkProblems(diags)
-	}
-	var link *assemble.LinkError
-	if errors.As(err, &link) {
-		link.Dir = "golden"
-		return usageErr(e, "check: %v", link)
-	}
-	return usageErr(e, "%s: %v", what, err)
+	return e.fail(err, func(err error) error {
+		var link *assemble.LinkError
+		if errors.As(err, &link) {
+			link.Dir = "golden"
+			return usageErr(e, "check: %v", link)
+		}
+		return usageErr(e, "%s: %v", what, err)
+	})
 }
 
 // formatFlag is --format, taking one of formats; the first is the default.

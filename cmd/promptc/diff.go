@@ -1,16 +1,15 @@
 package main
 
 import (
-	"errors"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 )
 
 func diffCommand(e *env) *cli.Command {
+	format := guard.Formats(guard.AllFormats...)
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "compare the artifacts of a git revision with the working tree's",
@@ -21,7 +20,7 @@ func diffCommand(e *env) *cli.Command {
 			"unified diff. --format markdown writes a ready pull-request comment; json is documented in\n" +
 			"docs/guard.md. Exits 0, or 1 with --exit-code when something differs; 2 on invalid input.",
 		Flags: []cli.Flag{
-			formatFlag("report as", "text", "markdown", "json"),
+			formatChoiceFlag("report as", format),
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when an artifact differs"},
 			tokenizerFlag(),
 		},
@@ -34,10 +33,6 @@ func diffCommand(e *env) *cli.Command {
 			if c.NArg() == 1 {
 				rev = c.Args().First()
 			}
-			format, err := e.format(c, "text", "markdown", "json")
-			if err != nil {
-				return err
-			}
 			tok, err := e.counter(c)
 			if err != nil {
 				return err
@@ -48,19 +43,15 @@ func diffCommand(e *env) *cli.Command {
 			}
 			res, err := guard.Diff(root, rev, guard.Options{Counter: tok})
 			if err != nil {
-				var diags blocks.Diagnostics
-				if errors.As(err, &diags) {
-					return e.diagnostics(diags)
-				}
-				return usageErr(e, "diff: %v", err)
+				return e.fail(err, func(err error) error { return usageErr(e, "diff: %v", err) })
 			}
 			if err := res.WriteNote(e.stderr); err != nil {
 				return err
 			}
-			switch format {
-			case "markdown":
+			switch format.Format {
+			case guard.Markdown:
 				err = res.WriteMarkdown(e.stdout, guard.MarkdownOptions{Dir: strings.TrimSuffix(e.repoPrefix(), "/"), Links: e.links()})
-			case "json":
+			case guard.JSON:
 				err = res.WriteJSON(e.stdout)
 			default:
 				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Dir: e.reportDir()})

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -12,6 +10,7 @@ import (
 )
 
 func explainCommand(e *env) *cli.Command {
+	var format explain.Format
 	return &cli.Command{
 		Name:      "explain",
 		Usage:     "say why a block renders (or not) in a task, or which block and source wrote a line of an artifact",
@@ -28,14 +27,10 @@ func explainCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "explain BLOCK in task `T`"},
 			&cli.StringFlag{Name: "fixture", Usage: "decide when conditions and placement with fixtures/`F`.toml"},
-			formatFlag("output", "text", "json"),
+			choiceFlag("format", &format, "output `FORMAT`: text or json"),
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
-			format, err := e.format(c, "text", "json")
-			if err != nil {
-				return err
-			}
 			if c.NArg() != 1 {
 				return usageErr(e, "explain: give one BLOCK (with --task T) or one PATH:LINE (see promptc explain --help)")
 			}
@@ -64,18 +59,13 @@ func explainCommand(e *env) *cli.Command {
 			if err != nil {
 				return e.explainErr(err)
 			}
-			if format == "json" {
-				err = r.WriteJSON(e.stdout)
-			} else {
-				err = r.WriteText(e.stdout)
-			}
-			return err
+			return r.Write(e.stdout, format)
 		},
 	}
 }
 
 // explainLine explains PATH:LINE.
-func (e *env) explainLine(arg, format string) error {
+func (e *env) explainLine(arg string, format explain.Format) error {
 	path, n, err := explain.ParseTarget(arg)
 	if err != nil {
 		return usageErr(e, "explain: %v", err)
@@ -89,24 +79,13 @@ func (e *env) explainLine(arg, format string) error {
 		return e.explainErr(err)
 	}
 	// The line was traced in the current rendering: say so when the file named differs from it.
-	file := strings.ReplaceAll(strings.SplitN(arg, ":", 2)[0], `\`, "/")
-	if strings.HasPrefix(file, "build/") || strings.HasPrefix(file, "golden/") {
-		if a, aerr := explain.Artifact(prog, path); aerr == nil {
-			if data, rerr := os.ReadFile(filepath.Join(e.root, filepath.FromSlash(file))); rerr == nil && string(data) != a.Text {
-				_, _ = e.stderr.Write([]byte("promptc explain: note: " + file + " differs from what the sources render now; explaining the current rendering\n"))
-			}
-		}
+	if file, _, _ := strings.Cut(arg, ":"); explain.Stale(prog, e.root, file, path) {
+		_, _ = e.stderr.Write([]byte("promptc explain: note: " + strings.ReplaceAll(file, `\`, "/") + " differs from what the sources render now; explaining the current rendering\n"))
 	}
-	if format == "json" {
-		return r.WriteJSON(e.stdout)
-	}
-	return r.WriteText(e.stdout)
+	return r.Write(e.stdout, format)
 }
 
 // explainErr prints an explain error: diagnostics one per line, anything else as a usage problem; both exit 2.
 func (e *env) explainErr(err error) error {
-	if d, ok := err.(blocks.Diagnostics); ok {
-		return e.diagnostics(d)
-	}
-	return usageErr(e, "explain: %v", err)
+	return e.fail(err, func(err error) error { return usageErr(e, "explain: %v", err) })
 }

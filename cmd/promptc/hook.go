@@ -213,6 +213,6 @@ func quoteAll(args []string) string {
 // hookUsageError makes flag errors of hook subcommands exit with status 2, naming the full command.
 func hookUsageError(e *env) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
-		return usageErr(e, "hook %s: %s (see promptc hook %s --help)", c.Command.Name, flagError(err, c.Command.Flags), c.Command.Name)
+		return e.flagProblem("hook "+c.Command.Name, c.Command.Flags, err)
 	}
 }

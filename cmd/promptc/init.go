@@ -37,15 +37,7 @@ func initCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			b.WriteString("\nNext, try:\n")
-			for _, l := range [][2]string{
-				{"render --task " + scaffold.ExampleTask, "print a runbook"},
-				{"render --task " + scaffold.ExampleTask + " --turn 1", "print the message of turn 1"},
-				{"check", "compare every artifact with golden/ (passes now)"},
-				{"lint", "stability lints (clean now)"},
-			} {
-				fmt.Fprintf(&b, "  %-*s  # %s\n", len(inv)+len(" render --task ")+len(scaffold.ExampleTask)+len(" --turn 1"), inv+" "+l[0], l[1])
-			}
+			b.WriteString(scaffold.NextSteps(inv))
 			_, err = fmt.Fprint(e.stdout, b.String())
 			return err
 		},
@@ -64,7 +56,6 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 		where = "the working directory"
 	}
 	var exists *scaffold.ExistsError
-	var diags blocks.Diagnostics
 	var link *assemble.LinkError
 	switch {
 	case errors.As(err, &exists):
@@ -73,10 +64,8 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 	case errors.As(err, &link):
 		link.Dir = cmp.Or(arg, ".")
 		return "", usageErr(e, "%s: %v", cmd, err)
-	case errors.As(err, &diags):
-		return "", e.diagnostics(diags)
 	case err != nil:
-		return "", usageErr(e, "%s: %s", cmd, pathErrorText(err))
+		return "", e.fail(err, func(err error) error { return usageErr(e, "%s: %s", cmd, pathErrorText(err)) })
 	}
 	fmt.Fprintf(b, "promptc %s: wrote a new project in %s%s:\n", cmd, where, detail)
 	for _, p := range written {

@@ -10,6 +10,7 @@ import (
 )
 
 func lintCommand(e *env) *cli.Command {
+	format := guard.Formats(guard.Text, guard.JSON)
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "report text that makes prompts unstable or repeats itself (exit 1 on errors)",
@@ -20,46 +21,26 @@ func lintCommand(e *env) *cli.Command {
 			"runbook of fixture F, default the first by name rendering the task). Silence a deliberate\n" +
 			"finding with a [[lint.allow]] entry in promptc.toml. Exit status: 0 no error-level finding, 1 at least\n" +
 			"one, 2 the project does not compile. See docs/lint.md.",
-		Flags: []cli.Flag{
-			formatFlag("output", "text", "json"),
-			tokenizerFlag(),
-			sampleFlag(),
-			&cli.BoolFlag{Name: "verbose", Usage: "say what was linted, also when nothing is found (text format)"},
-		},
+		Flags: append(measureFlags(format),
+			&cli.BoolFlag{Name: "verbose", Usage: "say what was linted, also when nothing is found (text format)"}),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "lint takes no arguments, got %q", c.Args().First())
-			}
-			format, err := e.format(c, "text", "json")
+			m, err := e.measure(c, format)
 			if err != nil {
 				return err
 			}
-			tok, err := e.counter(c)
-			if err != nil {
-				return err
-			}
-			prog, arts, err := e.build()
-			if err != nil {
-				return err
-			}
-			findings, err := guard.LintFixture(prog, arts, tok, c.String("fixture"))
+			findings, err := guard.LintFixture(m.prog, m.arts, m.tok, m.fixture)
 			if err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
-			if format == "json" {
-				err = guard.WriteFindingsJSON(e.stdout, findings)
-			} else {
-				err = guard.WriteFindings(e.stdout, findings)
-			}
-			if err != nil {
+			if err := guard.WriteFindingsAs(e.stdout, m.format, findings); err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
 			errs, warns := guard.CountSeverities(findings)
-			if c.Bool("verbose") && format != "json" {
+			if c.Bool("verbose") && m.format == guard.Text {
 				_, err = fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s, %s\n",
-					guard.Count(len(prog.Project.Blocks), "block"), guard.Count(len(prog.Project.Consts), "constant"),
-					assemble.TallyOf(arts), guard.Count(errs, "error"), guard.Count(warns, "warning"))
+					guard.Count(len(m.prog.Project.Blocks), "block"), guard.Count(len(m.prog.Project.Consts), "constant"),
+					assemble.TallyOf(m.arts), guard.Count(errs, "error"), guard.Count(warns, "warning"))
 				if err != nil {
 					return err
 				}
@@ -70,9 +51,4 @@ func lintCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
-}
-
-// sampleFlag is --fixture for the commands that measure one runbook per task (lint, stats).
-func sampleFlag() cli.Flag {
-	return &cli.StringFlag{Name: "fixture", Usage: "measure each task's runbook of fixtures/`F`.toml (default: the first fixture by name rendering the task)"}
 }

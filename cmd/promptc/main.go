@@ -60,10 +60,10 @@ type env struct {
 	cdir string
 	// unknownCommand is set when the command line named no known command: a usage error.
 	unknownCommand bool
-	// colorMode is the --color flag: auto, always or never.
-	colorMode string
-	// snippetMode is the --snippets flag: auto, always or never.
-	snippetMode string
+	// colorMode is the --color flag; snippetMode the --snippets flag.
+	colorMode, snippetMode blocks.When
+	// annotate is set by commands whose diagnostics also become GitHub Actions annotations (check).
+	annotate bool
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
@@ -101,23 +101,13 @@ func newApp(e *env) *cli.App {
 		ErrWriter: e.stderr,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
-			&cli.StringFlag{Name: "color", Value: "auto", Usage: "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"},
-			&cli.StringFlag{Name: "snippets", Value: "auto", Usage: "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"},
+			choiceFlag("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
+			choiceFlag("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
 			// urfave/cli adds --help itself only when no command is named help.
 			cli.HelpFlag,
 		},
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {
-			switch e.colorMode = c.String("color"); e.colorMode {
-			case "auto", "always", "never":
-			default:
-				return usageErr(e, "--color must be auto, always or never, not %q", e.colorMode)
-			}
-			switch e.snippetMode = c.String("snippets"); e.snippetMode {
-			case "auto", "always", "never":
-			default:
-				return usageErr(e, "--snippets must be auto, always or never, not %q", e.snippetMode)
-			}
 			// Without it, reports name source files from the project root.
 			e.wd, _ = os.Getwd()
 			if dir := c.String("C"); dir != "" {
@@ -166,6 +156,9 @@ func newApp(e *env) *cli.App {
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
+			if msg, ok := invalidChoice(err, c.App.Flags); ok {
+				return usageErr(e, "%s", msg)
+			}
 			return usageErr(e, "%s (see promptc --help)", flagError(err, c.App.Flags))
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
@@ -203,11 +196,20 @@ func commandName(c *cli.Context) string {
 	return strings.TrimPrefix(c.Command.HelpName, c.App.Name+" ")
 }
 
-// commandUsageError makes flag errors of a subcommand exit with status 2.
+// commandUsageError makes flag errors of a command exit with status 2.
 func commandUsageError(e *env) cli.OnUsageErrorFunc {
 	return func(c *cli.Context, err error, _ bool) error {
-		return usageErr(e, "%s: %s (see promptc %s --help)", c.Command.Name, flagError(err, c.Command.Flags), c.Command.Name)
+		return e.flagProblem(c.Command.Name, c.Command.Flags, err)
 	}
+}
+
+// flagProblem prints a flag error of command cmd ("lint", "hook install"), whose flags are flags, and returns exit
+// status 2: a value a closed set refused lists the choices already; any other error points at the command's help.
+func (e *env) flagProblem(cmd string, flags []cli.Flag, err error) error {
+	if msg, ok := invalidChoice(err, flags); ok {
+		return cmdErr(e, cmd, "%s", msg)
+	}
+	return cmdErr(e, cmd, "%s (see promptc %s --help)", flagError(err, flags), cmd)
 }
 
 // path resolves a path given on the command line.
@@ -275,13 +277,7 @@ func (e *env) color() bool { return e.colorOn(e.stdout) }
 
 // colorOn is color for output written to w.
 func (e *env) colorOn(w io.Writer) bool {
-	switch e.colorMode {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	return os.Getenv("NO_COLOR") == "" && isTerminal(w)
+	return e.colorMode.On(os.Getenv("NO_COLOR") == "" && isTerminal(w))
 }
 
 // isTerminal reports whether w is a terminal.
@@ -358,7 +354,8 @@ func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
 }
 
 // diagnostics prints diagnostics, one per line (with the source line under each when snippets are on), and returns
-// exit status 2.
+// exit status 2. For a command that annotates (check), in GitHub Actions they are also written on stdout as ::error
+// annotations on the sources.
 func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	// As in usageErr: a failed write to stderr has nowhere to go; the exit status still says invalid input.
 	if e.snippets() {
@@ -366,20 +363,31 @@ func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	} else {
 		_, _ = io.WriteString(e.stderr, diags.String())
 	}
+	if e.annotate && githubActions() {
+		if err := guard.WriteAnnotations(e.stdout, e.repoPrefix(), diags); err != nil {
+			return err
+		}
+	}
 	return exitError{exitInvalid}
+}
+
+// fail reports a library error: when err holds blocks.Diagnostics (wrapped or not) they are printed as diagnostics
+// prints them, with exit status 2; any other error is other's to report (nil: err is returned as it is, for run to
+// print).
+func (e *env) fail(err error, other func(error) error) error {
+	var diags blocks.Diagnostics
+	if errors.As(err, &diags) {
+		return e.diagnostics(diags)
+	}
+	if other == nil {
+		return err
+	}
+	return other(err)
 }
 
 // snippets reports whether diagnostics show their source line: always, never, or (auto, the default) when stderr
 // is a terminal. A pipe or a CI log gets the plain path:line:col: message lines unless asked.
-func (e *env) snippets() bool {
-	switch e.snippetMode {
-	case "always":
-		return true
-	case "never":
-		return false
-	}
-	return isTerminal(e.stderr)
-}
+func (e *env) snippets() bool { return e.snippetMode.On(isTerminal(e.stderr)) }
 
 // source reads a file a diagnostic names, as the loader read it: names are relative to the project root (the files
 // of the project) or to the directory of relative flag paths (a --session file).

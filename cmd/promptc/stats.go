@@ -7,6 +7,7 @@ import (
 )
 
 func statsCommand(e *env) *cli.Command {
+	format := guard.Formats(guard.Text, guard.JSON)
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "bytes and tokens per task, block and scope, and the prefixes runbooks share",
@@ -15,38 +16,18 @@ func statsCommand(e *env) *cli.Command {
 			"tokens of every block of its runbook of fixture F (default: the first by name rendering it), totals per scope, where the global and task\n" +
 			"prefixes end, and the prefix common to all its fixtures; then the prefix every task shares. Token\n" +
 			"counts are estimates. See docs/stats.md.",
-		Flags: []cli.Flag{
-			formatFlag("output", "text", "json"),
-			tokenizerFlag(),
-			sampleFlag(),
-		},
+		Flags:        measureFlags(format),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "stats takes no arguments, got %q", c.Args().First())
-			}
-			format, err := e.format(c, "text", "json")
+			m, err := e.measure(c, format)
 			if err != nil {
 				return err
 			}
-			tok, err := e.counter(c)
-			if err != nil {
-				return err
-			}
-			prog, arts, err := e.build()
-			if err != nil {
-				return err
-			}
-			r, err := guard.StatsFixture(prog, arts, tok, c.String("fixture"))
+			r, err := guard.StatsFixture(m.prog, m.arts, m.tok, m.fixture)
 			if err != nil {
 				return usageErr(e, "stats: %v", err)
 			}
-			if format == "json" {
-				err = r.WriteJSON(e.stdout)
-			} else {
-				err = r.WriteText(e.stdout)
-			}
-			if err != nil {
+			if err := r.Write(e.stdout, m.format); err != nil {
 				return usageErr(e, "stats: %v", err)
 			}
 			return nil

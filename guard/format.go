@@ -1,0 +1,112 @@
+package guard
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// Format is an output format of guard's reports: the value of promptc's --format flag for check's relatives (diff,
+// lint, stats). A report is written in the formats its Write method documents; FormatChoice limits a flag to those.
+type Format uint8
+
+const (
+	// Text is the report for a terminal or a log.
+	Text Format = iota
+	// Markdown is the report as a pull-request comment (diff only).
+	Markdown
+	// JSON is the report as one JSON document, its fields documented in docs/guard.md, docs/lint.md and docs/stats.md.
+	JSON
+)
+
+var formatNames = [...]string{Text: "text", Markdown: "markdown", JSON: "json"}
+
+// AllFormats are the formats of a check or diff report, in the order promptc's usage lines list them.
+var AllFormats = []Format{Text, Markdown, JSON}
+
+// String is the format as the flag takes it: text, markdown or json.
+func (f Format) String() string {
+	if int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("Format(%d)", uint8(f))
+}
+
+// Set parses s: text, markdown or json (exactly, in lower case). On error f is unchanged and the message reads after
+// the flag's name: `must be text, markdown or json, not "yaml"`.
+func (f *Format) Set(s string) error { return f.set(s, AllFormats) }
+
+// UnmarshalText is Set, for configuration files.
+func (f *Format) UnmarshalText(text []byte) error { return f.Set(string(text)) }
+
+// MarshalText is String.
+func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
+
+// set parses s as one of choices.
+func (f *Format) set(s string, choices []Format) error {
+	for _, c := range choices {
+		if c.String() == s {
+			*f = c
+			return nil
+		}
+	}
+	names := make([]string, len(choices))
+	for i, c := range choices {
+		names[i] = c.String()
+	}
+	list := names[0]
+	if len(names) > 1 {
+		list = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	}
+	return fmt.Errorf("must be %s, not %q", list, s)
+}
+
+// FormatChoice is a --format flag: a Format limited to the formats one report is written in (lint and stats: text
+// or json), so that the flag cannot hold one the report does not write. It implements flag.Value and
+// encoding.TextUnmarshaler.
+type FormatChoice struct {
+	// Format is the format chosen; the first of the choices until Set is called.
+	Format  Format
+	choices []Format
+}
+
+// Formats returns a FormatChoice of choices (at least one; the first is the default).
+func Formats(choices ...Format) *FormatChoice {
+	return &FormatChoice{Format: choices[0], choices: slices.Clone(choices)}
+}
+
+// Choices are the formats c accepts, the default first.
+func (c *FormatChoice) Choices() []Format { return slices.Clone(c.choices) }
+
+// String is the chosen format's name.
+func (c *FormatChoice) String() string { return c.Format.String() }
+
+// Set parses s as one of c's choices: `must be text or json, not "markdown"` otherwise, the format left as it was.
+func (c *FormatChoice) Set(s string) error { return c.Format.set(s, c.choices) }
+
+// UnmarshalText is Set.
+func (c *FormatChoice) UnmarshalText(text []byte) error { return c.Set(string(text)) }
+
+// Write writes the report in format f: text (WriteText) or json (WriteJSON); any other format is an error.
+func (r *StatsReport) Write(w io.Writer, f Format) error {
+	switch f {
+	case Text:
+		return r.WriteText(w)
+	case JSON:
+		return r.WriteJSON(w)
+	}
+	return fmt.Errorf("a stats report is written as text or json, not %s", f)
+}
+
+// WriteFindingsAs writes findings in format f: text (WriteFindings) or json (WriteFindingsJSON); any other format
+// is an error.
+func WriteFindingsAs(w io.Writer, f Format, findings []Finding) error {
+	switch f {
+	case Text:
+		return WriteFindings(w, findings)
+	case JSON:
+		return WriteFindingsJSON(w, findings)
+	}
+	return fmt.Errorf("lint findings are written as text or json, not %s", f)
+}

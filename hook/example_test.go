@@ -1,0 +1,45 @@
+package hook_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+
+	"github.com/promptc/promptc/hook"
+)
+
+// Install is promptc hook install: a git repository holding a project in prompts/ gets a pre-commit hook that runs
+// promptc check for it. Installing again changes nothing.
+func ExampleInstall() {
+	top, err := os.MkdirTemp("", "promptc-hook-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(top)
+	if out, err := exec.Command("git", "init", "-q", top).CombinedOutput(); err != nil {
+		log.Fatalf("git init: %v\n%s", err, out)
+	}
+	project := filepath.Join(top, "prompts")
+	if err := os.MkdirAll(project, 0o755); err != nil {
+		log.Fatal(err)
+	}
+
+	for range 2 {
+		r, err := hook.Install(project, hook.Options{})
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(r.Summary())
+	}
+	script, err := os.ReadFile(filepath.Join(top, ".git", "hooks", "pre-commit"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("ours:", hook.IsOurs(script), "projects:", hook.Projects(script))
+	// Output:
+	// installed .git/hooks/pre-commit (runs: promptc -C prompts check)
+	// .git/hooks/pre-commit is up to date (runs: promptc -C prompts check)
+	// ours: true projects: [prompts]
+}
