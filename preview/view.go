@@ -2,7 +2,6 @@ package preview
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"sort"
 	"strings"
@@ -313,8 +312,8 @@ func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, erro
 	if s.Prog == nil {
 		return nil, errors.New("the project does not compile")
 	}
-	if !slices.Contains(s.Prog.Project.Tasks, task) {
-		return nil, fmt.Errorf("unknown task %s%s", blocks.QuoteName(task), blocks.DidYouMean(task, s.Prog.Project.Tasks))
+	if err := blocks.CheckTask(task, s.Prog.Project.Tasks); err != nil {
+		return nil, err
 	}
 	p, err := projection.ParseProvider(provider)
 	if err != nil {
