@@ -263,11 +263,13 @@ func trustedMarker(v *blocks.Var, val any, marker string) (string, bool) {
 		}
 	case []map[string]any:
 		for i, rec := range x {
-			for _, f := range v.Fields {
-				if s, ok := rec[f.Name].(string); ok && f.Trust == blocks.Trusted && strings.Contains(s, marker) {
-					return fmt.Sprintf("%s[%d].%s", v.Name, i+1, f.Name), true
-				}
+			if p, ok := trustedFieldMarker(v, rec, marker); ok {
+				return fmt.Sprintf("%s[%d].%s", v.Name, i+1, p), true
 			}
+		}
+	case map[string]any:
+		if p, ok := trustedFieldMarker(v, x, marker); ok {
+			return v.Name + "." + p, true
 		}
 	}
 	return "", false
@@ -488,7 +490,7 @@ func (prog *Program) env(task int, pv *prepared, noteRef func(id string)) templa
 }
 
 // Truthy is whether a variable's prepared value makes a when condition naming it hold: bool true, a non-empty
-// string, a non-zero int, a non-empty list or records. Rendering decides when with it, and explain says why.
+// string, a non-zero int, a non-empty list or records, a record with a truthy field. Rendering decides when with it, and explain says why.
 func Truthy(v any) bool {
 	switch v := v.(type) {
 	case bool:
@@ -505,6 +507,8 @@ func Truthy(v any) bool {
 		return len(v) > 0
 	case []map[string]any:
 		return len(v) > 0
+	case map[string]any:
+		return recordTruthy(v)
 	}
 	return false
 }

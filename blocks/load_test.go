@@ -340,7 +340,7 @@ type = "list"
 item_max_runes = "3"
 `),
 			want: "promptc.toml:11:1: scope of variable \"agent\" must be \"session\" or \"turn\", not \"global\"\n" +
-				"promptc.toml:12:1: type of variable \"agent\" must be one of string, text, bool, int, list, records, not \"strng\" (did you mean \"string\"?)\n" +
+				"promptc.toml:12:1: type of variable \"agent\" must be one of string, text, bool, int, list, records, record, not \"strng\" (did you mean \"string\"?)\n" +
 				"promptc.toml:13:1: trust of variable \"agent\" must be trusted, untrusted, background or code, not \"safe\"\n" +
 				"promptc.toml:15:1: variable \"n\" needs a scope: add scope = \"session\" or scope = \"turn\"\n" +
 				"promptc.toml:19:1: scope must be a string, not an integer\n" +
