@@ -184,7 +184,9 @@ func TestNestedGoValues(t *testing.T) {
 		Tags []tag   `json:"tags"`
 		Skip float64 `json:"-"`
 	}
-	type team struct{ Name string `json:"name"` }
+	type team struct {
+		Name string `json:"name"`
+	}
 	type owner struct {
 		Login string `json:"login"`
 		Team  team   `json:"team"`

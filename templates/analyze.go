@@ -442,7 +442,6 @@ func (a *analyzer) read(d dot, name string, off, end int, kind UseKind) {
 	}
 }
 
-
 // clamp keeps a span within the body: 0 <= off <= end <= len(text).
 func (a *analyzer) clamp(off, end int) (int, int) {
 	off = min(max(off, 0), len(a.text))
