@@ -57,11 +57,15 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 			diags.Errorf(at(u), "block %q reads lookup table %q with const: read an entry with {{lookup %q KEY}}", b.ID, u.Name, u.Name)
 		case !ok && !p.Incomplete:
 			diags.Errorf(at(u), "block %q uses unknown constant %q%s: define it under [const] in a blocks/ file", b.ID, u.Name, ck.consts.DidYouMean(u.Name))
+		default:
+			diags = append(diags, listConstUse(b, c, u, at(u))...)
 		}
 	}
 	for _, u := range body.Uses.Lookups {
 		c, ok := p.Consts[u.Name]
 		switch {
+		case ok && c.List != nil:
+			diags.Errorf(at(u), "block %q calls lookup on %q, a list constant, not a lookup table: walk it with {{range const %q}}", b.ID, u.Name, u.Name)
 		case ok && c.Lookup == nil:
 			diags.Errorf(at(u), "block %q calls lookup on %q, a text constant, not a lookup table: use {{const %q}}", b.ID, u.Name, u.Name)
 		case !ok && !p.Incomplete:

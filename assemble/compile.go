@@ -91,9 +91,14 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		prog.taskIndex[t] = i
 	}
 	var diags blocks.Diagnostics
-	consts := templates.Consts{Text: map[string]string{}, Tables: map[string]map[string]string{}}
+	consts := templates.Consts{Text: map[string]string{}, Tables: map[string]map[string]string{}, Lists: map[string][]string{}}
 	var constNames, tableNames []string
 	for name, c := range p.Consts {
+		if c.List != nil {
+			consts.Lists[name] = c.List
+			constNames = append(constNames, name)
+			continue
+		}
 		if c.Lookup != nil {
 			consts.Tables[name] = c.Lookup
 			tableNames = append(tableNames, name)
@@ -379,6 +384,7 @@ func textMarkers(p *blocks.Project, b *blocks.Block, body *templates.Body) block
 			if i := strings.Index(c.Value, m.text); i >= 0 {
 				diags.Errorf(c.SourceRange(i, i+len(m.text)), "constant %q, used by block %q, holds the %s marker of target %q: %s", c.Name, b.ID, m.which, m.target.Name, fix)
 			}
+			diags = append(diags, listMarkers(c, b, m, fix)...)
 		}
 	}
 	return diags

@@ -61,8 +61,9 @@ func setConsts(r *tableReader, l *loader, v value) {
 		cr.known[name] = true
 		rng := cr.keyRange(name)
 		table, isTable := v.table[name].(map[string]any)
+		items, isList := v.table[name].([]any)
 		var val value
-		if !isTable {
+		if !isTable && !isList {
 			var ok bool
 			if val, ok = cr.convert(name, kindString, 0, 0, v.table[name]); !ok {
 				continue
@@ -85,6 +86,14 @@ func setConsts(r *tableReader, l *loader, v value) {
 			l.p.Consts[name] = c
 			continue
 		}
+		if isList {
+			c.List = listConst(cr, name, items)
+			if e, ok := cr.src.Keys[name]; ok {
+				c.Range.End = e.Value.End
+			}
+			l.p.Consts[name] = c
+			continue
+		}
 		c.Value, c.ValueRange = val.str, cr.contentRange(name)
 		if e, ok := cr.src.Keys[name]; ok {
 			c.Range.End = e.Value.End
@@ -92,6 +101,20 @@ func setConsts(r *tableReader, l *loader, v value) {
 		c.src = newSource(r.file, c.ValueRange.Start.Byte, val.str, false)
 		l.p.Consts[name] = c
 	}
+}
+
+// listConst reads a constant whose value is an array of strings: a list constant.
+func listConst(r *tableReader, name string, items []any) []string {
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		s, ok := it.(string)
+		if !ok {
+			r.l.errorf(r.item(name, i), "item %d of list constant %q must be a string, not %s", i+1, name, DescribeValue(it))
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // lookupTable reads a constant whose value is a table of strings (§2.2).

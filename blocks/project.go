@@ -114,6 +114,9 @@ type Const struct {
 	// Lookup holds a lookup table's entries (nil for a text constant); LookupTable is where they are written.
 	Lookup      map[string]string
 	LookupTable *Table
+	// List holds a list constant's items, in order: non-nil for a constant whose value is an array of strings,
+	// walked with {{range const "name"}} (docs/reference.md, "[const]").
+	List []string
 	// Range is the whole `name = "value"` entry; ValueRange the value's content, quotes excluded.
 	Range, ValueRange Range
 

@@ -47,7 +47,8 @@ func (k UseKind) String() string {
 type Use struct {
 	Name     string
 	Off, End int
-	// Kind says how a variable is used; it is set for Uses.Vars and Uses.Items only (UseOther elsewhere).
+	// Kind says how a variable is used; it is set for Uses.Vars, Uses.Items and (printed or ranged over) Uses.Consts
+	// only (UseOther elsewhere).
 	Kind UseKind
 	// Alone is set for a printed use whose action stands alone on its line in the body's source: between it and
 	// the previous newline (or the start of the body), and between it and the next newline (or the end of the
@@ -86,7 +87,8 @@ type Uses struct {
 	// the item, whatever its trust, may reach the output through such a use.
 	Items []Use
 	// Consts, Refs, Titles and Dropped are the literal arguments of const, ref, title and dropped; Lookups the
-	// literal table names of lookup.
+	// literal table names of lookup and lookup_table. A const use has Kind UsePrinted when its result is what an
+	// action prints ({{const "x"}}), UseRange when it is what a range walks ({{range const "x"}}).
 	Consts, Refs, Titles, Lookups, Dropped []Use
 	// Tools are the calls of the function tools, which prints the task's tools: a body that calls it depends on the
 	// task (unless no tool is gated). Name is "tools".
@@ -232,6 +234,9 @@ func (a *analyzer) node(n parse.Node, cur dots) {
 		}
 		a.pipe(n.Pipe, cur, kind)
 		a.bind(n.Pipe, a.eval(n.Pipe, cur))
+		if len(n.Pipe.Decl) == 0 {
+			a.constKind(n.Pipe, UsePrinted)
+		}
 	case *parse.IfNode:
 		saved := a.enter()
 		kind := UseOther
@@ -251,6 +256,7 @@ func (a *analyzer) node(n parse.Node, cur dots) {
 			kind = UseRange
 		}
 		a.pipe(n.Pipe, cur, kind)
+		a.constKind(n.Pipe, UseRange)
 		var items dots
 		for _, d := range a.eval(n.Pipe, cur) {
 			if d.kind == dotVar {
@@ -373,7 +379,7 @@ func (a *analyzer) named(fn string) (uses *[]Use, dynamic *bool) {
 		return &u.Titles, &u.DynamicTitle
 	case "dropped":
 		return &u.Dropped, &u.DynamicDropped
-	case "lookup":
+	case "lookup", "lookup_table":
 		return &u.Lookups, &u.DynamicLookup
 	}
 	return nil, nil
