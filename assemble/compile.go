@@ -29,6 +29,8 @@ type Program struct {
 	// markers are the targets' markers; markerTexts the same as strings, which Prepare neutralises in values.
 	markers     []marker
 	markerTexts []string
+	// counter counts tokens for the turn budget; nil: the o200k_base counter (see SetTokenCounter).
+	counter TokenCounter
 }
 
 // compiled is a block with its parsed body and its scope.

@@ -23,6 +23,8 @@ type Artifact struct {
 	Turn    int // 1-based turn number, for turn messages
 	Text    string
 	Spans   []Span
+	// Budget is what the turn budget did to a turn message ([turn] max_tokens): nil when the project sets none.
+	Budget *Budget
 
 	// What Origin needs to trace a byte back to its source: the program and values the artifact was rendered
 	// with, and where each value was given.
@@ -321,10 +323,6 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	ti := prog.taskIndex[task]
 	// Render every block first, then join them into a text allocated once at its final size: runbooks run to
 	// hundreds of kilobytes, and growing them piece by piece copied each one several times.
-	type piece struct {
-		c    *compiled
-		text string
-	}
 	pieces := make([]piece, 0, len(slots))
 	size := 0
 	for _, sl := range slots {
@@ -346,12 +344,18 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		pieces = append(pieces, piece{c, r.text})
 		size += len(sep) + len(c.heading) + 2 + len(r.text)
 	}
+	if kind == blocks.Turn && prog.Project.Turn.MaxTokens > 0 && len(diags) == 0 {
+		pieces, a.Budget = prog.budget(pieces, ti, pv, sep)
+	}
 	var out strings.Builder
 	out.Grow(size + 1)
 	a.Spans = make([]Span, 0, len(pieces))
-	for i, p := range pieces {
+	for _, p := range pieces {
+		if p.text == "" {
+			continue // omitted by the turn budget
+		}
 		span := Span{Start: out.Len(), Block: p.c.Block, Scope: p.c.scope}
-		if i > 0 {
+		if len(a.Spans) > 0 {
 			out.WriteString(sep)
 		}
 		span.TextStart = out.Len()

@@ -47,6 +47,7 @@ var (
 		{name: "raw", kind: kindBool, set: func(_ *tableReader, b *Block, v value) { b.Raw = v.b }},
 		{name: "replaces", kind: kindString, set: func(_ *tableReader, b *Block, v value) { b.Replaces = v.str }},
 		{name: "reason", kind: kindString, set: func(_ *tableReader, b *Block, v value) { b.Reason = v.str }},
+		{name: "priority", kind: kindInt, min: -1 << 31, max: 1<<31 - 1, set: func(_ *tableReader, b *Block, v value) { b.Priority = int(v.n) }},
 	}
 )
 
@@ -313,6 +314,12 @@ func (l *loader) checkBlocks() {
 					}
 				}
 			}
+		}
+	}
+	// The turn budget never touches the runbook: a priority there would do nothing.
+	for _, b := range p.Blocks {
+		if _, set := b.Table.Keys["priority"]; set && b.Section == Runbook {
+			l.errorf(b.Table.Key("priority"), "block %q is a runbook block, but priority orders the cuts of the turn budget ([turn] max_tokens), which never touches the runbook: remove priority", b.ID)
 		}
 	}
 	// when: a runbook block may only depend on session variables (§3.7); turn blocks on either scope.

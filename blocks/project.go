@@ -99,6 +99,8 @@ type Section struct {
 	Kind      Kind
 	Order     []string
 	Separator string
+	// MaxTokens is the token budget of the turn message ([turn] max_tokens, o200k_base counts); 0 for none.
+	MaxTokens int
 	// Table is where the [runbook] or [turn] table is written; nil when the manifest has none.
 	Table *Table
 }
@@ -136,6 +138,9 @@ type Block struct {
 	Raw      bool
 	Replaces string
 	Reason   string
+	// Priority orders the turn budget's cuts (docs/reference.md, "Turn budget"): when the turn message is over
+	// [turn] max_tokens, blocks of lower priority shrink and are omitted first. 0 when not set.
+	Priority int
 
 	// Section says where the block renders: Runbook or Turn (for a replacing block, its target's section).
 	Section Kind

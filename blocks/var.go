@@ -29,6 +29,9 @@ type Var struct {
 	MaxBytes     int
 	PinFirst     bool
 	Omitted      string
+	// Shrink lets the turn budget drop items from the end of the value, one at a time, in the turn blocks that
+	// use it (docs/reference.md, "Turn budget").
+	Shrink bool
 
 	// Value processing (§2.1), in this order after CRLF→LF: Trim removes leading and trailing white space; a value
 	// that Pattern (compiled as ^(?:pattern)$) does not match is an error, or with Invalid = InvalidEmpty dropped;

@@ -32,6 +32,7 @@ var varKeys = []key[*Var]{
 	{name: "max_bytes", kind: kindInt, max: maxLimit, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.MaxBytes = int(val.n) }},
 	{name: "pin_first", kind: kindBool, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.PinFirst = val.b }},
 	{name: "omitted", kind: kindString, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.Omitted = val.str }},
+	{name: "shrink", kind: kindBool, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.Shrink = val.b }},
 	{name: "trim", kind: kindBool, only: onlyTextOrList, set: func(_ *tableReader, v *Var, val value) { v.Trim = val.b }},
 	{name: "pattern", kind: kindString, only: onlyTextOrList, set: setPattern},
 	{name: "invalid", kind: kindString, only: onlyInvalid, set: setInvalid},
