@@ -16,7 +16,7 @@ func (l *linter) unusedFields(v *blocks.Var) {
 	if !v.Type.HasFields() {
 		return
 	}
-	read := map[string]bool{} // field paths below v that are read: "url", "ref.url"
+	read := map[string]bool{}  // field paths below v that are read: "url", "ref.url"
 	whole := map[string]bool{} // paths ("" for v itself) below which every field may be read
 	for _, bd := range l.bodies {
 		u := bd.uses
