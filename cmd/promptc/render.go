@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -122,6 +123,14 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	a, diags := prog.Render(req)
 	if diags = append(valueDiags, diags...); len(diags) > 0 {
 		return "", e.diagnostics(diags.Sort())
+	}
+	if a.Budget.Over() {
+		// What the turn budget cut, on stderr: stdout holds the message alone, byte for byte.
+		warn := ""
+		if a.Budget.Exceeded {
+			warn = "warning: "
+		}
+		fmt.Fprintf(e.stderr, "promptc: %s%s\n", warn, a.Budget)
 	}
 	return a.Text, nil
 }
