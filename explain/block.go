@@ -101,6 +101,10 @@ func Block(prog *assemble.Program, task, id string, f *blocks.Fixture) (*BlockRe
 	r.Why = why(prog, b, task, f, r.Renders)
 	r.Budget = budgetNotes(arts)
 	if text := budgetReason(r.Budget, b.ID); text != "" {
+		if budgetOmitted(r.Budget, b.ID) {
+			// Not empty: the budget left it out (its body rendered, then was cut).
+			r.Why = slices.DeleteFunc(r.Why, func(x Reason) bool { return x.Kind == "empty" })
+		}
 		r.Why = append(r.Why, Reason{Kind: "budget", Text: text, At: prog.Project.Turn.Table.Value("max_tokens")})
 	}
 	r.ScopeWhy = scopeWhy(prog, b.ID)

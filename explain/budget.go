@@ -91,3 +91,15 @@ func budgetsJSON(notes []BudgetNote) []*jsonBudget {
 	}
 	return out
 }
+
+// budgetOmitted reports whether the budget omitted block id from a message, or shrank it to nothing.
+func budgetOmitted(notes []BudgetNote, id string) bool {
+	for _, n := range notes {
+		for _, c := range n.Budget.Cuts {
+			if c.Block == id {
+				return true
+			}
+		}
+	}
+	return false
+}
