@@ -58,7 +58,7 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 		case !ok && !p.Incomplete:
 			diags.Errorf(at(u), "block %q uses unknown constant %q%s: define it under [const] in a blocks/ file", b.ID, u.Name, ck.consts.DidYouMean(u.Name))
 		default:
-			diags = append(diags, listConstUse(b, c, u, at(u))...)
+			diags = append(diags, listConstUse(b, c, u, at)...)
 		}
 	}
 	for _, u := range body.Uses.Lookups {

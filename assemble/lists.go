@@ -8,15 +8,16 @@ import (
 )
 
 // listConstUse checks how a body uses constant c (docs/reference.md, "[const]"): a list constant has no text of its
-// own, so printing one is an error; a text constant has no items, so ranging over one is an error.
-func listConstUse(b *blocks.Block, c *blocks.Const, u templates.Use, at blocks.Range) blocks.Diagnostics {
+// own, so printing one is an error; a text constant has no items, so ranging over one is an error. at places a use,
+// only when it is reported: placing it decodes the body's TOML string.
+func listConstUse(b *blocks.Block, c *blocks.Const, u templates.Use, at func(templates.Use) blocks.Range) blocks.Diagnostics {
 	var diags blocks.Diagnostics
 	switch {
 	case c == nil:
 	case c.List != nil && u.Kind == templates.UsePrinted:
-		diags.Errorf(at, "block %q prints list constant %q, which has items, not a text: walk it with {{range const %q}}…{{end}}, or join it with {{join (const %q) \", \"}}", b.ID, u.Name, u.Name, u.Name)
+		diags.Errorf(at(u), "block %q prints list constant %q, which has items, not a text: walk it with {{range const %q}}…{{end}}, or join it with {{join (const %q) \", \"}}", b.ID, u.Name, u.Name, u.Name)
 	case c.List == nil && c.Lookup == nil && u.Kind == templates.UseRange:
-		diags.Errorf(at, "block %q ranges over text constant %q, which has no items: print it with {{const %q}}, or make it a list constant (%s = [\"…\", \"…\"])", b.ID, u.Name, u.Name, u.Name)
+		diags.Errorf(at(u), "block %q ranges over text constant %q, which has no items: print it with {{const %q}}, or make it a list constant (%s = [\"…\", \"…\"])", b.ID, u.Name, u.Name, u.Name)
 	}
 	return diags
 }

@@ -349,6 +349,9 @@ func (a *analyzer) chain(base dots, idents []string, off int, kind UseKind) {
 		for _, d := range cur {
 			a.read(d, id, off, off+1+len(id), k)
 		}
+		if i == len(idents)-1 {
+			break // what the last field holds is not needed
+		}
 		cur = a.fieldsOf(cur, idents[i:i+1])
 		off += 1 + len(id)
 	}

@@ -44,6 +44,8 @@ type Consts struct {
 	Tables map[string]map[string]string
 	// Lists holds the list constants (read with const, walked with range), each its items in order.
 	Lists map[string][]string
+
+	values map[string]any // the text constants and lists as const returns them (see boxed)
 }
 
 // Env holds what a body's functions learn from the rest of the assembly, and so are bound per execution: whether a

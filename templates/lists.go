@@ -14,17 +14,29 @@ import (
 // constOrList implements const "name": a text constant's text, or a list constant's items, which a body walks with
 // {{range const "name"}} (printing one whole is a compile error, see Uses.Consts).
 func (f *funcs) constOrList(name string) (any, error) {
-	if items, ok := f.consts.Lists[name]; ok {
-		n := 0
-		for _, it := range items {
-			n += len(it)
-		}
-		if err := f.room("const", n); err != nil {
+	v, ok := f.consts.values[name]
+	if !ok {
+		return f.constant(name) // an error, or a Consts not made by NewParser
+	}
+	if s, isText := v.(string); isText {
+		if _, err := f.result("const", s); err != nil {
 			return nil, err
 		}
-		return items, nil
 	}
-	return f.constant(name)
+	return v, nil
+}
+
+// boxed returns c with the values const returns, converted to any once: converting a string on every call would
+// allocate, and const is the most called function.
+func (c Consts) boxed() Consts {
+	c.values = make(map[string]any, len(c.Text)+len(c.Lists))
+	for name, s := range c.Text {
+		c.values[name] = s
+	}
+	for name, items := range c.Lists {
+		c.values[name] = items
+	}
+	return c
 }
 
 // lookupTable implements lookup_table "table": the whole lookup table, which {{range $k, $v := lookup_table "t"}}

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/promptc/promptc/blocks"
 )
@@ -15,19 +16,30 @@ type nested struct {
 	markers []string
 }
 
-// nestedAt is where a part of the value is: the record (from 1) of a records variable, and the path below it.
+// nestedAt is where a part of the value is: the record (from 1) of a records variable, and the path below it
+// ("owner", "tags[2]").
 type nestedAt struct {
 	record int
 	field  string
-	// where names the part in messages: `variable "repos", record 2` or `…, field "owner"`.
-	where string
 }
 
+// at names the part of the value at p in messages: `variable "repos", record 2, field "owner"`. It is built only
+// for a message, so that preparing a value builds no strings.
 func (n *nested) at(p nestedAt) string {
-	if p.where == "" {
-		return fmt.Sprintf("variable %q", n.name)
+	s := fmt.Sprintf("variable %q", n.name)
+	if p.record > 0 {
+		s += fmt.Sprintf(", record %d", p.record)
 	}
-	return p.where
+	for rest := p.field; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, ".")
+		name, idx, indexed := strings.Cut(part, "[")
+		s += fmt.Sprintf(", field %q", name)
+		if indexed {
+			s += ", record " + strings.TrimSuffix(idx, "]")
+		}
+	}
+	return s
 }
 
 func (p nestedAt) dot(name string) string {
@@ -43,7 +55,7 @@ func (n *nested) records(v *blocks.Var, raw []map[string]any, p nestedAt) ([]map
 	out := make([]map[string]any, len(raw))
 	sizes := make([]int, len(raw))
 	for i, rec := range raw {
-		at := nestedAt{record: i + 1, where: fmt.Sprintf("%s, record %d", n.at(p), i+1)}
+		at := nestedAt{record: i + 1}
 		if p.record > 0 || p.field != "" {
 			at.record, at.field = p.record, fmt.Sprintf("%s[%d]", p.field, i+1)
 		}
@@ -92,14 +104,13 @@ func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt) (map[stri
 	}
 	size := 0
 	for _, f := range v.Fields {
-		at := nestedAt{record: p.record, field: p.dot(f.Name), where: fmt.Sprintf("%s, field %q", n.at(p), f.Name)}
 		switch x := r[f.Name].(type) {
 		case string:
 			s, ok := clean(f, x)
 			if !ok {
 				if f.Invalid != blocks.InvalidEmpty {
 					where := fmt.Sprintf("%s: field %q", n.at(p), f.Name)
-					return nil, 0, &blocks.ValueError{Summary: mismatch(where, f, "value", s), Record: p.record, Field: at.field}
+					return nil, 0, &blocks.ValueError{Summary: mismatch(where, f, "value", s), Record: p.record, Field: p.dot(f.Name)}
 				}
 				s = ""
 			}
@@ -107,14 +118,14 @@ func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt) (map[stri
 			size += len(s)
 			r[f.Name] = s
 		case map[string]any:
-			sub, sz, err := n.fields(f, x, at)
+			sub, sz, err := n.fields(f, x, nestedAt{p.record, p.dot(f.Name)})
 			if err != nil {
 				return nil, 0, err
 			}
 			size += sz
 			r[f.Name] = sub
 		case []map[string]any:
-			sub, _, sz, err := n.records(f, x, at)
+			sub, _, sz, err := n.records(f, x, nestedAt{p.record, p.dot(f.Name)})
 			if err != nil {
 				return nil, 0, err
 			}
