@@ -19,6 +19,9 @@ type = "string"
 [vars.diff]
 scope = "turn"
 type = "text"
+[vars.status]
+scope = "turn"
+type = "string"
 [vars.repos]
 scope = "session"
 type = "records"
@@ -52,6 +55,11 @@ diff = "+x"
 url = "u"
 agent = "Ada"
 `, `fixtures/basic.toml:6:1: variable "repos", record 1 has undeclared field "agent" (declared: owner, url); "agent" is a session variable: in TOML, a key written after a [[session.repos]] header belongs to that record, so move the key above the first [[session.repos]] header, in the [session] table itself`},
+		{"no hint for a declared field", `
+[[turn]]
+[[turn.changed_files]]
+status = 1
+`, `fixtures/basic.toml:5:1: variable "changed_files", record 1: field "status" is a string, so its value must be a string, not an integer`},
 		{"no hint for other names", `
 [[turn]]
 [[turn.changed_files]]
