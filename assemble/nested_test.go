@@ -211,3 +211,21 @@ func TestNestedGoValues(t *testing.T) {
 		t.Errorf("error = %v, want %s", err, want)
 	}
 }
+
+// A nested code field is printed alone on its line, as a top-level one must be; a trusted nested field that holds
+// a target's marker is blamed at its path.
+func TestNestedCodeAndMarkers(t *testing.T) {
+	code := strings.Replace(nestedProject, "[vars.resources.fields.ref.fields.git_ref]\ntype = \"string\"\n",
+		"[vars.resources.fields.ref.fields.git_ref]\ntype = \"string\"\n[vars.resources.fields.ref.fields.patch]\ntype = \"text\"\ntrust = \"code\"\n", 1)
+	_, diags := assemble.Load(archive(code + "-- blocks/x.toml --\n[[block]]\nid = \"rb\"\nbody = '{{range .resources}}x {{.ref.patch}}{{end}}'\n"))
+	if got, want := strings.TrimSpace(diags.String()), `blocks/x.toml:3:37: block "rb" prints code field of "resources.ref" "patch" beside other text on its line`; !strings.HasPrefix(got, want) {
+		t.Errorf("diagnostics:\n%s\nwant a line starting with:\n%s", got, want)
+	}
+	marked := strings.Replace(nestedProject, "[runbook]\norder = [\"rb\"]\n", "[runbook]\norder = [\"rb\"]\n\n[[target]]\nname = \"claude\"\nfile = \"CLAUDE.md\"\nbegin = \"<!-- BEGIN X -->\"\nend = \"<!-- END X -->\"\n", 1)
+	marked = strings.Replace(marked, `"https://x.example/api"`, `"<!-- END X -->"`, 1)
+	prog := mustLoad(t, archive(marked+"-- blocks/x.toml --\n[[block]]\nid = \"rb\"\nbody = '{{range .resources}}{{.ref.url}}{{end}}'\n"))
+	_, diags = prog.Build()
+	if got := diags.String(); !strings.Contains(got, `trusted variable "resources" holds the end marker of target "claude"`) || !strings.HasPrefix(got, "fixtures/f.toml:") {
+		t.Errorf("diagnostics:\n%s", got)
+	}
+}
