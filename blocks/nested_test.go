@@ -152,3 +152,36 @@ type = "string"
 		})
 	}
 }
+
+// FuzzNestedJSON feeds any text to a records variable whose nested field is decoded from JSON, and to a record
+// variable decoded from JSON: no input may panic, and a value that passes has every declared field at every level.
+func FuzzNestedJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"url": "u", "git_ref": "main"}`, `{"url": 1}`, `[{"name": "a"}]`, `{"tags": [{"label": "x"}, 3]}`, `{`, `null`,
+		`{"url": "u"} {"url": "v"}`, `{"tags": [{"label": "x", "deep": {"a": [[[[1]]]]}}]}`, "\"\\ud800\"",
+	} {
+		f.Add(s)
+	}
+	ref := &blocks.Var{Name: "ref", Type: blocks.TypeRecord, Decode: blocks.DecodeJSON, Fields: []*blocks.Var{
+		{Name: "git_ref", Type: blocks.TypeString},
+		{Name: "tags", Type: blocks.TypeRecords, Decode: blocks.DecodeJSON, Fields: []*blocks.Var{{Name: "label", Type: blocks.TypeString}}},
+		{Name: "url", Type: blocks.TypeString, Required: true},
+	}}
+	resources := &blocks.Var{Name: "resources", Type: blocks.TypeRecords, Fields: []*blocks.Var{{Name: "name", Type: blocks.TypeString}, ref}}
+	empty := *ref
+	empty.Invalid = blocks.InvalidEmpty
+	f.Fuzz(func(t *testing.T, text string) {
+		if val, err := ref.CheckIn(text, blocks.FormatJSON); err == nil {
+			m := val.(map[string]any)
+			if _, ok := m["url"].(string); !ok || len(m) != 3 {
+				t.Fatalf("CheckIn(%q) = %v", text, val)
+			}
+		} else if err.Summary == "" {
+			t.Fatalf("CheckIn(%q): error without a message", text)
+		}
+		if _, err := empty.CheckIn(text, blocks.FormatGo); err != nil {
+			t.Fatalf("invalid = empty: CheckIn(%q) = %v", text, err)
+		}
+		_, _ = resources.CheckIn([]any{map[string]any{"name": text, "ref": text}}, blocks.FormatGo)
+	})
+}
