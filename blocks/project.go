@@ -307,7 +307,8 @@ func (p *Project) Fixture(name string) *Fixture {
 // Values holds variable values by name, as a fixture, a values file or a Go program gives them. Check (and so
 // Program.NewSession and Session.Turn) accepts, for each type of variable:
 //
-//   - string, text: a string, or a value of a named string type;
+//   - string, text: a string, or a value of a named string type (a code value, trust = "code", is one too: a diff
+//     or a log as its text, fenced by promptc);
 //   - bool: a bool;
 //   - int: any Go integer type that fits an int64, a whole float64, a json.Number;
 //   - list: a []string, a []any of strings, or a slice of a named string type;
