@@ -117,13 +117,16 @@ func joined(pieces []piece, sep string) string {
 // equal priorities from the last block back, each block's shrink variables lose items from the end, one at a time
 // (the last variable the block uses first), until the message fits or they are empty; then the block is omitted,
 // unless it has the highest priority present. It stops as soon as the message fits.
-func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([]piece, *Budget) {
+//
+// It returns the pieces as cut, the report, and the values each shrunk block was last rendered with (for Origin).
+func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([]piece, *Budget, map[*compiled]*prepared) {
 	limit := prog.Project.Turn.MaxTokens
 	n := prog.tokens(joined(pieces, sep))
 	b := &Budget{MaxTokens: limit, Before: n, After: n}
 	if n <= limit {
-		return pieces, b
+		return pieces, b, nil
 	}
+	used := map[*compiled]*prepared{}
 	pieces = slices.Clone(pieces)
 	order := make([]int, len(pieces))
 	top := pieces[0].c.Priority
@@ -147,11 +150,13 @@ func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([
 			entry := -1
 			for k := 1; k <= total; k++ {
 				cut[v.Name] = k
-				r := prog.render(p.c, ti, shrunk(pv, cut, prog), nil)
+				q := shrunk(pv, cut, prog)
+				r := prog.render(p.c, ti, q, nil)
 				if r.err != nil {
 					cut[v.Name] = k - 1 // this block cannot render with fewer items: keep what rendered
 					break
 				}
+				used[p.c] = q
 				p.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
 				n = prog.tokens(joined(pieces, sep))
 				if entry < 0 {
@@ -161,7 +166,7 @@ func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([
 				b.Cuts[entry].Items, b.Cuts[entry].Tokens = k, n
 				if n <= limit {
 					b.After = n
-					return pieces, b
+					return pieces, b, used
 				}
 			}
 		}
@@ -171,12 +176,12 @@ func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([
 			b.Cuts = append(b.Cuts, Cut{Block: p.c.ID, Tokens: n})
 			if n <= limit {
 				b.After = n
-				return pieces, b
+				return pieces, b, used
 			}
 		}
 	}
 	b.After, b.Exceeded = n, true
-	return pieces, b
+	return pieces, b, used
 }
 
 // shrinkVars are the list and records variables with shrink = true that block c's body uses, in the order it first

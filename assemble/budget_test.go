@@ -189,3 +189,13 @@ func TestTurnBudgetDeclarations(t *testing.T) {
 		})
 	}
 }
+
+// The bytes of a block the budget shrank trace back to the values it was rendered with.
+func TestTurnBudgetOrigins(t *testing.T) {
+	a := budgetBuild(t, "60")
+	off := strings.Index(a.Text, "(2 more)")
+	o, ok := a.Origin(off)
+	if !ok || o.Kind != assemble.OriginValue || o.Name != "notes" {
+		t.Errorf("Origin(%d) = %+v, %v; want the variable notes", off, o, ok)
+	}
+}

@@ -99,7 +99,11 @@ func (a *Artifact) origin(off int, memo map[*compiled]trace) (Origin, bool) {
 	tr, done := memo[c]
 	if !done {
 		ti := a.prog.taskIndex[a.Task]
-		raw, pieces, d := c.body.Trace(a.values.data, a.prog.env(ti, a.values, func(string) {}))
+		vals := a.values
+		if pv, cut := a.shrunk[c]; cut {
+			vals = pv // the turn budget rendered this block with fewer items
+		}
+		raw, pieces, d := c.body.Trace(vals.data, a.prog.env(ti, vals, func(string) {}))
 		tr = trace{raw, pieces, d == nil}
 		if memo != nil {
 			memo[c] = tr

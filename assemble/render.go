@@ -31,6 +31,8 @@ type Artifact struct {
 	prog    *Program
 	values  *prepared
 	valueAt func(name string) blocks.Range
+	// shrunk holds the values each block the turn budget shrank was last rendered with.
+	shrunk map[*compiled]*prepared
 }
 
 // Session is one task's runbook rendered for one set of session values. Turn messages of that session render against
@@ -345,7 +347,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		size += len(sep) + len(c.heading) + 2 + len(r.text)
 	}
 	if kind == blocks.Turn && prog.Project.Turn.MaxTokens > 0 && len(diags) == 0 {
-		pieces, a.Budget = prog.budget(pieces, ti, pv, sep)
+		pieces, a.Budget, a.shrunk = prog.budget(pieces, ti, pv, sep)
 	}
 	var out strings.Builder
 	out.Grow(size + 1)
