@@ -1838,7 +1838,7 @@ issue_id = "X"
 		{"unknown task", "tt", values{"name": "A"}, `unknown task "tt" (did you mean "t"?); the tasks are: t`},
 		{"unknown variable", "t", values{"name": "A", "nme": "B"}, `unknown session variable "nme" (did you mean "name"?)`},
 		{"turn variable in the session", "t", values{"name": "A", "issue_id": "X"}, `"issue_id" is a turn variable, not a session variable`},
-		{"wrong type", "t", values{"name": 1}, `variable "name" is a string, so its value must be a string, not an integer`},
+		{"wrong type", "t", values{"name": 1}, `variable "name" is a string, so its value must be a string, not an int`},
 		{"missing required", "t", values{}, `required session variable "name" has no value`},
 	}
 	for _, tt := range runbookErrs {

@@ -2,7 +2,6 @@ package assemble
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
@@ -49,24 +48,7 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 		}
 	}
 	for _, f := range body.Uses.Fields {
-		v := p.Vars[f.Var]
-		rng := b.SourceRange(f.Off, f.End)
-		switch {
-		case v == nil:
-			// the variable itself is reported as undeclared
-		case v.Type != blocks.TypeRecords:
-			diags.Errorf(rng, "block %q reads field %q of the items of %q, but %q is a %s variable: only records have fields", b.ID, f.Name, f.Var, f.Var, v.Type)
-		case v.Field(f.Name) == nil:
-			names := make([]string, len(v.Fields))
-			for i, fl := range v.Fields {
-				names[i] = fl.Name
-			}
-			diags.Errorf(rng, "block %q reads undeclared field %q of records %q%s; its fields are: %s", b.ID, f.Name, f.Var, blocks.DidYouMean(f.Name, names), strings.Join(names, ", "))
-		default:
-			if msg := codeUse(v.Field(f.Name), f.Kind, f.Alone); msg != "" {
-				diags.Errorf(rng, "block %q %s: %s", b.ID, strings.Replace(msg, "variable", "field of "+quote(f.Var), 1), codeRule)
-			}
-		}
+		diags = append(diags, ck.field(b, f)...)
 	}
 	for _, u := range body.Uses.Consts {
 		c, ok := p.Consts[u.Name]
@@ -75,11 +57,15 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 			diags.Errorf(at(u), "block %q reads lookup table %q with const: read an entry with {{lookup %q KEY}}", b.ID, u.Name, u.Name)
 		case !ok && !p.Incomplete:
 			diags.Errorf(at(u), "block %q uses unknown constant %q%s: define it under [const] in a blocks/ file", b.ID, u.Name, ck.consts.DidYouMean(u.Name))
+		default:
+			diags = append(diags, listConstUse(b, c, u, at)...)
 		}
 	}
 	for _, u := range body.Uses.Lookups {
 		c, ok := p.Consts[u.Name]
 		switch {
+		case ok && c.List != nil:
+			diags.Errorf(at(u), "block %q calls lookup on %q, a list constant, not a lookup table: walk it with {{range const %q}}", b.ID, u.Name, u.Name)
 		case ok && c.Lookup == nil:
 			diags.Errorf(at(u), "block %q calls lookup on %q, a text constant, not a lookup table: use {{const %q}}", b.ID, u.Name, u.Name)
 		case !ok && !p.Incomplete:
@@ -116,9 +102,9 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 // codeUse says what is wrong with a use of v of the given kind under the code rule, or "" when nothing is.
 func codeUse(v *blocks.Var, kind templates.UseKind, alone bool) string {
 	switch {
-	case v.Type == blocks.TypeRecords:
-		if hasCodeField(v) && kind != templates.UseRange && kind != templates.UseCondition {
-			return fmt.Sprintf("uses records variable %q, which has code fields, other than by ranging over it", v.Name)
+	case v.Type.HasFields():
+		if hasCodeField(v) && kind != templates.UseRange && kind != templates.UseCondition && kind != templates.UsePart {
+			return fmt.Sprintf("uses %s variable %q, which has code fields, other than by ranging over it or reading its fields", v.Type, v.Name)
 		}
 	case v.Trust != blocks.Code:
 	case v.Type == blocks.TypeList:
@@ -136,7 +122,7 @@ func codeUse(v *blocks.Var, kind templates.UseKind, alone bool) string {
 
 func hasCodeField(v *blocks.Var) bool {
 	for _, f := range v.Fields {
-		if f.Trust == blocks.Code {
+		if f.Trust == blocks.Code || hasCodeField(f) {
 			return true
 		}
 	}

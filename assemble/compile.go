@@ -29,6 +29,8 @@ type Program struct {
 	// markers are the targets' markers; markerTexts the same as strings, which Prepare neutralises in values.
 	markers     []marker
 	markerTexts []string
+	// counter counts tokens for the turn budget; nil: the o200k_base counter (see SetTokenCounter).
+	counter TokenCounter
 }
 
 // compiled is a block with its parsed body and its scope.
@@ -91,9 +93,14 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		prog.taskIndex[t] = i
 	}
 	var diags blocks.Diagnostics
-	consts := templates.Consts{Text: map[string]string{}, Tables: map[string]map[string]string{}}
+	consts := templates.Consts{Text: map[string]string{}, Tables: map[string]map[string]string{}, Lists: map[string][]string{}}
 	var constNames, tableNames []string
 	for name, c := range p.Consts {
+		if c.List != nil {
+			consts.Lists[name] = c.List
+			constNames = append(constNames, name)
+			continue
+		}
 		if c.Lookup != nil {
 			consts.Tables[name] = c.Lookup
 			tableNames = append(tableNames, name)

@@ -108,6 +108,10 @@ func FuzzLoadCompile(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add(s)
 	}
+	// Nested data, list constants and a turn budget that cuts.
+	f.Add(nestedCase(`{{range .resources}}{{.ref.url}}{{range .tags}}{{.label}}{{end}}{{end}}{{.owner.team.name}}`))
+	f.Add(listsCase(`{{range const "category_order"}}{{.}}{{end}}{{range $k, $v := lookup_table "labels"}}{{$k}}{{end}}`))
+	f.Add(strings.Replace(budgetProject, "MAX", "20", 1))
 	if mem, err := readProject(filepath.Join("..", "examples", "tracker")); err == nil {
 		f.Add(toArchive(mem))
 	}

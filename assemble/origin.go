@@ -155,7 +155,11 @@ func (a *Artifact) origin(off int, memo map[*compiled]*trace) (Origin, bool) {
 // sp.
 func (a *Artifact) traceBody(c *compiled, sp Span) *trace {
 	ti := a.prog.taskIndex[a.Task]
-	raw, pieces, d := c.body.Trace(a.values.data, a.prog.env(ti, a.values, func(string) {}))
+	vals := a.values
+	if pv, cut := a.shrunk[c]; cut {
+		vals = pv // the turn budget rendered this block with fewer items
+	}
+	raw, pieces, d := c.body.Trace(vals.data, a.prog.env(ti, vals, func(string) {}))
 	tr := &trace{raw: raw, pieces: pieces}
 	if d != nil {
 		return tr

@@ -23,12 +23,16 @@ type Artifact struct {
 	Turn    int // 1-based turn number, for turn messages
 	Text    string
 	Spans   []Span
+	// Budget is what the turn budget did to a turn message ([turn] max_tokens): nil when the project sets none.
+	Budget *Budget
 
 	// What Origin needs to trace a byte back to its source: the program and values the artifact was rendered
 	// with, and where each value was given.
 	prog    *Program
 	values  *prepared
 	valueAt func(name string) blocks.Range
+	// shrunk holds the values each block the turn budget shrank was last rendered with.
+	shrunk map[*compiled]*prepared
 }
 
 // Session is one task's runbook rendered for one set of session values. Turn messages of that session render against
@@ -263,11 +267,13 @@ func trustedMarker(v *blocks.Var, val any, marker string) (string, bool) {
 		}
 	case []map[string]any:
 		for i, rec := range x {
-			for _, f := range v.Fields {
-				if s, ok := rec[f.Name].(string); ok && f.Trust == blocks.Trusted && strings.Contains(s, marker) {
-					return fmt.Sprintf("%s[%d].%s", v.Name, i+1, f.Name), true
-				}
+			if p, ok := trustedFieldMarker(v, rec, marker); ok {
+				return fmt.Sprintf("%s[%d].%s", v.Name, i+1, p), true
 			}
+		}
+	case map[string]any:
+		if p, ok := trustedFieldMarker(v, x, marker); ok {
+			return v.Name + "." + p, true
 		}
 	}
 	return "", false
@@ -319,10 +325,6 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	ti := prog.taskIndex[task]
 	// Render every block first, then join them into a text allocated once at its final size: runbooks run to
 	// hundreds of kilobytes, and growing them piece by piece copied each one several times.
-	type piece struct {
-		c    *compiled
-		text string
-	}
 	pieces := make([]piece, 0, len(slots))
 	size := 0
 	for _, sl := range slots {
@@ -344,12 +346,18 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		pieces = append(pieces, piece{c, r.text})
 		size += len(sep) + len(c.heading) + 2 + len(r.text)
 	}
+	if kind == blocks.Turn && prog.Project.Turn.MaxTokens > 0 && len(diags) == 0 {
+		pieces, a.Budget, a.shrunk = prog.budget(pieces, ti, pv, sep)
+	}
 	var out strings.Builder
 	out.Grow(size + 1)
 	a.Spans = make([]Span, 0, len(pieces))
-	for i, p := range pieces {
+	for _, p := range pieces {
+		if p.text == "" {
+			continue // omitted by the turn budget
+		}
 		span := Span{Start: out.Len(), Block: p.c.Block, Scope: p.c.scope}
-		if i > 0 {
+		if len(a.Spans) > 0 {
 			out.WriteString(sep)
 		}
 		span.TextStart = out.Len()
@@ -488,7 +496,7 @@ func (prog *Program) env(task int, pv *prepared, noteRef func(id string)) templa
 }
 
 // Truthy is whether a variable's prepared value makes a when condition naming it hold: bool true, a non-empty
-// string, a non-zero int, a non-empty list or records. Rendering decides when with it, and explain says why.
+// string, a non-zero int, a non-empty list or records, a record with a truthy field. Rendering decides when with it, and explain says why.
 func Truthy(v any) bool {
 	switch v := v.(type) {
 	case bool:
@@ -505,6 +513,8 @@ func Truthy(v any) bool {
 		return len(v) > 0
 	case []map[string]any:
 		return len(v) > 0
+	case map[string]any:
+		return recordTruthy(v)
 	}
 	return false
 }

@@ -47,6 +47,7 @@ var (
 		{name: "raw", kind: kindBool, set: func(_ *tableReader, b *Block, v value) { b.Raw = v.b }},
 		{name: "replaces", kind: kindString, set: func(_ *tableReader, b *Block, v value) { b.Replaces = v.str }},
 		{name: "reason", kind: kindString, set: func(_ *tableReader, b *Block, v value) { b.Reason = v.str }},
+		{name: "priority", kind: kindInt, min: -1 << 31, max: 1<<31 - 1, set: func(_ *tableReader, b *Block, v value) { b.Priority = int(v.n) }},
 	}
 )
 
@@ -61,8 +62,9 @@ func setConsts(r *tableReader, l *loader, v value) {
 		cr.known[name] = true
 		rng := cr.keyRange(name)
 		table, isTable := v.table[name].(map[string]any)
+		items, isList := v.table[name].([]any)
 		var val value
-		if !isTable {
+		if !isTable && !isList {
 			var ok bool
 			if val, ok = cr.convert(name, kindString, 0, 0, v.table[name]); !ok {
 				continue
@@ -85,6 +87,14 @@ func setConsts(r *tableReader, l *loader, v value) {
 			l.p.Consts[name] = c
 			continue
 		}
+		if isList {
+			c.List = listConst(cr, name, items)
+			if e, ok := cr.src.Keys[name]; ok {
+				c.Range.End = e.Value.End
+			}
+			l.p.Consts[name] = c
+			continue
+		}
 		c.Value, c.ValueRange = val.str, cr.contentRange(name)
 		if e, ok := cr.src.Keys[name]; ok {
 			c.Range.End = e.Value.End
@@ -92,6 +102,20 @@ func setConsts(r *tableReader, l *loader, v value) {
 		c.src = newSource(r.file, c.ValueRange.Start.Byte, val.str, false)
 		l.p.Consts[name] = c
 	}
+}
+
+// listConst reads a constant whose value is an array of strings: a list constant.
+func listConst(r *tableReader, name string, items []any) []string {
+	out := make([]string, 0, len(items))
+	for i, it := range items {
+		s, ok := it.(string)
+		if !ok {
+			r.l.errorf(r.item(name, i), "item %d of list constant %q must be a string, not %s", i+1, name, DescribeValue(it))
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // lookupTable reads a constant whose value is a table of strings (§2.2).
@@ -301,6 +325,12 @@ func (l *loader) checkBlocks() {
 			}
 		}
 	}
+	// The turn budget never touches the runbook: a priority there would do nothing.
+	for _, b := range p.Blocks {
+		if _, set := b.Table.Keys["priority"]; set && b.Section == Runbook {
+			l.errorf(b.Table.Key("priority"), "block %q is a runbook block, but priority orders the cuts of the turn budget ([turn] max_tokens), which never touches the runbook: remove priority", b.ID)
+		}
+	}
 	// when: a runbook block may only depend on session variables (§3.7); turn blocks on either scope.
 	for _, b := range p.Blocks {
 		if b.When == "" || b.Section == Unplaced {
@@ -338,6 +368,11 @@ func (l *loader) constMarkers() {
 				for _, k := range sortedKeys(c.Lookup) {
 					if strings.Contains(c.Lookup[k], m.text) {
 						l.errorf(c.LookupTable.Value(k), "entry %q of lookup table %q holds the %s marker of target %q: %s", k, c.Name, m.which, t.Name, fix)
+					}
+				}
+				for i, it := range c.List {
+					if strings.Contains(it, m.text) {
+						l.errorf(c.Range, "item %d of list constant %q holds the %s marker of target %q: %s", i+1, c.Name, m.which, t.Name, fix)
 					}
 				}
 			}

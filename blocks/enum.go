@@ -61,9 +61,11 @@ const (
 	TypeList
 	// TypeRecords is a list of tables with declared fields (§2.1).
 	TypeRecords
+	// TypeRecord is one table with declared fields: a nested value (docs/reference.md, "Nested data").
+	TypeRecord
 )
 
-var typeNames = []string{"string", "text", "bool", "int", "list", "records"}
+var typeNames = []string{"string", "text", "bool", "int", "list", "records", "record"}
 
 func (t Type) String() string { return enumString(typeNames, int(t), "Type") }
 
@@ -72,6 +74,9 @@ func (t Type) MarshalText() ([]byte, error) { return enumMarshal(typeNames, int(
 
 // UnmarshalText reads a type's name as the manifest writes it.
 func (t *Type) UnmarshalText(b []byte) error { return enumUnmarshal(typeNames, b, "type", t) }
+
+// HasFields reports whether values of the type are tables with declared fields: record and records.
+func (t Type) HasFields() bool { return t == TypeRecord || t == TypeRecords }
 
 // IsText reports whether values of the type are strings: string and text.
 func (t Type) IsText() bool { return t == TypeString || t == TypeText }
@@ -97,6 +102,27 @@ func (t Trust) MarshalText() ([]byte, error) { return enumMarshal(trustNames, in
 
 // UnmarshalText reads "untrusted", "trusted", "background" or "code".
 func (t *Trust) UnmarshalText(b []byte) error { return enumUnmarshal(trustNames, b, "trust", t) }
+
+// Decode says how a record or records value given as a string is read (docs/reference.md, "Nested data").
+type Decode uint8
+
+const (
+	// DecodeNone takes the value as it is given: a string where a table is expected is a type error.
+	DecodeNone Decode = iota
+	// DecodeJSON reads a string value as a JSON text holding the record (an object) or the records (an array of
+	// objects).
+	DecodeJSON
+)
+
+var decodeNames = []string{"none", "json"}
+
+func (d Decode) String() string { return enumString(decodeNames, int(d), "Decode") }
+
+// MarshalText writes "none" or "json".
+func (d Decode) MarshalText() ([]byte, error) { return enumMarshal(decodeNames, int(d), "decode") }
+
+// UnmarshalText reads "none" or "json".
+func (d *Decode) UnmarshalText(b []byte) error { return enumUnmarshal(decodeNames, b, "decode", d) }
 
 // Invalid is what happens to a value that does not match its variable's pattern.
 type Invalid uint8

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"fmt"
 	"maps"
 	"path"
 	"strings"
@@ -179,7 +180,7 @@ func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]b
 		}
 		val, verr := v.Check(r.m[k])
 		if verr != nil {
-			r.l.errorf(r.recordRange(k, verr.Record, verr.Field), "%s", verr.Summary)
+			r.l.errorf(r.recordRange(k, verr.Record, verr.Field), "%s%s", verr.Summary, l.p.subTableHint(verr, k, r.name))
 			bad[k] = true
 			continue
 		}
@@ -189,6 +190,29 @@ func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]b
 		l.requireAll(r.src.Header, vals, bad, scope, r.what)
 	}
 	return vals
+}
+
+// subTableHint explains the sub-table trap of TOML: a key written after a [[turn.NAME]] header belongs to the last
+// record of NAME, not to the turn. When an undeclared field of a records value has the name of a session or turn
+// variable, that is what most likely happened, and the hint says where the key belongs. table is the TOML table
+// the records value is in ("turn", "session", or "" at the top of a values file).
+func (p *Project) subTableHint(e *ValueError, name, table string) string {
+	if !e.Undeclared || e.Record == 0 || strings.ContainsAny(e.Field, ".[") {
+		return ""
+	}
+	v, ok := p.Vars[e.Field]
+	if !ok || !v.scopeSet() {
+		return ""
+	}
+	header := "[[" + joinKey(table, name) + "]]"
+	above := "above the first " + header + " header"
+	if table != "" {
+		above += ", in the [" + table + "] table itself"
+		if table == "turn" {
+			above = "above the first " + header + " header, right after its [[turn]]"
+		}
+	}
+	return fmt.Sprintf("; %q is a %s variable: in TOML, a key written after a %s header belongs to that record, so move the key %s", e.Field, v.Scope, header, above)
 }
 
 // requireAll reports the required variables of scope that vals lacks, except those in bad (given, and reported).
@@ -223,6 +247,9 @@ func (r *tableReader) recordRange(key string, n int, field string) Range {
 		return e.Item(n - 1)
 	}
 	name := joinKey(r.name, key)
+	if i := strings.IndexAny(field, ".["); i >= 0 {
+		field = field[:i] // a nested field is placed at the key of the record's field that holds it
+	}
 	if e, ok := r.ix.entry(name, n-1, field); ok && field != "" {
 		return e.Key
 	}

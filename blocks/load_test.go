@@ -233,7 +233,7 @@ agent = "Ada"
 `),
 			want: "blocks/base.toml:1:1: unknown key \"consts\" in blocks/base.toml (did you mean \"const\"?)\n" +
 				"blocks/base.toml:6:1: unknown key \"titel\" in block \"intro\" (did you mean \"title\"?)\n" +
-				"blocks/base.toml:12:3: unknown key \"tasks_except\" in block \"ask\" (known keys: id, title, level, tasks, except, when, body, template, raw, replaces, reason)\n" +
+				"blocks/base.toml:12:3: unknown key \"tasks_except\" in block \"ask\" (known keys: id, title, level, tasks, except, when, body, template, raw, replaces, reason, priority)\n" +
 				"fixtures/basic.toml:1:1: unknown key \"taks\" in fixtures/basic.toml (did you mean \"tasks\"?)\n" +
 				"fixtures/basic.toml:3:1: unknown key \"sesion\" in fixtures/basic.toml (did you mean \"session\"?)\n",
 		},
@@ -254,8 +254,8 @@ body = "Go."
 [block.meta]
 y = 2
 `),
-			want: "blocks/base.toml:4:1: unknown key \"meta\" in block \"intro\" (known keys: id, title, level, tasks, except, when, body, template, raw, replaces, reason)\n" +
-				"blocks/base.toml:10:1: unknown key \"meta\" in block \"ask\" (known keys: id, title, level, tasks, except, when, body, template, raw, replaces, reason)\n",
+			want: "blocks/base.toml:4:1: unknown key \"meta\" in block \"intro\" (known keys: id, title, level, tasks, except, when, body, template, raw, replaces, reason, priority)\n" +
+				"blocks/base.toml:10:1: unknown key \"meta\" in block \"ask\" (known keys: id, title, level, tasks, except, when, body, template, raw, replaces, reason, priority)\n",
 		},
 		{
 			name: "overflow notice needs its notice and max_runes",
@@ -341,7 +341,7 @@ type = "list"
 item_max_runes = "3"
 `),
 			want: "promptc.toml:11:1: scope of variable \"agent\" must be \"session\" or \"turn\", not \"global\"\n" +
-				"promptc.toml:12:1: type of variable \"agent\" must be one of string, text, bool, int, list, records, not \"strng\" (did you mean \"string\"?)\n" +
+				"promptc.toml:12:1: type of variable \"agent\" must be one of string, text, bool, int, list, records, record, not \"strng\" (did you mean \"string\"?)\n" +
 				"promptc.toml:13:1: trust of variable \"agent\" must be trusted, untrusted, background or code, not \"safe\"\n" +
 				"promptc.toml:15:1: variable \"n\" needs a scope: add scope = \"session\" or scope = \"turn\"\n" +
 				"promptc.toml:19:1: scope must be a string, not an integer\n" +

@@ -26,6 +26,12 @@ var (
 	sectionKeys = []key[*Section]{
 		{name: "order", kind: kindStrings, set: func(_ *tableReader, s *Section, v value) { s.Order = v.list }},
 		{name: "separator", kind: kindString, set: func(_ *tableReader, s *Section, v value) { s.Separator = v.str }},
+		{name: "max_tokens", kind: kindInt, min: 1, max: maxLimit, only: func(s *Section) string {
+			if s.Kind != Turn {
+				return "applies only to [turn]: the runbook is the cached prefix, never cut to a budget"
+			}
+			return ""
+		}, set: func(_ *tableReader, s *Section, v value) { s.MaxTokens = int(v.n) }},
 	}
 	targetKeys = []key[*Target]{
 		{name: "name", kind: kindString, need: needText[*Target]("[[target]] needs name"), set: setTargetField},

@@ -99,6 +99,8 @@ type Section struct {
 	Kind      Kind
 	Order     []string
 	Separator string
+	// MaxTokens is the token budget of the turn message ([turn] max_tokens, o200k_base counts); 0 for none.
+	MaxTokens int
 	// Table is where the [runbook] or [turn] table is written; nil when the manifest has none.
 	Table *Table
 }
@@ -114,6 +116,9 @@ type Const struct {
 	// Lookup holds a lookup table's entries (nil for a text constant); LookupTable is where they are written.
 	Lookup      map[string]string
 	LookupTable *Table
+	// List holds a list constant's items, in order: non-nil for a constant whose value is an array of strings,
+	// walked with {{range const "name"}} (docs/reference.md, "[const]").
+	List []string
 	// Range is the whole `name = "value"` entry; ValueRange the value's content, quotes excluded.
 	Range, ValueRange Range
 
@@ -133,6 +138,9 @@ type Block struct {
 	Raw      bool
 	Replaces string
 	Reason   string
+	// Priority orders the turn budget's cuts (docs/reference.md, "Turn budget"): when the turn message is over
+	// [turn] max_tokens, blocks of lower priority shrink and are omitted first. 0 when not set.
+	Priority int
 
 	// Section says where the block renders: Runbook or Turn (for a replacing block, its target's section).
 	Section Kind
@@ -299,8 +307,28 @@ func (p *Project) Fixture(name string) *Fixture {
 	return nil
 }
 
-// Values holds variable values by name. A value is a string (string and text variables), bool, int64, or []string
-// (list variables).
+// Values holds variable values by name, as a fixture, a values file or a Go program gives them. Check (and so
+// Program.NewSession and Session.Turn) accepts, for each type of variable:
+//
+//   - string, text: a string, or a value of a named string type (a code value, trust = "code", is one too: a diff
+//     or a log as its text, fenced by promptc);
+//   - bool: a bool;
+//   - int: any Go integer type that fits an int64, a whole float64, a json.Number;
+//   - list: a []string, a []any of strings, or a slice of a named string type;
+//   - record: a map[string]any, a map[string]string, a Values, a struct or a pointer to one;
+//   - records: a []map[string]any, a []map[string]string, a []Values, a []any of maps, or a slice or array of
+//     structs or of pointers to structs;
+//
+// and, inside a record, each field as its declared type says, nested record and records fields included (maps and
+// slices of any depth up to MaxRecordDepth). A struct's fields are named as encoding/json names them: by their
+// `json` tag, else by the Go field name; a field tagged "-" or unexported is left out, an embedded struct's fields
+// are promoted, and a nil pointer, interface or slice field is absent (so it takes its zero value, or is missing
+// when required). A record or records variable or field with decode = "json" also takes a string holding a JSON text
+// of its shape. A value of any other shape is refused with a message in Go's words: `variable "repos" is records,
+// so its value must be a slice of maps or structs (…), not a main.Repo`.
+//
+// Values read from fixtures and values files hold the decoded forms: string, bool, int64, []string, and for records
+// []map[string]any (after Check, every declared field present).
 type Values map[string]any
 
 // Allow silences the findings of one lint, optionally only for one block, with the reason written down.

@@ -93,7 +93,11 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 			if !rng.Known() {
 				rng = at
 			}
-			diags.Errorf(rng, "%s", e.Summary)
+			hint := ""
+			if dv.format == FormatTOML {
+				hint = p.subTableHint(e, n, "")
+			}
+			diags.Errorf(rng, "%s%s", e.Summary, hint)
 		}
 		if len(errs) == 0 {
 			vals[n] = val

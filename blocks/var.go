@@ -29,6 +29,9 @@ type Var struct {
 	MaxBytes     int
 	PinFirst     bool
 	Omitted      string
+	// Shrink lets the turn budget drop items from the end of the value, one at a time, in the turn blocks that
+	// use it (docs/reference.md, "Turn budget").
+	Shrink bool
 
 	// Value processing (§2.1), in this order after CRLF→LF: Trim removes leading and trailing white space; a value
 	// that Pattern (compiled as ^(?:pattern)$) does not match is an error, or with Invalid = InvalidEmpty dropped;
@@ -40,9 +43,12 @@ type Var struct {
 	RequiredFor []string
 	// Lang is the info string of a code value's fence (trust = "code" only).
 	Lang string
-	// Fields are the declared fields of a records variable, sorted by name. Each is a Var of its own (Name is the
-	// field name; Scope is unset) with Required meaning every record must have it.
+	// Fields are the declared fields of a record or records variable (or field), sorted by name. Each is a Var of
+	// its own (Name is the field name; Scope is unset) with Required meaning every record must have it.
 	Fields []*Var
+	// Decode, for a record or records variable or field, says how a value given as a string is read: with
+	// DecodeJSON, as a JSON text of the declared shape (a mismatch follows Invalid).
+	Decode Decode
 
 	// Range is the variable's [vars.NAME] header (or its key, for a variable declared inline); Table is where its
 	// keys are written.
@@ -54,8 +60,19 @@ type Var struct {
 	broken bool
 	// typeSet is set once the declaration's type has been read: Type's zero value is a type too.
 	typeSet bool
-	// record names the records variable a field belongs to ("" for a variable).
+	// record names the records variable a field belongs to ("" for a variable): "repos", or "repos.owner" for a
+	// field of a nested field.
 	record string
+	// depth is 1 for a variable, and one more for each level of fields.
+	depth int
+}
+
+// Path names a variable ("repos") or a field by the fields that lead to it from its variable ("repos.owner.login").
+func (v *Var) Path() string {
+	if v.record == "" {
+		return v.Name
+	}
+	return v.record + "." + v.Name
 }
 
 func (v *Var) scopeSet() bool { return v.Scope == ScopeSession || v.Scope == ScopeTurn }
@@ -78,11 +95,14 @@ func (v *Var) RequiredIn(task string) bool {
 }
 
 // ValueError is a value that does not fit its variable: what is wrong and, inside a records value, which record
-// (from 1) and field.
+// (from 1) and field. Inside nested data, Field is the path below the record: "ref.url", "items[2].name"; for a
+// record variable, Record is 0 and Field the path below the variable.
 type ValueError struct {
 	Summary string
 	Record  int
 	Field   string
+	// Undeclared is set when the problem is a key that no field of the record declares.
+	Undeclared bool
 }
 
 func (e *ValueError) Error() string { return e.Summary }
@@ -90,8 +110,10 @@ func (e *ValueError) Error() string { return e.Summary }
 // Path names where the problem is in variable name's value: "repos", "repos[2]" or "repos[2].url".
 func (e *ValueError) Path(name string) string {
 	switch {
-	case e.Record == 0:
+	case e.Record == 0 && e.Field == "":
 		return name
+	case e.Record == 0:
+		return name + "." + e.Field
 	case e.Field == "":
 		return fmt.Sprintf("%s[%d]", name, e.Record)
 	}
@@ -99,9 +121,12 @@ func (e *ValueError) Path(name string) string {
 }
 
 // Check converts a decoded TOML or JSON value, or a Go value, for v into its canonical form: a string for string
-// and text variables, a bool, an int64, a []string for list variables (a new slice), and for records a new
+// and text variables, a bool, an int64, a []string for list variables (a new slice), for records a new
 // []map[string]any holding every declared field of each record in its canonical form (a missing optional field is
-// its zero value). JSON numbers (float64 or json.Number) are accepted for int variables when they are whole. A value
+// its zero value), and for a record one such map[string]any. Nested record fields are maps and nested records
+// fields []map[string]any, to MaxRecordDepth; a record or records with Decode = DecodeJSON may be given as a string
+// holding a JSON text of its shape, which is decoded (one that is not valid JSON, or does not fit, is an error, or
+// with Invalid = InvalidEmpty the zero record or no records). JSON numbers (float64 or json.Number) are accepted for int variables when they are whole. A value
 // of the wrong type, a record with an undeclared field or without a required one, or a value of more than
 // MaxValueBytes, is a ValueError saying what was expected; the caller says where the value came from. Messages name
 // types in TOML's words ("a string", "an integer", "a table"); CheckIn names them in another format's.
@@ -124,10 +149,22 @@ func (v *Var) CheckAll(raw any, f ValueFormat) (any, []*ValueError) {
 	if v.broken {
 		return raw, nil
 	}
-	if v.Type == TypeRecords {
-		return v.checkRecords(raw, f)
+	orig := raw
+	if f == FormatGo {
+		raw = goValue(raw)
+	}
+	if v.Type.HasFields() {
+		val, errs := v.checkNested(raw, f)
+		if len(errs) == 1 && errs[0].Record == 0 && errs[0].Field == "" && f == FormatGo {
+			// The value as a whole is refused: name the type the caller passed, not the one it was converted to.
+			errs[0].Summary = strings.Replace(errs[0].Summary, describeGo(raw), describeGo(orig), 1)
+		}
+		return val, errs
 	}
 	val, msg := checkScalar(v.Type, raw, f)
+	if msg != "" && f == FormatGo {
+		_, msg = checkScalar(v.Type, orig, f)
+	}
 	if msg != "" {
 		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), msg)}}
 	}
@@ -143,10 +180,14 @@ const (
 	// FormatJSON is for values from JSON: "a JSON string", "a JSON number", "a JSON array", "a JSON object", "true"
 	// or "false", "null".
 	FormatJSON
+	// FormatGo is for values a Go program passes: messages name Go types ("a []main.Repo", "a map[string]any or a
+	// struct"), and the value may be any of the Go shapes Values documents (structs with json tags, pointers,
+	// slices and maps of them), converted first.
+	FormatGo
 )
 
 func (f ValueFormat) String() string {
-	return enumString([]string{"TOML", "JSON"}, int(f), "ValueFormat")
+	return enumString([]string{"TOML", "JSON", "Go"}, int(f), "ValueFormat")
 }
 
 // words are how messages about values name the types of a format.
@@ -158,12 +199,16 @@ type words struct {
 
 var (
 	tomlWords = words{describe: DescribeValue, str: "a string", strs: "an array of strings", table: "a table", tables: "an array of tables"}
+	goWords   = words{describe: describeGo, str: "a string", strs: "a []string (or a []any of strings)", table: "a map[string]any, a map[string]string or a struct", tables: "a slice of maps or structs ([]map[string]any, []map[string]string, []any, []T or []*T of a struct T)"}
 	jsonWords = words{describe: describeJSON, str: "a JSON string", strs: "a JSON array of strings", table: "a JSON object", tables: "a JSON array of objects"}
 )
 
 func (f ValueFormat) words() words {
-	if f == FormatJSON {
+	switch f {
+	case FormatJSON:
 		return jsonWords
+	case FormatGo:
+		return goWords
 	}
 	return tomlWords
 }
@@ -254,84 +299,6 @@ func textBytes(items []string) int {
 	return n
 }
 
-// checkRecords checks a records value: a list of tables of declared fields.
-func (v *Var) checkRecords(raw any, f ValueFormat) (any, []*ValueError) {
-	w := f.words()
-	var items []any
-	switch a := raw.(type) {
-	case []any:
-		items = a
-	case []map[string]any:
-		for _, m := range a {
-			items = append(items, m)
-		}
-	case []map[string]string:
-		for _, m := range a {
-			items = append(items, m)
-		}
-	case []Values:
-		for _, m := range a {
-			items = append(items, map[string]any(m))
-		}
-	default:
-		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s is records, so its value must be %s, not %s", quoteName(v.Name), w.tables, w.describe(raw))}}
-	}
-	var errs []*ValueError
-	size := 0
-	out := make([]map[string]any, 0, len(items))
-	for i, item := range items {
-		rec, ok := recordFields(item)
-		if !ok {
-			errs = append(errs, &ValueError{Summary: fmt.Sprintf("variable %s is records, but record %d is %s, not %s", quoteName(v.Name), i+1, w.describe(item), w.table), Record: i + 1})
-			continue
-		}
-		where := fmt.Sprintf("variable %s, record %d", quoteName(v.Name), i+1)
-		bad := false
-		for _, k := range sortedKeys(rec) {
-			if v.Field(k) == nil {
-				names := make([]string, len(v.Fields))
-				for j, f := range v.Fields {
-					names[j] = f.Name
-				}
-				errs = append(errs, &ValueError{Summary: fmt.Sprintf("%s has undeclared field %q%s (declared: %s)", where, k, DidYouMean(k, names), strings.Join(names, ", ")), Record: i + 1, Field: k})
-				bad = true
-			}
-		}
-		checked := make(map[string]any, len(v.Fields))
-		for _, fd := range v.Fields {
-			raw, ok := rec[fd.Name]
-			if !ok {
-				if fd.Required {
-					errs = append(errs, &ValueError{Summary: fmt.Sprintf("%s lacks required field %q", where, fd.Name), Record: i + 1, Field: fd.Name})
-					bad = true
-				}
-				checked[fd.Name] = zeroOf(fd.Type)
-				continue
-			}
-			val, msg := checkScalar(fd.Type, raw, f)
-			if msg != "" {
-				errs = append(errs, &ValueError{Summary: fmt.Sprintf("%s: field %q %s", where, fd.Name, msg), Record: i + 1, Field: fd.Name})
-				bad = true
-				continue
-			}
-			if s, ok := val.(string); ok {
-				size += len(s)
-			}
-			checked[fd.Name] = val
-		}
-		if !bad {
-			out = append(out, checked)
-		}
-	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	if size > MaxValueBytes {
-		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), oversize(size))}}
-	}
-	return out, nil
-}
-
 // recordFields returns a record's fields, from any of the map shapes a decoder or a Go caller gives.
 func recordFields(item any) (map[string]any, bool) {
 	switch m := item.(type) {
@@ -347,17 +314,6 @@ func recordFields(item any) (map[string]any, bool) {
 		return out, true
 	}
 	return nil, false
-}
-
-// zeroOf is the canonical value a missing optional field has.
-func zeroOf(t Type) any {
-	switch t {
-	case TypeBool:
-		return false
-	case TypeInt:
-		return int64(0)
-	}
-	return ""
 }
 
 // wholeNumber accepts every Go integer type that fits an int64, and whole float64 values (JSON numbers) up to 2⁵³,

@@ -21,7 +21,7 @@ var varKeys = []key[*Var]{
 			v.broken = true
 		}
 	}},
-	typeKey(typeNames, "one of string, text, bool, int, list, records"),
+	typeKey(typeNames, "one of string, text, bool, int, list, records, record"),
 	trustKey,
 	{name: "required", kind: kindAny, set: setRequired},
 	{name: "max_runes", kind: kindInt, max: maxLimit, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.MaxRunes = int(val.n) }},
@@ -32,26 +32,40 @@ var varKeys = []key[*Var]{
 	{name: "max_bytes", kind: kindInt, max: maxLimit, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.MaxBytes = int(val.n) }},
 	{name: "pin_first", kind: kindBool, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.PinFirst = val.b }},
 	{name: "omitted", kind: kindString, only: onlyList, set: func(_ *tableReader, v *Var, val value) { v.Omitted = val.str }},
+	{name: "shrink", kind: kindBool, only: onlyListOrRecords, set: func(_ *tableReader, v *Var, val value) { v.Shrink = val.b }},
 	{name: "trim", kind: kindBool, only: onlyTextOrList, set: func(_ *tableReader, v *Var, val value) { v.Trim = val.b }},
 	{name: "pattern", kind: kindString, only: onlyTextOrList, set: setPattern},
-	{name: "invalid", kind: kindString, only: onlyTextOrList, set: setInvalid},
+	{name: "invalid", kind: kindString, only: onlyInvalid, set: setInvalid},
+	decodeKey,
 	langKey,
-	{name: "fields", kind: kindTable, only: onlyRecords, set: setFields},
+	{name: "fields", kind: kindTable, only: onlyFields, set: setFields},
 }
 
-// The keys of a records field, [vars.NAME.fields.FIELD]: a field is prepared like a variable of its own.
+// The keys of a records field, [vars.NAME.fields.FIELD]: a field is prepared like a variable of its own. A field
+// of type record or records has fields of its own ([vars.NAME.fields.FIELD.fields.SUB]), to MaxRecordDepth.
 var fieldKeys = []key[*Var]{
-	typeKey(typeNames[:TypeList], "one of string, text, bool, int"),
+	fieldTypeKey,
 	trustKey,
 	{name: "required", kind: kindBool, set: func(_ *tableReader, v *Var, val value) { v.Required = val.b }},
 	{name: "trim", kind: kindBool, only: onlyTextOrList, set: func(_ *tableReader, v *Var, val value) { v.Trim = val.b }},
 	{name: "pattern", kind: kindString, only: onlyTextOrList, set: setPattern},
-	{name: "invalid", kind: kindString, only: onlyTextOrList, set: setInvalid},
+	{name: "invalid", kind: kindString, only: onlyInvalid, set: setInvalid},
 	{name: "max_runes", kind: kindInt, max: maxLimit, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.MaxRunes = int(val.n) }},
 	{name: "overflow", kind: kindString, only: onlyText, set: setOverflow},
 	{name: "notice", kind: kindString, only: onlyText, set: func(_ *tableReader, v *Var, val value) { v.Notice = val.str }},
+	{name: "max_items", kind: kindInt, max: maxLimit, only: onlyRecords, set: func(_ *tableReader, v *Var, val value) { v.MaxItems = int(val.n) }},
+	{name: "max_bytes", kind: kindInt, max: maxLimit, only: onlyRecords, set: func(_ *tableReader, v *Var, val value) { v.MaxBytes = int(val.n) }},
+	{name: "pin_first", kind: kindBool, only: onlyRecords, set: func(_ *tableReader, v *Var, val value) { v.PinFirst = val.b }},
+	decodeKey,
 	langKey,
+	{name: "fields", kind: kindTable, only: onlyFields, set: setFields},
 }
+
+// fieldTable points at fieldKeys for setFields, which fieldKeys itself holds: a direct reference would be an
+// initialization cycle.
+var fieldTable *[]key[*Var]
+
+func init() { fieldTable = &fieldKeys }
 
 // typeKey reads type, which must be one of names.
 func typeKey(names []string, list string) key[*Var] {
@@ -59,6 +73,32 @@ func typeKey(names []string, list string) key[*Var] {
 		return "type of " + v.what() + " must be " + list
 	}, func(v *Var, t Type) { v.Type, v.typeSet = t, true })
 }
+
+// fieldTypeKey reads the type of a field: any type but list.
+var fieldTypeKey = key[*Var]{name: "type", kind: kindString, set: func(r *tableReader, v *Var, val value) {
+	names := fieldTypeNames()
+	t, ok := parseEnum[Type](typeNames, val.str)
+	if !ok || t == TypeList {
+		r.errorf("type", "type of %s must be one of %s, not %q%s", v.what(), strings.Join(names, ", "), val.str, DidYouMean(val.str, names))
+		return
+	}
+	v.Type, v.typeSet = t, true
+}}
+
+// fieldTypeNames are the types a field may have: a list field is written as records, or as a text.
+func fieldTypeNames() []string {
+	return []string{"string", "text", "bool", "int", "records", "record"}
+}
+
+// decodeKey reads decode: how a record or records value given as a string is read.
+var decodeKey = key[*Var]{name: "decode", kind: kindString, only: onlyFields, set: func(r *tableReader, v *Var, val value) {
+	d, ok := parseEnum[Decode](decodeNames, val.str)
+	if !ok || d == DecodeNone {
+		r.errorf("decode", `decode of %s must be "json" (a string value is read as a JSON text), not %q`, v.what(), val.str)
+		return
+	}
+	v.Decode = d
+}}
 
 var (
 	trustKey = enumKey("trust", trustNames, func(v *Var) string {
@@ -86,6 +126,9 @@ func (v *Var) what() string {
 	if v.record != "" {
 		return "field " + quoted(v.Name) + " of " + quoted(v.record)
 	}
+	if v.Type == TypeRecord {
+		return "record variable " + quoted(v.Name)
+	}
 	return "variable " + quoted(v.Name)
 }
 
@@ -105,6 +148,8 @@ var (
 	onlyListOrRecords = onlyFor("list and records", func(t Type) bool { return t == TypeList || t == TypeRecords })
 	onlyTextOrList    = onlyFor("string, text and list", func(t Type) bool { return t.IsText() || t == TypeList })
 	onlyRecords       = onlyFor("records", func(t Type) bool { return t == TypeRecords })
+	onlyFields        = onlyFor("record and records", Type.HasFields)
+	onlyInvalid       = onlyFor("string, text, list, record and records", func(t Type) bool { return t != TypeBool && t != TypeInt })
 )
 
 func setOverflow(r *tableReader, v *Var, val value) {
@@ -158,7 +203,12 @@ func setInvalid(r *tableReader, v *Var, val value) {
 		r.errorf("invalid", `invalid must be "error" (a value that does not match pattern is an error) or "empty" (it is dropped), not %q%s`, val.str, DidYouMean(val.str, invalidNames))
 		return
 	}
-	if _, ok := r.m["pattern"]; !ok {
+	_, pattern := r.m["pattern"]
+	_, decode := r.m["decode"]
+	switch {
+	case v.Type.HasFields() && !decode:
+		r.errorf("invalid", "invalid says what to do with a JSON text that does not fit, but %s has no decode: add decode = \"json\", or remove invalid", v.what())
+	case !v.Type.HasFields() && !pattern:
 		r.errorf("invalid", "invalid says what to do with a value that does not match pattern, but %s has no pattern: add pattern = \"…\", or remove invalid", v.what())
 	}
 	v.Invalid = i
@@ -176,18 +226,23 @@ func setFields(r *tableReader, v *Var, val value) {
 			r.l.errorf(at, "fields.%s of variable %q must be a table with a type, not %s", name, v.Name, DescribeValue(val.table[name]))
 			continue
 		}
-		fr := r.l.table(r.file, r.ix, r.name+".fields."+name, 0, "[vars."+v.Name+".fields."+name+"]", m)
-		f := &Var{Name: name, record: v.Name, Range: fr.src.Header, Table: fr.src}
+		header := "[" + r.name + ".fields." + name + "]"
+		fr := r.l.table(r.file, r.ix, r.name+".fields."+name, 0, header, m)
+		f := &Var{Name: name, record: v.Path(), depth: v.depth + 1, Range: fr.src.Header, Table: fr.src}
 		if !isName(name) {
 			r.l.errorf(f.Range, "field name %q is not valid: field names match [a-z][a-z0-9_]*", name)
 		}
-		decode(fr, f, fieldKeys)
+		decode(fr, f, *fieldTable)
 		if !f.typeSet {
 			if _, present := m["type"]; !present {
-				r.l.errorf(f.Range, `%s needs a type: add type = "string", "text", "int" or "bool"`, f.what())
+				r.l.errorf(f.Range, `%s needs a type: add type = "string", "text", "int", "bool", "record" or "records"`, f.what())
 			}
 			v.broken = true
 		}
+		if f.broken {
+			v.broken = true
+		}
+		f.finishFields(r.l, fr, m, header)
 		f.finish(fr, m)
 		v.Fields = append(v.Fields, f)
 	}
@@ -205,7 +260,7 @@ func (l *loader) variable(parent *tableReader, name string, raw any) {
 		return
 	}
 	r := l.table(parent.file, parent.ix, "vars."+name, 0, "[vars."+name+"]", m)
-	v := &Var{Name: name, Range: r.src.Header, Table: r.src}
+	v := &Var{Name: name, depth: 1, Range: r.src.Header, Table: r.src}
 	switch {
 	case name == "task":
 		l.errorf(v.Range, `variable name "task" is reserved: templates read the task kind as .task; choose another name`)
@@ -218,25 +273,44 @@ func (l *loader) variable(parent *tableReader, name string, raw any) {
 	l.p.Vars[name] = v
 	decode(r, v, varKeys)
 	if _, ok := m["type"]; !ok {
-		l.errorf(v.Range, `variable %q needs a type: add type = "string", "text", "bool", "int", "list" or "records"`, name)
+		l.errorf(v.Range, `variable %q needs a type: add type = "string", "text", "bool", "int", "list", "records" or "record"`, name)
 	}
 	if !v.typeSet || !v.scopeSet() {
 		v.broken = true
 	}
-	if v.Type == TypeRecords {
-		if _, ok := m["trust"]; ok {
-			r.errorf("trust", "trust of records variable %q is set per field: move it to [vars.%s.fields.NAME]", name, name)
-		}
-		if len(v.Fields) == 0 && v.typeSet {
-			if _, ok := m["fields"]; !ok {
-				l.errorf(v.Range, "records variable %q needs its fields: add a [vars.%s.fields.NAME] table with a type for each", name, name)
-			}
-		}
-	}
+	v.finishFields(l, r, m, "[vars."+name+"]")
 	if v.Required && v.RequiredFor != nil {
 		v.RequiredFor = nil
 	}
 	v.finish(r, m)
+}
+
+// MaxRecordDepth is how deep record and records values may nest: a variable and three levels of fields below it.
+const MaxRecordDepth = 4
+
+// finishFields checks what a record or records variable or field needs: its fields, no trust of its own, and a
+// depth within MaxRecordDepth.
+func (v *Var) finishFields(l *loader, r *tableReader, m map[string]any, header string) {
+	if !v.Type.HasFields() || !v.typeSet {
+		return
+	}
+	what := v.what()
+	if v.record == "" {
+		what = v.Type.String() + " variable " + quoted(v.Name)
+	}
+	table := strings.Trim(header, "[]")
+	if _, ok := m["trust"]; ok {
+		r.errorf("trust", "trust of %s is set per field: move it to [%s.fields.NAME]", what, table)
+	}
+	if len(v.Fields) == 0 {
+		if _, ok := m["fields"]; !ok {
+			l.errorf(v.Range, "%s needs its fields: add a [%s.fields.NAME] table with a type for each", what, table)
+		}
+	}
+	if v.depth > MaxRecordDepth {
+		l.errorf(v.Range, "%s nests records %d levels deep, more than the %d a value may have: flatten it, or give the innermost part as a text", what, v.depth, MaxRecordDepth)
+		v.broken = true
+	}
 }
 
 // finish settles what depends on several keys of a variable or field.

@@ -112,7 +112,7 @@ func TestReferenceFunctions(t *testing.T) {
 	if !ok {
 		t.Fatal("reference.md has no <!-- funcs --> table")
 	}
-	row := regexp.MustCompile("^\\| `([a-z]+)` \\| `([^`]*)` \\|")
+	row := regexp.MustCompile("^\\| `([a-zA-Z_]+)` \\| `([^`]*)` \\|")
 	var got []string
 	for _, line := range strings.Split(table, "\n") {
 		if !strings.HasPrefix(line, "|") {

@@ -52,6 +52,8 @@ type BlockReport struct {
 	// ScopeWhy lists what makes the block's scope what it is.
 	ScopeWhy   []Reason
 	Placements []Placement
+	// Budget lists the turn messages (rendered with Fixture) whose turn budget cut something, for a turn block.
+	Budget []BudgetNote
 }
 
 // Block explains whether block id renders in task and why, its scope and why, and where it sits in the task's
@@ -97,6 +99,14 @@ func Block(prog *assemble.Program, task, id string, f *blocks.Fixture) (*BlockRe
 	}
 	r.Renders = len(r.Placements) > 0
 	r.Why = why(prog, b, task, f, r.Renders)
+	r.Budget = budgetNotes(arts)
+	if text := budgetReason(r.Budget, b.ID); text != "" {
+		if budgetOmitted(r.Budget, b.ID) {
+			// Not empty: the budget left it out (its body rendered, then was cut).
+			r.Why = slices.DeleteFunc(r.Why, func(x Reason) bool { return x.Kind == "empty" })
+		}
+		r.Why = append(r.Why, Reason{Kind: "budget", Text: text, At: prog.Project.Turn.Table.Value("max_tokens")})
+	}
 	r.ScopeWhy = scopeWhy(prog, b.ID)
 	return r, nil
 }

@@ -44,6 +44,8 @@ type LineReport struct {
 	// From lists what wrote the line's bytes, each source once, in the order of the bytes: literal text (once per
 	// source line), constants, variables, actions. Empty for a separator.
 	From []Origin
+	// Budget is what the turn budget did to the turn message (nil without [turn] max_tokens, and for a runbook).
+	Budget *assemble.Budget
 }
 
 // ParseTarget splits a command-line argument PATH:LINE into an artifact path (TASK/FIXTURE.runbook.md or
@@ -138,7 +140,7 @@ func lineOfArtifact(prog *assemble.Program, a *assemble.Artifact, n int) (*LineR
 		return nil, fmt.Errorf("%s: no block wrote line %d", a.Path, n)
 	}
 	b := span.Block
-	r := &LineReport{Artifact: a.Path, Line: n, Text: a.Text[start:end], Start: start, End: end, Block: b, Scope: span.Scope, Source: b.Range}
+	r := &LineReport{Artifact: a.Path, Line: n, Text: a.Text[start:end], Start: start, End: end, Block: b, Scope: span.Scope, Source: b.Range, Budget: a.Budget}
 	r.Segment, _, _ = segmentOf(a, max(start, span.TextStart))
 	bodyStart := span.TextStart
 	if h := b.Heading(); h != "" {

@@ -84,6 +84,7 @@ func (r *BlockReport) WriteText(w io.Writer) error {
 			fmt.Fprintf(&sb, "  %s: bytes %d-%d, %s, %s (bytes %d-%d)\n", p.Artifact, p.TextStart, p.End, lines, segmentName(p.Segment), p.SegmentStart, p.SegmentEnd)
 		}
 	}
+	writeBudgetText(&sb, r.Budget)
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
@@ -137,8 +138,9 @@ func (r *BlockReport) WriteJSON(w io.Writer) error {
 		Scope          string          `json:"scope"`
 		ScopeWhy       []jsonReason    `json:"scope_why"`
 		Placements     []jsonPlacement `json:"placements"`
+		Budget         []*jsonBudget   `json:"budget,omitempty"`
 	}{r.Block.ID, r.Task, where(r.Block.Range), r.Block.Section.String(), r.Fixture, r.FixtureGuessed, r.Renders,
-		reasons(r.Why), r.Scope.String(), reasons(r.ScopeWhy), pls})
+		reasons(r.Why), r.Scope.String(), reasons(r.ScopeWhy), pls, budgetsJSON(r.Budget)})
 }
 
 // WriteText writes the report for people:
@@ -164,6 +166,9 @@ func (r *LineReport) WriteText(w io.Writer) error {
 		}
 		fmt.Fprintf(&sb, "  %s%s%s\n", o.Kind, name, at(o.At))
 	}
+	if r.Budget.Over() {
+		fmt.Fprintf(&sb, "  %s\n", r.Budget)
+	}
 	_, err := io.WriteString(w, sb.String())
 	return err
 }
@@ -183,19 +188,20 @@ func (r *LineReport) WriteJSON(w io.Writer) error {
 		from[i] = origin{o.Kind, o.Name, where(o.At)}
 	}
 	return writeJSON(w, struct {
-		Artifact string   `json:"artifact"`
-		Line     int      `json:"line"`
-		Text     string   `json:"text"`
-		Start    int      `json:"start"`
-		End      int      `json:"end"`
-		Block    string   `json:"block"`
-		Defined  string   `json:"defined"`
-		Scope    string   `json:"scope"`
-		Segment  string   `json:"segment"`
-		Part     string   `json:"part"`
-		Source   string   `json:"source"`
-		From     []origin `json:"from"`
-	}{r.Artifact, r.Line, r.Text, r.Start, r.End, r.Block.ID, where(r.Block.Range), r.Scope.String(), r.Segment.String(), r.Part, where(r.Source), from})
+		Artifact string      `json:"artifact"`
+		Line     int         `json:"line"`
+		Text     string      `json:"text"`
+		Start    int         `json:"start"`
+		End      int         `json:"end"`
+		Block    string      `json:"block"`
+		Defined  string      `json:"defined"`
+		Scope    string      `json:"scope"`
+		Segment  string      `json:"segment"`
+		Part     string      `json:"part"`
+		Source   string      `json:"source"`
+		From     []origin    `json:"from"`
+		Budget   *jsonBudget `json:"budget,omitempty"`
+	}{r.Artifact, r.Line, r.Text, r.Start, r.End, r.Block.ID, where(r.Block.Range), r.Scope.String(), r.Segment.String(), r.Part, where(r.Source), from, budgetJSON("", r.Budget)})
 }
 
 func writeJSON(w io.Writer, v any) error {

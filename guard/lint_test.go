@@ -1110,3 +1110,42 @@ func TestUncoveredTaskNotSilenced(t *testing.T) {
 		t.Errorf("findings:\n%q\nwant\n%q", got, want)
 	}
 }
+
+// TestUnusedRecordFields: unused-variable reports the declared fields of a used record or records variable that no
+// block reads, at any depth; a use of a record or a nested field as a whole reads every field below it.
+func TestUnusedRecordFields(t *testing.T) {
+	manifest := "name = \"a\"\ntasks = [\"t\"]\n[runbook]\norder = [\"b\"]\n" +
+		"[vars.repos]\nscope = \"session\"\ntype = \"records\"\n" +
+		"[vars.repos.fields.url]\ntype = \"string\"\n" +
+		"[vars.repos.fields.stars]\ntype = \"int\"\n" +
+		"[vars.repos.fields.owner]\ntype = \"record\"\n" +
+		"[vars.repos.fields.owner.fields.login]\ntype = \"string\"\n" +
+		"[vars.repos.fields.owner.fields.email]\ntype = \"string\"\n" +
+		"[vars.repos.fields.meta]\ntype = \"record\"\n" +
+		"[vars.repos.fields.meta.fields.x]\ntype = \"string\"\n"
+	tests := []struct{ name, body, want string }{
+		{"fields read one by one", `{{range .repos}}{{.url}} {{.owner.login}}{{end}}`,
+			"promptc.toml:10:1: warning: field \"stars\" of \"repos\" is declared but no block reads it: a value given for it changes no output (unused-variable) / read it in a block, or delete [vars.repos.fields.stars] and its values in fixtures/\n" +
+				"promptc.toml:16:1: warning: field \"email\" of \"repos.owner\" is declared but no block reads it: a value given for it changes no output (unused-variable) / read it in a block, or delete [vars.repos.fields.owner.fields.email] and its values in fixtures/\n" +
+				"promptc.toml:18:1: warning: field \"meta\" of \"repos\" is declared but no block reads it: a value given for it changes no output (unused-variable) / read it in a block, or delete [vars.repos.fields.meta] and its values in fixtures/"},
+		{"nested field read", `{{range .repos}}{{.url}}{{.stars}}{{.owner.login}}{{.owner.email}}{{.meta.x}}{{end}}`, ""},
+		{"a nested record used whole", `{{range .repos}}{{.url}}{{json .owner}}{{json .meta}}{{.stars}}{{end}}`, ""},
+		{"records used whole", `{{json .repos}}`, ""},
+		{"an item used whole", `{{range .repos}}{{json .}}{{end}}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files := map[string]string{"promptc.toml": manifest, "blocks/a.toml": "[[block]]\nid = \"b\"\nbody = '" + tt.body + "'\n"}
+			prog, arts := ltCompile(t, files)
+			var got []string
+			for _, f := range Lint(prog, arts, ltCounter(t)) {
+				if f.Lint == LintUnusedVariable {
+					got = append(got, f.String()+" / "+f.Suggestion)
+				}
+			}
+			if strings.Join(got, "\n") != tt.want {
+				t.Errorf("unused-variable findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), tt.want)
+			}
+		})
+	}
+}

@@ -50,6 +50,7 @@ func (l *linter) unusedVariables() {
 	}
 	for _, name := range lintKeys(l.p.Vars) {
 		if used[name] {
+			l.unusedFields(l.p.Vars[name])
 			continue
 		}
 		v := l.p.Vars[name]

@@ -24,6 +24,9 @@ const (
 	// Its items are printed (or not) by the uses inside the range, which Uses.Fields and Uses.Items list. A rule
 	// that knows only printed and condition uses treats it as UseOther.
 	UseRange
+	// UsePart is a read of a field from the value, {{.ref.url}} for ref: the field read is a use of its own (a
+	// FieldUse), judged by its own kind. A rule that does not know it treats it as UseOther.
+	UsePart
 )
 
 func (k UseKind) String() string {
@@ -34,6 +37,8 @@ func (k UseKind) String() string {
 		return "condition"
 	case UseRange:
 		return "range"
+	case UsePart:
+		return "part"
 	}
 	return "other"
 }
@@ -42,7 +47,8 @@ func (k UseKind) String() string {
 type Use struct {
 	Name     string
 	Off, End int
-	// Kind says how a variable is used; it is set for Uses.Vars and Uses.Items only (UseOther elsewhere).
+	// Kind says how a variable is used; it is set for Uses.Vars, Uses.Items and (printed or ranged over) Uses.Consts
+	// only (UseOther elsewhere).
 	Kind UseKind
 	// Alone is set for a printed use whose action stands alone on its line in the body's source: between it and
 	// the previous newline (or the start of the body), and between it and the next newline (or the end of the
@@ -53,10 +59,16 @@ type Use struct {
 }
 
 // FieldUse is a field read from an item of a variable a body ranges over: in {{range .repos}}{{.url}}{{end}} and
-// {{range $i, $r := .repos}}{{$r.url}}{{end}}, field url of variable repos. Whether repos is a records variable,
-// and url one of its fields, is for the compiler to judge.
+// {{range $i, $r := .repos}}{{$r.url}}{{end}}, field url of variable repos; or from a record: {{.ref.url}}, field
+// url of variable ref. Path names the nested field the field is read from, when it is one ("owner" in
+// {{range .repos}}{{.owner.login}}{{end}}, "ref" for {{range .resources}}{{range .ref.tags}}{{.name}}…). Whether
+// repos is a records variable, and url one of its fields, is for the compiler to judge.
 type FieldUse struct {
 	Var, Name string
+	Path      string
+	// Item is set when the field is read from an item of a records value (inside a range over it), and clear when
+	// it is read from a record value itself.
+	Item bool
 	// Off and End are the bytes of the body text that name the field: ".url" in {{.url}} and {{$r.url}}.
 	Off, End int
 	Kind     UseKind
@@ -75,7 +87,8 @@ type Uses struct {
 	// the item, whatever its trust, may reach the output through such a use.
 	Items []Use
 	// Consts, Refs, Titles and Dropped are the literal arguments of const, ref, title and dropped; Lookups the
-	// literal table names of lookup.
+	// literal table names of lookup and lookup_table. A const use has Kind UsePrinted when its result is what an
+	// action prints ({{const "x"}}), UseRange when it is what a range walks ({{range const "x"}}).
 	Consts, Refs, Titles, Lookups, Dropped []Use
 	// Tools are the calls of the function tools, which prints the task's tools: a body that calls it depends on the
 	// task (unless no tool is gated). Name is "tools".
@@ -105,6 +118,16 @@ const (
 type dot struct {
 	kind dotKind
 	name string
+	// path is the nested field of variable name that the value (dotVar) or the ranged-over records (dotItem) is,
+	// "" for the variable itself: "ref", "owner.repos".
+	path string
+}
+
+func (d dot) at(field string) string {
+	if d.path == "" {
+		return field
+	}
+	return d.path + "." + field
 }
 
 // dots is the set of things a value may be; empty when unknown.
@@ -211,6 +234,9 @@ func (a *analyzer) node(n parse.Node, cur dots) {
 		}
 		a.pipe(n.Pipe, cur, kind)
 		a.bind(n.Pipe, a.eval(n.Pipe, cur))
+		if len(n.Pipe.Decl) == 0 {
+			a.constKind(n.Pipe, UsePrinted)
+		}
 	case *parse.IfNode:
 		saved := a.enter()
 		kind := UseOther
@@ -230,10 +256,11 @@ func (a *analyzer) node(n parse.Node, cur dots) {
 			kind = UseRange
 		}
 		a.pipe(n.Pipe, cur, kind)
+		a.constKind(n.Pipe, UseRange)
 		var items dots
 		for _, d := range a.eval(n.Pipe, cur) {
 			if d.kind == dotVar {
-				items = append(items, dot{kind: dotItem, name: d.name})
+				items = append(items, dot{kind: dotItem, name: d.name, path: d.path})
 			}
 		}
 		switch len(n.Pipe.Decl) {
@@ -291,21 +318,43 @@ func (a *analyzer) variable(name string) dots {
 	return a.aliases[name]
 }
 
-// fieldsOf returns what reading the fields idents from base gives: only the variables of the data are followed.
+// fieldsOf returns what reading the fields idents from base gives: the variables of the data, and the nested
+// fields of their values and items.
 func (a *analyzer) fieldsOf(base dots, idents []string) dots {
-	switch len(idents) {
-	case 0:
-		return base
-	case 1:
-		var out dots
-		for _, d := range base {
-			if d.kind == dotData {
-				out = append(out, dot{kind: dotVar, name: idents[0]})
+	out := base
+	for _, id := range idents {
+		var next dots
+		for _, d := range out {
+			switch d.kind {
+			case dotData:
+				next = append(next, dot{kind: dotVar, name: id})
+			case dotVar, dotItem:
+				next = append(next, dot{kind: dotVar, name: d.name, path: d.at(id)})
 			}
 		}
-		return out
+		out = next
 	}
-	return nil
+	return out
+}
+
+// chain records reading the fields idents, one after the other, from base: each read but the last is a UsePart of
+// what it reads from, the last one has kind. off is where the first field (".x") is written.
+func (a *analyzer) chain(base dots, idents []string, off int, kind UseKind) {
+	cur := base
+	for i, id := range idents {
+		k := kind
+		if i < len(idents)-1 {
+			k = UsePart
+		}
+		for _, d := range cur {
+			a.read(d, id, off, off+1+len(id), k)
+		}
+		if i == len(idents)-1 {
+			break // what the last field holds is not needed
+		}
+		cur = a.fieldsOf(cur, idents[i:i+1])
+		off += 1 + len(id)
+	}
 }
 
 // pipe walks a pipeline; kind is how a lone argument is used.
@@ -333,7 +382,7 @@ func (a *analyzer) named(fn string) (uses *[]Use, dynamic *bool) {
 		return &u.Titles, &u.DynamicTitle
 	case "dropped":
 		return &u.Dropped, &u.DynamicDropped
-	case "lookup":
+	case "lookup", "lookup_table":
 		return &u.Lookups, &u.DynamicLookup
 	}
 	return nil, nil
@@ -397,8 +446,8 @@ func (a *analyzer) read(d dot, name string, off, end int, kind UseKind) {
 			return
 		}
 		a.uses.Vars = append(a.uses.Vars, Use{Name: name, Off: off, End: end, Kind: kind})
-	case dotItem:
-		a.uses.Fields = append(a.uses.Fields, FieldUse{Var: d.name, Name: name, Off: off, End: end, Kind: kind})
+	case dotItem, dotVar:
+		a.uses.Fields = append(a.uses.Fields, FieldUse{Var: d.name, Path: d.path, Name: name, Item: d.kind == dotItem, Off: off, End: end, Kind: kind})
 	}
 }
 
@@ -432,25 +481,17 @@ func (a *analyzer) arg(n parse.Node, cur dots, kind UseKind) {
 		// text/template places a field chain (.x.y) at its second field.
 		off := int(n.Pos)
 		if len(n.Ident) > 1 {
-			kind = UseOther // .x.y reads a part of x
 			off -= 1 + len(n.Ident[0])
 		}
-		for _, d := range cur {
-			a.read(d, n.Ident[0], off, off+1+len(n.Ident[0]), kind)
-		}
+		a.chain(cur, n.Ident, off, kind)
 	case *parse.VariableNode:
 		base := a.variable(n.Ident[0])
 		if len(n.Ident) == 1 {
 			a.wholeUse(base, int(n.Pos), int(n.Pos)+len(n.Ident[0]), kind)
 			return
 		}
-		if len(n.Ident) > 2 {
-			kind = UseOther
-		}
 		// text/template places $v.x at its first field, where the use is: .x, as for {{.x}}.
-		for _, d := range base {
-			a.read(d, n.Ident[1], int(n.Pos), int(n.Pos)+1+len(n.Ident[1]), kind)
-		}
+		a.chain(base, n.Ident[1:], int(n.Pos), kind)
 	case *parse.DotNode:
 		a.wholeUse(cur, int(n.Pos), int(n.Pos)+1, kind)
 	case *parse.ChainNode:

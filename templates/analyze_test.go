@@ -20,7 +20,14 @@ func usesString(u Uses) string {
 		parts = append(parts, fmt.Sprintf("%s:%s%s", v.Name, v.Kind, mark(v.Alone)))
 	}
 	for _, f := range u.Fields {
-		parts = append(parts, fmt.Sprintf("%s.%s:%s%s", f.Var, f.Name, f.Kind, mark(f.Alone)))
+		v, sep := f.Var, "."
+		if f.Path != "" {
+			v += "." + f.Path
+		}
+		if !f.Item {
+			sep = "/" // a field of a record value, not of an item
+		}
+		parts = append(parts, fmt.Sprintf("%s%s%s:%s%s", v, sep, f.Name, f.Kind, mark(f.Alone)))
 	}
 	for _, it := range u.Items {
 		parts = append(parts, fmt.Sprintf("%s[]:%s%s", it.Name, it.Kind, mark(it.Alone)))
@@ -61,7 +68,8 @@ func TestUses(t *testing.T) {
 		{"function argument", "{{quote .a}}", "a:other"},
 		{"piped", "{{.a | quote}}", "a:other"},
 		{"parenthesised", "{{(.a)}}", "a:other"},
-		{"part of it", "{{.a.b}}", "a:other"},
+		{"part of it", "{{.a.b}}", "a:part a/b:printed!"},
+		{"nested parts", "{{.a.b.c}}{{with .a.b}}{{.d}}{{end}}", "a:part a:part a/b:part a.b/c:printed a/b:other a.b/d:printed"},
 		{"assigned", "{{$x := .a}}{{$x}}", "a:other"},
 		{"index", `{{index . "a"}}`, "a:other"},
 		{"task", "{{.task}} {{$.task}}", "task"},
@@ -104,8 +112,10 @@ func TestUses(t *testing.T) {
 		{"whole items", `{{range .repos}}{{.}}{{json .}}{{$x := .}}{{index . .k}}{{end}}`,
 			"repos:range repos.k:other repos[]:printed repos[]:other repos[]:other repos[]:other"},
 		{"item variable whole", "{{range $r := .repos}}{{$r}}{{end}}", "repos:range repos[]:printed!"},
-		{"field of a field", "{{range .repos}}{{.owner.name}}{{end}}", "repos:range repos.owner:other"},
-		{"nested range over a field", "{{range .repos}}{{range .tags}}{{.x}}{{end}}{{end}}", "repos:range repos.tags:range"},
+		{"field of a field", "{{range .repos}}{{.owner.name}}{{end}}", "repos:range repos.owner:part repos.owner/name:printed!"},
+		{"nested range over a field", "{{range .repos}}{{range .tags}}{{.x}}{{end}}{{end}}", "repos:range repos.tags:range repos.tags.x:printed!"},
+		{"item variable of a nested range", "{{range $r := .repos}}{{range $t := $r.tags}}{{$t.x}} {{$r.y}}{{end}}{{end}}",
+			"repos:range repos.tags:range repos.tags.x:printed repos.y:printed"},
 		{"range over a computed value", `{{range (index . "l")}}{{.x}}{{end}}`, "l:other"},
 
 		// Functions with names.

@@ -42,6 +42,10 @@ var FuncNames = []string{"bullets", "const", "dropped", "join", "json", "lookup"
 type Consts struct {
 	Text   map[string]string
 	Tables map[string]map[string]string
+	// Lists holds the list constants (read with const, walked with range), each its items in order.
+	Lists map[string][]string
+
+	values map[string]any // the text constants and lists as const returns them (see boxed)
 }
 
 // Env holds what a body's functions learn from the rest of the assembly, and so are bound per execution: whether a
@@ -70,7 +74,7 @@ type funcs struct {
 // Map returns the function map of f. The parse-time map (see Parse) holds every name a body may call; an execution
 // that needs its own environment or budget replaces them all with its own (see Execute).
 func (f *funcs) Map() template.FuncMap {
-	return template.FuncMap{
+	return f.withLists(template.FuncMap{
 		"const":    f.constant,
 		"lookup":   f.lookup,
 		"ref":      f.ref,
@@ -89,7 +93,7 @@ func (f *funcs) Map() template.FuncMap {
 		"html":     f.html,
 		"js":       f.js,
 		"urlquery": f.urlquery,
-	}
+	})
 }
 
 // result is every function's last step: a result over MaxOutput is an error, and within a budgeted execution its

@@ -255,24 +255,24 @@ func TestPrepareErrors(t *testing.T) {
 		in   any
 		want string
 	}{
-		{name: "string got int", v: typed(blocks.TypeString), in: 1, want: `variable "x" is a string, so its value must be a string, not an integer`},
-		{name: "text got bool", v: typed(blocks.TypeText), in: true, want: `variable "x" is a text, so its value must be a string, not a boolean`},
-		{name: "string got list", v: typed(blocks.TypeString), in: []any{"a"}, want: `variable "x" is a string, so its value must be a string, not an array`},
-		{name: "list got int", v: typed(blocks.TypeList), in: 1, want: `variable "x" is a list, so its value must be an array of strings, not an integer`},
-		{name: "list got []int", v: typed(blocks.TypeList), in: []int{1}, want: `variable "x" is a list, so its value must be an array of strings, not a []int`},
-		{name: "list item not a string", v: typed(blocks.TypeList), in: []any{"a", 2}, want: `variable "x" is a list of strings, but an item is an integer`},
-		{name: "list item nil", v: typed(blocks.TypeList), in: []any{nil}, want: `variable "x" is a list of strings, but an item is nothing`},
+		{name: "string got int", v: typed(blocks.TypeString), in: 1, want: `variable "x" is a string, so its value must be a string, not an int`},
+		{name: "text got bool", v: typed(blocks.TypeText), in: true, want: `variable "x" is a text, so its value must be a string, not a bool`},
+		{name: "string got list", v: typed(blocks.TypeString), in: []any{"a"}, want: `variable "x" is a string, so its value must be a string, not a []any`},
+		{name: "list got int", v: typed(blocks.TypeList), in: 1, want: `variable "x" is a list, so its value must be a []string (or a []any of strings), not an int`},
+		{name: "list got []int", v: typed(blocks.TypeList), in: []int{1}, want: `variable "x" is a list, so its value must be a []string (or a []any of strings), not a []int`},
+		{name: "list item not a string", v: typed(blocks.TypeList), in: []any{"a", 2}, want: `variable "x" is a list of strings, but an item is an int`},
+		{name: "list item nil", v: typed(blocks.TypeList), in: []any{nil}, want: `variable "x" is a list of strings, but an item is nil`},
 		{name: "bool got string", v: typed(blocks.TypeBool), in: "true", want: `variable "x" is a bool, so its value must be true or false, not a string`},
 		{name: "int got string", v: typed(blocks.TypeInt), in: "1", want: `variable "x" is an int, so its value must be a whole number, not a string`},
-		{name: "int got map", v: typed(blocks.TypeInt), in: map[string]any{}, want: `variable "x" is an int, so its value must be a whole number, not a table`},
-		{name: "int got fraction", v: typed(blocks.TypeInt), in: 1.5, want: `variable "x" is an int, so its value must be a whole number, not a float`},
-		{name: "int got NaN", v: typed(blocks.TypeInt), in: math.NaN(), want: `variable "x" is an int, so its value must be a whole number, not a float`},
-		{name: "int got Inf", v: typed(blocks.TypeInt), in: math.Inf(1), want: `variable "x" is an int, so its value must be a whole number, not a float`},
-		{name: "int got float32", v: typed(blocks.TypeInt), in: float32(1), want: `variable "x" is an int, so its value must be a whole number, not a float`},
+		{name: "int got map", v: typed(blocks.TypeInt), in: map[string]any{}, want: `variable "x" is an int, so its value must be a whole number, not a map[string]any`},
+		{name: "int got fraction", v: typed(blocks.TypeInt), in: 1.5, want: `variable "x" is an int, so its value must be a whole number, not a float64`},
+		{name: "int got NaN", v: typed(blocks.TypeInt), in: math.NaN(), want: `variable "x" is an int, so its value must be a whole number, not a float64`},
+		{name: "int got Inf", v: typed(blocks.TypeInt), in: math.Inf(1), want: `variable "x" is an int, so its value must be a whole number, not a float64`},
+		{name: "int got float32", v: typed(blocks.TypeInt), in: float32(1), want: `variable "x" is an int, so its value must be a whole number, not a float32`},
 		{name: "float over range", v: typed(blocks.TypeInt), in: 1e300, want: `variable "x" is an int, but 1e+300 is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)`},
 		{name: "float beyond 2^53", v: typed(blocks.TypeInt), in: 9007199254740994.0, want: `variable "x" is an int, but 9.007199254740994e+15 is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)`},
 		{name: "uint64 over range", v: typed(blocks.TypeInt), in: uint64(math.MaxUint64), want: `variable "x" is an int, but 18446744073709551615 is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)`},
-		{name: "json number fraction", v: typed(blocks.TypeInt), in: json.Number("1.5"), want: `variable "x" is an int, so its value must be a whole number, not a number`},
+		{name: "json number fraction", v: typed(blocks.TypeInt), in: json.Number("1.5"), want: `variable "x" is an int, so its value must be a whole number, not a json.Number`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

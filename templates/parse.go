@@ -66,6 +66,7 @@ type Parser struct {
 
 // NewParser returns a parser for bodies that read the constants and lookup tables c.
 func NewParser(c Consts) *Parser {
+	c = c.boxed()
 	f := &funcs{consts: c}
 	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(f.Map())}
 }

@@ -10,13 +10,16 @@ import (
 )
 
 // Zero returns the value a template sees for a variable with no value: "" for string and text, an empty []string
-// for list, an empty []map[string]any for records, false for bool and int 0 for int.
+// for list, an empty []map[string]any for records, a map[string]any of every field's zero value for a record, false
+// for bool and int 0 for int.
 func Zero(v *blocks.Var) any {
 	switch v.Type {
 	case blocks.TypeList:
 		return []string{}
 	case blocks.TypeRecords:
 		return []map[string]any{}
+	case blocks.TypeRecord:
+		return zeroRecord(v)
 	case blocks.TypeBool:
 		return false
 	case blocks.TypeInt:
@@ -36,18 +39,20 @@ func Zero(v *blocks.Var) any {
 //     field) with v.Invalid = InvalidError; with InvalidEmpty a string or field becomes empty and a list item is
 //     left out, before the limits and without counting as dropped;
 //  4. the limits: LimitText for strings and fields, LimitList for lists; for records max_items, then max_bytes
-//     (counting the UTF-8 bytes of each record's string and text fields after their own cuts) with pin_first;
+//     (counting the UTF-8 bytes of each record's string and text fields after their own cuts, nested fields
+//     included) with pin_first; nested records fields have limits of their own, applied first;
 //  5. escaping by trust (Escape; a code value is fenced by EscapeCode with v.Lang; a field by its own trust);
 //  6. Neutralize with markers, for every trust level but trusted: trusted values only become valid UTF-8.
 //
-// The result is a string, a new []string, a new []map[string]any (ints as int), a bool or an int. dropped is how
+// The result is a string, a new []string, a new []map[string]any (ints as int; nested records and records likewise), a
+// new map[string]any for a record, a bool or an int. dropped is how
 // many list items or records the limits (max_items and max_bytes together) dropped; 0 for other types. A nil val
 // gives Zero(v). A ValueError never echoes a whole value: the caller knows where the value came from.
 func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, err *blocks.ValueError) {
 	if val == nil {
 		return Zero(v), 0, nil
 	}
-	checked, verr := v.Check(val)
+	checked, verr := v.CheckIn(val, blocks.FormatGo)
 	if verr != nil {
 		return nil, 0, verr
 	}
@@ -64,7 +69,13 @@ func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, 
 	case []string:
 		return prepareList(v, x, markers)
 	case []map[string]any:
-		return prepareRecords(v, x, markers)
+		n := nested{name: v.Name, markers: markers}
+		out, dropped, _, err := n.records(v, x, nestedAt{})
+		return out, dropped, err
+	case map[string]any:
+		n := nested{name: v.Name, markers: markers}
+		out, _, err := n.record(v, x, nestedAt{})
+		return out, 0, err
 	case int64:
 		return int(x), 0, nil
 	}
@@ -111,54 +122,6 @@ func prepareList(v *blocks.Var, raw []string, markers []string) ([]string, int, 
 		items[i] = finish(v, it, markers)
 	}
 	return items, dropped, nil
-}
-
-func prepareRecords(v *blocks.Var, raw []map[string]any, markers []string) ([]map[string]any, int, *blocks.ValueError) {
-	out := make([]map[string]any, len(raw))
-	sizes := make([]int, len(raw))
-	for i, rec := range raw {
-		r := make(map[string]any, len(rec))
-		for name, val := range rec {
-			if n, isInt := val.(int64); isInt {
-				val = int(n)
-			}
-			r[name] = val
-		}
-		// Fields in declaration order (sorted by name), so that of two bad fields the same one is reported every time.
-		for _, f := range v.Fields {
-			s, isText := r[f.Name].(string)
-			if !isText {
-				continue
-			}
-			s, ok := clean(f, s)
-			if !ok {
-				if f.Invalid != blocks.InvalidEmpty {
-					where := fmt.Sprintf("variable %q, record %d: field %q", v.Name, i+1, f.Name)
-					return nil, 0, &blocks.ValueError{Summary: mismatch(where, f, "value", s), Record: i + 1, Field: f.Name}
-				}
-				s = ""
-			}
-			s = LimitText(f, s)
-			sizes[i] += len(s)
-			r[f.Name] = s
-		}
-		out[i] = r
-	}
-	kept := len(out)
-	if v.MaxItems > 0 && kept > v.MaxItems {
-		kept = v.MaxItems
-	}
-	kept = admit(v, kept, func(i int) int { return sizes[i] })
-	dropped := len(out) - kept
-	out = out[:kept:kept]
-	for _, r := range out {
-		for _, f := range v.Fields {
-			if s, ok := r[f.Name].(string); ok {
-				r[f.Name] = finish(f, s, markers)
-			}
-		}
-	}
-	return out, dropped, nil
 }
 
 // mismatch says that a value does not match its variable's pattern. It shows the pattern as written and at most

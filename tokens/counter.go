@@ -80,10 +80,17 @@ func (c *Counter) piece(p string) int {
 		n = (len(p) + 3) / 4
 	}
 	c.mu.Lock()
+	if len(c.cache) >= maxCached {
+		// A platform that renders turns for days must not hold every paragraph it ever counted.
+		clear(c.cache)
+	}
 	c.cache[p] = n
 	c.mu.Unlock()
 	return n
 }
+
+// maxCached bounds the paragraphs a Counter remembers; a command counts far fewer.
+const maxCached = 1 << 17
 
 // Counted returns how many distinct paragraphs the counter has counted, and whether it has loaded its
 // vocabulary: what a test of a command that should count nothing checks.

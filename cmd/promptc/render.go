@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -25,7 +26,8 @@ func renderCommand(e *env) *cli.Command {
 			"Session values come from fixture F (default: the only fixture rendering T) or from FILE; turn values\n" +
 			"from turn K (1-based) of the fixture, or from FILE. A values FILE is a JSON object or a TOML table of\n" +
 			"variable values (name = value), read as JSON when it ends in .json or starts with \"{\". FILE - reads\n" +
-			"standard input (for one of --session and --turn-file). Every value is checked against its declaration.",
+			"standard input (for one of --session and --turn-file). Every value is checked against its declaration.\n" +
+			"A turn message over [turn] max_tokens is cut by the turn budget; what it cut is said on stderr.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
 			&cli.StringFlag{Name: "fixture", Usage: "take values from fixtures/`F`.toml"},
@@ -122,6 +124,14 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	a, diags := prog.Render(req)
 	if diags = append(valueDiags, diags...); len(diags) > 0 {
 		return "", e.diagnostics(diags.Sort())
+	}
+	if a.Budget.Over() {
+		// What the turn budget cut, on stderr: stdout holds the message alone, byte for byte.
+		warn := ""
+		if a.Budget.Exceeded {
+			warn = "warning: "
+		}
+		fmt.Fprintf(e.stderr, "promptc: %s%s\n", warn, a.Budget)
 	}
 	return a.Text, nil
 }

@@ -1,0 +1,68 @@
+package assemble
+
+import (
+	"sync"
+
+	"github.com/promptc/promptc/tokens"
+)
+
+// The turn budget counts tokens with o200k_base, as promptc's reports do (see guard.Counter). A text is split into
+// lines, each cut right after a newline that a character other than white space follows, and each distinct piece is
+// tokenized once and its count cached, so that recounting a message after one item is dropped tokenizes only the
+// lines that changed. o200k_base's pre-tokenizer never joins a newline with a following character other than white
+// space, so the pieces' counts add up to the whole text's exactly (TestLineCounterExact). The vocabulary is loaded
+// on the first count, so a project without a budget never loads it.
+
+// TokenCounter counts the tokens of a text. guard.Counter is one.
+type TokenCounter interface {
+	Count(text string) int
+}
+
+// budgetCounter is the counter the turn budget uses unless Program.SetTokenCounter gives another.
+var budgetCounter = sync.OnceValue(func() TokenCounter { return &paragraphCounter{cache: map[string]int{}} })
+
+type paragraphCounter struct {
+	once  sync.Once
+	tok   *tokens.Counter
+	mu    sync.Mutex
+	cache map[string]int
+}
+
+func (c *paragraphCounter) Count(text string) int {
+	n, start := 0, 0
+	for i := 0; i < len(text)-1; i++ {
+		if text[i] == '\n' && !isSpace(text[i+1]) {
+			n += c.piece(text[start : i+1])
+			start = i + 1
+		}
+	}
+	if start < len(text) {
+		n += c.piece(text[start:])
+	}
+	return n
+}
+
+// isSpace reports whether b starts a white space character (ASCII white space, or any non-ASCII byte, which may
+// start a Unicode space: a cut is made only where it surely is not one).
+func isSpace(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\r' || b == '\v' || b == '\f' || b >= 0x80
+}
+
+func (c *paragraphCounter) piece(p string) int {
+	c.mu.Lock()
+	n, ok := c.cache[p]
+	c.mu.Unlock()
+	if ok {
+		return n
+	}
+	// A piece holds no blank line followed by text, so the counter (which splits at blank lines) tokenizes it whole.
+	c.once.Do(func() { c.tok = tokens.New(tokens.O200k) })
+	n = c.tok.Count(p)
+	c.mu.Lock()
+	if len(c.cache) > 1<<16 {
+		clear(c.cache) // a long-running platform renders many turns: bound what the cache holds
+	}
+	c.cache[p] = n
+	c.mu.Unlock()
+	return n
+}

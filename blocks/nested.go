@@ -1,0 +1,383 @@
+package blocks
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Record and records values (docs/reference.md, "Records" and "Nested data"): a record is a table of declared
+// fields, a records value a list of them, and a field may itself be a record or records, to MaxRecordDepth.
+
+// checkNested checks a record or records value for v.
+func (v *Var) checkNested(raw any, f ValueFormat) (any, []*ValueError) {
+	c := nestedCheck{f: f, name: v.Name}
+	val, errs := c.value(v, raw, valuePath{})
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	if c.size > MaxValueBytes {
+		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), oversize(c.size))}}
+	}
+	return val, nil
+}
+
+// nestedCheck is one check of a record or records value.
+type nestedCheck struct {
+	f    ValueFormat
+	name string // the variable
+	size int    // the bytes of every string in the value
+}
+
+// valuePath is where a part of a value is, below its variable: the record (from 1) of a records variable, and the fields
+// and records below it ("ref.url", "items[2].name").
+type valuePath struct {
+	record int
+	field  string
+}
+
+func (p valuePath) dot(name string) valuePath {
+	if p.field != "" {
+		name = p.field + "." + name
+	}
+	return valuePath{p.record, name}
+}
+
+func (p valuePath) index(i int) valuePath {
+	if p.field == "" && p.record == 0 {
+		return valuePath{record: i}
+	}
+	return valuePath{p.record, fmt.Sprintf("%s[%d]", p.field, i)}
+}
+
+// where names the part of the value at p for a message: `variable "repos", record 2, field "owner"`.
+func (c *nestedCheck) where(p valuePath) string {
+	s := "variable " + quoteName(c.name)
+	if p.record > 0 {
+		s += fmt.Sprintf(", record %d", p.record)
+	}
+	rest := p.field
+	for rest != "" {
+		var part string
+		part, rest, _ = strings.Cut(rest, ".")
+		name, idx, indexed := strings.Cut(part, "[")
+		s += ", field " + quoteName(name)
+		if indexed {
+			s += ", record " + strings.TrimSuffix(idx, "]")
+		}
+	}
+	return s
+}
+
+func (c *nestedCheck) errorf(p valuePath, format string, args ...any) *ValueError {
+	return &ValueError{Summary: c.where(p) + fmt.Sprintf(format, args...), Record: p.record, Field: p.field}
+}
+
+// value checks the value of v (a record or records variable or field) at p.
+func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
+	w := c.f.words()
+	if s, ok := raw.(string); ok && v.Decode == DecodeJSON {
+		return c.decoded(v, s, p)
+	}
+	if v.Type == TypeRecord {
+		rec, ok := recordFields(raw)
+		if !ok {
+			return nil, []*ValueError{c.errorf(p, " is a record, so its value must be %s, not %s", w.table, w.describe(raw))}
+		}
+		return c.record(v, rec, p)
+	}
+	items, ok := recordList(raw)
+	if !ok {
+		return nil, []*ValueError{c.errorf(p, " is records, so its value must be %s, not %s", w.tables, w.describe(raw))}
+	}
+	var errs []*ValueError
+	out := make([]map[string]any, 0, len(items))
+	for i, item := range items {
+		at := p.index(i + 1)
+		rec, ok := recordFields(item)
+		if !ok {
+			e := c.errorf(p, " is records, but record %d is %s, not %s", i+1, w.describe(item), w.table)
+			e.Record, e.Field = at.record, at.field
+			errs = append(errs, e)
+			continue
+		}
+		checked, es := c.record(v, rec, at)
+		errs = append(errs, es...)
+		if len(es) == 0 {
+			out = append(out, checked)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+// decoded checks a record or records value given as a JSON text (decode = "json"): a text that is not valid JSON,
+// or does not fit v's shape, is an error, or with Invalid = InvalidEmpty the zero record or no records.
+func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError) {
+	d := json.NewDecoder(strings.NewReader(s))
+	d.UseNumber()
+	var raw any
+	err := d.Decode(&raw)
+	if err == nil && d.More() {
+		err = fmt.Errorf("unexpected data after the JSON value")
+	}
+	if err == nil {
+		inner := nestedCheck{f: FormatJSON, name: c.name}
+		val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields}, raw, p)
+		if len(errs) == 0 {
+			c.size += inner.size
+			return val, nil
+		}
+		if v.Invalid == InvalidEmpty {
+			return zeroOf(v), nil
+		}
+		for _, e := range errs {
+			e.Summary += ", in the JSON text it was given"
+		}
+		return nil, errs
+	}
+	if v.Invalid == InvalidEmpty {
+		return zeroOf(v), nil
+	}
+	msg := strings.TrimPrefix(err.Error(), "json: ")
+	return nil, []*ValueError{c.errorf(p, ` is a %s with decode = "json", but its text is not valid JSON: %s`, v.Type, msg)}
+}
+
+// record checks one record's fields against v's.
+func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[string]any, []*ValueError) {
+	var errs []*ValueError
+	for _, k := range sortedKeys(rec) {
+		if v.Field(k) == nil {
+			names := make([]string, len(v.Fields))
+			for j, f := range v.Fields {
+				names[j] = f.Name
+			}
+			e := c.errorf(p, " has undeclared field %q%s (declared: %s)", k, DidYouMean(k, names), strings.Join(names, ", "))
+			e.Field, e.Undeclared = p.dot(k).field, true
+			errs = append(errs, e)
+		}
+	}
+	checked := make(map[string]any, len(v.Fields))
+	for _, fd := range v.Fields {
+		at := p.dot(fd.Name)
+		raw, ok := rec[fd.Name]
+		if !ok || raw == nil && c.f == FormatGo {
+			if fd.Required {
+				e := c.errorf(p, " lacks required field %q", fd.Name)
+				e.Field = at.field
+				errs = append(errs, e)
+			}
+			checked[fd.Name] = zeroOf(fd)
+			continue
+		}
+		if fd.Type.HasFields() {
+			val, es := c.value(fd, raw, at)
+			errs = append(errs, es...)
+			checked[fd.Name] = val
+			continue
+		}
+		val, msg := checkScalar(fd.Type, raw, c.f)
+		if msg != "" {
+			e := c.errorf(p, ": field %q %s", fd.Name, msg)
+			e.Field = at.field
+			errs = append(errs, e)
+			continue
+		}
+		if s, ok := val.(string); ok {
+			c.size += len(s)
+		}
+		checked[fd.Name] = val
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return checked, nil
+}
+
+// recordList returns the items of a records value, from any of the list shapes a decoder or a Go caller gives.
+func recordList(raw any) ([]any, bool) {
+	switch a := raw.(type) {
+	case []any:
+		return a, true
+	case []map[string]any:
+		items := make([]any, len(a))
+		for i, m := range a {
+			items[i] = m
+		}
+		return items, true
+	case []map[string]string:
+		items := make([]any, len(a))
+		for i, m := range a {
+			items[i] = m
+		}
+		return items, true
+	case []Values:
+		items := make([]any, len(a))
+		for i, m := range a {
+			items[i] = map[string]any(m)
+		}
+		return items, true
+	}
+	return nil, false
+}
+
+// zeroOf is the canonical value a missing optional field has: for a record, every field at its zero value, so
+// that reading a field of a missing record prints nothing.
+func zeroOf(v *Var) any {
+	switch v.Type {
+	case TypeBool:
+		return false
+	case TypeInt:
+		return int64(0)
+	case TypeRecords:
+		return []map[string]any{}
+	case TypeRecord:
+		m := make(map[string]any, len(v.Fields))
+		for _, f := range v.Fields {
+			m[f.Name] = zeroOf(f)
+		}
+		return m
+	}
+	return ""
+}
+
+// ZeroRecord returns the value a record variable or field has when none is given: every field at its zero value
+// ("" , false, 0, no records, and nested records likewise), with ints as int64.
+func ZeroRecord(v *Var) map[string]any {
+	m, _ := zeroOf(&Var{Type: TypeRecord, Fields: v.Fields}).(map[string]any)
+	return m
+}
+
+// describeGo names the type of a value a Go program passed, in Go's words.
+func describeGo(v any) string {
+	if v == nil {
+		return "nil"
+	}
+	t := strings.ReplaceAll(fmt.Sprintf("%T", v), "interface {}", "any")
+	switch t[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + t
+	}
+	return "a " + t
+}
+
+// goValue converts the Go shapes that Values documents into the decoded forms Check reads: a struct becomes a
+// map[string]any keyed by its fields' json names (a field tagged "-" and an unexported field are left out, an
+// embedded struct's fields are promoted, a nil pointer or interface field is absent), a pointer its target, a slice
+// or array a []any, a map with string keys a map[string]any, a named string, bool, integer or float type its
+// underlying value. Values already in a decoded form are returned as they are, without reflection.
+func goValue(raw any) any {
+	switch raw.(type) {
+	case nil, string, bool, int64, int, float64, json.Number, []any, []string, map[string]any, []map[string]any,
+		[]map[string]string, map[string]string, Values, []Values:
+		return raw
+	}
+	return fromReflect(reflect.ValueOf(raw), 0)
+}
+
+var jsonNumber = reflect.TypeFor[json.Number]()
+
+func fromReflect(rv reflect.Value, depth int) any {
+	if !rv.IsValid() {
+		return nil
+	}
+	if depth > MaxNesting {
+		return rv.Interface() // refused by the check, which names its type
+	}
+	if rv.Type() == jsonNumber {
+		return rv.Interface()
+	}
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if rv.IsNil() {
+			return nil
+		}
+		return fromReflect(rv.Elem(), depth+1)
+	case reflect.Struct:
+		if !rv.CanInterface() {
+			return nil
+		}
+		if _, ok := rv.Interface().(interface{ MarshalJSON() ([]byte, error) }); ok {
+			return rv.Interface() // a type with its own JSON form (time.Time): refused, with its type named
+		}
+		m := map[string]any{}
+		structFields(rv, m, depth)
+		return m
+	case reflect.Map:
+		if rv.Type().Key().Kind() != reflect.String {
+			return rv.Interface()
+		}
+		m := make(map[string]any, rv.Len())
+		it := rv.MapRange()
+		for it.Next() {
+			m[it.Key().String()] = fromReflect(it.Value(), depth+1)
+		}
+		return m
+	case reflect.Slice, reflect.Array:
+		if rv.Kind() == reflect.Slice && rv.IsNil() {
+			return []any{}
+		}
+		if rv.Type().Elem().Kind() == reflect.Uint8 {
+			return rv.Interface() // bytes are not text: refused, with the type named
+		}
+		out := make([]any, rv.Len())
+		for i := range out {
+			out[i] = fromReflect(rv.Index(i), depth+1)
+		}
+		return out
+	case reflect.String:
+		return rv.String()
+	case reflect.Bool:
+		return rv.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return rv.Int()
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return rv.Uint()
+	case reflect.Float64:
+		return rv.Float() // a float32 is refused, as it is not a JSON number
+	}
+	return rv.Interface()
+}
+
+// structFields adds the fields of struct rv to m under their json names, as encoding/json names them.
+func structFields(rv reflect.Value, m map[string]any, depth int) {
+	t := rv.Type()
+	for i := range t.NumField() {
+		sf := t.Field(i)
+		tag := sf.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		fv := rv.Field(i)
+		if sf.Anonymous && name == "" {
+			et := sf.Type
+			if et.Kind() == reflect.Pointer {
+				if fv.IsNil() {
+					continue
+				}
+				fv, et = fv.Elem(), et.Elem()
+			}
+			if et.Kind() == reflect.Struct {
+				structFields(fv, m, depth+1)
+				continue
+			}
+		}
+		if !sf.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = sf.Name
+		}
+		val := fromReflect(fv, depth+1)
+		if val == nil {
+			continue // a nil pointer or interface: the field is absent, so it takes its zero value
+		}
+		if _, set := m[name]; !set {
+			m[name] = val
+		}
+	}
+}

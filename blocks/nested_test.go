@@ -1,0 +1,187 @@
+package blocks_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// nestedVars declares a records variable with nested fields in each scope, and a turn variable diff.
+const nestedVars = `
+[vars.changed_files]
+scope = "turn"
+type = "records"
+[vars.changed_files.fields.path]
+type = "string"
+[vars.changed_files.fields.status]
+type = "string"
+[vars.diff]
+scope = "turn"
+type = "text"
+[vars.status]
+scope = "turn"
+type = "string"
+[vars.repos]
+scope = "session"
+type = "records"
+[vars.repos.fields.url]
+type = "string"
+[vars.repos.fields.owner]
+type = "record"
+[vars.repos.fields.owner.fields.login]
+type = "string"
+`
+
+func nestedProject(fixture string) string {
+	return strings.Replace(base, "-- blocks/base.toml --", nestedVars+"-- blocks/base.toml --", 1) + fixture
+}
+
+// A key written after a [[turn.NAME]] header belongs to the last record of NAME: when it has the name of a
+// variable, the diagnostic says that the key belongs above the header.
+func TestSubTableTrap(t *testing.T) {
+	tests := []struct{ name, fixture, want string }{
+		{"turn", `
+[[turn]]
+[[turn.changed_files]]
+path = "a.go"
+[[turn.changed_files]]
+path = "b.go"
+diff = "+x"
+`, `fixtures/basic.toml:8:1: variable "changed_files", record 2 has undeclared field "diff" (declared: path, status); "diff" is a turn variable: in TOML, a key written after a [[turn.changed_files]] header belongs to that record, so move the key above the first [[turn.changed_files]] header, right after its [[turn]]`},
+		{"session", `
+[session]
+[[session.repos]]
+url = "u"
+agent = "Ada"
+`, `fixtures/basic.toml:6:1: variable "repos", record 1 has undeclared field "agent" (declared: owner, url); "agent" is a session variable: in TOML, a key written after a [[session.repos]] header belongs to that record, so move the key above the first [[session.repos]] header, in the [session] table itself`},
+		{"no hint for a declared field", `
+[[turn]]
+[[turn.changed_files]]
+status = 1
+`, `fixtures/basic.toml:5:1: variable "changed_files", record 1: field "status" is a string, so its value must be a string, not an integer`},
+		{"no hint for other names", `
+[[turn]]
+[[turn.changed_files]]
+pth = "a.go"
+`, `fixtures/basic.toml:5:1: variable "changed_files", record 1 has undeclared field "pth" (did you mean "path"?) (declared: path, status)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, diags := blocks.Load(archive(nestedProject(tt.fixture)))
+			if got := strings.TrimSpace(diags.String()); got != tt.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// The same trap in a TOML values file, whose records are top-level arrays of tables.
+func TestSubTableTrapValuesFile(t *testing.T) {
+	p, diags := blocks.Load(archive(nestedProject("")))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	_, _, diags = p.ReadValues("turn.toml", []byte("[[changed_files]]\npath = \"a\"\ndiff = \"+x\"\n"), blocks.ScopeTurn)
+	want := `turn.toml:3:1: variable "changed_files", record 1 has undeclared field "diff" (declared: path, status); "diff" is a turn variable: in TOML, a key written after a [[changed_files]] header belongs to that record, so move the key above the first [[changed_files]] header`
+	if got := strings.TrimSpace(diags.String()); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Values files give nested data as nested JSON objects and arrays.
+func TestReadValuesNested(t *testing.T) {
+	p, diags := blocks.Load(archive(nestedProject("")))
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	vals, _, diags := p.ReadValues("s.json", []byte(`{"repos": [{"url": "u", "owner": {"login": "ada"}}, {"url": "v"}]}`), blocks.ScopeSession)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	b, _ := blocks.CanonicalJSON(vals, "")
+	if got, want := string(b), `{"repos":[{"owner":{"login":"ada"},"url":"u"},{"owner":{"login":""},"url":"v"}]}`; got != want {
+		t.Errorf("values = %s, want %s", got, want)
+	}
+	_, _, diags = p.ReadValues("s.json", []byte("{\"repos\": [{\"url\": \"u\",\n \"owner\": {\"name\": \"ada\"}}]}"), blocks.ScopeSession)
+	want := `s.json:2:2: variable "repos", record 1, field "owner" has undeclared field "name" (declared: login)`
+	if got := strings.TrimSpace(diags.String()); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// Declarations of nested data: depth, fields, trust, decode and invalid.
+func TestNestedDeclarations(t *testing.T) {
+	deep := `
+[vars.a]
+scope = "session"
+type = "record"
+[vars.a.fields.b]
+type = "record"
+[vars.a.fields.b.fields.c]
+type = "records"
+[vars.a.fields.b.fields.c.fields.d]
+type = "record"
+[vars.a.fields.b.fields.c.fields.d.fields.e]
+type = "record"
+[vars.a.fields.b.fields.c.fields.d.fields.e.fields.f]
+type = "string"
+`
+	tests := []struct{ name, vars, want string }{
+		{"too deep", deep, `promptc.toml:31:1: field "e" of "a.b.c.d" nests records 5 levels deep, more than the 4 a value may have: flatten it, or give the innermost part as a text`},
+		{"no fields", "[vars.a]\nscope = \"session\"\ntype = \"record\"\n",
+			`promptc.toml:21:1: record variable "a" needs its fields: add a [vars.a.fields.NAME] table with a type for each`},
+		{"nested no fields", "[vars.a]\nscope = \"session\"\ntype = \"record\"\n[vars.a.fields.b]\ntype = \"records\"\n",
+			`promptc.toml:24:1: field "b" of "a" needs its fields: add a [vars.a.fields.b.fields.NAME] table with a type for each`},
+		{"trust on a record", "[vars.a]\nscope = \"session\"\ntype = \"record\"\ntrust = \"trusted\"\n[vars.a.fields.b]\ntype = \"string\"\n",
+			`promptc.toml:24:1: trust of record variable "a" is set per field: move it to [vars.a.fields.NAME]`},
+		{"invalid without decode", "[vars.a]\nscope = \"session\"\ntype = \"record\"\ninvalid = \"empty\"\n[vars.a.fields.b]\ntype = \"string\"\n",
+			`promptc.toml:24:1: invalid says what to do with a JSON text that does not fit, but record variable "a" has no decode: add decode = "json", or remove invalid`},
+		{"decode on a string", "[vars.a]\nscope = \"session\"\ntype = \"string\"\ndecode = \"json\"\n",
+			`promptc.toml:24:1: decode applies only to record and records variables; "a" is of type string`},
+		{"decode yaml", "[vars.a]\nscope = \"session\"\ntype = \"record\"\ndecode = \"yaml\"\n[vars.a.fields.b]\ntype = \"string\"\n",
+			`promptc.toml:24:1: decode of record variable "a" must be "json" (a string value is read as a JSON text), not "yaml"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := strings.Replace(base, "-- blocks/base.toml --", tt.vars+"-- blocks/base.toml --", 1)
+			_, diags := blocks.Load(archive(src))
+			if got := strings.TrimSpace(diags.String()); got != tt.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// FuzzNestedJSON feeds any text to a records variable whose nested field is decoded from JSON, and to a record
+// variable decoded from JSON: no input may panic, and a value that passes has every declared field at every level.
+func FuzzNestedJSON(f *testing.F) {
+	for _, s := range []string{
+		`{"url": "u", "git_ref": "main"}`, `{"url": 1}`, `[{"name": "a"}]`, `{"tags": [{"label": "x"}, 3]}`, `{`, `null`,
+		`{"url": "u"} {"url": "v"}`, `{"tags": [{"label": "x", "deep": {"a": [[[[1]]]]}}]}`, "\"\\ud800\"",
+	} {
+		f.Add(s)
+	}
+	ref := &blocks.Var{Name: "ref", Type: blocks.TypeRecord, Decode: blocks.DecodeJSON, Fields: []*blocks.Var{
+		{Name: "git_ref", Type: blocks.TypeString},
+		{Name: "tags", Type: blocks.TypeRecords, Decode: blocks.DecodeJSON, Fields: []*blocks.Var{{Name: "label", Type: blocks.TypeString}}},
+		{Name: "url", Type: blocks.TypeString, Required: true},
+	}}
+	resources := &blocks.Var{Name: "resources", Type: blocks.TypeRecords, Fields: []*blocks.Var{{Name: "name", Type: blocks.TypeString}, ref}}
+	empty := *ref
+	empty.Invalid = blocks.InvalidEmpty
+	f.Fuzz(func(t *testing.T, text string) {
+		if val, err := ref.CheckIn(text, blocks.FormatJSON); err == nil {
+			m := val.(map[string]any)
+			if _, ok := m["url"].(string); !ok || len(m) != 3 {
+				t.Fatalf("CheckIn(%q) = %v", text, val)
+			}
+		} else if err.Summary == "" {
+			t.Fatalf("CheckIn(%q): error without a message", text)
+		}
+		if _, err := empty.CheckIn(text, blocks.FormatGo); err != nil {
+			t.Fatalf("invalid = empty: CheckIn(%q) = %v", text, err)
+		}
+		_, _ = resources.CheckIn([]any{map[string]any{"name": text, "ref": text}}, blocks.FormatGo)
+	})
+}

@@ -1,0 +1,159 @@
+package templates
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/promptc/promptc/blocks"
+)
+
+// Record and records values are prepared field by field, each field as a variable of its own (docs/reference.md,
+// "Records" and "Nested data"); a nested record or records field is prepared the same way, one level down.
+
+// nested prepares the record and records parts of one variable's value.
+type nested struct {
+	name    string // the variable
+	markers []string
+}
+
+// nestedAt is where a part of the value is: the record (from 1) of a records variable, and the path below it
+// ("owner", "tags[2]").
+type nestedAt struct {
+	record int
+	field  string
+}
+
+// at names the part of the value at p in messages: `variable "repos", record 2, field "owner"`. It is built only
+// for a message, so that preparing a value builds no strings.
+func (n *nested) at(p nestedAt) string {
+	s := fmt.Sprintf("variable %q", n.name)
+	if p.record > 0 {
+		s += fmt.Sprintf(", record %d", p.record)
+	}
+	for rest := p.field; rest != ""; {
+		var part string
+		part, rest, _ = strings.Cut(rest, ".")
+		name, idx, indexed := strings.Cut(part, "[")
+		s += fmt.Sprintf(", field %q", name)
+		if indexed {
+			s += ", record " + strings.TrimSuffix(idx, "]")
+		}
+	}
+	return s
+}
+
+func (p nestedAt) dot(name string) string {
+	if p.field == "" {
+		return name
+	}
+	return p.field + "." + name
+}
+
+// records prepares a records value of v: each record, then max_items and max_bytes with pin_first. It returns the
+// records kept, how many the limits dropped, and the bytes of the string and text fields of those kept.
+func (n *nested) records(v *blocks.Var, raw []map[string]any, p nestedAt) ([]map[string]any, int, int, *blocks.ValueError) {
+	out := make([]map[string]any, len(raw))
+	sizes := make([]int, len(raw))
+	for i, rec := range raw {
+		at := nestedAt{record: i + 1}
+		if p.record > 0 || p.field != "" {
+			at.record, at.field = p.record, fmt.Sprintf("%s[%d]", p.field, i+1)
+		}
+		r, size, err := n.fields(v, rec, at)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		out[i], sizes[i] = r, size
+	}
+	kept := len(out)
+	if v.MaxItems > 0 && kept > v.MaxItems {
+		kept = v.MaxItems
+	}
+	kept = admit(v, kept, func(i int) int { return sizes[i] })
+	total := 0
+	for _, s := range sizes[:kept] {
+		total += s
+	}
+	out = out[:kept:kept]
+	for _, r := range out {
+		n.escape(v, r)
+	}
+	return out, len(raw) - kept, total, nil
+}
+
+// record prepares one record value of v (a record variable or field).
+func (n *nested) record(v *blocks.Var, raw map[string]any, p nestedAt) (map[string]any, int, *blocks.ValueError) {
+	r, size, err := n.fields(v, raw, p)
+	if err != nil {
+		return nil, 0, err
+	}
+	n.escape(v, r)
+	return r, size, nil
+}
+
+// fields prepares the fields of one record up to their limits (steps 1 to 4 of Prepare), ints becoming int, and
+// returns the bytes of its string and text fields after their cuts, nested ones included. Fields go in
+// declaration order (sorted by name), so that of two bad fields the same one is reported every time.
+func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt) (map[string]any, int, *blocks.ValueError) {
+	r := make(map[string]any, len(rec))
+	for name, val := range rec {
+		if x, isInt := val.(int64); isInt {
+			val = int(x)
+		}
+		r[name] = val
+	}
+	size := 0
+	for _, f := range v.Fields {
+		switch x := r[f.Name].(type) {
+		case string:
+			s, ok := clean(f, x)
+			if !ok {
+				if f.Invalid != blocks.InvalidEmpty {
+					where := fmt.Sprintf("%s: field %q", n.at(p), f.Name)
+					return nil, 0, &blocks.ValueError{Summary: mismatch(where, f, "value", s), Record: p.record, Field: p.dot(f.Name)}
+				}
+				s = ""
+			}
+			s = LimitText(f, s)
+			size += len(s)
+			r[f.Name] = s
+		case map[string]any:
+			sub, sz, err := n.fields(f, x, nestedAt{p.record, p.dot(f.Name)})
+			if err != nil {
+				return nil, 0, err
+			}
+			size += sz
+			r[f.Name] = sub
+		case []map[string]any:
+			sub, _, sz, err := n.records(f, x, nestedAt{p.record, p.dot(f.Name)})
+			if err != nil {
+				return nil, 0, err
+			}
+			size += sz
+			r[f.Name] = sub
+		}
+	}
+	return r, size, nil
+}
+
+// escape applies steps 5 and 6 of Prepare to the string and text fields of a record whose limits are applied,
+// nested records included (those already escaped by records are left as they are).
+func (n *nested) escape(v *blocks.Var, r map[string]any) {
+	for _, f := range v.Fields {
+		switch x := r[f.Name].(type) {
+		case string:
+			r[f.Name] = finish(f, x, n.markers)
+		case map[string]any:
+			n.escape(f, x)
+		}
+	}
+}
+
+// zeroRecord is a record with every field at its zero value, as a template sees it.
+func zeroRecord(v *blocks.Var) map[string]any {
+	m := make(map[string]any, len(v.Fields))
+	for _, f := range v.Fields {
+		m[f.Name] = Zero(f)
+	}
+	return m
+}
