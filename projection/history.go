@@ -74,12 +74,15 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 	if err != nil {
 		return nil, err
 	}
-	file := blocks.NewFile(name, string(data))
 	var diags blocks.Diagnostics
 	if len(data) > MaxHistoryBytes {
+		file := blocks.NewFile(name, string(data[:0]))
 		diags.Errorf(file.Range(0, 0), "history file too large: promptc reads at most 8 MiB; keep the history to the turns a request carries")
 		return nil, diags
 	}
+	// A leading byte order mark is dropped, as in every file promptc reads (docs/reference.md, "Source files").
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	file := blocks.NewFile(name, string(data))
 	var msgs []Message
 	open := map[string]bool{} // tool calls not answered yet
 	seen := map[string]bool{}
@@ -107,6 +110,11 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 		}
 		if dec.More() {
 			diags.Errorf(at(int(dec.InputOffset())), "a second JSON value on the line: one message per line")
+			continue
+		}
+		if key, off, first, dup := duplicateKey(line); dup {
+			fp := file.Range(start+first, start+first).Start
+			diags.Errorf(at(off), "duplicate key %q (first at %d:%d): a JSON object may hold each key once", key, fp.Line, fp.Column)
 			continue
 		}
 		m := Message{Role: Role(hl.Role), ToolCallID: hl.ToolCallID}
@@ -201,6 +209,57 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 		return nil, diags
 	}
 	return msgs, nil
+}
+
+// duplicateKey finds the first key that an object of line, a valid JSON value, holds twice: encoding/json would keep
+// the last silently (a tool call's arguments {"x":1,"x":2} sent as {"x":2}). It returns the key, the byte offset
+// of its second occurrence and of its first.
+func duplicateKey(line []byte) (key string, off, first int, dup bool) {
+	type object struct {
+		keys    map[string]int
+		wantKey bool
+	}
+	var stack []*object // nil entries are arrays
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	for {
+		before := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return "", 0, 0, false // io.EOF: the whole value was read; anything else was reported already
+		}
+		var top *object
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		if top != nil && top.wantKey {
+			if d, ok := tok.(json.Delim); !ok || d != '}' {
+				k := tok.(string)
+				at := before + bytes.IndexByte(line[before:], '"')
+				if f, seen := top.keys[k]; seen {
+					return k, at, f, true
+				}
+				top.keys[k] = at
+				top.wantKey = false
+				continue
+			}
+			stack = stack[:len(stack)-1] // the object closed: it is a complete value of its parent
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &object{keys: map[string]int{}, wantKey: true})
+			continue // the object is the pending value; its parent wants a key once it closes
+		case json.Delim('['):
+			stack = append(stack, nil)
+			continue
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value is complete (a scalar, or an array just closed): the enclosing object wants its next key.
+		if n := len(stack); n > 0 && stack[n-1] != nil {
+			stack[n-1].wantKey = true
+		}
+	}
 }
 
 func jsonString(raw json.RawMessage) (string, bool) {

@@ -46,14 +46,31 @@ func TestReadHistoryErrors(t *testing.T) {
 		{`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": [1]}]}`, `the arguments of tool call "c1" must be a JSON object`},
 		{`{"role": "user", "content": "a"} {"role": "user", "content": "b"}`, `a second JSON value on the line`},
 		{"{\"role\": \"user\", \"content\": \"\xff\"}", `h.jsonl:1:1: invalid UTF-8`},
+		// Duplicate keys are refused as in a values file, at the second key, naming the first: encoding/json would
+		// keep the last one silently.
+		{`{"role": "user", "role": "assistant", "content": "x"}`, `h.jsonl:1:18: duplicate key "role" (first at 1:2): a JSON object may hold each key once`},
+		{`{"role": "user", "content": "é"}` + "\n" + `{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": {"x": 1, "x": 2}}]}`,
+			`h.jsonl:2:86: duplicate key "x" (first at 2:78)`},
+		{`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f", "arguments": {"a": {"x": [{"k": 1}, {"k": 2}], "x": 3}}}]}`,
+			`h.jsonl:1:111: duplicate key "x" (first at 1:84)`},
+		{`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f"}]}` + "\n" + `{"role": "tool", "tool_call_id": "c1", "content": {"ts": 1, "ts": 2}}`,
+			`h.jsonl:2:61: duplicate key "ts" (first at 2:52)`},
+		// A BOM is not the start of a line (values files drop it too); a position after it counts from the text.
+		{"\uFEFF{\"role\": \"system\", \"content\": \"x\"}", `h.jsonl:1:1: unknown role "system"`},
 	} {
 		_, err := projection.ReadHistory(strings.NewReader(tc.in), "h.jsonl", nil)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("ReadHistory(%q) = %v, want an error containing %q", tc.in, err, tc.want)
 		}
 	}
+	// The same keys in different objects, and in sibling objects of an array, are no duplicates; a BOM is dropped.
+	h, err := projection.ReadHistory(strings.NewReader("\uFEFF"+`{"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "name": "f", "arguments": {"id": {"id": [{"id": 1}, {"id": 2}, []], "x": {}}, "y": 1}}]}`+"\n"+
+		`{"role": "tool", "tool_call_id": "c1", "content": {"role": "x"}}`), "h.jsonl", nil)
+	if err != nil || len(h) != 2 || string(h[0].ToolCalls[0].Arguments) != `{"id":{"id":[{"id":1},{"id":2},[]],"x":{}},"y":1}` {
+		t.Errorf("nested keys: %v %v", h, err)
+	}
 	// A call left unanswered is reported at the end of the file.
-	_, err := projection.ReadHistory(strings.NewReader(`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f"}]}`+"\n"), "h.jsonl", nil)
+	_, err = projection.ReadHistory(strings.NewReader(`{"role": "assistant", "tool_calls": [{"id": "c1", "name": "f"}]}`+"\n"), "h.jsonl", nil)
 	if err == nil || !strings.Contains(err.Error(), "h.jsonl:2:1: tool calls c1 have no result") {
 		t.Errorf("unanswered call: %v", err)
 	}

@@ -218,7 +218,7 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 	if name := c.String("history"); name != "" {
 		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
 		if err != nil {
-			return in, cmdErr(e, cmd, "--history: %v", unwrapPathError(err))
+			return in, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), unwrapPathError(err))
 		}
 		h, err := projection.ReadHistory(bytes.NewReader(data), name, prog.Project.Volatile)
 		if err != nil {
