@@ -141,22 +141,15 @@ type builder struct {
 	nmsg int
 	// lastHistory is the index of the history's last part, -1 without history.
 	lastHistory int
-	toolJSON    []json.RawMessage
-	naive       bool
+	// prevRole is the role of the last message's side (Anthropic: tool results are on the user's side).
+	prevRole Role
+	toolJSON []json.RawMessage
+	naive    bool
 }
 
 func (b *builder) add(p Part) {
-	p.Tokens = b.opt.Counter.Count(p.Text)
-	p.Prefix = p.Tokens
-	if n := len(b.parts); n > 0 {
-		p.Prefix += b.parts[n-1].Prefix
-	}
 	b.parts = append(b.parts, p)
-}
-
-// marked reports whether the model takes cache markers in this request.
-func (b *builder) marked() bool {
-	return b.m.Matching != Prefix && !b.opt.Implicit && b.m.MaxBreakpoints > 0
+	b.counted(len(b.parts) - 1)
 }
 
 func (b *builder) tools() {
@@ -227,102 +220,154 @@ func lastScope(rb *assemble.Artifact) blocks.Scope {
 // asks.
 func (b *builder) messages(history []Message, turn string) {
 	b.lastHistory = -1
-	prevRole := Role("")
 	for _, m := range history {
-		if b.m.Provider != Anthropic {
-			om := openaiMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
-			text := m.Content
-			if len(m.ToolCalls) > 0 {
-				om.ToolCalls = openaiCalls(m.ToolCalls)
-				js, _ := blocks.CanonicalJSON(om.ToolCalls, "")
-				text += string(js)
-				if m.Content == "" {
-					om.Content = nil
-				}
-			}
-			b.add(Part{Kind: MessagePart, Role: m.Role, Text: text, Message: b.nmsg, History: true, om: om})
-			b.nmsg++
-			b.lastHistory = len(b.parts) - 1
-			continue
-		}
-		if m.Role != ToolRole && m.Content == "" && len(m.ToolCalls) == 0 {
-			continue // no block to send (the API refuses an empty text block), so no message either
-		}
-		side := m.Role
-		if side == ToolRole {
-			side = User
-		}
-		if side != prevRole {
-			b.nmsg++
-		}
-		prevRole = side
-		idx := b.nmsg - 1
-		if m.Role == ToolRole {
-			blk := contentBlock{Type: "tool_result", ToolUseID: m.ToolCallID}
-			if content := m.Content; content != "" {
-				blk.Content = &content // an empty result has no content: SDKs turn "" into an empty text block
-			}
-			b.add(Part{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, ab: blk})
-		} else if m.Content != "" {
-			text := m.Content
-			b.add(Part{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
-				ab: contentBlock{Type: "text", Text: &text}})
-		}
-		for _, c := range m.ToolCalls {
-			blk := contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Arguments}
-			js, _ := blocks.CanonicalJSON(blk, "")
-			b.add(Part{Kind: MessagePart, Role: side, Text: string(js), Message: idx, History: true, ab: blk})
-		}
-		b.lastHistory = len(b.parts) - 1
+		b.message(m)
 	}
-	if turn == "" {
-		return
+	if p, ok := b.turnPart(turn); ok {
+		b.parts = append(b.parts, p)
+		b.counted(len(b.parts) - 1)
+		b.nmsg = p.Message + 1
 	}
-	if b.m.Provider != Anthropic {
-		b.add(Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, om: openaiMessage{Role: User, Content: turn}})
-		b.nmsg++
-		return
-	}
-	if prevRole != User {
-		b.nmsg++
-	}
-	b.add(Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg - 1, ab: contentBlock{Type: "text", Text: &turn}})
 }
 
-// place puts the cache markers: at the end of each system part whose prefix reaches the minimum, and at the end of
-// the history; at most MaxBreakpoints, the history's kept first, then the system's from the first (the prefixes
-// shared most widely).
-func (b *builder) place() {
-	if !b.marked() {
-		return
-	}
-	min := b.m.Minimum()
-	if b.naive {
-		if last := &b.parts[len(b.parts)-1]; last.Prefix >= min {
-			last.Marker = true
+// message adds one message of the history.
+func (b *builder) message(m Message) {
+	if b.m.Provider != Anthropic {
+		om := openaiMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		text := m.Content
+		if len(m.ToolCalls) > 0 {
+			om.ToolCalls = openaiCalls(m.ToolCalls)
+			js, _ := blocks.CanonicalJSON(om.ToolCalls, "")
+			text += string(js)
+			if m.Content == "" {
+				om.Content = nil
+			}
 		}
+		b.add(Part{Kind: MessagePart, Role: m.Role, Text: text, Message: b.nmsg, History: true, om: om})
+		b.nmsg++
+		b.lastHistory = len(b.parts) - 1
 		return
 	}
-	budget := b.m.MaxBreakpoints
+	if m.Role != ToolRole && m.Content == "" && len(m.ToolCalls) == 0 {
+		return // no block to send (the API refuses an empty text block), so no message either
+	}
+	side := m.Role
+	if side == ToolRole {
+		side = User
+	}
+	if side != b.prevRole {
+		b.nmsg++
+	}
+	b.prevRole = side
+	idx := b.nmsg - 1
+	if m.Role == ToolRole {
+		blk := contentBlock{Type: "tool_result", ToolUseID: m.ToolCallID}
+		if content := m.Content; content != "" {
+			blk.Content = &content // an empty result has no content: SDKs turn "" into an empty text block
+		}
+		b.add(Part{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, ab: blk})
+	} else if m.Content != "" {
+		text := m.Content
+		b.add(Part{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
+			ab: contentBlock{Type: "text", Text: &text}})
+	}
+	for _, c := range m.ToolCalls {
+		blk := contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Arguments}
+		js, _ := blocks.CanonicalJSON(blk, "")
+		b.add(Part{Kind: MessagePart, Role: side, Text: string(js), Message: idx, History: true, ab: blk})
+	}
+	b.lastHistory = len(b.parts) - 1
+}
+
+// turnPart returns the part of the turn's message after the history added so far, without adding it (its Tokens
+// and Prefix are not set); ok is false for an empty turn, which sends nothing.
+func (b *builder) turnPart(turn string) (p Part, ok bool) {
+	if turn == "" {
+		return Part{}, false
+	}
+	if b.m.Provider != Anthropic {
+		return Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, om: openaiMessage{Role: User, Content: turn}}, true
+	}
+	idx := b.nmsg - 1
+	if b.prevRole != User {
+		idx++
+	}
+	return Part{Kind: MessagePart, Role: User, Text: turn, Message: idx, ab: contentBlock{Type: "text", Text: &turn}}, true
+}
+
+// counted sets the token counts of part i, the last one.
+func (b *builder) counted(i int) {
+	p := &b.parts[i]
+	p.Tokens = b.opt.Counter.Count(p.Text)
+	p.Prefix = p.Tokens
+	if i > 0 {
+		p.Prefix += b.parts[i-1].Prefix
+	}
+}
+
+// place puts the cache markers (placeMarkers).
+func (b *builder) place() {
+	for _, i := range placeMarkers(b.m, b.opt.Implicit, b.naive, partSlice(b.parts), b.lastHistory) {
+		b.parts[i].Marker = true
+	}
+}
+
+// parts is a request's parts as the marker rules read them: a slice, or the simulation's views that share their
+// history between turns.
+type parts interface {
+	Len() int
+	At(i int) *Part
+	// Prefix is the tokens of the request up to and including part i.
+	Prefix(i int) int
+}
+
+type partSlice []Part
+
+func (s partSlice) Len() int         { return len(s) }
+func (s partSlice) At(i int) *Part   { return &s[i] }
+func (s partSlice) Prefix(i int) int { return s[i].Prefix }
+
+// placeMarkers returns the parts cache markers follow, in order: the end of each system part whose prefix reaches
+// the minimum, and the end of the history (lastHistory, -1 for none); at most MaxBreakpoints, the history's kept
+// first, then the system's from the first (the prefixes shared most widely). naive places one marker, on the
+// request's last part, as automatic caching does. None where the model takes no markers.
+func placeMarkers(m Model, implicit, naive bool, ps parts, lastHistory int) []int {
+	if m.Matching == Prefix || implicit || m.MaxBreakpoints <= 0 || ps.Len() == 0 {
+		return nil
+	}
+	min := m.Minimum()
+	if naive {
+		if last := ps.Len() - 1; ps.Prefix(last) >= min {
+			return []int{last}
+		}
+		return nil
+	}
+	budget := m.MaxBreakpoints
+	var out []int
 	// The history's marker goes on its last part that holds text: a marker on an empty part would make the block
 	// an empty text block, which the APIs refuse.
-	h := b.lastHistory
-	for h >= 0 && b.parts[h].History && b.parts[h].Text == "" {
+	h := lastHistory
+	for h >= 0 && ps.At(h).History && ps.At(h).Text == "" {
 		h--
 	}
-	if h >= 0 && b.parts[h].History && b.parts[h].Prefix >= min {
-		b.parts[h].Marker = true
+	hist := -1
+	if h >= 0 && ps.At(h).History && ps.Prefix(h) >= min {
+		hist = h
 		budget--
 	}
-	for i := range b.parts {
-		if budget == 0 {
-			break
+	for i := 0; i < ps.Len() && budget > 0; i++ {
+		if ps.At(i).Kind == MessagePart {
+			break // the system parts come before every message
 		}
-		if p := &b.parts[i]; p.Kind == SystemPart && p.Prefix >= min {
-			p.Marker = true
+		if ps.At(i).Kind == SystemPart && ps.Prefix(i) >= min {
+			out = append(out, i)
 			budget--
 		}
 	}
+	if hist >= 0 {
+		out = append(out, hist) // system parts come before the history: the list stays in order
+	}
+	return out
 }
 
 func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {

@@ -2,11 +2,14 @@ package projection
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -18,6 +21,9 @@ type Session struct {
 	Turns   []string
 	// Replies[i] answers Turns[i]; a missing or empty reply is Placeholder.
 	Replies []string
+	// After[i] is the time between the request before Turns[i] and its own (a fixture's [[turn]] after); a missing
+	// or zero one is DefaultGap.
+	After []time.Duration
 }
 
 // Placeholder is the assistant's reply to a turn whose fixture gives none.
@@ -40,6 +46,9 @@ type Usage struct {
 	CacheReadTokens  int    `json:"cache_read_tokens"`
 	CacheWriteTokens int    `json:"cache_write_tokens"`
 	UncachedTokens   int    `json:"uncached_tokens"`
+	// ExpiredTokens are the tokens an earlier request had cached that expired before this one, so that they are
+	// billed again (in CacheWriteTokens where the provider bills writes, in UncachedTokens otherwise).
+	ExpiredTokens int `json:"expired_tokens"`
 	// HitRate is CacheReadTokens ÷ InputTokens.
 	HitRate float64 `json:"hit_rate"`
 	// RelativeCost is the request's input cost ÷ the cost of the same input sent uncached.
@@ -51,6 +60,7 @@ func (u *Usage) add(v Usage) {
 	u.CacheReadTokens += v.CacheReadTokens
 	u.CacheWriteTokens += v.CacheWriteTokens
 	u.UncachedTokens += v.UncachedTokens
+	u.ExpiredTokens += v.ExpiredTokens
 }
 
 func (u *Usage) rates(m Model, read float64) {
@@ -93,10 +103,14 @@ const (
 	LayoutRewrite       = "rewrite"
 )
 
+// DefaultGap is the time between two turns of a simulation where neither the fixture (a [[turn]]'s after) nor
+// Options.Gap says.
+const DefaultGap = 30 * time.Second
+
 // Simulate replays the sessions, in order, as requests to opt's model, and counts for each request the tokens read
 // from the provider's cache, written to it and sent uncached, under the model's rules (Model): explicit markers
 // with their lookback, or automatic prefix matching in steps. The cache is shared by all the requests of a layout,
-// in order (so a second session reads the prefix a first one wrote), and never expires. Three layouts are compared:
+// in order (so a second session reads the prefix a first one wrote). Three layouts are compared:
 //
 //   - promptc: the request Project builds: the runbook's segments, the history so far, the turn last;
 //   - volatile-first: the turn's message placed before the runbook in the system prompt, as in a prompt that
@@ -108,14 +122,30 @@ const (
 // client without segments does: automatic caching's, on the request's last part.
 //
 // Token counts are estimates (o200k_base, the encoding reported); so are the provider's prices (Model's
-// multiples of the input price).
+// multiples of the input price). The work grows with the number of turns, not with its square: each message is
+// counted and hashed once.
 func Simulate(sessions []Session, opt Options) (*Simulation, error) {
+	return simulate(sessions, opt, simConfig{refresh: true})
+}
+
+// simConfig is how the simulated cache ages: entries live for ttl from their last use (0: for ever), refreshed on
+// a hit when refresh is set.
+type simConfig struct {
+	ttl     time.Duration
+	refresh bool
+	gap     time.Duration
+}
+
+func simulate(sessions []Session, opt Options, sc simConfig) (*Simulation, error) {
 	if opt.Counter == nil {
 		c, err := guard.NewCounter(guard.O200k)
 		if err != nil {
 			return nil, err
 		}
 		opt.Counter = c
+	}
+	if opt.MaxTokens == 0 {
+		opt.MaxTokens = 4096
 	}
 	m := opt.Model
 	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Encoding: opt.Counter.Encoding()}
@@ -127,29 +157,184 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 	default:
 		sim.Cache = "explicit"
 	}
+	for _, s := range sessions {
+		if s.Runbook == nil {
+			return nil, fmt.Errorf("projection: session %q has no runbook", s.Name)
+		}
+	}
+	pw := &powers{}
 	for _, name := range []string{LayoutPromptc, LayoutVolatileFirst, LayoutRewrite} {
-		c := newCache(m, opt.Implicit)
+		c := newCache(m, opt.Implicit, sc.ttl, sc.refresh)
 		l := Layout{Name: name}
+		var now time.Duration
+		first := true
 		for _, s := range sessions {
-			if s.Runbook == nil {
-				return nil, fmt.Errorf("projection: session %q has no runbook", s.Name)
-			}
+			r := newReplay(name, s, opt, pw)
 			for k := range s.Turns {
-				pr, err := project(layoutInput(name, s, k), opt, name != LayoutPromptc)
+				if !first {
+					now += s.gap(k, sc.gap)
+				}
+				first = false
+				v, err := r.request(k)
 				if err != nil {
 					return nil, fmt.Errorf("session %q, turn %d: %w", s.Name, k+1, err)
 				}
-				u := c.request(pr)
+				u := c.request(v, placeMarkers(m, opt.Implicit, name != LayoutPromptc, v, v.lastHistory), now)
 				u.Session, u.Turn = s.Name, k+1
 				u.rates(m, c.read)
 				l.Turns = append(l.Turns, u)
 				l.Total.add(u)
+				r.answer(k)
 			}
 		}
 		l.Total.rates(m, c.read)
 		sim.Layouts = append(sim.Layouts, l)
 	}
 	return sim, nil
+}
+
+// gap is the time before turn k (from 0) of s: every gap when one is given, else the turn's after, else
+// DefaultGap.
+func (s Session) gap(k int, every time.Duration) time.Duration {
+	switch {
+	case every > 0:
+		return every
+	case k < len(s.After) && s.After[k] > 0:
+		return s.After[k]
+	}
+	return DefaultGap
+}
+
+// replay builds the requests of one session under one layout, turn after turn, sharing the history between them.
+type replay struct {
+	layout string
+	s      Session
+	opt    Options
+	pw     *powers
+	// head is the tools and the system parts (rebuilt every turn for volatile-first, whose system text holds the
+	// turn); tools are the tool parts alone.
+	head  *seq
+	tools []Part
+	// hb adds the history's messages; hist holds their parts.
+	hb   *builder
+	hist *seq
+	// summary is the rewrite layout's running summary: its pieces' tokens and hash.
+	summaryTokens int
+	summaryHash   phash
+	// rbTokens and rbHash are the volatile-first runbook's.
+	rbTokens int
+	rbHash   [32]byte
+}
+
+func newReplay(layout string, s Session, opt Options, pw *powers) *replay {
+	r := &replay{layout: layout, s: s, opt: opt, pw: pw, hist: newSeq()}
+	tb := &builder{opt: opt, m: opt.Model}
+	tb.tools()
+	r.tools = tb.parts
+	rb := s.Runbook
+	if layout == LayoutRewrite {
+		rb = &assemble.Artifact{Text: s.Runbook.Text}
+	}
+	if layout != LayoutVolatileFirst {
+		r.setHead(rb)
+	}
+	return r
+}
+
+// setHead builds the tools and the system parts of rb, and a history builder that continues after them.
+func (r *replay) setHead(rb *assemble.Artifact) {
+	b := &builder{opt: r.opt, m: r.opt.Model, parts: append([]Part(nil), r.tools...)}
+	b.system(rb)
+	r.head = newSeq()
+	for i := range b.parts {
+		r.head.push(r.pw, b.parts[i], partHash(&b.parts[i]))
+	}
+	if r.hb == nil {
+		r.hb = &builder{opt: r.opt, m: r.opt.Model, nmsg: b.nmsg, lastHistory: -1}
+	}
+}
+
+// volatileHead builds the volatile-first head of a turn: the tools, then one system text, the turn's message and
+// the runbook. The text is not built: its tokens are the turn's and the runbook's (counting splits after blank
+// lines, so the two count apart exactly), and its hash is made of theirs.
+func (r *replay) volatileHead(turn string) {
+	rb := r.s.Runbook.Text
+	if strings.HasPrefix(rb, "\n") {
+		r.setHead(&assemble.Artifact{Text: turn + "\n\n" + rb}) // counting would not split between the two
+		return
+	}
+	if r.hb == nil {
+		r.hb = &builder{opt: r.opt, m: r.opt.Model, nmsg: 1, lastHistory: -1}
+		if r.opt.Model.Provider == Anthropic {
+			r.hb.nmsg = 0
+		}
+		r.rbTokens, r.rbHash = r.opt.Counter.Count(rb), sha256.Sum256([]byte(rb))
+	}
+	p := Part{Kind: SystemPart, Message: -1, Scope: blocks.ScopeSession}
+	if r.opt.Model.Provider != Anthropic {
+		p.Message = 0
+	}
+	p.Tokens = r.opt.Counter.Count(turn+"\n\n") + r.rbTokens
+	sum := sha256.New()
+	fmt.Fprintf(sum, "volatile\x00%d\x00%s\x00%d\x00%x\x00", p.Kind, p.Role, p.Message, r.rbHash)
+	io.WriteString(sum, turn)
+	r.head = newSeq()
+	for i := range r.tools {
+		r.head.push(r.pw, r.tools[i], partHash(&r.tools[i]))
+	}
+	r.head.push(r.pw, p, digestHash(sum.Sum(nil)))
+}
+
+// request is the view of turn k's request (from 0), the history of turns before k added already.
+func (r *replay) request(k int) (*view, error) {
+	turn := r.s.Turns[k]
+	if r.layout == LayoutVolatileFirst {
+		r.volatileHead(turn)
+		turn = "Go on with the task described above."
+	}
+	v := &view{pw: r.pw, head: r.head, hist: r.hist, nh: len(r.hist.parts), lastHistory: -1}
+	if r.hb.lastHistory >= 0 {
+		v.lastHistory = len(r.head.parts) + r.hb.lastHistory
+	}
+	if r.layout == LayoutRewrite && k > 0 {
+		p, _ := r.hb.turnPart("-")
+		p.Text = "" // never built: its tokens and its hash are the summary's pieces'
+		header := fmt.Sprintf("Summary of the conversation so far (turns 1 to %d):\n\n", k)
+		last := "This turn:\n\n" + turn
+		p.Tokens = r.opt.Counter.Count(header) + r.summaryTokens + r.opt.Counter.Count(last)
+		sum := sha256.New()
+		fmt.Fprintf(sum, "summary\x00%d\x00%s\x00%d\x00%s\x00%d\x00%d\x00", p.Kind, p.Role, p.Message, header, r.summaryHash[0], r.summaryHash[1])
+		io.WriteString(sum, last)
+		v.tail, v.tailID, v.hasTail = p, digestHash(sum.Sum(nil)), true
+		return v, nil
+	}
+	p, ok := r.hb.turnPart(turn)
+	if !ok {
+		if v.nh == 0 || r.hist.parts[v.nh-1].Role == Assistant {
+			return nil, errors.New("projection: the request ends with no user message: give the turn's message")
+		}
+		return v, nil
+	}
+	p.Tokens = r.opt.Counter.Count(p.Text)
+	v.tail, v.tailID, v.hasTail = p, partHash(&p), true
+	return v, nil
+}
+
+// answer adds turn k and its reply to the history (the rewrite layout sums them up instead).
+func (r *replay) answer(k int) {
+	if r.layout == LayoutRewrite {
+		piece := fmt.Sprintf("The user wrote:\n%s\nThe assistant replied:\n%s\n\n", r.s.Turns[k], r.s.reply(k))
+		r.summaryTokens += r.opt.Counter.Count(piece)
+		d := sha256.Sum256([]byte(piece))
+		r.summaryHash = r.pw.then(r.summaryHash, digestHash(d[:]), 1)
+		return
+	}
+	n := len(r.hb.parts)
+	r.hb.message(Message{Role: User, Content: r.s.Turns[k]})
+	r.hb.message(Message{Role: Assistant, Content: r.s.reply(k)})
+	for i := n; i < len(r.hb.parts); i++ {
+		r.hist.push(r.pw, r.hb.parts[i], partHash(&r.hb.parts[i]))
+	}
 }
 
 // layoutInput is the request of turn k (from 0) of session s under a layout.
@@ -175,90 +360,4 @@ func layoutInput(layout string, s Session, k int) Input {
 		return Input{Runbook: &assemble.Artifact{Text: s.Runbook.Text}, Turn: b.String()}
 	}
 	return Input{Runbook: s.Runbook, History: history, Turn: s.Turns[k]}
-}
-
-// cache is a provider's prompt cache as the simulation sees it: the prefixes written so far, each known by the
-// hash of its parts.
-type cache struct {
-	m        Model
-	explicit bool
-	min      int
-	read     float64
-	entries  map[[32]byte]bool
-}
-
-func newCache(m Model, implicit bool) *cache {
-	c := &cache{m: m, explicit: m.Matching != Prefix && !implicit, min: m.MinCacheTokens, read: m.CacheRead, entries: map[[32]byte]bool{}}
-	if implicit && m.Matching != Prefix {
-		c.min, c.read = m.ImplicitMinCacheTokens, m.ImplicitCacheRead
-	}
-	return c
-}
-
-// request counts one request and adds what it writes to the cache.
-func (c *cache) request(pr *Projection) Usage {
-	hashes := make([][32]byte, len(pr.Parts))
-	var h [32]byte
-	sum := sha256.New()
-	for i, p := range pr.Parts {
-		sum.Reset()
-		sum.Write(h[:])
-		fmt.Fprintf(sum, "%d\x00%s\x00%d\x00", p.Kind, p.Role, p.Message)
-		io.WriteString(sum, p.Text)
-		sum.Sum(h[:0])
-		hashes[i] = h
-	}
-	u := Usage{InputTokens: pr.Tokens}
-	if c.explicit {
-		c.explicitRequest(pr, hashes, &u)
-	} else {
-		c.prefixRequest(pr, hashes, &u)
-	}
-	u.UncachedTokens = u.InputTokens - u.CacheReadTokens - u.CacheWriteTokens
-	return u
-}
-
-// explicitRequest: each marker reads the longest prefix cached at it or at one of the Lookback parts before it;
-// the prefix up to the last marker that reaches the minimum is written, less what was read.
-func (c *cache) explicitRequest(pr *Projection, hashes [][32]byte, u *Usage) {
-	last := -1
-	for _, i := range pr.Markers() {
-		for j := i; j >= 0 && j >= i-c.m.Lookback; j-- {
-			if c.entries[hashes[j]] {
-				u.CacheReadTokens = max(u.CacheReadTokens, pr.Parts[j].Prefix)
-				break
-			}
-		}
-		if pr.Parts[i].Prefix >= c.min {
-			last = i
-		}
-	}
-	if last >= 0 && pr.Parts[last].Prefix > u.CacheReadTokens {
-		u.CacheWriteTokens = pr.Parts[last].Prefix - u.CacheReadTokens
-	}
-	for _, i := range pr.Markers() {
-		if pr.Parts[i].Prefix >= c.min {
-			c.entries[hashes[i]] = true
-		}
-	}
-}
-
-// prefixRequest: the longest run of leading parts some earlier request also began with is read, from the minimum
-// on, in steps; every prefix of the request is cached for later ones. Matching whole parts (messages) makes the
-// count a lower bound: a provider may also match the start of the first part that differs.
-func (c *cache) prefixRequest(pr *Projection, hashes [][32]byte, u *Usage) {
-	shared := 0
-	for j := range hashes {
-		if !c.entries[hashes[j]] {
-			break
-		}
-		shared = pr.Parts[j].Prefix
-	}
-	if shared >= c.min && c.min > 0 {
-		step := max(c.m.Step, 1)
-		u.CacheReadTokens = c.min + (shared-c.min)/step*step
-	}
-	for _, h := range hashes {
-		c.entries[h] = true
-	}
 }
