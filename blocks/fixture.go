@@ -4,6 +4,7 @@ import (
 	"maps"
 	"path"
 	"strings"
+	"time"
 )
 
 var fixtureKeys = []key[*Fixture]{
@@ -22,6 +23,7 @@ var fixtureKeys = []key[*Fixture]{
 			tr := r.l.table(r.file, r.ix, "turn", i, "[[turn]]", m)
 			f.TurnTables = append(f.TurnTables, tr.src)
 			f.Replies = append(f.Replies, reply(tr))
+			f.After = append(f.After, after(tr))
 			f.Turns = append(f.Turns, r.l.values(tr, ScopeTurn))
 		}
 	}},
@@ -91,7 +93,7 @@ func (l *loader) resolveFixtures() {
 				}
 			}
 			if f.Turns == nil {
-				f.Turns, f.TurnTables, f.Replies = base.Turns, base.TurnTables, base.Replies
+				f.Turns, f.TurnTables, f.Replies, f.After = base.Turns, base.TurnTables, base.Replies, base.After
 			}
 		}
 		state[f] = 2
@@ -134,19 +136,39 @@ func reply(r *tableReader) string {
 	return s
 }
 
+// AfterKey is the key of a fixture's [[turn]] that gives the time since the previous turn ("4m30s"), which a
+// session simulator waits; no variable may take its name.
+const AfterKey = "after"
+
+// after reads a [[turn]]'s after: 0 when the turn has none.
+func after(r *tableReader) time.Duration {
+	raw, ok := r.m[AfterKey]
+	if !ok {
+		return 0
+	}
+	r.known[AfterKey] = true
+	s, ok := raw.(string)
+	d, err := time.ParseDuration(s)
+	if !ok || err != nil || d <= 0 {
+		r.errorf(AfterKey, `after in [[turn]] is the time since the previous turn, a positive duration such as "30s" or "4m30s", not %s`, DescribeValue(raw))
+		return 0
+	}
+	return d
+}
+
 // values reads the variable values of a [session] or [[turn]] table, checking names, scopes and types.
 func (l *loader) values(r *tableReader, scope Scope) Values {
 	vals := Values{}
 	for _, k := range sortedKeys(r.m) {
-		if scope == ScopeTurn && k == ReplyKey {
-			continue // the assistant's reply, read by reply
+		if scope == ScopeTurn && (k == ReplyKey || k == AfterKey) {
+			continue // the assistant's reply and the turn's time, read by reply and after
 		}
 		r.known[k] = true
 		v, declared := l.p.Vars[k]
 		if !declared {
 			names := l.varNamesOfScope(scope)
 			if scope == ScopeTurn {
-				names = append(names, ReplyKey)
+				names = append(names, ReplyKey, AfterKey)
 			}
 			r.errorf(k, "unknown variable %q in %s%s", k, r.what, DidYouMean(k, names))
 			continue

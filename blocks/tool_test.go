@@ -275,9 +275,9 @@ func TestLoadModelErrors(t *testing.T) {
 		{
 			name:     "missing and unknown provider, missing and empty name",
 			manifest: "[[model]]\nname = \"x\"\n\n[[model]]\nprovider = \"antropic\"\n\n[[model]]\nprovider = \"openai\"\nname = \"\"\n",
-			want: "promptc.toml:9:1: [[model]] needs a provider: add provider = \"anthropic\", \"openai\" or \"dashscope\"\n" +
+			want: "promptc.toml:9:1: [[model]] needs a provider: add provider = \"anthropic\" (or another of docs/providers.md)\n" +
 				"promptc.toml:12:1: [[model]] needs the model's name: add name = \"…\" (the model id as the provider's API takes it)\n" +
-				"promptc.toml:13:12: provider must be \"anthropic\", \"openai\" or \"dashscope\", not \"antropic\" (did you mean \"anthropic\"?)\n" +
+				"promptc.toml:13:12: provider must be \"anthropic\", \"openai\", \"dashscope\", \"bedrock\", \"gemini\" or \"deepseek\", not \"antropic\" (did you mean \"anthropic\"?)\n" +
 				"promptc.toml:17:1: name must not be empty\n",
 		},
 		{

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -29,10 +30,17 @@ type Options struct {
 	// Tools are sent as the provider's native tools array, in this order (blocks.Project.ToolsFor gives a task's
 	// tools in their fixed order). They come before the system text, so they are part of every cached prefix.
 	Tools []*blocks.Tool
-	// Implicit selects DashScope's implicit cache: no cache markers, the runbook still split into its segments.
+	// Cache is the cache mode (CacheDefault: the model's first); the model must offer it (Model.Check).
+	Cache CacheMode
+	// TTL is the cache lifetime (TTLDefault: the model's first); the model must offer it.
+	TTL TTL
+	// Implicit is Cache: CacheImplicit, as it was written before there were modes.
 	Implicit bool
-	// MaxTokens is Anthropic's required max_tokens; 0 means 4096.
+	// MaxTokens is the reply's limit (Anthropic's required max_tokens, Bedrock's maxTokens, Gemini's
+	// maxOutputTokens); 0 means 4096.
 	MaxTokens int
+	// Gap is, for Simulate, the time between every two turns; 0 takes each turn's (Session.After, else DefaultGap).
+	Gap time.Duration
 	// Counter counts tokens; nil means o200k_base.
 	Counter *guard.Counter
 }
@@ -68,6 +76,8 @@ type Part struct {
 	Scope blocks.Scope
 	// History marks the parts that come from the history (not the runbook, not the turn).
 	History bool
+	// TTL is a marker's lifetime (TTLDefault: the provider's default, sent without one).
+	TTL TTL
 
 	ab contentBlock  // the part as an Anthropic content block
 	om openaiMessage // the part as an OpenAI or DashScope message
@@ -84,6 +94,12 @@ type Projection struct {
 	CacheKey string
 	// Tokens is the request's input tokens, as counted (o200k_base).
 	Tokens int
+	// Cache is the cache mode the body uses, TTL the lifetime of its entries.
+	Cache CacheMode
+	TTL   TTL
+	// CacheBody is, for Gemini's explicit cache, the cachedContents create body that Body (the generateContent
+	// body) refers to; nil otherwise.
+	CacheBody []byte
 }
 
 // Markers returns the indexes of the parts a cache marker follows.
@@ -125,7 +141,10 @@ func project(in Input, opt Options, naive bool) (*Projection, error) {
 		}
 		opt.Counter = c
 	}
-	b := &builder{opt: opt, m: opt.Model, naive: naive}
+	b, err := newBuilder(opt, naive)
+	if err != nil {
+		return nil, err
+	}
 	b.tools()
 	b.system(in.Runbook)
 	b.messages(in.History, in.Turn)
@@ -145,6 +164,56 @@ type builder struct {
 	prevRole Role
 	toolJSON []json.RawMessage
 	naive    bool
+	// mode is the cache mode in force, ttl the lifetime chosen (TTLDefault when none was).
+	mode CacheMode
+	ttl  TTL
+	// callNames are the tool calls' names by id (Gemini's functionResponse names the function, not the call).
+	callNames map[string]string
+}
+
+// Check reports whether the model offers the options' cache mode and lifetime, in a message that names what it
+// offers instead; Project and Simulate refuse what it refuses.
+func (opt Options) Check() error {
+	_, err := resolve(opt)
+	return err
+}
+
+// resolve checks opt's cache mode and lifetime against its model and returns the mode in force.
+func resolve(opt Options) (CacheMode, error) {
+	mode := opt.Cache
+	if opt.Implicit && mode == CacheDefault {
+		mode = CacheImplicit
+	}
+	if err := opt.Model.Check(mode, opt.TTL); err != nil {
+		return 0, err
+	}
+	mode = opt.Model.Mode(mode)
+	if m := opt.Model; m.Provider == OpenAI && opt.TTL != TTLDefault && (opt.TTL == TTL30m) != (mode == CacheExplicit) {
+		if mode == CacheExplicit {
+			return 0, fmt.Errorf("openai %s: explicit breakpoints live 30m (prompt_cache_options.ttl); --ttl %s is a retention of automatic caching", m.Name, opt.TTL)
+		}
+		return 0, fmt.Errorf("openai %s: --ttl 30m is the lifetime of explicit breakpoints (--cache explicit); automatic caching's retention is in_memory or 24h", m.Name)
+	}
+	return mode, nil
+}
+
+func newBuilder(opt Options, naive bool) (*builder, error) {
+	mode, err := resolve(opt)
+	if err != nil {
+		return nil, err
+	}
+	opt.Implicit = mode == CacheImplicit
+	return &builder{opt: opt, m: opt.Model, naive: naive, mode: mode, ttl: opt.TTL, lastHistory: -1, callNames: map[string]string{}}, nil
+}
+
+// blocky reports whether the provider's messages are lists of content blocks with the system apart (Anthropic,
+// Bedrock, Gemini), as opposed to OpenAI's chat messages.
+func (b *builder) blocky() bool {
+	switch b.m.Provider {
+	case Anthropic, Bedrock, Gemini:
+		return true
+	}
+	return false
 }
 
 func (b *builder) add(p Part) {
@@ -159,6 +228,10 @@ func (b *builder) tools() {
 		switch b.m.Provider {
 		case Anthropic:
 			v = anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schema}
+		case Bedrock:
+			v = bedrockTool{ToolSpec: &bedrockToolSpec{Name: t.Name, Description: t.Description, InputSchema: bedrockSchema{JSON: schema}}}
+		case Gemini:
+			v = geminiFunction{Name: t.Name, Description: t.Description, Parameters: schema}
 		default:
 			v = openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schema}}
 		}
@@ -175,10 +248,12 @@ func (b *builder) system(rb *assemble.Artifact) {
 		return
 	}
 	msg := -1
-	if b.m.Provider != Anthropic {
+	if !b.blocky() {
 		msg = 0
 	}
-	if b.m.Provider == OpenAI {
+	if b.m.Provider == OpenAI && b.mode == CacheExplicit {
+		msg = -2 // every segment a text part of the one system message (see below)
+	} else if b.m.Provider == OpenAI || b.m.Provider == DeepSeek {
 		b.add(Part{Kind: SystemPart, Text: rb.Text, Message: msg, Scope: lastScope(rb), om: openaiMessage{Role: "system", Content: rb.Text}})
 		b.nmsg = 1
 		return
@@ -195,7 +270,11 @@ func (b *builder) system(rb *assemble.Artifact) {
 			continue // too short to cache on its own: merged into the next segment
 		}
 		text := rb.Text[start:s.End]
-		b.add(Part{Kind: SystemPart, Text: text, Message: msg, Scope: s.Scope,
+		pm := msg
+		if msg == -2 {
+			pm = 0
+		}
+		b.add(Part{Kind: SystemPart, Text: text, Message: pm, Scope: s.Scope,
 			ab: contentBlock{Type: "text", Text: &text}, om: openaiMessage{Role: "system", Content: text}})
 		if msg >= 0 {
 			msg++
@@ -204,6 +283,9 @@ func (b *builder) system(rb *assemble.Artifact) {
 	}
 	if msg > 0 {
 		b.nmsg = msg
+	}
+	if msg == -2 {
+		b.nmsg = 1
 	}
 }
 
@@ -232,7 +314,10 @@ func (b *builder) messages(history []Message, turn string) {
 
 // message adds one message of the history.
 func (b *builder) message(m Message) {
-	if b.m.Provider != Anthropic {
+	for _, c := range m.ToolCalls {
+		b.callNames[c.ID] = c.Name
+	}
+	if !b.blocky() {
 		om := openaiMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
 		text := m.Content
 		if len(m.ToolCalls) > 0 {
@@ -273,7 +358,7 @@ func (b *builder) message(m Message) {
 	}
 	for _, c := range m.ToolCalls {
 		blk := contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Arguments}
-		js, _ := blocks.CanonicalJSON(blk, "")
+		js, _ := blocks.CanonicalJSON(b.nativeBlock(blk), "")
 		b.add(Part{Kind: MessagePart, Role: side, Text: string(js), Message: idx, History: true, ab: blk})
 	}
 	b.lastHistory = len(b.parts) - 1
@@ -285,7 +370,7 @@ func (b *builder) turnPart(turn string) (p Part, ok bool) {
 	if turn == "" {
 		return Part{}, false
 	}
-	if b.m.Provider != Anthropic {
+	if !b.blocky() {
 		return Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, om: openaiMessage{Role: User, Content: turn}}, true
 	}
 	idx := b.nmsg - 1
@@ -305,11 +390,24 @@ func (b *builder) counted(i int) {
 	}
 }
 
-// place puts the cache markers (placeMarkers).
+// place puts the cache markers (placeMarkers), each with its lifetime (markerTTL).
 func (b *builder) place() {
-	for _, i := range placeMarkers(b.m, b.opt.Implicit, b.naive, partSlice(b.parts), b.lastHistory) {
+	ps := partSlice(b.parts)
+	for _, i := range placeMarkers(b.m, b.mode, b.naive, ps, b.lastHistory) {
 		b.parts[i].Marker = true
+		b.parts[i].TTL = markerTTL(b.m, b.mode, b.ttl, &b.parts[i])
 	}
+}
+
+// markerTTL is the lifetime a marker is sent with: the one chosen, except that where a request may mix lifetimes
+// (Anthropic, Bedrock), a longer one goes only on the system's markers and the history's keeps the default, since
+// the history's entry is replaced every turn (the longer lifetimes first, as the APIs ask).
+func markerTTL(m Model, mode CacheMode, chosen TTL, p *Part) TTL {
+	t := m.Lifetime(chosen)
+	if mode == CacheExplicit && p.History && (m.Provider == Anthropic || m.Provider == Bedrock) && len(m.TTLs) > 0 {
+		return m.TTLs[0]
+	}
+	return t
 }
 
 // parts is a request's parts as the marker rules read them: a slice, or the simulation's views that share their
@@ -331,12 +429,31 @@ func (s partSlice) Prefix(i int) int { return s[i].Prefix }
 // the minimum, and the end of the history (lastHistory, -1 for none); at most MaxBreakpoints, the history's kept
 // first, then the system's from the first (the prefixes shared most widely). naive places one marker, on the
 // request's last part, as automatic caching does. None where the model takes no markers.
-func placeMarkers(m Model, implicit, naive bool, ps parts, lastHistory int) []int {
-	if m.Matching == Prefix || implicit || m.MaxBreakpoints <= 0 || ps.Len() == 0 {
+func placeMarkers(m Model, mode CacheMode, naive bool, ps parts, lastHistory int) []int {
+	if ps.Len() == 0 {
 		return nil
 	}
 	min := m.Minimum()
-	if naive {
+	if m.Provider == Gemini {
+		if mode != CacheExplicit || naive {
+			return nil
+		}
+		// The cachedContents resource holds the stable prefix: the parts up to the runbook's task segment.
+		last := -1
+		for i := 0; i < ps.Len() && ps.At(i).Kind != MessagePart; i++ {
+			if ps.At(i).Kind == SystemPart && ps.At(i).Scope <= blocks.ScopeTask {
+				last = i
+			}
+		}
+		if last >= 0 && ps.Prefix(last) >= min {
+			return []int{last}
+		}
+		return nil
+	}
+	if m.MaxBreakpoints <= 0 || mode == CacheImplicit || mode == CacheAutomatic && m.Matching == Prefix {
+		return nil
+	}
+	if naive || mode == CacheAutomatic {
 		if last := ps.Len() - 1; ps.Prefix(last) >= min {
 			return []int{last}
 		}
@@ -347,8 +464,8 @@ func placeMarkers(m Model, implicit, naive bool, ps parts, lastHistory int) []in
 	// The history's marker goes on its last part that holds text: a marker on an empty part would make the block
 	// an empty text block, which the APIs refuse.
 	h := lastHistory
-	for h >= 0 && ps.At(h).History && ps.At(h).Text == "" {
-		h--
+	for h >= 0 && ps.At(h).History && (ps.At(h).Text == "" || m.Provider == OpenAI && ps.At(h).Role != User) {
+		h-- // OpenAI takes breakpoints on user content only
 	}
 	hist := -1
 	if h >= 0 && ps.At(h).History && ps.Prefix(h) >= min {
@@ -371,7 +488,7 @@ func placeMarkers(m Model, implicit, naive bool, ps parts, lastHistory int) []in
 }
 
 func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
-	pr := &Projection{Model: b.m, Parts: b.parts}
+	pr := &Projection{Model: b.m, Parts: b.parts, Cache: b.mode, TTL: b.m.Lifetime(b.ttl)}
 	if n := len(b.parts); n > 0 {
 		pr.Tokens = b.parts[n-1].Prefix
 	}
@@ -388,8 +505,20 @@ func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
 		io.WriteString(h, rb.Text[:rb.PrefixEnd(blocks.ScopeTask)])
 		pr.CacheKey = "promptc-" + hex.EncodeToString(h.Sum(nil))[:24]
 		body = b.openai(pr.CacheKey)
-	case DashScope:
+	case DashScope, DeepSeek:
 		body = b.openai("")
+	case Bedrock:
+		body = b.bedrock()
+	case Gemini:
+		gb, create := b.gemini(rb)
+		body = gb
+		if create != nil {
+			js, err := blocks.CanonicalJSON(create, "  ")
+			if err != nil {
+				return nil, err
+			}
+			pr.CacheBody = append(js, '\n')
+		}
 	default:
 		return nil, fmt.Errorf("projection: unknown provider %v", b.m.Provider)
 	}
@@ -405,6 +534,16 @@ var ephemeral = &cacheControl{Type: "ephemeral"}
 
 type cacheControl struct {
 	Type string `json:"type"`
+	TTL  string `json:"ttl,omitempty"`
+}
+
+// control is a cache_control marker with lifetime t: "ttl" only for the longer lifetime (5 minutes is the
+// default, sent without one).
+func control(t TTL) *cacheControl {
+	if t == TTL1h {
+		return &cacheControl{Type: "ephemeral", TTL: "1h"}
+	}
+	return ephemeral
 }
 
 type anthropicTool struct {
@@ -414,11 +553,13 @@ type anthropicTool struct {
 }
 
 type anthropicBody struct {
-	Model     string             `json:"model"`
-	MaxTokens int                `json:"max_tokens"`
-	Tools     []json.RawMessage  `json:"tools,omitempty"`
-	System    []contentBlock     `json:"system,omitempty"`
-	Messages  []anthropicMessage `json:"messages"`
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
+	// CacheControl is automatic caching's one top-level marker.
+	CacheControl *cacheControl      `json:"cache_control,omitempty"`
+	Tools        []json.RawMessage  `json:"tools,omitempty"`
+	System       []contentBlock     `json:"system,omitempty"`
+	Messages     []anthropicMessage `json:"messages"`
 }
 
 type anthropicMessage struct {
@@ -440,11 +581,14 @@ type contentBlock struct {
 
 func (b *builder) anthropic() anthropicBody {
 	body := anthropicBody{Model: b.m.Name, MaxTokens: b.opt.MaxTokens, Tools: b.toolJSON}
+	if b.mode == CacheAutomatic {
+		body.CacheControl = control(b.m.Lifetime(b.ttl))
+	}
 	for i := range b.parts {
 		p := &b.parts[i]
 		blk := p.ab
-		if p.Marker {
-			blk.CacheControl = ephemeral
+		if p.Marker && b.mode == CacheExplicit {
+			blk.CacheControl = control(p.TTL)
 		}
 		switch p.Kind {
 		case SystemPart:
@@ -480,10 +624,16 @@ type openaiFunction struct {
 }
 
 type openaiBody struct {
-	Model          string            `json:"model"`
-	PromptCacheKey string            `json:"prompt_cache_key,omitempty"`
-	Tools          []json.RawMessage `json:"tools,omitempty"`
-	Messages       []openaiMessage   `json:"messages"`
+	Model          string `json:"model"`
+	PromptCacheKey string `json:"prompt_cache_key,omitempty"`
+	// PromptCacheRetention is OpenAI's retention, when one is chosen: "in_memory" or "24h".
+	PromptCacheRetention string `json:"prompt_cache_retention,omitempty"`
+	// PromptCacheOptions turns OpenAI's implicit breakpoint off where promptc places explicit ones.
+	PromptCacheOptions *promptCacheOptions `json:"prompt_cache_options,omitempty"`
+	// CacheControl is Qwen4's automatic caching: one top-level marker.
+	CacheControl *cacheControl     `json:"cache_control,omitempty"`
+	Tools        []json.RawMessage `json:"tools,omitempty"`
+	Messages     []openaiMessage   `json:"messages"`
 }
 
 type openaiMessage struct {
@@ -497,6 +647,17 @@ type textPart struct {
 	Type         string        `json:"type"`
 	Text         string        `json:"text"`
 	CacheControl *cacheControl `json:"cache_control,omitempty"`
+	// Breakpoint is OpenAI's explicit prompt_cache_breakpoint.
+	Breakpoint *breakpoint `json:"prompt_cache_breakpoint,omitempty"`
+}
+
+type breakpoint struct {
+	Mode string `json:"mode"`
+}
+
+type promptCacheOptions struct {
+	Mode string `json:"mode"`
+	TTL  string `json:"ttl,omitempty"`
 }
 
 type openaiCall struct {
@@ -519,17 +680,63 @@ func openaiCalls(cs []ToolCall) []openaiCall {
 
 func (b *builder) openai(key string) openaiBody {
 	body := openaiBody{Model: b.m.Name, PromptCacheKey: key, Tools: b.toolJSON}
+	explicitOpenAI := b.m.Provider == OpenAI && b.mode == CacheExplicit
+	switch {
+	case explicitOpenAI:
+		body.PromptCacheOptions = &promptCacheOptions{Mode: "explicit"}
+		if b.ttl == TTL30m {
+			body.PromptCacheOptions.TTL = "30m"
+		}
+	case b.m.Provider == OpenAI && b.ttl != TTLDefault:
+		body.PromptCacheRetention = b.ttl.String()
+	case b.m.Provider == DashScope && b.mode == CacheAutomatic:
+		body.CacheControl = control(b.m.Lifetime(b.ttl))
+	}
 	for i := range b.parts {
 		p := &b.parts[i]
 		if p.Kind == ToolPart {
 			continue
 		}
 		om := p.om
-		if p.Marker {
+		if explicitOpenAI && p.Kind == SystemPart {
+			// One system message, each segment a text part of it.
+			tp := textPart{Type: "text", Text: p.Text}
+			if p.Marker {
+				tp.Breakpoint = &breakpoint{Mode: "explicit"}
+			}
+			if n := len(body.Messages); n > 0 && body.Messages[n-1].Role == "system" {
+				m := &body.Messages[n-1]
+				m.Content = append(m.Content.([]textPart), tp)
+				continue
+			}
+			om.Content = []textPart{tp}
+			body.Messages = append(body.Messages, om)
+			continue
+		}
+		if p.Marker && (b.mode == CacheExplicit || explicitOpenAI) {
 			text, _ := om.Content.(string)
-			om.Content = []textPart{{Type: "text", Text: text, CacheControl: ephemeral}}
+			tp := textPart{Type: "text", Text: text}
+			if explicitOpenAI {
+				tp.Breakpoint = &breakpoint{Mode: "explicit"}
+			} else {
+				tp.CacheControl = control(p.TTL)
+			}
+			om.Content = []textPart{tp}
 		}
 		body.Messages = append(body.Messages, om)
 	}
 	return body
+}
+
+// Output is what a client sends: Body, or, for Gemini's explicit cache, one JSON document holding the
+// cachedContents create body ("cachedContents") and the generateContent body that names it ("generateContent").
+func (p *Projection) Output() []byte {
+	if p.CacheBody == nil {
+		return p.Body
+	}
+	doc, err := blocks.CanonicalJSON(map[string]json.RawMessage{"cachedContents": p.CacheBody, "generateContent": p.Body}, "  ")
+	if err != nil {
+		return p.Body // both bodies are JSON promptc wrote
+	}
+	return append(doc, '\n')
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math/bits"
+	"sort"
 	"time"
 )
 
@@ -167,43 +168,65 @@ type entryKey struct {
 	n int
 }
 
+// entry is an explicit cache entry: when it was last used (or written, where hits do not renew it) and how long it
+// lives.
+type entry struct {
+	used, ttl time.Duration
+}
+
 // cache is a provider's prompt cache as the simulation sees it: the prefixes written so far and when each was last
-// used. An entry lives for ttl from its last use (from its writing where the provider does not refresh it on a
-// hit); a ttl of 0 never expires.
+// used. An entry lives for its lifetime from its last use (from its writing where the provider does not renew it
+// on a hit).
 type cache struct {
 	m        Model
+	mode     CacheMode
 	explicit bool
 	min      int
 	read     float64
 	// write is the price of a written token; 1 where writing is not billed apart (DashScope's implicit cache).
-	write   float64
-	ttl     time.Duration
+	write float64
+	// ttl is the lifetime chosen; refresh whether a hit renews an entry.
+	ttl     TTL
 	refresh bool
-	// entries are the explicit cache's prefixes, each at a marker, with their last use.
-	entries map[entryKey]time.Duration
+	// entries are the explicit cache's prefixes, each at a marker; recent are the latest written, for markers
+	// matched without a lookback (Model.Considered).
+	entries map[entryKey]entry
+	recent  []entryKey
 	// root is the automatic cache's prefixes: every prefix of every request, as a tree whose edges are runs of
 	// one request's parts.
 	root *rnode
 }
 
-func newCache(m Model, implicit bool, ttl time.Duration, refresh bool) *cache {
-	c := &cache{m: m, explicit: m.Matching != Prefix && !implicit, min: m.MinCacheTokens, read: m.CacheRead, write: m.CacheWrite,
-		ttl: ttl, refresh: refresh, entries: map[entryKey]time.Duration{}, root: &rnode{}}
-	if implicit && m.Matching != Prefix {
+func newCache(m Model, mode CacheMode, ttl TTL) *cache {
+	c := &cache{m: m, mode: mode, min: m.MinCacheTokens, read: m.CacheRead, write: m.WritePrice(ttl), ttl: ttl,
+		refresh: !m.NoRefresh, entries: map[entryKey]entry{}, root: &rnode{}}
+	c.explicit = mode == CacheExplicit || mode == CacheAutomatic && m.Matching != Prefix
+	if m.Provider == Gemini && mode == CacheImplicit {
+		c.explicit = false
+	}
+	if mode == CacheImplicit && m.Matching != Prefix {
 		c.min, c.read, c.write = m.ImplicitMinCacheTokens, m.ImplicitCacheRead, 1
 	}
 	return c
 }
 
-func (c *cache) alive(last, now time.Duration) bool {
-	return c.ttl <= 0 || now-last < c.ttl
+func (c *cache) alive(e entry, now time.Duration) bool {
+	return e.ttl <= 0 || now-e.used < e.ttl
+}
+
+// prefixTTL is how long the automatic cache keeps an unused prefix.
+func (c *cache) prefixTTL() time.Duration {
+	if d := c.ttl.Duration(); d > 0 {
+		return d
+	}
+	return 24 * time.Hour // no choice offered (DeepSeek: "hours to days")
 }
 
 // request counts one request sent at now, with its cache markers, and adds what it writes to the cache.
-func (c *cache) request(v *view, markers []int, now time.Duration) Usage {
+func (c *cache) request(v *view, markers []int, chosen TTL, now time.Duration) Usage {
 	u := Usage{InputTokens: v.Prefix(v.Len() - 1)}
 	if c.explicit {
-		c.explicitRequest(v, markers, now, &u)
+		c.explicitRequest(v, markers, chosen, now, &u)
 	} else {
 		c.prefixRequest(v, now, &u)
 	}
@@ -211,45 +234,83 @@ func (c *cache) request(v *view, markers []int, now time.Duration) Usage {
 	return u
 }
 
-// explicitRequest: each marker reads the longest prefix cached at it or at one of the Lookback parts before it;
-// the prefix up to the last marker that reaches the minimum is written, less what was read.
-func (c *cache) explicitRequest(v *view, markers []int, now time.Duration, u *Usage) {
-	last, stale := -1, 0
+// explicitRequest: each marker reads the longest prefix cached at it or at one of the Lookback parts before it
+// (or, where the model matches without a lookback, at one of the latest Considered entries); the prefix up to the
+// last marker that reaches the minimum is written, less what was read, each run of it at the price of the
+// lifetime of the marker that ends it.
+func (c *cache) explicitRequest(v *view, markers []int, chosen TTL, now time.Duration, u *Usage) {
+	stale := 0
+	read := func(j int) (ok bool) {
+		k := entryKey{v.chain(j), j + 1}
+		e, found := c.entries[k]
+		if !found {
+			return false
+		}
+		stale = max(stale, v.Prefix(j)) // what would be read had nothing expired
+		if !c.alive(e, now) {
+			return false
+		}
+		u.CacheReadTokens = max(u.CacheReadTokens, v.Prefix(j))
+		if c.refresh {
+			e.used = now
+			c.entries[k] = e
+		}
+		return true
+	}
 	for _, i := range markers {
-		found := false
-		for j := i; j >= 0 && j >= i-c.m.Lookback; j-- {
-			k := entryKey{v.chain(j), j + 1}
-			t, ok := c.entries[k]
-			if !ok {
-				continue
-			}
-			if !found {
-				stale = max(stale, v.Prefix(j)) // what would be read had nothing expired
-				found = true
-			}
-			if c.alive(t, now) {
-				u.CacheReadTokens = max(u.CacheReadTokens, v.Prefix(j))
-				if c.refresh {
-					c.entries[k] = now
+		if c.m.Considered > 0 {
+			for _, k := range c.recent {
+				if k.n <= i+1 && v.chain(k.n-1) == k.h {
+					read(k.n - 1)
 				}
+			}
+			continue
+		}
+		for j := i; j >= 0 && j >= i-c.m.Lookback; j-- {
+			if read(j) {
 				break
 			}
 		}
-		if v.Prefix(i) >= c.min {
-			last = i
-		}
 	}
-	if last >= 0 && v.Prefix(last) > u.CacheReadTokens {
-		u.CacheWriteTokens = v.Prefix(last) - u.CacheReadTokens
+	done := u.CacheReadTokens // the tokens up to here are read or written already
+	for _, i := range markers {
+		end := v.Prefix(i)
+		if end < c.min || end <= done {
+			continue
+		}
+		t := markerTTL(c.m, c.mode, chosen, v.At(i))
+		n := end - done
+		u.CacheWriteTokens += n
+		u.WriteCost += float64(n) * c.m.WritePrice(t)
+		if t != c.m.Lifetime(TTLDefault) && len(c.m.TTLs) > 1 {
+			u.LongTTLWriteTokens += n
+		}
+		done = end
 	}
 	u.ExpiredTokens = min(max(stale-u.CacheReadTokens, 0), u.CacheWriteTokens)
 	for _, i := range markers {
-		if v.Prefix(i) >= c.min {
-			k := entryKey{v.chain(i), i + 1}
-			if t, ok := c.entries[k]; !ok || !c.alive(t, now) || c.refresh {
-				c.entries[k] = now
+		if v.Prefix(i) < c.min {
+			continue
+		}
+		k := entryKey{v.chain(i), i + 1}
+		t := markerTTL(c.m, c.mode, chosen, v.At(i))
+		e, ok := c.entries[k]
+		if ok && c.alive(e, now) && !c.refresh {
+			continue // a live entry that hits do not renew keeps its writing time
+		}
+		if !ok || !c.alive(e, now) {
+			if c.m.StoragePerHour > 0 {
+				// An explicit cache is kept, and paid for, its whole lifetime from its writing.
+				u.StorageCost += float64(v.Prefix(i)) * t.Duration().Hours() * c.m.StoragePerHour
+			}
+			if c.m.Considered > 0 {
+				c.recent = append(c.recent, k)
+				if len(c.recent) > c.m.Considered {
+					c.recent = c.recent[1:]
+				}
 			}
 		}
+		c.entries[k] = entry{used: now, ttl: t.Duration()}
 	}
 }
 
@@ -278,9 +339,10 @@ func (c *cache) prefixRequest(v *view, now time.Duration, u *Usage) {
 	}
 	if c.write != 1 {
 		u.CacheWriteTokens = max(c.cacheable(u.InputTokens)-u.CacheReadTokens, 0)
+		u.WriteCost = float64(u.CacheWriteTokens) * c.write
 	}
 	u.ExpiredTokens = max(stale-u.CacheReadTokens, 0)
-	c.root.insert(v, c, now)
+	c.root.insert(v, c, now, true)
 }
 
 // rnode is a node of the automatic cache's tree. The edge into it is parts [start, end) of owner, a request whose
@@ -290,6 +352,25 @@ type rnode struct {
 	start, end int
 	used       time.Duration
 	children   map[phash]*rnode // by the hash of the request's prefix through the child's first part
+	// units are the positions inside the edge where a unit ends (Model.ReplyUnits), ascending; the edge's end is
+	// one too.
+	units []int
+}
+
+func (c *cache) aliveAt(used, now time.Duration) bool {
+	return now-used < c.prefixTTL()
+}
+
+// unitEnd is the last unit end of n's edge at or before e, or -1.
+func (n *rnode) unitEnd(e int) int {
+	if e >= n.end {
+		return n.end
+	}
+	i := sort.SearchInts(n.units, e+1) - 1
+	if i < 0 {
+		return -1
+	}
+	return n.units[i]
 }
 
 // match returns how far v agrees with the edge into n: the largest e in [n.start+1, min(n.end, v.Len())] with v's
@@ -317,7 +398,13 @@ func (root *rnode) lookup(v *view, c *cache, now time.Duration) (shared, alive i
 			break
 		}
 		e := child.match(v)
-		if c.alive(child.used, now) {
+		if c.m.ReplyUnits {
+			e = child.unitEnd(e) // only whole units are read
+			if e < 0 {
+				break
+			}
+		}
+		if c.aliveAt(child.used, now) {
 			alive = e
 		}
 		shared = e
@@ -332,10 +419,10 @@ func (root *rnode) lookup(v *view, c *cache, now time.Duration) (shared, alive i
 // insert adds v's prefixes, used at now: the edges it runs along are used again (written again where they had
 // expired), an edge it leaves midway is split there, and its remaining parts become a new edge, or lengthen the
 // edge of the request it extends.
-func (root *rnode) insert(v *view, c *cache, now time.Duration) {
+func (root *rnode) insert(v *view, c *cache, now time.Duration, unit bool) {
 	n, at := root, 0
 	touch := func(x *rnode) {
-		if c.refresh || !c.alive(x.used, now) {
+		if c.refresh || !c.aliveAt(x.used, now) {
 			x.used = now
 		}
 	}
@@ -348,6 +435,12 @@ func (root *rnode) insert(v *view, c *cache, now time.Duration) {
 		if e < child.end {
 			// Split: the run [child.start, e) is v's too; the rest keeps its owner, its time and its children.
 			rest := &rnode{owner: child.owner, start: e, end: child.end, used: child.used, children: child.children}
+			k := sort.SearchInts(child.units, e+1)
+			rest.units = append([]int(nil), child.units[k:]...)
+			child.units = child.units[:k]
+			if k > 0 && child.units[k-1] == e {
+				child.units = child.units[:k-1] // the edge's end is a unit anyway
+			}
 			child.end, child.children = e, map[phash]*rnode{child.owner.chain(e): rest}
 		}
 		touch(child)
@@ -357,6 +450,9 @@ func (root *rnode) insert(v *view, c *cache, now time.Duration) {
 		return
 	}
 	if n != root && len(n.children) == 0 && c.refresh {
+		if c.m.ReplyUnits {
+			n.units = append(n.units, n.end) // the request that ended here stays a unit
+		}
 		n.owner, n.end, n.used = v, v.Len(), now // v extends the request that ended here
 		return
 	}

@@ -44,6 +44,7 @@ func referenceSimulate(sessions []Session, opt Options) (*Simulation, error) {
 				}
 				u := c.request(pr)
 				u.Session, u.Turn = s.Name, k+1
+				u.WriteCost = float64(u.CacheWriteTokens) * m.CacheWrite
 				u.rates(m, c.read)
 				l.Turns = append(l.Turns, u)
 				l.Total.add(u)

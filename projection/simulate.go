@@ -49,6 +49,14 @@ type Usage struct {
 	// ExpiredTokens are the tokens an earlier request had cached that expired before this one, so that they are
 	// billed again (in CacheWriteTokens where the provider bills writes, in UncachedTokens otherwise).
 	ExpiredTokens int `json:"expired_tokens"`
+	// LongTTLWriteTokens are the CacheWriteTokens written with the longer of two lifetimes in one request
+	// (Anthropic's and Bedrock's 1h system markers beside the history's 5m one), billed at that lifetime's price.
+	LongTTLWriteTokens int `json:"long_ttl_write_tokens,omitempty"`
+	// StorageCost is what keeping an explicit cache costs (Gemini's cachedContents: tokens × hours × the storage
+	// price), in input tokens' worth.
+	StorageCost float64 `json:"storage_cost,omitempty"`
+	// WriteCost is the written tokens' price, in input tokens' worth (CacheWriteTokens at each lifetime's price).
+	WriteCost float64 `json:"write_cost"`
 	// HitRate is CacheReadTokens ÷ InputTokens.
 	HitRate float64 `json:"hit_rate"`
 	// RelativeCost is the request's input cost ÷ the cost of the same input sent uncached.
@@ -61,6 +69,9 @@ func (u *Usage) add(v Usage) {
 	u.CacheWriteTokens += v.CacheWriteTokens
 	u.UncachedTokens += v.UncachedTokens
 	u.ExpiredTokens += v.ExpiredTokens
+	u.LongTTLWriteTokens += v.LongTTLWriteTokens
+	u.StorageCost += v.StorageCost
+	u.WriteCost += v.WriteCost
 }
 
 func (u *Usage) rates(m Model, read float64) {
@@ -70,7 +81,7 @@ func (u *Usage) rates(m Model, read float64) {
 	}
 	in := float64(u.InputTokens)
 	u.HitRate = round4(float64(u.CacheReadTokens) / in)
-	u.RelativeCost = round4((float64(u.CacheReadTokens)*read + float64(u.CacheWriteTokens)*m.CacheWrite + float64(u.UncachedTokens)) / in)
+	u.RelativeCost = round4((float64(u.CacheReadTokens)*read + u.WriteCost + float64(u.UncachedTokens) + u.StorageCost) / in)
 }
 
 // round4 rounds to four decimals, so that reports (and JSON) print the same digits on every machine.
@@ -90,10 +101,22 @@ type Layout struct {
 type Simulation struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
-	// Cache is "explicit" (markers), "automatic" (prefix matching) or "implicit" (DashScope without markers).
-	Cache    string   `json:"cache"`
+	// Cache is the cache mode: "explicit" (markers), "automatic" (the provider finds the prefix) or "implicit".
+	Cache string `json:"cache"`
+	// TTL is the lifetime of the cache's entries in the layouts ("" where the provider offers no choice).
+	TTL      string   `json:"ttl,omitempty"`
 	Encoding string   `json:"encoding"`
 	Layouts  []Layout `json:"layouts"`
+	// Lifetimes costs promptc's layout under each lifetime the provider offers for the mode, in the model's order;
+	// Cheapest names the least costly (the first of equals).
+	Lifetimes []Lifetime `json:"lifetimes,omitempty"`
+	Cheapest  string     `json:"cheapest,omitempty"`
+}
+
+// Lifetime is promptc's layout of the sessions under one cache lifetime.
+type Lifetime struct {
+	TTL   string `json:"ttl"`
+	Total Usage  `json:"total"`
 }
 
 // Layout names.
@@ -125,18 +148,6 @@ const DefaultGap = 30 * time.Second
 // multiples of the input price). The work grows with the number of turns, not with its square: each message is
 // counted and hashed once.
 func Simulate(sessions []Session, opt Options) (*Simulation, error) {
-	return simulate(sessions, opt, simConfig{refresh: true})
-}
-
-// simConfig is how the simulated cache ages: entries live for ttl from their last use (0: for ever), refreshed on
-// a hit when refresh is set.
-type simConfig struct {
-	ttl     time.Duration
-	refresh bool
-	gap     time.Duration
-}
-
-func simulate(sessions []Session, opt Options, sc simConfig) (*Simulation, error) {
 	if opt.Counter == nil {
 		c, err := guard.NewCounter(guard.O200k)
 		if err != nil {
@@ -144,18 +155,16 @@ func simulate(sessions []Session, opt Options, sc simConfig) (*Simulation, error
 		}
 		opt.Counter = c
 	}
-	if opt.MaxTokens == 0 {
-		opt.MaxTokens = 4096
+	mode, err := resolve(opt)
+	if err != nil {
+		return nil, err
 	}
+	opt.Cache, opt.Implicit = mode, false
 	m := opt.Model
-	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Encoding: opt.Counter.Encoding()}
-	switch {
-	case m.Matching == Prefix:
-		sim.Cache = "automatic"
-	case opt.Implicit:
-		sim.Cache = "implicit"
-	default:
-		sim.Cache = "explicit"
+	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding()}
+	ttls := lifetimes(m, mode)
+	if t := m.Lifetime(opt.TTL); t != TTLDefault {
+		sim.TTL = t.String()
 	}
 	for _, s := range sessions {
 		if s.Runbook == nil {
@@ -164,33 +173,74 @@ func simulate(sessions []Session, opt Options, sc simConfig) (*Simulation, error
 	}
 	pw := &powers{}
 	for _, name := range []string{LayoutPromptc, LayoutVolatileFirst, LayoutRewrite} {
-		c := newCache(m, opt.Implicit, sc.ttl, sc.refresh)
-		l := Layout{Name: name}
-		var now time.Duration
-		first := true
-		for _, s := range sessions {
-			r := newReplay(name, s, opt, pw)
-			for k := range s.Turns {
-				if !first {
-					now += s.gap(k, sc.gap)
-				}
-				first = false
-				v, err := r.request(k)
-				if err != nil {
-					return nil, fmt.Errorf("session %q, turn %d: %w", s.Name, k+1, err)
-				}
-				u := c.request(v, placeMarkers(m, opt.Implicit, name != LayoutPromptc, v, v.lastHistory), now)
-				u.Session, u.Turn = s.Name, k+1
-				u.rates(m, c.read)
-				l.Turns = append(l.Turns, u)
-				l.Total.add(u)
-				r.answer(k)
-			}
+		l, err := replayLayout(name, sessions, opt, pw)
+		if err != nil {
+			return nil, err
 		}
-		l.Total.rates(m, c.read)
 		sim.Layouts = append(sim.Layouts, l)
 	}
+	if len(ttls) > 1 {
+		best := -1.0
+		for _, t := range ttls {
+			o := opt
+			o.TTL = t
+			l, err := replayLayout(LayoutPromptc, sessions, o, pw)
+			if err != nil {
+				return nil, err
+			}
+			sim.Lifetimes = append(sim.Lifetimes, Lifetime{TTL: t.String(), Total: l.Total})
+			if cost := l.Total.RelativeCost; best < 0 || cost < best {
+				best, sim.Cheapest = cost, t.String()
+			}
+		}
+	}
 	return sim, nil
+}
+
+// lifetimes are the lifetimes m offers in mode.
+func lifetimes(m Model, mode CacheMode) []TTL {
+	var out []TTL
+	for _, t := range m.TTLs {
+		if m.Provider == OpenAI && (t == TTL30m) != (mode == CacheExplicit) {
+			continue // explicit breakpoints live 30m; retention applies to automatic caching
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// replayLayout replays the sessions under one layout, one cache for all of them, in order.
+func replayLayout(name string, sessions []Session, opt Options, pw *powers) (Layout, error) {
+	m := opt.Model
+	c := newCache(m, opt.Cache, m.Lifetime(opt.TTL))
+	l := Layout{Name: name}
+	var now time.Duration
+	first := true
+	for _, s := range sessions {
+		r := newReplay(name, s, opt, pw)
+		for k := range s.Turns {
+			if !first {
+				now += s.gap(k, opt.Gap)
+			}
+			first = false
+			v, err := r.request(k)
+			if err != nil {
+				return Layout{}, fmt.Errorf("session %q, turn %d: %w", s.Name, k+1, err)
+			}
+			markers := placeMarkers(m, opt.Cache, name != LayoutPromptc, v, v.lastHistory)
+			u := c.request(v, markers, opt.TTL, now)
+			u.Session, u.Turn = s.Name, k+1
+			u.rates(m, c.read)
+			l.Turns = append(l.Turns, u)
+			l.Total.add(u)
+			r.answer(k)
+			if m.ReplyUnits && !c.explicit && name != LayoutRewrite {
+				c.root.insert(r.replied(), c, now, true) // the request and its reply are a unit of their own
+			}
+		}
+	}
+	l.Total.rates(m, c.read)
+	return l, nil
 }
 
 // gap is the time before turn k (from 0) of s: every gap when one is given, else the turn's after, else
@@ -228,7 +278,7 @@ type replay struct {
 
 func newReplay(layout string, s Session, opt Options, pw *powers) *replay {
 	r := &replay{layout: layout, s: s, opt: opt, pw: pw, hist: newSeq()}
-	tb := &builder{opt: opt, m: opt.Model}
+	tb := r.builder()
 	tb.tools()
 	r.tools = tb.parts
 	rb := s.Runbook
@@ -241,16 +291,32 @@ func newReplay(layout string, s Session, opt Options, pw *powers) *replay {
 	return r
 }
 
+// builder returns a builder for the replay's options (their mode resolved already).
+func (r *replay) builder() *builder {
+	return &builder{opt: r.opt, m: r.opt.Model, mode: r.opt.Cache, ttl: r.opt.TTL, lastHistory: -1, callNames: map[string]string{}}
+}
+
+// replied is the view of the last request with its reply: the head and the whole history so far.
+func (r *replay) replied() *view {
+	v := &view{pw: r.pw, head: r.head, hist: r.hist, nh: len(r.hist.parts), lastHistory: -1}
+	if r.hb.lastHistory >= 0 {
+		v.lastHistory = len(r.head.parts) + r.hb.lastHistory
+	}
+	return v
+}
+
 // setHead builds the tools and the system parts of rb, and a history builder that continues after them.
 func (r *replay) setHead(rb *assemble.Artifact) {
-	b := &builder{opt: r.opt, m: r.opt.Model, parts: append([]Part(nil), r.tools...)}
+	b := r.builder()
+	b.parts = append([]Part(nil), r.tools...)
 	b.system(rb)
 	r.head = newSeq()
 	for i := range b.parts {
 		r.head.push(r.pw, b.parts[i], partHash(&b.parts[i]))
 	}
 	if r.hb == nil {
-		r.hb = &builder{opt: r.opt, m: r.opt.Model, nmsg: b.nmsg, lastHistory: -1}
+		r.hb = r.builder()
+		r.hb.nmsg = b.nmsg
 	}
 }
 
@@ -264,14 +330,14 @@ func (r *replay) volatileHead(turn string) {
 		return
 	}
 	if r.hb == nil {
-		r.hb = &builder{opt: r.opt, m: r.opt.Model, nmsg: 1, lastHistory: -1}
-		if r.opt.Model.Provider == Anthropic {
-			r.hb.nmsg = 0
+		r.hb = r.builder()
+		if !r.hb.blocky() {
+			r.hb.nmsg = 1
 		}
 		r.rbTokens, r.rbHash = r.opt.Counter.Count(rb), sha256.Sum256([]byte(rb))
 	}
 	p := Part{Kind: SystemPart, Message: -1, Scope: blocks.ScopeSession}
-	if r.opt.Model.Provider != Anthropic {
+	if !r.hb.blocky() {
 		p.Message = 0
 	}
 	p.Tokens = r.opt.Counter.Count(turn+"\n\n") + r.rbTokens

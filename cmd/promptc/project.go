@@ -22,11 +22,16 @@ import (
 func providerFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
-		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is anthropic, openai or dashscope (required)"},
+		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is " + providerChoices() + " (required)"},
 		&cli.StringFlag{Name: "model", Usage: "the model `M` whose cache rules apply (default: the provider's default; see docs/providers.md)"},
 		&cli.StringFlag{Name: "tools", Value: "text", Usage: "`HOW` the task's [[tool]]s reach the model: text (only as the runbook renders them with {{ tools }}) or native (the provider's tools array)"},
-		&cli.StringFlag{Name: "cache", Value: "explicit", Usage: "`MODE` for dashscope: explicit (cache_control markers) or implicit (no markers)"},
+		&cli.StringFlag{Name: "cache", Usage: "the cache `MODE`: explicit (markers), automatic (the provider finds the prefix) or implicit (default: the model's first; see docs/providers.md)"},
+		&cli.StringFlag{Name: "ttl", Usage: "the cache lifetime `T` where the model offers a choice: 5m or 1h (anthropic, bedrock, qwen4, gemini explicit), in_memory or 24h (openai), 30m (openai explicit), 24h (gemini explicit)"},
 	}
+}
+
+func providerChoices() string {
+	return strings.Join(blocks.Providers[:len(blocks.Providers)-1], ", ") + " or " + blocks.Providers[len(blocks.Providers)-1]
 }
 
 // loadForProjection loads the project and returns it with the options the provider flags choose. The token
@@ -71,15 +76,18 @@ func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Progr
 	default:
 		return opt, cmdErr(e, cmd, "--tools is text or native, not %q", c.String("tools"))
 	}
-	switch c.String("cache") {
-	case "explicit":
-	case "implicit":
-		if p != projection.DashScope {
-			return opt, cmdErr(e, cmd, "--cache implicit is DashScope's mode without markers; %s has one way of caching", p)
+	if c.IsSet("cache") {
+		if err := opt.Cache.Set(c.String("cache")); err != nil {
+			return opt, cmdErr(e, cmd, "--cache: %v", err)
 		}
-		opt.Implicit = true
-	default:
-		return opt, cmdErr(e, cmd, "--cache is explicit or implicit, not %q", c.String("cache"))
+	}
+	if c.IsSet("ttl") {
+		if err := opt.TTL.Set(c.String("ttl")); err != nil {
+			return opt, cmdErr(e, cmd, "--ttl: %v", err)
+		}
+	}
+	if err := opt.Check(); err != nil {
+		return opt, cmdErr(e, cmd, "%v", err)
 	}
 	return opt, nil
 }
@@ -89,7 +97,7 @@ func (e *env) requireProvider(c *cli.Context, cmd string) error {
 	case c.String("task") == "":
 		return cmdErr(e, cmd, "--task T is required (see promptc %s --help)", cmd)
 	case c.String("provider") == "":
-		return cmdErr(e, cmd, "--provider is required: anthropic, openai or dashscope")
+		return cmdErr(e, cmd, "--provider is required: %s", providerChoices())
 	}
 	return nil
 }
@@ -98,8 +106,8 @@ func projectCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "project",
 		Usage: "print the request body a client sends for one turn, with cache markers placed",
-		UsageText: "promptc project --task T --provider anthropic|openai|dashscope [--model M] [--fixture F | --session FILE]\n" +
-			"    [--turn K | --turn-file FILE] [--history FILE] [--tools text|native] [--cache explicit|implicit]",
+		UsageText: "promptc project --task T --provider P [--model M] [--fixture F | --session FILE]\n" +
+			"    [--turn K | --turn-file FILE] [--history FILE] [--tools text|native] [--cache explicit|automatic|implicit] [--ttl T]",
 		Description: "Prints the JSON body of the request for one turn (no credentials, no network): the runbook as the system\n" +
 			"prompt, split where its scope steps up, with cache markers where the provider's rules let them pay; the\n" +
 			"history; the turn's message last. With --fixture F --turn K, the history is turns 1 to K-1 of F, each\n" +
@@ -147,7 +155,7 @@ func projectCommand(e *env) *cli.Command {
 			if err != nil {
 				return cmdErr(e, cmd, "%v", err)
 			}
-			if _, err := e.stdout.Write(pr.Body); err != nil {
+			if _, err := e.stdout.Write(pr.Output()); err != nil {
 				return err
 			}
 			_, _ = fmt.Fprintln(e.stderr, markerSummary(pr))
@@ -286,15 +294,18 @@ func simulateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "simulate",
 		Usage:     "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
-		UsageText: "promptc simulate --task T --provider anthropic|openai|dashscope [--model M] [--fixture F...] [--format text|json]",
+		UsageText: "promptc simulate --task T --provider P [--model M] [--cache MODE] [--ttl T] [--gap D] [--fixture F...] [--format text|json]",
 		Description: "Replays each fixture's turns as one session (fixtures in the order given; by default every fixture that\n" +
 			"renders T and has turns, by name), with the assistant replies of its [[turn]] tables, and counts for\n" +
 			"each request the input tokens read from the cache, written to it and sent uncached, under the model's\n" +
 			"rules, and the cost relative to sending everything uncached. The same sessions are shown under two naive\n" +
 			"layouts beside promptc's: volatile-first (the turn's message before the runbook) and rewrite (the history\n" +
-			"replaced by a fresh summary every turn). Token counts are o200k_base estimates.",
+			"replaced by a fresh summary every turn). Cache entries expire by their lifetime from their last use: the time\n" +
+			"between turns is each [[turn]]'s after (default 30s), or --gap for every turn. Every lifetime the model\n" +
+			"offers is costed for promptc's layout, and the cheapest named. Token counts are o200k_base estimates.",
 		Flags: append(providerFlags(),
 			&cli.StringSliceFlag{Name: "fixture", Usage: "replay fixtures/`F`.toml (repeat for several sessions, in order)"},
+			&cli.DurationFlag{Name: "gap", Usage: "the time `D` between every two turns (e.g. 4m30s), instead of each turn's after"},
 			formatFlag("write the report as", "text", "json"),
 		),
 		OnUsageError: commandUsageError(e),
@@ -317,6 +328,11 @@ func simulateCommand(e *env) *cli.Command {
 			sessions, err := e.sessions(c, cmd, prog)
 			if err != nil {
 				return err
+			}
+			if c.IsSet("gap") {
+				if opt.Gap = c.Duration("gap"); opt.Gap <= 0 {
+					return cmdErr(e, cmd, "--gap must be a positive duration, such as 30s or 4m30s")
+				}
 			}
 			sim, err := projection.Simulate(sessions, opt)
 			if err != nil {
@@ -366,8 +382,12 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 
 // writeSimulation prints the text report: the model's rules, then a table per layout and a total line each.
 func writeSimulation(w io.Writer, sim *projection.Simulation, m projection.Model) error {
-	fmt.Fprintf(w, "%s %s, %s cache: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
-		sim.Provider, sim.Model, sim.Cache, guard.Thousands(m.MinCacheTokens), m.CacheRead, m.CacheWrite)
+	ttl := ""
+	if sim.TTL != "" {
+		ttl = ", entries live " + sim.TTL
+	}
+	fmt.Fprintf(w, "%s %s, %s cache%s: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
+		sim.Provider, sim.Model, sim.Cache, ttl, guard.Thousands(m.MinCacheTokens), m.CacheRead, m.WritePrice(projection.TTL(0)))
 	fmt.Fprintf(w, "Token counts are %s estimates.\n", sim.Encoding)
 	for _, l := range sim.Layouts {
 		fmt.Fprintf(w, "\n%s\n", l.Name)
@@ -384,6 +404,23 @@ func writeSimulation(w io.Writer, sim *projection.Simulation, m projection.Model
 		if err := tw.Flush(); err != nil {
 			return err
 		}
+		if l.Total.ExpiredTokens > 0 {
+			fmt.Fprintf(w, "expired: %s tokens cached by an earlier turn had expired and were sent again\n", guard.Thousands(l.Total.ExpiredTokens))
+		}
+	}
+	if len(sim.Lifetimes) > 1 {
+		fmt.Fprintf(w, "\nlifetimes (promptc's layout)\n")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "ttl\tread\twrite\texpired\tstorage\tcost\t")
+		for _, lt := range sim.Lifetimes {
+			u := lt.Total
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t\n", lt.TTL, guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens),
+				guard.Thousands(u.ExpiredTokens), guard.Thousands(int(u.StorageCost+0.5)), u.RelativeCost)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "cheapest: %s\n", sim.Cheapest)
 	}
 	_, err := fmt.Fprintln(w, "\ncost: input cost relative to sending every token uncached (1.00); hit rate: tokens read from the cache.")
 	return err
