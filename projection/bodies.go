@@ -275,7 +275,7 @@ func (b *builder) gemini(_ *assemble.Artifact) (geminiBody, *geminiCache) {
 				rest = append(rest, geminiPart{Text: &text})
 			default:
 				if body.SystemInstruction == nil {
-					body.SystemInstruction = &geminiContent{}
+					body.SystemInstruction = &geminiContent{Role: "user"} // as genai's GenerateContent sends it
 				}
 				body.SystemInstruction.Parts = append(body.SystemInstruction.Parts, geminiPart{Text: &text})
 			}
