@@ -254,19 +254,36 @@ func markerSummary(pr *projection.Projection) string {
 	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, guard.Thousands(pr.Tokens))
 	if m.Safety > 1 {
 		fmt.Fprintf(&b, "; this model's tokenizer differs, so a marker needs %s counted tokens, %.2f × its minimum of %s",
-			guard.Thousands(m.Minimum()), m.Safety, guard.Thousands(m.MinCacheTokens))
+			guard.Thousands(m.Minimum()), m.Safety, guard.Thousands(max(m.MinCacheTokens, m.PracticeMinCacheTokens)))
 	}
 	b.WriteString(")")
 	if pr.CacheKey != "" {
 		fmt.Fprintf(&b, "; prompt_cache_key %s", pr.CacheKey)
 	}
+	if m.PracticeMinCacheTokens > m.MinCacheTokens {
+		fmt.Fprintf(&b, "; caching starts at about %s tokens in practice, not the page's %s (%s)",
+			guard.Thousands(m.PracticeMinCacheTokens), guard.Thousands(m.MinCacheTokens), m.Practice)
+	}
+	if pr.TTL != projection.TTLDefault {
+		fmt.Fprintf(&b, "; %s cache, entries live %s", pr.Cache, pr.TTL)
+	} else {
+		fmt.Fprintf(&b, "; %s cache", pr.Cache)
+	}
 	marks := pr.Markers()
 	if len(marks) == 0 {
-		if m.Matching == projection.Prefix {
-			fmt.Fprintf(&b, "; cached automatically from %s tokens on", guard.Thousands(m.MinCacheTokens))
+		if pr.Cache != projection.CacheExplicit {
+			fmt.Fprintf(&b, ", from %s tokens on", guard.Thousands(m.MinCacheTokens))
 		} else {
 			b.WriteString("; no cache marker: no prefix reaches the minimum")
 		}
+		return b.String()
+	}
+	if pr.Cache == projection.CacheAutomatic {
+		fmt.Fprintf(&b, ": the provider places one marker at the request's end (%s tokens)", guard.Thousands(pr.Parts[marks[len(marks)-1]].Prefix))
+		return b.String()
+	}
+	if pr.CacheBody != nil {
+		fmt.Fprintf(&b, ": cachedContents holds the first %s tokens (tools and the runbook's stable segments)", guard.Thousands(pr.Parts[marks[0]].Prefix))
 		return b.String()
 	}
 	b.WriteString("; cache markers after:")
