@@ -111,6 +111,45 @@ type Simulation struct {
 	// Cheapest names the least costly (the first of equals).
 	Lifetimes []Lifetime `json:"lifetimes,omitempty"`
 	Cheapest  string     `json:"cheapest,omitempty"`
+	// Closest is set when nothing of promptc's layout was ever cached because no prefix reaches the model's
+	// minimum: the prefix that comes closest, and by how much it falls short.
+	Closest *Shortfall `json:"closest,omitempty"`
+}
+
+// Shortfall is the prefix closest to the model's minimum when none reaches it.
+type Shortfall struct {
+	// Where names the prefix: "system part 2 (task prefix)", "the history" or "the whole request".
+	Where   string `json:"where"`
+	Session string `json:"session"`
+	Turn    int    `json:"turn"`
+	Tokens  int    `json:"tokens"`
+	Minimum int    `json:"minimum"`
+	// Short is Minimum - Tokens.
+	Short int `json:"short"`
+}
+
+// consider keeps the prefix of v nearest the minimum that a marker (or automatic caching) could end.
+func (sf *Shortfall) consider(m Model, mode CacheMode, v *view, session string, turn int) {
+	try := func(where string, i int) {
+		if i < 0 || i >= v.Len() {
+			return
+		}
+		if n := v.Prefix(i); n > sf.Tokens || sf.Where == "" {
+			*sf = Shortfall{Where: where, Session: session, Turn: turn, Tokens: n}
+		}
+	}
+	sys := 0
+	for i := 0; i < v.Len() && v.At(i).Kind != MessagePart; i++ {
+		if p := v.At(i); p.Kind == SystemPart {
+			sys++
+			try(fmt.Sprintf("system part %d (%s prefix)", sys, p.Scope), i)
+		}
+	}
+	if mode == CacheExplicit && m.Provider != Gemini {
+		try("the history", v.lastHistory)
+	} else {
+		try("the whole request", v.Len()-1)
+	}
 }
 
 // Lifetime is promptc's layout of the sessions under one cache lifetime.
@@ -172,19 +211,34 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 		}
 	}
 	pw := &powers{}
+	var sf Shortfall
 	for _, name := range []string{LayoutPromptc, LayoutVolatileFirst, LayoutRewrite} {
-		l, err := replayLayout(name, sessions, opt, pw)
+		var track *Shortfall
+		if name == LayoutPromptc {
+			track = &sf
+		}
+		l, err := replayLayout(name, sessions, opt, pw, track)
 		if err != nil {
 			return nil, err
 		}
 		sim.Layouts = append(sim.Layouts, l)
+	}
+	if t := sim.Layouts[0].Total; t.CacheReadTokens == 0 && t.CacheWriteTokens == 0 && sf.Where != "" {
+		min := m.Minimum()
+		if mode == CacheImplicit && m.Matching != Prefix {
+			min = m.ImplicitMinCacheTokens
+		}
+		if sf.Tokens < min {
+			sf.Minimum, sf.Short = min, min-sf.Tokens
+			sim.Closest = &sf
+		}
 	}
 	if len(ttls) > 1 {
 		best := -1.0
 		for _, t := range ttls {
 			o := opt
 			o.TTL = t
-			l, err := replayLayout(LayoutPromptc, sessions, o, pw)
+			l, err := replayLayout(LayoutPromptc, sessions, o, pw, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -210,7 +264,7 @@ func lifetimes(m Model, mode CacheMode) []TTL {
 }
 
 // replayLayout replays the sessions under one layout, one cache for all of them, in order.
-func replayLayout(name string, sessions []Session, opt Options, pw *powers) (Layout, error) {
+func replayLayout(name string, sessions []Session, opt Options, pw *powers, sf *Shortfall) (Layout, error) {
 	m := opt.Model
 	c := newCache(m, opt.Cache, m.Lifetime(opt.TTL))
 	l := Layout{Name: name}
@@ -228,6 +282,9 @@ func replayLayout(name string, sessions []Session, opt Options, pw *powers) (Lay
 				return Layout{}, fmt.Errorf("session %q, turn %d: %w", s.Name, k+1, err)
 			}
 			markers := placeMarkers(m, opt.Cache, name != LayoutPromptc, v, v.lastHistory)
+			if sf != nil {
+				sf.consider(m, opt.Cache, v, s.Name, k+1)
+			}
 			u := c.request(v, markers, opt.TTL, now)
 			u.Session, u.Turn = s.Name, k+1
 			u.rates(m, c.read)

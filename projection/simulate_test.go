@@ -273,3 +273,25 @@ func TestSimulateGeminiStorage(t *testing.T) {
 		t.Errorf("lifetimes %v, cheapest %q; want %s, 5m", got, sim.Cheapest, want)
 	}
 }
+
+// TestSimulateShortfall: when no prefix reaches the minimum, the simulation says which comes closest, and by how
+// much; once one does, it says nothing.
+func TestSimulateShortfall(t *testing.T) {
+	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.Anthropic, 1000, 4)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := tokens("G\n\nT\n\nS\n") + tokens("u1") + tokens("a1")
+	want := projection.Shortfall{Where: "the history", Session: "s", Turn: 2, Tokens: n, Minimum: 1000, Short: 1000 - n}
+	if sim.Closest == nil || *sim.Closest != want {
+		t.Errorf("closest %+v, want %+v", sim.Closest, want)
+	}
+	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.OpenAI, 1000, 0)})
+	if c := sim.Closest; c == nil || c.Where != "the whole request" || c.Turn != 2 || c.Short != 1000-c.Tokens {
+		t.Errorf("automatic caching: closest %+v, want the whole request of turn 2", c)
+	}
+	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.Anthropic, 1, 4)})
+	if sim.Closest != nil {
+		t.Errorf("a minimum of 1 is reached, yet closest %+v", sim.Closest)
+	}
+}

@@ -406,6 +406,10 @@ func writeSimulation(w io.Writer, sim *projection.Simulation, m projection.Model
 	fmt.Fprintf(w, "%s %s, %s cache%s: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
 		sim.Provider, sim.Model, sim.Cache, ttl, guard.Thousands(m.MinCacheTokens), m.CacheRead, m.WritePrice(projection.TTL(0)))
 	fmt.Fprintf(w, "Token counts are %s estimates.\n", sim.Encoding)
+	if c := sim.Closest; c != nil {
+		fmt.Fprintf(w, "Nothing is cached: no prefix reaches the minimum of %s counted tokens. The closest, %s of session %s turn %d, has %s: %s short.\n",
+			guard.Thousands(c.Minimum), c.Where, blocks.QuoteName(c.Session), c.Turn, guard.Thousands(c.Tokens), guard.Thousands(c.Short))
+	}
 	for _, l := range sim.Layouts {
 		fmt.Fprintf(w, "\n%s\n", l.Name)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
