@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
 )
 
 // Role is who wrote a message of a conversation history.
@@ -327,4 +328,66 @@ func dropFields(v any, names []string) any {
 		}
 	}
 	return v
+}
+
+// TrimHistory keeps the history of a request within maxTokens tokens (docs/providers.md, "History budget"): it drops
+// whole messages from the oldest, and moves its cut only in steps of maxTokens/4 tokens, so that consecutive turns
+// drop the same messages and keep the same cached prefix until the history has grown by another step. The kept
+// history starts with a user message (a tool result whose call was dropped, or an assistant's reply, cannot open
+// a conversation). maxTokens ≤ 0 keeps everything; counter nil counts with o200k_base.
+func TrimHistory(history []Message, maxTokens int, counter *guard.Counter) ([]Message, error) {
+	if maxTokens <= 0 || len(history) == 0 {
+		return history, nil
+	}
+	if counter == nil {
+		c, err := guard.NewCounter(guard.O200k)
+		if err != nil {
+			return nil, err
+		}
+		counter = c
+	}
+	tokens := make([]int, len(history))
+	roles := make([]Role, len(history))
+	for i, m := range history {
+		tokens[i], roles[i] = messageTokens(m, counter), m.Role
+	}
+	return history[trimCut(tokens, roles, maxTokens, true, 0):], nil
+}
+
+func messageTokens(m Message, counter *guard.Counter) int {
+	n := counter.Count(m.Content)
+	if len(m.ToolCalls) > 0 {
+		js, _ := blocks.CanonicalJSON(openaiCalls(m.ToolCalls), "")
+		n += counter.Count(string(js))
+	}
+	return n
+}
+
+// trimCut returns how many of the oldest messages to drop so that the rest fit in max tokens: in steps of max/4
+// (stepped) or exactly (a client that trims at every turn), never fewer than from, then on to the next user message.
+func trimCut(tokens []int, roles []Role, max int, stepped bool, from int) int {
+	total := 0
+	for _, n := range tokens {
+		total += n
+	}
+	if total <= max {
+		return min(from, len(tokens))
+	}
+	need := total - max
+	if stepped {
+		step := max / 4
+		if step < 1 {
+			step = 1
+		}
+		need = (need + step - 1) / step * step
+	}
+	d, dropped := 0, 0
+	for d < len(tokens) && (dropped < need || d < from) {
+		dropped += tokens[d]
+		d++
+	}
+	for d < len(tokens) && roles[d] != User {
+		d++
+	}
+	return d
 }

@@ -2,9 +2,11 @@ package projection_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
 )
 
@@ -124,4 +126,49 @@ func hasKey(v any, k string) bool {
 		}
 	}
 	return false
+}
+
+// TestTrimHistory: whole messages go from the oldest; the tokens dropped are a multiple of a quarter of the budget,
+// so the cut stays put while the history grows by less than a step; the kept history opens with a user message.
+func TestTrimHistory(t *testing.T) {
+	c, _ := guard.NewCounter(guard.O200k)
+	msg := func(r projection.Role, words int) projection.Message {
+		return projection.Message{Role: r, Content: strings.TrimSpace(strings.Repeat(" ab", words))}
+	}
+	one := c.Count(msg(projection.User, 10).Content) // every message below has this many tokens
+	var h []projection.Message
+	for i := 0; i < 10; i++ {
+		r := projection.User
+		if i%2 == 1 {
+			r = projection.Assistant
+		}
+		h = append(h, msg(r, 10))
+	}
+	budget := 4 * one // step: one message's tokens
+	for _, tc := range []struct{ n, kept int }{
+		{4, 4},  // within the budget
+		{5, 3},  // one message over: one step, one message, then the assistant's reply it leads to: two go
+		{6, 4},  // two over: two steps, two messages
+		{7, 3},  // three over: three steps, then the assistant's reply: four go
+		{10, 4}, // six over: six messages
+	} {
+		got, err := projection.TrimHistory(h[:tc.n], budget, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != tc.kept || len(got) > 0 && got[0].Role != projection.User {
+			t.Errorf("%d messages of %d tokens, budget %d: kept %d (first %s), want %d from a user message", tc.n, one, budget, len(got), got[0].Role, tc.kept)
+		}
+	}
+	// With a budget of 8 messages the step is 2: the cut moves by whole steps, from 9 messages on (one over: a step
+	// of 2), staying put while the history grows within the step (n = 9 and 10 drop 2; 11 and 12 drop 4; ...).
+	budget = 8 * one
+	var cuts []int
+	for n := 8; n <= 16; n++ {
+		got, _ := projection.TrimHistory(append(h[:0:0], append(h, h...)[:n]...), budget, c)
+		cuts = append(cuts, n-len(got))
+	}
+	if fmt.Sprint(cuts) != "[0 2 2 4 4 6 6 8 8]" {
+		t.Errorf("cuts as the history grows from 8 to 16 messages, budget 8 (step 2): %v", cuts)
+	}
 }

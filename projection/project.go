@@ -41,6 +41,10 @@ type Options struct {
 	MaxTokens int
 	// Gap is, for Simulate, the time between every two turns; 0 takes each turn's (Session.After, else DefaultGap).
 	Gap time.Duration
+	// MaxHistoryTokens keeps the history within this many tokens (TrimHistory: whole messages dropped from the
+	// oldest, the cut moving in steps of a quarter of it); 0 keeps it whole. Simulate then also replays a layout
+	// that trims at every turn (LayoutTrimEveryTurn).
+	MaxHistoryTokens int
 	// Counter counts tokens; nil means o200k_base.
 	Counter *guard.Counter
 }
@@ -144,6 +148,11 @@ func project(in Input, opt Options, naive bool) (*Projection, error) {
 	b, err := newBuilder(opt, naive)
 	if err != nil {
 		return nil, err
+	}
+	if opt.MaxHistoryTokens > 0 {
+		if in.History, err = TrimHistory(in.History, opt.MaxHistoryTokens, opt.Counter); err != nil {
+			return nil, err
+		}
 	}
 	b.tools()
 	b.system(in.Runbook)

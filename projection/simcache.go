@@ -36,6 +36,13 @@ func mulmod61(a, b uint64) uint64 {
 	return r
 }
 
+func submod61(a, b uint64) uint64 {
+	if a >= b {
+		return a - b
+	}
+	return a + mersenne61 - b
+}
+
 func addmod61(a, b uint64) uint64 {
 	r := a + b
 	if r >= mersenne61 {
@@ -95,11 +102,13 @@ func (s *seq) push(pw *powers, p Part, id phash) {
 	s.tok = append(s.tok, s.tok[n]+p.Tokens)
 }
 
-// view is one request: head's parts, then the first nh parts of hist, then tail (when hasTail).
+// view is one request: head's parts, then nh parts of hist from part from (the history less what a budget
+// dropped), then tail (when hasTail).
 type view struct {
 	pw      *powers
 	head    *seq
 	hist    *seq
+	from    int
 	nh      int
 	tail    Part
 	tailID  phash
@@ -122,7 +131,7 @@ func (v *view) At(i int) *Part {
 	case i < h:
 		return &v.head.parts[i]
 	case i < h+v.nh:
-		return &v.hist.parts[i-h]
+		return &v.hist.parts[v.from+i-h]
 	}
 	return &v.tail
 }
@@ -133,7 +142,7 @@ func (v *view) Prefix(i int) int {
 	case i < h:
 		return v.head.tok[i+1]
 	case i < h+v.nh:
-		return v.head.tok[h] + v.hist.tok[i-h+1]
+		return v.head.tok[h] + v.hist.tok[v.from+i-h+1] - v.hist.tok[v.from]
 	}
 	return v.head.tok[h] + v.histTokens() + v.tail.Tokens
 }
@@ -142,7 +151,14 @@ func (v *view) histTokens() int {
 	if v.hist == nil {
 		return 0
 	}
-	return v.hist.tok[v.nh]
+	return v.hist.tok[v.from+v.nh] - v.hist.tok[v.from]
+}
+
+// histHash is the hash of the view's first m history parts.
+func (v *view) histHash(m int) phash {
+	a, b := v.hist.h[v.from], v.hist.h[v.from+m]
+	p := v.pw.at(m)
+	return phash{submod61(b[0], mulmod61(a[0], p[0])), submod61(b[1], mulmod61(a[1], p[1]))}
 }
 
 // chain is the hash of the request's parts up to and including part i.
@@ -154,7 +170,7 @@ func (v *view) chain(i int) phash {
 	c := v.head.h[h]
 	if v.nh > 0 {
 		m := min(i-h+1, v.nh)
-		c = v.pw.then(c, v.hist.h[m], m)
+		c = v.pw.then(c, v.histHash(m), m)
 	}
 	if i == h+v.nh {
 		c = v.pw.then(c, v.tailID, 1)

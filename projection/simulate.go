@@ -163,6 +163,10 @@ const (
 	LayoutPromptc       = "promptc"
 	LayoutVolatileFirst = "volatile-first"
 	LayoutRewrite       = "rewrite"
+	// LayoutTrimEveryTurn is promptc's layout with a history budget kept by a client that drops the oldest
+	// messages at every turn, so that its cut, and the cached prefix after it, moves every turn (compared when
+	// Options.MaxHistoryTokens is set).
+	LayoutTrimEveryTurn = "trim-every-turn"
 )
 
 // DefaultGap is the time between two turns of a simulation where neither the fixture (a [[turn]]'s after) nor
@@ -212,7 +216,11 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 	}
 	pw := &powers{}
 	var sf Shortfall
-	for _, name := range []string{LayoutPromptc, LayoutVolatileFirst, LayoutRewrite} {
+	layouts := []string{LayoutPromptc, LayoutVolatileFirst, LayoutRewrite}
+	if opt.MaxHistoryTokens > 0 {
+		layouts = append(layouts, LayoutTrimEveryTurn)
+	}
+	for _, name := range layouts {
 		var track *Shortfall
 		if name == LayoutPromptc {
 			track = &sf
@@ -281,7 +289,8 @@ func replayLayout(name string, sessions []Session, opt Options, pw *powers, sf *
 			if err != nil {
 				return Layout{}, fmt.Errorf("session %q, turn %d: %w", s.Name, k+1, err)
 			}
-			markers := placeMarkers(m, opt.Cache, name != LayoutPromptc, v, v.lastHistory)
+			naive := name == LayoutVolatileFirst || name == LayoutRewrite
+			markers := placeMarkers(m, opt.Cache, naive, v, v.lastHistory)
 			if sf != nil {
 				sf.consider(m, opt.Cache, v, s.Name, k+1)
 			}
@@ -325,6 +334,14 @@ type replay struct {
 	// hb adds the history's messages; hist holds their parts.
 	hb   *builder
 	hist *seq
+	// msgStart[j] is where message j of the history starts in hist, msgTokens and msgRoles its tokens and role;
+	// cut is how many of the oldest messages the history budget drops.
+	msgStart  []int
+	msgTokens []int
+	msgRoles  []Role
+	cut       int
+	// total and dropped are the history's tokens and those of the messages cut.
+	total, dropped int
 	// summary is the rewrite layout's running summary: its pieces' tokens and hash.
 	summaryTokens int
 	summaryHash   phash
@@ -353,11 +370,21 @@ func (r *replay) builder() *builder {
 	return &builder{opt: r.opt, m: r.opt.Model, mode: r.opt.Cache, ttl: r.opt.TTL, lastHistory: -1, callNames: map[string]string{}}
 }
 
-// replied is the view of the last request with its reply: the head and the whole history so far.
-func (r *replay) replied() *view {
-	v := &view{pw: r.pw, head: r.head, hist: r.hist, nh: len(r.hist.parts), lastHistory: -1}
-	if r.hb.lastHistory >= 0 {
-		v.lastHistory = len(r.head.parts) + r.hb.lastHistory
+// replied is the view of the last request with its reply: the head and the history so far.
+func (r *replay) replied() *view { return r.historyView() }
+
+// historyView is the head and the history so far, less what the history budget drops.
+func (r *replay) historyView() *view {
+	from := 0
+	if r.cut > 0 {
+		from = len(r.hist.parts)
+		if r.cut < len(r.msgStart) {
+			from = r.msgStart[r.cut]
+		}
+	}
+	v := &view{pw: r.pw, head: r.head, hist: r.hist, from: from, nh: len(r.hist.parts) - from, lastHistory: -1}
+	if r.hb.lastHistory >= from {
+		v.lastHistory = len(r.head.parts) + r.hb.lastHistory - from
 	}
 	return v
 }
@@ -415,10 +442,7 @@ func (r *replay) request(k int) (*view, error) {
 		r.volatileHead(turn)
 		turn = "Go on with the task described above."
 	}
-	v := &view{pw: r.pw, head: r.head, hist: r.hist, nh: len(r.hist.parts), lastHistory: -1}
-	if r.hb.lastHistory >= 0 {
-		v.lastHistory = len(r.head.parts) + r.hb.lastHistory
-	}
+	v := r.historyView()
 	if r.layout == LayoutRewrite && k > 0 {
 		p, _ := r.hb.turnPart("-")
 		p.Text = "" // never built: its tokens and its hash are the summary's pieces'
@@ -452,12 +476,42 @@ func (r *replay) answer(k int) {
 		r.summaryHash = r.pw.then(r.summaryHash, digestHash(d[:]), 1)
 		return
 	}
-	n := len(r.hb.parts)
-	r.hb.message(Message{Role: User, Content: r.s.Turns[k]})
-	r.hb.message(Message{Role: Assistant, Content: r.s.reply(k)})
-	for i := n; i < len(r.hb.parts); i++ {
-		r.hist.push(r.pw, r.hb.parts[i], partHash(&r.hb.parts[i]))
+	for _, m := range []Message{{Role: User, Content: r.s.Turns[k]}, {Role: Assistant, Content: r.s.reply(k)}} {
+		n := len(r.hb.parts)
+		r.hb.message(m)
+		tok := 0
+		for i := n; i < len(r.hb.parts); i++ {
+			r.hist.push(r.pw, r.hb.parts[i], partHash(&r.hb.parts[i]))
+			tok += r.hb.parts[i].Tokens
+		}
+		r.msgStart, r.msgTokens, r.msgRoles = append(r.msgStart, n), append(r.msgTokens, tok), append(r.msgRoles, m.Role)
 	}
+	if budget := r.opt.MaxHistoryTokens; budget > 0 && (r.layout == LayoutPromptc || r.layout == LayoutTrimEveryTurn) {
+		r.cut = r.trim(budget, r.layout == LayoutPromptc)
+	}
+}
+
+// trim is the history budget's cut after the messages so far, by trimCut's rule, kept up to date as messages come:
+// the tokens to drop only grow, so the cut only moves forward.
+func (r *replay) trim(budget int, stepped bool) int {
+	r.total += r.msgTokens[len(r.msgTokens)-1] + r.msgTokens[len(r.msgTokens)-2]
+	if r.total <= budget {
+		return r.cut
+	}
+	need := r.total - budget
+	if stepped {
+		step := max(budget/4, 1)
+		need = (need + step - 1) / step * step
+	}
+	for r.cut < len(r.msgTokens) && r.dropped < need {
+		r.dropped += r.msgTokens[r.cut]
+		r.cut++
+	}
+	for r.cut < len(r.msgTokens) && r.msgRoles[r.cut] != User {
+		r.dropped += r.msgTokens[r.cut]
+		r.cut++
+	}
+	return r.cut
 }
 
 // layoutInput is the request of turn k (from 0) of session s under a layout.

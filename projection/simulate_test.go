@@ -295,3 +295,39 @@ func TestSimulateShortfall(t *testing.T) {
 		t.Errorf("a minimum of 1 is reached, yet closest %+v", sim.Closest)
 	}
 }
+
+// TestSimulateHistoryBudget: with a history budget, promptc's layout moves its cut in steps and keeps reading its
+// cached history between them; trimming at every turn moves the cut every turn, so that nothing after the runbook
+// is read again.
+func TestSimulateHistoryBudget(t *testing.T) {
+	long := projection.Session{Name: "long", Runbook: gts}
+	for i := 0; i < 30; i++ {
+		long.Turns = append(long.Turns, fmt.Sprintf("Turn %d: look at the next issue of the list and say what it needs.", i))
+		long.Replies = append(long.Replies, fmt.Sprintf("Reply %d: it needs a test and a fix in the rate table.", i))
+	}
+	sim, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: model(projection.Anthropic, 1, 4), MaxHistoryTokens: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stepped, every := usage(t, sim, projection.LayoutPromptc), usage(t, sim, projection.LayoutTrimEveryTurn)
+	sys := tokens("G\n\n") + tokens("T\n\n") + tokens("S\n")
+	late := func(us []projection.Usage) (n int) {
+		for _, u := range us[20:] {
+			if u.CacheReadTokens > sys {
+				n++
+			}
+		}
+		return n
+	}
+	if s, e := late(stepped), late(every); e != 0 || s < 5 {
+		t.Errorf("turns 21-30 reading history: stepped %d, every turn %d; want most, and none", s, e)
+	}
+	for _, u := range stepped {
+		if u.InputTokens-sys-tokens(long.Turns[u.Turn-1]) > 400 {
+			t.Errorf("turn %d: history of %d tokens over the budget of 400", u.Turn, u.InputTokens-sys-tokens(long.Turns[u.Turn-1]))
+		}
+	}
+	if len(sim.Layouts) != 4 || sim.Layouts[3].Name != projection.LayoutTrimEveryTurn {
+		t.Errorf("layouts %d, want the trimming one last", len(sim.Layouts))
+	}
+}

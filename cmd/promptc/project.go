@@ -26,6 +26,7 @@ func providerFlags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Usage: "the model `M` whose cache rules apply (default: the provider's default; see docs/providers.md)"},
 		&cli.StringFlag{Name: "tools", Value: "text", Usage: "`HOW` the task's [[tool]]s reach the model: text (only as the runbook renders them with {{ tools }}) or native (the provider's tools array)"},
 		&cli.StringFlag{Name: "cache", Usage: "the cache `MODE`: explicit (markers), automatic (the provider finds the prefix) or implicit (default: the model's first; see docs/providers.md)"},
+		&cli.IntFlag{Name: "max-history-tokens", Usage: "keep the history within `N` tokens: whole messages dropped from the oldest, the cut moving in steps of N/4 so that consecutive turns keep their cached prefix (simulate also replays trimming at every turn)"},
 		&cli.StringFlag{Name: "ttl", Usage: "the cache lifetime `T` where the model offers a choice: 5m or 1h (anthropic, bedrock, qwen4, gemini explicit), in_memory or 24h (openai), 30m (openai explicit), 24h (gemini explicit)"},
 	}
 }
@@ -84,6 +85,11 @@ func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Progr
 	if c.IsSet("ttl") {
 		if err := opt.TTL.Set(c.String("ttl")); err != nil {
 			return opt, cmdErr(e, cmd, "--ttl: %v", err)
+		}
+	}
+	if c.IsSet("max-history-tokens") {
+		if opt.MaxHistoryTokens = c.Int("max-history-tokens"); opt.MaxHistoryTokens < 1 {
+			return opt, cmdErr(e, cmd, "--max-history-tokens must be at least 1")
 		}
 	}
 	if err := opt.Check(); err != nil {
