@@ -185,3 +185,39 @@ func ExampleOptions_Check() {
 	// <nil>
 	// 24h0m0s
 }
+
+// One call: load the project in a directory and get turn 2 of a fixture's session as a Bedrock request, with the
+// task's tools sent natively, and cache points after the runbook's segments and the history, at most 4, for the
+// provider's default model.
+func ExampleProjectTurn() {
+	pr, err := projection.ProjectTurn("../examples/tracker", "chat", "conversation", 2, projection.Bedrock, "", projection.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(pr.Model.Name, len(pr.Markers()), "cache points")
+	fmt.Println(strings.Contains(string(pr.Body), `"cachePoint"`), strings.Contains(string(pr.Body), `"toolSpec"`))
+	// Output:
+	// anthropic.claude-sonnet-4-5-20250929-v1:0 4 cache points
+	// true true
+}
+
+// A simulation writes its own report, as promptc simulate prints it (WriteJSON for --format json).
+func ExampleSimulation_WriteText() {
+	rb := &assemble.Artifact{Text: strings.Repeat("A rule every task shares. ", 300) + "\n"}
+	cat, _ := projection.NewCatalog(nil)
+	model, _ := cat.Model(projection.OpenAI, "")
+	sim, err := projection.Simulate([]projection.Session{{Name: "demo", Runbook: rb, Turns: []string{"Fix NW-1.", "Now NW-2."}}},
+		projection.Options{Model: model})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var b strings.Builder
+	if err := sim.WriteText(&b); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.SplitN(b.String(), "\n", 2)[0])
+	fmt.Println(strings.Contains(b.String(), "cheapest: "))
+	// Output:
+	// openai gpt-5, automatic cache, entries live in_memory: minimum 1,024 tokens, reads cost 0.1x and writes 1x the input price
+	// true
+}

@@ -114,6 +114,8 @@ type Simulation struct {
 	// Closest is set when nothing of promptc's layout was ever cached because no prefix reaches the model's
 	// minimum: the prefix that comes closest, and by how much it falls short.
 	Closest *Shortfall `json:"closest,omitempty"`
+	// model is the model simulated, for WriteText.
+	model Model
 }
 
 // Shortfall is the prefix closest to the model's minimum when none reaches it.
@@ -204,7 +206,7 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 	}
 	opt.Cache, opt.Implicit = mode, false
 	m := opt.Model
-	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding()}
+	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding(), model: m}
 	ttls := lifetimes(m, mode)
 	if t := m.Lifetime(opt.TTL); t != TTLDefault {
 		sim.TTL = t.String()

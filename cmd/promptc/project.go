@@ -2,13 +2,10 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -164,7 +161,7 @@ func projectCommand(e *env) *cli.Command {
 			if _, err := e.stdout.Write(pr.Output()); err != nil {
 				return err
 			}
-			_, _ = fmt.Fprintln(e.stderr, markerSummary(pr))
+			_, _ = fmt.Fprintln(e.stderr, pr.Summary())
 			return nil
 		},
 	}
@@ -212,22 +209,18 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		}
 		in.Turn = a.Text
 	} else {
-		f := req.Fixture
 		k := 1
 		if c.IsSet("turn") {
 			k = c.Generic("turn").(*turnNumber).n
 		}
-		switch n := len(f.Turns); {
-		case n == 0:
-			return in, cmdErr(e, cmd, "fixture %q has no [[turn]] entries: add one, or give the turn's values with --turn-file", f.Name)
-		case k < 1 || k > n:
-			return in, cmdErr(e, cmd, "fixture %q has %s; --turn must be between 1 and %d", f.Name, guard.Count(n, "turn"), n)
+		var err error
+		if in, err = projection.FixtureInput(prog, task, req.Fixture, k); err != nil {
+			var ds blocks.Diagnostics
+			if errors.As(err, &ds) {
+				return in, e.diagnostics(ds)
+			}
+			return in, cmdErr(e, cmd, "%v", err)
 		}
-		s, err := projection.FixtureSession(prog, task, f)
-		if err != nil {
-			return in, e.problems(err)
-		}
-		in = s.Input(k)
 	}
 	if name := c.String("history"); name != "" {
 		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
@@ -251,66 +244,6 @@ func (e *env) problems(err error) error {
 		return e.diagnostics(ds)
 	}
 	return err
-}
-
-// markerSummary is one line for a person: the model, the tokens and where the cache markers went.
-func markerSummary(pr *projection.Projection) string {
-	m := pr.Model
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, guard.Thousands(pr.Tokens))
-	if m.Safety > 1 {
-		fmt.Fprintf(&b, "; this model's tokenizer differs, so a marker needs %s counted tokens, %.2f × its minimum of %s",
-			guard.Thousands(m.Minimum()), m.Safety, guard.Thousands(max(m.MinCacheTokens, m.PracticeMinCacheTokens)))
-	}
-	b.WriteString(")")
-	if pr.CacheKey != "" {
-		fmt.Fprintf(&b, "; prompt_cache_key %s", pr.CacheKey)
-	}
-	if m.PracticeMinCacheTokens > m.MinCacheTokens {
-		fmt.Fprintf(&b, "; caching starts at about %s tokens in practice, not the page's %s (%s)",
-			guard.Thousands(m.PracticeMinCacheTokens), guard.Thousands(m.MinCacheTokens), m.Practice)
-	}
-	if pr.TTL != projection.TTLDefault {
-		fmt.Fprintf(&b, "; %s cache, entries live %s", pr.Cache, pr.TTL)
-	} else {
-		fmt.Fprintf(&b, "; %s cache", pr.Cache)
-	}
-	marks := pr.Markers()
-	if len(marks) == 0 {
-		if pr.Cache != projection.CacheExplicit {
-			fmt.Fprintf(&b, ", from %s tokens on", guard.Thousands(m.MinCacheTokens))
-		} else {
-			b.WriteString("; no cache marker: no prefix reaches the minimum")
-		}
-		return b.String()
-	}
-	if pr.Cache == projection.CacheAutomatic {
-		fmt.Fprintf(&b, ": the provider places one marker at the request's end (%s tokens)", guard.Thousands(pr.Parts[marks[len(marks)-1]].Prefix))
-		return b.String()
-	}
-	if pr.CacheBody != nil {
-		fmt.Fprintf(&b, ": cachedContents holds the first %s tokens (tools and the runbook's stable segments)", guard.Thousands(pr.Parts[marks[0]].Prefix))
-		return b.String()
-	}
-	b.WriteString("; cache markers after:")
-	sys := 0
-	for i, p := range pr.Parts {
-		if p.Kind == projection.SystemPart {
-			sys++
-		}
-		if !p.Marker {
-			continue
-		}
-		switch {
-		case p.Kind == projection.SystemPart:
-			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, p.Scope, guard.Thousands(p.Prefix))
-		case p.History:
-			fmt.Fprintf(&b, " the history (%s tokens);", guard.Thousands(p.Prefix))
-		default:
-			fmt.Fprintf(&b, " part %d (%s tokens);", i+1, guard.Thousands(p.Prefix))
-		}
-	}
-	return strings.TrimSuffix(b.String(), ";")
 }
 
 func simulateCommand(e *env) *cli.Command {
@@ -362,11 +295,9 @@ func simulateCommand(e *env) *cli.Command {
 				return cmdErr(e, cmd, "%v", err)
 			}
 			if format == "json" {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(sim)
+				return sim.WriteJSON(e.stdout)
 			}
-			return writeSimulation(e.stdout, sim, opt.Model)
+			return sim.WriteText(e.stdout)
 		},
 	}
 }
@@ -401,54 +332,4 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-// writeSimulation prints the text report: the model's rules, then a table per layout and a total line each.
-func writeSimulation(w io.Writer, sim *projection.Simulation, m projection.Model) error {
-	ttl := ""
-	if sim.TTL != "" {
-		ttl = ", entries live " + sim.TTL
-	}
-	fmt.Fprintf(w, "%s %s, %s cache%s: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
-		sim.Provider, sim.Model, sim.Cache, ttl, guard.Thousands(m.MinCacheTokens), m.CacheRead, m.WritePrice(projection.TTL(0)))
-	fmt.Fprintf(w, "Token counts are %s estimates.\n", sim.Encoding)
-	if c := sim.Closest; c != nil {
-		fmt.Fprintf(w, "Nothing is cached: no prefix reaches the minimum of %s counted tokens. The closest, %s of session %s turn %d, has %s: %s short.\n",
-			guard.Thousands(c.Minimum), c.Where, blocks.QuoteName(c.Session), c.Turn, guard.Thousands(c.Tokens), guard.Thousands(c.Short))
-	}
-	for _, l := range sim.Layouts {
-		fmt.Fprintf(w, "\n%s\n", l.Name)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "session\tturn\tinput\tread\twrite\tuncached\thit rate\tcost\t")
-		row := func(u projection.Usage, session, turn string) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f%%\t%.2f\t\n", session, turn, guard.Thousands(u.InputTokens),
-				guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens), guard.Thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
-		}
-		for _, u := range l.Turns {
-			row(u, u.Session, fmt.Sprint(u.Turn))
-		}
-		row(l.Total, "total", "")
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		if l.Total.ExpiredTokens > 0 {
-			fmt.Fprintf(w, "expired: %s tokens cached by an earlier turn had expired and were sent again\n", guard.Thousands(l.Total.ExpiredTokens))
-		}
-	}
-	if len(sim.Lifetimes) > 1 {
-		fmt.Fprintf(w, "\nlifetimes (promptc's layout)\n")
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "ttl\tread\twrite\texpired\tstorage\tcost\t")
-		for _, lt := range sim.Lifetimes {
-			u := lt.Total
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t\n", lt.TTL, guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens),
-				guard.Thousands(u.ExpiredTokens), guard.Thousands(int(u.StorageCost+0.5)), u.RelativeCost)
-		}
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "cheapest: %s\n", sim.Cheapest)
-	}
-	_, err := fmt.Fprintln(w, "\ncost: input cost relative to sending every token uncached (1.00); hit rate: tokens read from the cache.")
-	return err
 }
