@@ -38,7 +38,7 @@ func BenchmarkProject(b *testing.B) {
 	cat, _ := projection.NewCatalog(prog.Project.Models)
 	// One counter for every request, as a platform's daemon keeps one: its vocabulary loads once per process.
 	tok, _ := guard.NewCounter(guard.O200k)
-	for _, p := range []projection.Provider{projection.Anthropic, projection.OpenAI, projection.DashScope} {
+	for _, p := range projection.Providers() {
 		m, _ := cat.Model(p, "")
 		in := s.Input(len(s.Turns))
 		b.Run(p.String(), func(b *testing.B) {

@@ -123,6 +123,18 @@ func TestSimulatePrefix(t *testing.T) {
 	if u[1].CacheWriteTokens != 0 {
 		t.Errorf("automatic caching wrote %d tokens: writes are not billed apart", u[1].CacheWriteTokens)
 	}
+	// The automatic cache's prefixes expire too: with in_memory retention (counted as 5 minutes) a turn 5 minutes
+	// later reads nothing, and what it would have read is reported expired; 24h keeps it.
+	m.TTLs = []projection.TTL{projection.TTLInMemory, projection.TTL24h}
+	for _, tc := range []struct {
+		ttl  projection.TTL
+		read int
+	}{{projection.TTLInMemory, 0}, {projection.TTL24h, want}} {
+		sim, _ := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Gap: 5 * time.Minute, TTL: tc.ttl})
+		if u := usage(t, sim, projection.LayoutPromptc)[1]; u.CacheReadTokens != tc.read || u.ExpiredTokens != want-tc.read {
+			t.Errorf("%s, 5 minutes later: %+v; want %d read, %d expired", tc.ttl, u, tc.read, want-tc.read)
+		}
+	}
 	// Automatic caching finds the rewrite layout's unchanged system message: the runbook is read, the summary not.
 	sysTokens := tokens("G\n\nT\n\nS\n")
 	if r := usage(t, sim, projection.LayoutRewrite)[1]; r.CacheReadTokens != 3+(sysTokens-3)/2*2 {
@@ -234,6 +246,16 @@ func TestSimulateLifetimes(t *testing.T) {
 	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: m})
 	if sim.Cheapest != "5m" || sim.Lifetimes[0].Total.ExpiredTokens != 0 {
 		t.Errorf("30s gaps: cheapest %q, expired %d; want 5m, 0", sim.Cheapest, sim.Lifetimes[0].Total.ExpiredTokens)
+	}
+	// An entry lives its lifetime and not a moment more: used at t, it is gone for a request at t + 5m.
+	for _, tc := range []struct {
+		gap           time.Duration
+		read, expired int
+	}{{5*time.Minute - time.Second, sys, 0}, {5 * time.Minute, 0, sys}} {
+		sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Gap: tc.gap, TTL: projection.TTL5m})
+		if u := usage(t, sim, projection.LayoutPromptc)[1]; u.CacheReadTokens != tc.read || u.ExpiredTokens != tc.expired {
+			t.Errorf("gap %v, 5m: turn 2 read %d, expired %d; want %d, %d", tc.gap, u.CacheReadTokens, u.ExpiredTokens, tc.read, tc.expired)
+		}
 	}
 	// A fixture's own pace (Session.After) is the gap where Options.Gap is not set.
 	slow := session
