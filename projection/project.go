@@ -197,6 +197,9 @@ func resolve(opt Options) (CacheMode, error) {
 		return 0, err
 	}
 	mode = opt.Model.Mode(mode)
+	if m := opt.Model; m.Provider == Gemini && mode != CacheExplicit && opt.TTL != TTLDefault {
+		return 0, fmt.Errorf("gemini %s: the implicit cache has no lifetime to choose; --ttl is the lifetime of --cache explicit's cachedContents", m.Name)
+	}
 	if m := opt.Model; m.Provider == OpenAI && opt.TTL != TTLDefault && (opt.TTL == TTL30m) != (mode == CacheExplicit) {
 		if mode == CacheExplicit {
 			return 0, fmt.Errorf("openai %s: explicit breakpoints live 30m (prompt_cache_options.ttl); --ttl %s is a retention of automatic caching", m.Name, opt.TTL)

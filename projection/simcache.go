@@ -219,6 +219,7 @@ func newCache(m Model, mode CacheMode, ttl TTL) *cache {
 	c.explicit = mode == CacheExplicit || mode == CacheAutomatic && m.Matching != Prefix
 	if m.Provider == Gemini && mode == CacheImplicit {
 		c.explicit = false
+		c.ttl = TTL5m // no lifetime is promised: "send requests with a similar prefix in a short amount of time"
 	}
 	if mode == CacheImplicit && m.Matching != Prefix {
 		c.min, c.read, c.write = m.ImplicitMinCacheTokens, m.ImplicitCacheRead, 1
@@ -358,7 +359,7 @@ func (c *cache) prefixRequest(v *view, now time.Duration, u *Usage) {
 		u.WriteCost = float64(u.CacheWriteTokens) * c.write
 	}
 	u.ExpiredTokens = max(stale-u.CacheReadTokens, 0)
-	c.root.insert(v, c, now, true)
+	c.root.insert(v, c, now)
 }
 
 // rnode is a node of the automatic cache's tree. The edge into it is parts [start, end) of owner, a request whose
@@ -435,7 +436,7 @@ func (root *rnode) lookup(v *view, c *cache, now time.Duration) (shared, alive i
 // insert adds v's prefixes, used at now: the edges it runs along are used again (written again where they had
 // expired), an edge it leaves midway is split there, and its remaining parts become a new edge, or lengthen the
 // edge of the request it extends.
-func (root *rnode) insert(v *view, c *cache, now time.Duration, unit bool) {
+func (root *rnode) insert(v *view, c *cache, now time.Duration) {
 	n, at := root, 0
 	touch := func(x *rnode) {
 		if c.refresh || !c.aliveAt(x.used, now) {

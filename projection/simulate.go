@@ -208,7 +208,7 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 	m := opt.Model
 	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding(), model: m}
 	ttls := lifetimes(m, mode)
-	if t := m.Lifetime(opt.TTL); t != TTLDefault {
+	if t := m.Lifetime(opt.TTL); t != TTLDefault && len(ttls) > 0 {
 		sim.TTL = t.String()
 	}
 	for _, s := range sessions {
@@ -263,6 +263,9 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 
 // lifetimes are the lifetimes m offers in mode.
 func lifetimes(m Model, mode CacheMode) []TTL {
+	if m.Provider == Gemini && mode != CacheExplicit {
+		return nil // Gemini's lifetimes are its explicit cache's
+	}
 	var out []TTL
 	for _, t := range m.TTLs {
 		if m.Provider == OpenAI && (t == TTL30m) != (mode == CacheExplicit) {
@@ -303,7 +306,7 @@ func replayLayout(name string, sessions []Session, opt Options, pw *powers, sf *
 			l.Total.add(u)
 			r.answer(k)
 			if m.ReplyUnits && !c.explicit && name != LayoutRewrite {
-				c.root.insert(r.replied(), c, now, true) // the request and its reply are a unit of their own
+				c.root.insert(r.replied(), c, now) // the request and its reply are a unit of their own
 			}
 		}
 	}
