@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
 )
 
@@ -133,6 +135,39 @@ func TestCatalog(t *testing.T) {
 	for _, m := range projection.Models() {
 		if m.Name == "claude-sonnet-4-6" && m.MinCacheTokens != 1024 {
 			t.Error("NewCatalog changed the built-in rows")
+		}
+	}
+}
+
+// TestEveryModeProjects: every built-in model, in every cache mode and lifetime it offers, projects and simulates
+// the reference project's longest session; each mode or lifetime it does not offer is refused by both.
+func TestEveryModeProjects(t *testing.T) {
+	prog, diags := assemble.LoadDir("../examples/tracker")
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	f := prog.Project.Fixture("conversation")
+	s, err := projection.FixtureSession(prog, "chat", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter, _ := guard.NewCounter(guard.O200k)
+	allModes := []projection.CacheMode{projection.CacheExplicit, projection.CacheAutomatic, projection.CacheImplicit}
+	allTTLs := []projection.TTL{projection.TTL5m, projection.TTL30m, projection.TTL1h, projection.TTLInMemory, projection.TTL24h}
+	for _, m := range projection.Models() {
+		for _, mode := range allModes {
+			for _, ttl := range append([]projection.TTL{projection.TTLDefault}, allTTLs...) {
+				opt := projection.Options{Model: m, Cache: mode, TTL: ttl, Tools: prog.Project.ToolsFor("chat"), Counter: counter}
+				checked := opt.Check()
+				_, perr := projection.Project(s.Input(len(s.Turns)), opt)
+				_, serr := projection.Simulate([]projection.Session{s}, opt)
+				if (perr == nil) != (checked == nil) || (serr == nil) != (checked == nil) {
+					t.Errorf("%s/%s %s %s: Check %v, Project %v, Simulate %v", m.Provider, m.Name, mode, ttl, checked, perr, serr)
+				}
+				if m.Supports(mode) && ttl == projection.TTLDefault && checked != nil {
+					t.Errorf("%s/%s: offered mode %s refused: %v", m.Provider, m.Name, mode, checked)
+				}
+			}
 		}
 	}
 }
