@@ -23,7 +23,7 @@ func providerFlags() []cli.Flag {
 		&cli.StringFlag{Name: "model", Usage: "the model `M` whose cache rules apply (default: the provider's default; see docs/providers.md)"},
 		&cli.StringFlag{Name: "tools", Value: "text", Usage: "`HOW` the task's [[tool]]s reach the model: text (only as the runbook renders them with {{ tools }}) or native (the provider's tools array)"},
 		&cli.StringFlag{Name: "cache", Usage: "the cache `MODE`: explicit (markers), automatic (the provider finds the prefix) or implicit (default: the model's first; see docs/providers.md)"},
-		&cli.IntFlag{Name: "max-history-tokens", Usage: "keep the history within `N` tokens: whole messages dropped from the oldest, the cut moving in steps of N/4 so that consecutive turns keep their cached prefix (simulate also replays trimming at every turn)"},
+		&cli.IntFlag{Name: "max-history-tokens", DefaultText: "no budget", Usage: "keep the history within `N` tokens: whole messages dropped from the oldest, the cut moving in steps of N/4 so that consecutive turns keep their cached prefix (simulate also replays trimming at every turn)"},
 		&cli.StringFlag{Name: "ttl", Usage: "the cache lifetime `T` where the model offers a choice: 5m or 1h (anthropic, bedrock, qwen4, gemini explicit), in_memory or 24h (openai), 30m (openai explicit), 24h (gemini explicit)"},
 	}
 }
@@ -256,12 +256,13 @@ func simulateCommand(e *env) *cli.Command {
 			"each request the input tokens read from the cache, written to it and sent uncached, under the model's\n" +
 			"rules, and the cost relative to sending everything uncached. The same sessions are shown under two naive\n" +
 			"layouts beside promptc's: volatile-first (the turn's message before the runbook) and rewrite (the history\n" +
-			"replaced by a fresh summary every turn). Cache entries expire by their lifetime from their last use: the time\n" +
+			"replaced by a fresh summary every turn), and with --max-history-tokens a client trimming at every turn.\n" +
+			"Cache entries expire by their lifetime from their last use: the time\n" +
 			"between turns is each [[turn]]'s after (default 30s), or --gap for every turn. Every lifetime the model\n" +
 			"offers is costed for promptc's layout, and the cheapest named. Token counts are o200k_base estimates.",
 		Flags: append(providerFlags(),
 			&cli.StringSliceFlag{Name: "fixture", Usage: "replay fixtures/`F`.toml (repeat for several sessions, in order)"},
-			&cli.DurationFlag{Name: "gap", Usage: "the time `D` between every two turns (e.g. 4m30s), instead of each turn's after"},
+			&cli.DurationFlag{Name: "gap", DefaultText: "each turn's after, else 30s", Usage: "the time `D` between every two turns (e.g. 4m30s), instead of each turn's after"},
 			formatFlag("write the report as", "text", "json"),
 		),
 		OnUsageError: commandUsageError(e),
