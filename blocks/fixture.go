@@ -3,6 +3,7 @@ package blocks
 import (
 	"maps"
 	"path"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -150,7 +151,11 @@ func after(r *tableReader) time.Duration {
 	s, ok := raw.(string)
 	d, err := time.ParseDuration(s)
 	if !ok || err != nil || d <= 0 {
-		r.errorf(AfterKey, `after in [[turn]] is the time since the previous turn, a positive duration such as "30s" or "4m30s", not %s`, DescribeValue(raw))
+		got := DescribeValue(raw)
+		if ok {
+			got = strconv.Quote(s)
+		}
+		r.errorf(AfterKey, `after in [[turn]] is the time since the previous turn, a positive duration such as "30s" or "4m30s", not %s`, got)
 		return 0
 	}
 	return d

@@ -382,6 +382,18 @@ issue_id = "ISS-2"
 				"fixtures/basic.toml:6:1: unknown variable \"assistan\" in [[turn]] (did you mean \"assistant\"?)\n",
 		},
 		{
+			name:    "after: a positive duration, or it is refused",
+			fixture: "[[turn]]\nafter = \"4m30s\"\n[[turn]]\nafter = \"soon\"\n[[turn]]\nafter = 30\n[[turn]]\nafter = \"-1s\"\n",
+			want: "fixtures/basic.toml:4:1: after in [[turn]] is the time since the previous turn, a positive duration such as \"30s\" or \"4m30s\", not \"soon\"\n" +
+				"fixtures/basic.toml:6:1: after in [[turn]] is the time since the previous turn, a positive duration such as \"30s\" or \"4m30s\", not an integer\n" +
+				"fixtures/basic.toml:8:1: after in [[turn]] is the time since the previous turn, a positive duration such as \"30s\" or \"4m30s\", not \"-1s\"\n",
+		},
+		{
+			name:     "a variable named after",
+			manifest: "\n[vars.after]\nscope = \"turn\"\ntype = \"text\"\n",
+			want:     "promptc.toml:22:1: after is reserved in [[turn]]: a fixture's turn gives the time since the previous turn under this key, so no variable can take it; choose another name\n",
+		},
+		{
 			name:     "a variable named assistant",
 			manifest: "\n[vars.assistant]\nscope = \"session\"\ntype = \"text\"\n",
 			want:     "promptc.toml:22:1: assistant is reserved in [[turn]]: a fixture's turn gives the assistant's reply to that turn under this key, so no variable can take it; choose another name\n",
