@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"strconv"
 	"strings"
+	"time"
 )
 
 var fixtureKeys = []key[*Fixture]{
@@ -30,6 +32,7 @@ var fixtureKeys = []key[*Fixture]{
 					bad[k] = true // given in [session] instead: not missing from every turn as well
 				}
 			}
+			f.After = append(f.After, after(tr))
 			f.Turns = append(f.Turns, r.l.values(tr, ScopeTurn, bad, f.badSession))
 		}
 	}},
@@ -106,7 +109,7 @@ func (l *loader) resolveFixtures() {
 				}
 			}
 			if f.Turns == nil {
-				f.Turns, f.TurnTables, f.Replies = base.Turns, base.TurnTables, base.Replies
+				f.Turns, f.TurnTables, f.Replies, f.After = base.Turns, base.TurnTables, base.Replies, base.After
 			}
 		}
 		state[f] = 2
@@ -149,6 +152,30 @@ func reply(r *tableReader) string {
 	return s
 }
 
+// AfterKey is the key of a fixture's [[turn]] that gives the time since the previous turn ("4m30s"), which a
+// session simulator waits; no variable may take its name.
+const AfterKey = "after"
+
+// after reads a [[turn]]'s after: 0 when the turn has none.
+func after(r *tableReader) time.Duration {
+	raw, ok := r.m[AfterKey]
+	if !ok {
+		return 0
+	}
+	r.known[AfterKey] = true
+	s, ok := raw.(string)
+	d, err := time.ParseDuration(s)
+	if !ok || err != nil || d <= 0 {
+		got := DescribeValue(raw)
+		if ok {
+			got = strconv.Quote(s)
+		}
+		r.errorf(AfterKey, `after in [[turn]] is the time since the previous turn, a positive duration such as "30s" or "4m30s", not %s`, got)
+		return 0
+	}
+	return d
+}
+
 // values reads the variable values of a [session] or [[turn]] table, checking names, scopes and types. A declared
 // variable given a value of the wrong type is added to bad, and one given in the wrong table to misplaced: it is
 // there, just wrong, and must not be reported as missing too. A turn's required variables are checked here, except
@@ -156,15 +183,15 @@ func reply(r *tableReader) string {
 func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]bool) Values {
 	vals := Values{}
 	for _, k := range sortedKeys(r.m) {
-		if scope == ScopeTurn && k == ReplyKey {
-			continue // the assistant's reply, read by reply
+		if scope == ScopeTurn && (k == ReplyKey || k == AfterKey) {
+			continue // the assistant's reply and the turn's time, read by reply and after
 		}
 		r.known[k] = true
 		v, declared := l.p.Vars[k]
 		if !declared {
 			names := l.varNamesOfScope(scope)
 			if scope == ScopeTurn {
-				names = append(names, ReplyKey)
+				names = append(names, ReplyKey, AfterKey)
 			}
 			r.errorf(k, "unknown variable %q in %s%s", k, r.what, DidYouMean(k, names))
 			continue

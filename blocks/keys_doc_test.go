@@ -44,7 +44,7 @@ func TestKeysDocumented(t *testing.T) {
 		"blocks/ files":    keyNames(blockFileKeys),
 		"[[block]]":        keyNames(blockKeys),
 		"[[tool]]":         keyNames(toolKeys),
-		"fixtures":         append(keyNames(fixtureKeys), ReplyKey),
+		"fixtures":         append(keyNames(fixtureKeys), ReplyKey, AfterKey),
 	}
 	for table, names := range tables {
 		for _, name := range names {

@@ -9,7 +9,7 @@ import (
 // costs) that overrides the row promptc ships for the same provider and name, or adds a model it does not know.
 // A pointer field is nil when the row does not set it, so that an override changes only what it names.
 type ModelRow struct {
-	// Provider is "anthropic", "openai" or "dashscope"; Name the model id as the provider's API takes it.
+	// Provider is one of Providers; Name the model id as the provider's API takes it.
 	Provider, Name string
 	// MinCacheTokens (≥ 1) is the shortest prefix the provider caches; MaxBreakpoints (≥ 0) how many cache markers
 	// a request may carry; Lookback (≥ 0) how many content blocks before a marker are searched for an earlier
@@ -24,15 +24,25 @@ type ModelRow struct {
 	Range Range
 }
 
-// Providers lists the providers a [[model]] row may name.
-var Providers = []string{"anthropic", "openai", "dashscope"}
+// Providers lists the providers a [[model]] row may name, in the order of projection.Provider's constants: the one
+// list of providers promptc knows (docs/providers.md).
+var Providers = []string{"anthropic", "openai", "dashscope", "bedrock", "gemini", "deepseek"}
+
+// providerList is Providers as a sentence: "anthropic", "openai", … or "deepseek".
+func providerList() string {
+	q := make([]string, len(Providers))
+	for i, p := range Providers {
+		q[i] = `"` + p + `"`
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}
 
 // The keys of a [[model]] row, in the order they are read and listed in "known keys" hints.
 var modelKeys = []key[*ModelRow]{
-	{name: "provider", kind: kindString, need: needText[*ModelRow](`[[model]] needs a provider: add provider = "anthropic", "openai" or "dashscope"`),
+	{name: "provider", kind: kindString, need: needText[*ModelRow](`[[model]] needs a provider: add provider = "anthropic" (or another of docs/providers.md)`),
 		set: func(r *tableReader, m *ModelRow, v value) {
 			if !slices.Contains(Providers, v.str) {
-				r.l.errorf(r.valueRange("provider"), `provider must be "anthropic", "openai" or "dashscope", not %q%s`, v.str, DidYouMean(v.str, Providers))
+				r.l.errorf(r.valueRange("provider"), `provider must be %s, not %q%s`, providerList(), v.str, DidYouMean(v.str, Providers))
 				return
 			}
 			m.Provider = v.str

@@ -1,6 +1,9 @@
 package blocks
 
-import "slices"
+import (
+	"slices"
+	"time"
+)
 
 // DefaultSeparator joins the rendered blocks of a runbook or turn message unless the manifest says otherwise.
 const DefaultSeparator = "\n\n"
@@ -235,6 +238,8 @@ type Fixture struct {
 	// Replies holds, for each turn, the assistant's reply to it (the [[turn]] key assistant, "" when not set), which
 	// a session simulator replays. With extends, replies go with the turns they come from.
 	Replies []string
+	// After holds, for each turn, the time since the previous turn (the [[turn]] key after, 0 when not set).
+	After []time.Duration
 	// Range names the fixture's file, at its first line.
 	Range Range
 	// Table, SessionTable and TurnTables are where the file's root table, its [session] table and each [[turn]]

@@ -275,9 +275,9 @@ func TestLoadModelErrors(t *testing.T) {
 		{
 			name:     "missing and unknown provider, missing and empty name",
 			manifest: "[[model]]\nname = \"x\"\n\n[[model]]\nprovider = \"antropic\"\n\n[[model]]\nprovider = \"openai\"\nname = \"\"\n",
-			want: "promptc.toml:9:1: [[model]] needs a provider: add provider = \"anthropic\", \"openai\" or \"dashscope\"\n" +
+			want: "promptc.toml:9:1: [[model]] needs a provider: add provider = \"anthropic\" (or another of docs/providers.md)\n" +
 				"promptc.toml:12:1: [[model]] needs the model's name: add name = \"…\" (the model id as the provider's API takes it)\n" +
-				"promptc.toml:13:12: provider must be \"anthropic\", \"openai\" or \"dashscope\", not \"antropic\" (did you mean \"anthropic\"?)\n" +
+				"promptc.toml:13:12: provider must be \"anthropic\", \"openai\", \"dashscope\", \"bedrock\", \"gemini\" or \"deepseek\", not \"antropic\" (did you mean \"anthropic\"?)\n" +
 				"promptc.toml:17:1: name must not be empty\n",
 		},
 		{
@@ -380,6 +380,18 @@ issue_id = "ISS-2"
 			want: "fixtures/basic.toml:2:1: unknown variable \"assistant\" in [session]\n" +
 				"fixtures/basic.toml:4:1: assistant in [[turn]] is the assistant's reply to the turn, so it must be a string, not an integer\n" +
 				"fixtures/basic.toml:6:1: unknown variable \"assistan\" in [[turn]] (did you mean \"assistant\"?)\n",
+		},
+		{
+			name:    "after: a positive duration, or it is refused",
+			fixture: "[[turn]]\nafter = \"4m30s\"\n[[turn]]\nafter = \"soon\"\n[[turn]]\nafter = 30\n[[turn]]\nafter = \"-1s\"\n",
+			want: "fixtures/basic.toml:4:1: after in [[turn]] is the time since the previous turn, a positive duration such as \"30s\" or \"4m30s\", not \"soon\"\n" +
+				"fixtures/basic.toml:6:1: after in [[turn]] is the time since the previous turn, a positive duration such as \"30s\" or \"4m30s\", not an integer\n" +
+				"fixtures/basic.toml:8:1: after in [[turn]] is the time since the previous turn, a positive duration such as \"30s\" or \"4m30s\", not \"-1s\"\n",
+		},
+		{
+			name:     "a variable named after",
+			manifest: "\n[vars.after]\nscope = \"turn\"\ntype = \"text\"\n",
+			want:     "promptc.toml:22:1: after is reserved in [[turn]]: a fixture's turn gives the time since the previous turn under this key, so no variable can take it; choose another name\n",
 		},
 		{
 			name:     "a variable named assistant",

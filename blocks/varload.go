@@ -264,6 +264,8 @@ func (l *loader) variable(parent *tableReader, name string, raw any) {
 	switch {
 	case name == "task":
 		l.errorf(v.Range, `variable name "task" is reserved: templates read the task kind as .task; choose another name`)
+	case name == AfterKey:
+		l.errorf(v.Range, `after is reserved in [[turn]]: a fixture's turn gives the time since the previous turn under this key, so no variable can take it; choose another name`)
 	case name == ReplyKey:
 		l.errorf(v.Range, `assistant is reserved in [[turn]]: a fixture's turn gives the assistant's reply to that turn under this key, so no variable can take it; choose another name`)
 	case !isName(name):

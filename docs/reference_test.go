@@ -76,7 +76,7 @@ func TestReferenceKeys(t *testing.T) {
 	doc := read(t, "reference.md")
 	loader := loaderKeys(t)
 	// A fixture's [[turn]] holds turn variables and one key of its own, read outside the key tables.
-	loader["turnKeys"] = []string{blocks.ReplyKey}
+	loader["turnKeys"] = []string{blocks.ReplyKey, blocks.AfterKey}
 	documented := docTables(t, doc)
 	for _, name := range sortedKeys(loader) {
 		want := slices.Sorted(slices.Values(loader[name]))

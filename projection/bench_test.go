@@ -1,6 +1,7 @@
 package projection_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/promptc/promptc/assemble"
@@ -37,7 +38,7 @@ func BenchmarkProject(b *testing.B) {
 	cat, _ := projection.NewCatalog(prog.Project.Models)
 	// One counter for every request, as a platform's daemon keeps one: its vocabulary loads once per process.
 	tok, _ := guard.NewCounter(guard.O200k)
-	for _, p := range []projection.Provider{projection.Anthropic, projection.OpenAI, projection.DashScope} {
+	for _, p := range projection.Providers() {
 		m, _ := cat.Model(p, "")
 		in := s.Input(len(s.Turns))
 		b.Run(p.String(), func(b *testing.B) {
@@ -70,6 +71,32 @@ func BenchmarkSimulate50(b *testing.B) {
 		tok, _ := guard.NewCounter(guard.O200k)
 		if _, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: m, Counter: tok}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkSimulateTurns: one session of 1,000 and of 10,000 turns (about 100 bytes a turn, replies as long), every
+// layout. It once took 7-8 s for 1,000 turns and did not finish 3,000 in a minute; the time now grows with the
+// number of turns (compare the two sizes' ns/op).
+func BenchmarkSimulateTurns(b *testing.B) {
+	s, prog := trackerSession(b, "chat")
+	cat, _ := projection.NewCatalog(prog.Project.Models)
+	for _, p := range []projection.Provider{projection.Anthropic, projection.OpenAI} {
+		m, _ := cat.Model(p, "")
+		for _, n := range []int{1000, 10000} {
+			long := projection.Session{Name: s.Name, Runbook: s.Runbook}
+			for i := 0; i < n; i++ {
+				long.Turns = append(long.Turns, fmt.Sprintf("Turn %d: look at NW-%d again and tell me whether the rate table for country %d is right.", i, i, i%250))
+				long.Replies = append(long.Replies, fmt.Sprintf("Reply %d: the table for %d holds the standard and the reduced rate; both match the ministry's list.", i, i%250))
+			}
+			b.Run(fmt.Sprintf("%s/%d", p, n), func(b *testing.B) {
+				for b.Loop() {
+					tok, _ := guard.NewCounter(guard.O200k)
+					if _, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: m, Counter: tok}); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

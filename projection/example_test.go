@@ -1,10 +1,12 @@
 package projection_test
 
 import (
+	"flag"
 	"fmt"
 	"log"
 	"strings"
 	"testing/fstest"
+	"time"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -130,4 +132,92 @@ func ExampleSessionFixtures() {
 	// basic 2
 	// conversation 5
 	// untrusted-name 1
+}
+
+// How long cache entries live changes what a session costs. With turns ten minutes apart, Anthropic's 5-minute
+// entries are gone before each next turn; the 1-hour lifetime (on the runbook's markers) keeps the runbook cached,
+// and Simulate names it the cheaper.
+func ExampleSimulate_lifetimes() {
+	rb := &assemble.Artifact{Text: strings.Repeat("A rule every task shares. ", 300) + "\n"}
+	cat, _ := projection.NewCatalog(nil)
+	model, _ := cat.Model(projection.Anthropic, "claude-sonnet-4-5")
+	sim, err := projection.Simulate([]projection.Session{{
+		Name:    "demo",
+		Runbook: rb,
+		Turns:   []string{"Fix NW-1.", "Now NW-2.", "And NW-3."},
+	}}, projection.Options{Model: model, Gap: 10 * time.Minute})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, l := range sim.Lifetimes {
+		fmt.Printf("%s: %d tokens expired, cost %.2f\n", l.TTL, l.Total.ExpiredTokens, l.Total.RelativeCost)
+	}
+	fmt.Println("cheapest:", sim.Cheapest)
+	// Under 5m, turns 2 and 3 write again what the turn before had cached (the runbook, then the runbook and the
+	// history). Under 1h, only the history's entry (its marker keeps 5m) expires: turn 1's message and reply.
+
+	// Output:
+	// 5m: 3615 tokens expired, cost 1.25
+	// 1h: 13 tokens expired, cost 0.74
+	// cheapest: 1h
+}
+
+// Providers, cache modes and lifetimes are closed sets that parse as flags do; a mode or a lifetime the model does
+// not offer is refused with what it offers.
+func ExampleOptions_Check() {
+	var p projection.Provider
+	var mode projection.CacheMode
+	var ttl projection.TTL
+	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs.Var(&p, "provider", "")
+	fs.Var(&mode, "cache", "")
+	fs.Var(&ttl, "ttl", "")
+	if err := fs.Parse([]string{"-provider", "openai", "-cache", "implicit", "-ttl", "24h"}); err != nil {
+		log.Fatal(err)
+	}
+	cat, _ := projection.NewCatalog(nil)
+	model, _ := cat.Model(p, "")
+	fmt.Println(projection.Options{Model: model, Cache: mode, TTL: ttl}.Check())
+	fmt.Println(projection.Options{Model: model, TTL: ttl}.Check())
+	fmt.Println(ttl.Duration())
+	// Output:
+	// openai gpt-5 has no implicit cache: it offers automatic
+	// <nil>
+	// 24h0m0s
+}
+
+// One call: load the project in a directory and get turn 2 of a fixture's session as a Bedrock request, with the
+// task's tools sent natively, and cache points after the runbook's segments and the history, at most 4, for the
+// provider's default model.
+func ExampleProjectTurn() {
+	pr, err := projection.ProjectTurn("../examples/tracker", "chat", "conversation", 2, projection.Bedrock, "", projection.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(pr.Model.Name, len(pr.Markers()), "cache points")
+	fmt.Println(strings.Contains(string(pr.Body), `"cachePoint"`), strings.Contains(string(pr.Body), `"toolSpec"`))
+	// Output:
+	// anthropic.claude-sonnet-4-5-20250929-v1:0 4 cache points
+	// true true
+}
+
+// A simulation writes its own report, as promptc simulate prints it (WriteJSON for --format json).
+func ExampleSimulation_WriteText() {
+	rb := &assemble.Artifact{Text: strings.Repeat("A rule every task shares. ", 300) + "\n"}
+	cat, _ := projection.NewCatalog(nil)
+	model, _ := cat.Model(projection.OpenAI, "")
+	sim, err := projection.Simulate([]projection.Session{{Name: "demo", Runbook: rb, Turns: []string{"Fix NW-1.", "Now NW-2."}}},
+		projection.Options{Model: model})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var b strings.Builder
+	if err := sim.WriteText(&b); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.SplitN(b.String(), "\n", 2)[0])
+	fmt.Println(strings.Contains(b.String(), "cheapest: "))
+	// Output:
+	// openai gpt-5, automatic cache, entries live in_memory: minimum 1,024 tokens, reads cost 0.1x and writes 1x the input price
+	// true
 }

@@ -11,7 +11,7 @@ import (
 // FixtureSession renders fixture f's session of task: the runbook, the message of every turn, and the replies its
 // [[turn]] tables give (the key assistant).
 func FixtureSession(prog *assemble.Program, task string, f *blocks.Fixture) (Session, error) {
-	s := Session{Name: f.Name, Replies: f.Replies}
+	s := Session{Name: f.Name, Replies: f.Replies, After: f.After}
 	rb, diags := prog.Render(assemble.Request{Task: task, Fixture: f})
 	if len(diags) > 0 {
 		return Session{}, diags

@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
 )
 
 // Role is who wrote a message of a conversation history.
@@ -74,12 +75,15 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 	if err != nil {
 		return nil, err
 	}
-	file := blocks.NewFile(name, string(data))
 	var diags blocks.Diagnostics
 	if len(data) > MaxHistoryBytes {
+		file := blocks.NewFile(name, string(data[:0]))
 		diags.Errorf(file.Range(0, 0), "history file too large: promptc reads at most 8 MiB; keep the history to the turns a request carries")
 		return nil, diags
 	}
+	// A leading byte order mark is dropped, as in every file promptc reads (docs/reference.md, "Source files").
+	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
+	file := blocks.NewFile(name, string(data))
 	var msgs []Message
 	open := map[string]bool{} // tool calls not answered yet
 	seen := map[string]bool{}
@@ -107,6 +111,11 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 		}
 		if dec.More() {
 			diags.Errorf(at(int(dec.InputOffset())), "a second JSON value on the line: one message per line")
+			continue
+		}
+		if key, off, first, dup := duplicateKey(line); dup {
+			fp := file.Range(start+first, start+first).Start
+			diags.Errorf(at(off), "duplicate key %q (first at %d:%d): a JSON object may hold each key once", key, fp.Line, fp.Column)
 			continue
 		}
 		m := Message{Role: Role(hl.Role), ToolCallID: hl.ToolCallID}
@@ -203,6 +212,57 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 	return msgs, nil
 }
 
+// duplicateKey finds the first key that an object of line, a valid JSON value, holds twice: encoding/json would keep
+// the last silently (a tool call's arguments {"x":1,"x":2} sent as {"x":2}). It returns the key, the byte offset
+// of its second occurrence and of its first.
+func duplicateKey(line []byte) (key string, off, first int, dup bool) {
+	type object struct {
+		keys    map[string]int
+		wantKey bool
+	}
+	var stack []*object // nil entries are arrays
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.UseNumber()
+	for {
+		before := int(dec.InputOffset())
+		tok, err := dec.Token()
+		if err != nil {
+			return "", 0, 0, false // io.EOF: the whole value was read; anything else was reported already
+		}
+		var top *object
+		if n := len(stack); n > 0 {
+			top = stack[n-1]
+		}
+		if top != nil && top.wantKey {
+			if d, ok := tok.(json.Delim); !ok || d != '}' {
+				k := tok.(string)
+				at := before + bytes.IndexByte(line[before:], '"')
+				if f, seen := top.keys[k]; seen {
+					return k, at, f, true
+				}
+				top.keys[k] = at
+				top.wantKey = false
+				continue
+			}
+			stack = stack[:len(stack)-1] // the object closed: it is a complete value of its parent
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &object{keys: map[string]int{}, wantKey: true})
+			continue // the object is the pending value; its parent wants a key once it closes
+		case json.Delim('['):
+			stack = append(stack, nil)
+			continue
+		case json.Delim(']'):
+			stack = stack[:len(stack)-1]
+		}
+		// A value is complete (a scalar, or an array just closed): the enclosing object wants its next key.
+		if n := len(stack); n > 0 && stack[n-1] != nil {
+			stack[n-1].wantKey = true
+		}
+	}
+}
+
 func jsonString(raw json.RawMessage) (string, bool) {
 	if len(raw) == 0 {
 		return "", true
@@ -268,4 +328,66 @@ func dropFields(v any, names []string) any {
 		}
 	}
 	return v
+}
+
+// TrimHistory keeps the history of a request within maxTokens tokens (docs/providers.md, "History budget"): it drops
+// whole messages from the oldest, and moves its cut only in steps of maxTokens/4 tokens, so that consecutive turns
+// drop the same messages and keep the same cached prefix until the history has grown by another step. The kept
+// history starts with a user message (a tool result whose call was dropped, or an assistant's reply, cannot open
+// a conversation). maxTokens ≤ 0 keeps everything; counter nil counts with o200k_base.
+func TrimHistory(history []Message, maxTokens int, counter *guard.Counter) ([]Message, error) {
+	if maxTokens <= 0 || len(history) == 0 {
+		return history, nil
+	}
+	if counter == nil {
+		c, err := guard.NewCounter(guard.O200k)
+		if err != nil {
+			return nil, err
+		}
+		counter = c
+	}
+	tokens := make([]int, len(history))
+	roles := make([]Role, len(history))
+	for i, m := range history {
+		tokens[i], roles[i] = messageTokens(m, counter), m.Role
+	}
+	return history[trimCut(tokens, roles, maxTokens, true, 0):], nil
+}
+
+func messageTokens(m Message, counter *guard.Counter) int {
+	n := counter.Count(m.Content)
+	if len(m.ToolCalls) > 0 {
+		js, _ := blocks.CanonicalJSON(openaiCalls(m.ToolCalls), "")
+		n += counter.Count(string(js))
+	}
+	return n
+}
+
+// trimCut returns how many of the oldest messages to drop so that the rest fit in max tokens: in steps of max/4
+// (stepped) or exactly (a client that trims at every turn), never fewer than from, then on to the next user message.
+func trimCut(tokens []int, roles []Role, max int, stepped bool, from int) int {
+	total := 0
+	for _, n := range tokens {
+		total += n
+	}
+	if total <= max {
+		return min(from, len(tokens))
+	}
+	need := total - max
+	if stepped {
+		step := max / 4
+		if step < 1 {
+			step = 1
+		}
+		need = (need + step - 1) / step * step
+	}
+	d, dropped := 0, 0
+	for d < len(tokens) && (dropped < need || d < from) {
+		dropped += tokens[d]
+		d++
+	}
+	for d < len(tokens) && roles[d] != User {
+		d++
+	}
+	return d
 }

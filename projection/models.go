@@ -12,37 +12,6 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// Provider is an API whose request bodies promptc projects.
-type Provider uint8
-
-const (
-	// Anthropic is the Messages API: the system prompt as text blocks, cached up to explicit cache_control
-	// breakpoints.
-	Anthropic Provider = iota
-	// OpenAI is the Chat Completions API: the longest prefix seen before is cached automatically.
-	OpenAI
-	// DashScope is Alibaba Cloud Model Studio's OpenAI-compatible Chat Completions API, whose explicit cache matches
-	// whole messages up to cache_control markers.
-	DashScope
-)
-
-var providerNames = []string{"anthropic", "openai", "dashscope"}
-
-func (p Provider) String() string {
-	if int(p) < len(providerNames) {
-		return providerNames[p]
-	}
-	return fmt.Sprintf("Provider(%d)", p)
-}
-
-// ParseProvider returns the provider named s: anthropic, openai or dashscope.
-func ParseProvider(s string) (Provider, error) {
-	if i := slices.Index(providerNames, s); i >= 0 {
-		return Provider(i), nil
-	}
-	return 0, fmt.Errorf("unknown provider %q%s: use anthropic, openai or dashscope", s, blocks.DidYouMean(s, providerNames))
-}
-
 // Matching is how a model finds a cached prefix.
 type Matching uint8
 
@@ -94,16 +63,112 @@ type Model struct {
 	Default bool
 	// Source names the page the row was read from, and Checked when.
 	Source, Checked string
+
+	// Modes are the cache modes the model offers, its default first.
+	Modes []CacheMode
+	// TTLs are the cache lifetimes the model offers, its default first; TTLWrite[i] is the price of a token
+	// written with TTLs[i] (CacheWrite where TTLWrite is shorter).
+	TTLs     []TTL
+	TTLWrite []float64
+	// NoRefresh: a hit does not renew an entry's lifetime (it runs from its writing).
+	NoRefresh bool
+	// Considered is, for markers matched without a lookback (OpenAI's explicit breakpoints), how many of the latest
+	// breakpoints a request is matched against; 0 means Lookback applies.
+	Considered int
+	// StoragePerHour is the price of keeping one token in an explicit cache for an hour, as a multiple of the input
+	// price (Gemini's cachedContents); 0 for none.
+	StoragePerHour float64
+	// ReplyUnits: the provider also caches each request with the model's reply as a unit (DeepSeek), and reads
+	// only whole units: ends of earlier requests, of their replies, and prefixes already shared by two requests.
+	ReplyUnits bool
+	// PracticeMinCacheTokens is where caching starts in practice when that differs from the provider's page
+	// (Practice says where that is reported); promptc places markers from the larger of the two. 0 for none.
+	PracticeMinCacheTokens int
+	Practice               string
 }
 
-// Minimum is the number of o200k tokens a prefix needs before a cache marker goes after it: MinCacheTokens
-// scaled by Safety, rounded up.
+// offered is Modes, or, for a row that lists none (a Model built in Go), what its matching implies: automatic
+// for prefix matching, explicit for markers, and implicit too for DashScope's messages.
+func (m Model) offered() []CacheMode {
+	switch {
+	case len(m.Modes) > 0:
+		return m.Modes
+	case m.Matching == Prefix:
+		return []CacheMode{CacheAutomatic}
+	case m.Matching == Messages:
+		return []CacheMode{CacheExplicit, CacheImplicit}
+	}
+	return []CacheMode{CacheExplicit}
+}
+
+// Supports reports whether the model offers cache mode c (CacheDefault always).
+func (m Model) Supports(c CacheMode) bool {
+	return c == CacheDefault || slices.Contains(m.offered(), c)
+}
+
+// Mode returns the mode c stands for: c itself, or the model's default for CacheDefault.
+func (m Model) Mode(c CacheMode) CacheMode {
+	if c == CacheDefault {
+		return m.offered()[0]
+	}
+	return c
+}
+
+// Lifetime returns the lifetime t stands for: t itself, or the model's default for TTLDefault (TTLDefault when the
+// model offers no choice).
+func (m Model) Lifetime(t TTL) TTL {
+	if t == TTLDefault && len(m.TTLs) > 0 {
+		return m.TTLs[0]
+	}
+	return t
+}
+
+// WritePrice is the price of a token written with lifetime t, as a multiple of the input price.
+func (m Model) WritePrice(t TTL) float64 {
+	if i := slices.Index(m.TTLs, m.Lifetime(t)); i >= 0 && i < len(m.TTLWrite) {
+		return m.TTLWrite[i]
+	}
+	return m.CacheWrite
+}
+
+// Check returns an error naming what the model offers when it lacks cache mode c or lifetime t.
+func (m Model) Check(c CacheMode, t TTL) error {
+	if !m.Supports(c) {
+		return fmt.Errorf("%s %s has no %s cache: it offers %s", m.Provider, m.Name, c, orList(modeNames(m.offered())))
+	}
+	if t != TTLDefault && !slices.Contains(m.TTLs, t) {
+		if len(m.TTLs) == 0 {
+			return fmt.Errorf("%s %s offers no choice of cache lifetime: leave --ttl out", m.Provider, m.Name)
+		}
+		return fmt.Errorf("%s %s has no %s cache lifetime: it offers %s", m.Provider, m.Name, t, orList(ttlStrings(m.TTLs)))
+	}
+	return nil
+}
+
+func modeNames(cs []CacheMode) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		out[i] = c.String()
+	}
+	return out
+}
+
+func ttlStrings(ts []TTL) []string {
+	out := make([]string, len(ts))
+	for i, t := range ts {
+		out[i] = t.String()
+	}
+	return out
+}
+
+// Minimum is the number of o200k tokens a prefix needs before a cache marker goes after it: MinCacheTokens (or
+// PracticeMinCacheTokens, when larger) scaled by Safety, rounded up.
 func (m Model) Minimum() int {
 	f := m.Safety
 	if f < 1 {
 		f = 1
 	}
-	n := float64(m.MinCacheTokens) * f
+	n := float64(max(m.MinCacheTokens, m.PracticeMinCacheTokens)) * f
 	i := int(n)
 	if float64(i) < n {
 		i++
@@ -117,21 +182,30 @@ var modelsTOML string
 var builtin = sync.OnceValue(func() []Model {
 	var doc struct {
 		Model []struct {
-			Provider               string  `toml:"provider"`
-			Name                   string  `toml:"name"`
-			Matching               string  `toml:"matching"`
-			MinCacheTokens         int     `toml:"min_cache_tokens"`
-			MaxBreakpoints         int     `toml:"max_breakpoints"`
-			Lookback               int     `toml:"lookback"`
-			Step                   int     `toml:"step"`
-			CacheWrite             float64 `toml:"cache_write"`
-			CacheRead              float64 `toml:"cache_read"`
-			Safety                 float64 `toml:"safety"`
-			ImplicitMinCacheTokens int     `toml:"implicit_min_cache_tokens"`
-			ImplicitCacheRead      float64 `toml:"implicit_cache_read"`
-			Default                bool    `toml:"default"`
-			Source                 string  `toml:"source"`
-			Checked                string  `toml:"checked"`
+			Provider               string    `toml:"provider"`
+			Name                   string    `toml:"name"`
+			Matching               string    `toml:"matching"`
+			MinCacheTokens         int       `toml:"min_cache_tokens"`
+			MaxBreakpoints         int       `toml:"max_breakpoints"`
+			Lookback               int       `toml:"lookback"`
+			Step                   int       `toml:"step"`
+			CacheWrite             float64   `toml:"cache_write"`
+			CacheRead              float64   `toml:"cache_read"`
+			Safety                 float64   `toml:"safety"`
+			ImplicitMinCacheTokens int       `toml:"implicit_min_cache_tokens"`
+			ImplicitCacheRead      float64   `toml:"implicit_cache_read"`
+			Default                bool      `toml:"default"`
+			Source                 string    `toml:"source"`
+			Checked                string    `toml:"checked"`
+			Modes                  []string  `toml:"modes"`
+			TTLs                   []string  `toml:"ttls"`
+			TTLWrite               []float64 `toml:"ttl_write"`
+			NoRefresh              bool      `toml:"no_refresh"`
+			Considered             int       `toml:"considered"`
+			StoragePerHour         float64   `toml:"storage_per_hour"`
+			ReplyUnits             bool      `toml:"reply_units"`
+			PracticeMin            int       `toml:"practice_min_cache_tokens"`
+			Practice               string    `toml:"practice"`
 		} `toml:"model"`
 	}
 	md, err := toml.Decode(modelsTOML, &doc)
@@ -151,12 +225,32 @@ var builtin = sync.OnceValue(func() []Model {
 		if mi < 0 {
 			panic("projection: models.toml: unknown matching " + r.Matching)
 		}
-		out = append(out, Model{
+		m := Model{
 			Provider: p, Name: r.Name, Matching: Matching(mi), MinCacheTokens: r.MinCacheTokens,
 			MaxBreakpoints: r.MaxBreakpoints, Lookback: r.Lookback, Step: r.Step, CacheWrite: r.CacheWrite,
 			CacheRead: r.CacheRead, Safety: r.Safety, ImplicitMinCacheTokens: r.ImplicitMinCacheTokens,
 			ImplicitCacheRead: r.ImplicitCacheRead, Default: r.Default, Source: r.Source, Checked: r.Checked,
-		})
+			TTLWrite: r.TTLWrite, NoRefresh: r.NoRefresh, Considered: r.Considered, StoragePerHour: r.StoragePerHour,
+			ReplyUnits: r.ReplyUnits, PracticeMinCacheTokens: r.PracticeMin, Practice: r.Practice,
+		}
+		for _, s := range r.Modes {
+			c, err := ParseCacheMode(s)
+			if err != nil {
+				panic("projection: models.toml: " + err.Error())
+			}
+			m.Modes = append(m.Modes, c)
+		}
+		for _, s := range r.TTLs {
+			t, err := ParseTTL(s)
+			if err != nil {
+				panic("projection: models.toml: " + err.Error())
+			}
+			m.TTLs = append(m.TTLs, t)
+		}
+		if len(m.Modes) == 0 || r.Source == "" || r.Checked == "" {
+			panic("projection: models.toml: row " + r.Name + " needs modes, source and checked")
+		}
+		out = append(out, m)
 	}
 	return out
 })
@@ -181,11 +275,15 @@ func NewCatalog(rows []*blocks.ModelRow) (*Catalog, error) {
 		i := slices.IndexFunc(c.models, func(m Model) bool { return m.Provider == p && m.Name == r.Name })
 		if i < 0 {
 			m := c.defaultModel(p)
-			m.Name, m.Default, m.Source, m.Checked = r.Name, false, "", ""
+			m.Name, m.Default, m.Source, m.Checked, m.PracticeMinCacheTokens, m.Practice = r.Name, false, "", "", 0, ""
 			c.models = append(c.models, m)
 			i = len(c.models) - 1
 		}
 		m := &c.models[i]
+		if r.MinCacheTokens != nil {
+			// The project's own minimum is its measurement: it replaces the table's note of practice.
+			m.PracticeMinCacheTokens, m.Practice = 0, ""
+		}
 		setInt(&m.MinCacheTokens, r.MinCacheTokens)
 		setInt(&m.MaxBreakpoints, r.MaxBreakpoints)
 		setInt(&m.Lookback, r.Lookback)

@@ -5,7 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
 )
 
@@ -34,12 +36,45 @@ func TestBuiltinModels(t *testing.T) {
 				t.Errorf("%s: markers %d, lookback %d, write %v; the provider's page says 4, 20, 1.25", key, m.MaxBreakpoints, m.Lookback, m.CacheWrite)
 			}
 		case projection.OpenAI:
-			if m.Matching != projection.Prefix || m.MinCacheTokens != 1024 || m.Step != 128 || m.MaxBreakpoints != 0 {
-				t.Errorf("%s: OpenAI caches automatically from 1,024 tokens in steps of 128: %+v", key, m)
+			explicit := m.Supports(projection.CacheExplicit)
+			if m.Matching != projection.Prefix || m.MinCacheTokens != 1024 || m.Step != 128 || (m.MaxBreakpoints != 0) != explicit {
+				t.Errorf("%s: OpenAI caches automatically from 1,024 tokens in steps of 128, with 4 breakpoints where explicit: %+v", key, m)
+			}
+			if explicit && (m.MaxBreakpoints != 4 || m.Considered != 80 || m.CacheWrite != 1.25) {
+				t.Errorf("%s: GPT-5.6's breakpoints: 4, the latest 80 considered, writes at 1.25x: %+v", key, m)
+			}
+		case projection.Bedrock:
+			if m.MaxBreakpoints != 4 || !m.Supports(projection.CacheExplicit) {
+				t.Errorf("%s: Bedrock takes 4 cachePoints: %+v", key, m)
+			}
+		case projection.Gemini:
+			if m.Mode(projection.CacheDefault) != projection.CacheImplicit || m.StoragePerHour <= 0 || !m.Supports(projection.CacheExplicit) {
+				t.Errorf("%s: Gemini caches implicitly by default, and explicitly with a storage price: %+v", key, m)
+			}
+		case projection.DeepSeek:
+			if !m.ReplyUnits || len(m.TTLs) != 0 || m.Mode(projection.CacheDefault) != projection.CacheAutomatic {
+				t.Errorf("%s: DeepSeek caches automatically in units, with no choice of lifetime: %+v", key, m)
 			}
 		}
+		if len(m.TTLWrite) > 0 && len(m.TTLWrite) != len(m.TTLs) {
+			t.Errorf("%s: %d write prices for %d lifetimes", key, len(m.TTLWrite), len(m.TTLs))
+		}
 	}
-	for _, p := range []projection.Provider{projection.Anthropic, projection.OpenAI, projection.DashScope} {
+	for name, want := range map[string][]float64{"claude-sonnet-4-5": {1.25, 2}, "claude-opus-4-6": {1.25, 2}} {
+		cat, _ := projection.NewCatalog(nil)
+		m, _ := cat.Model(projection.Anthropic, name)
+		if m.WritePrice(projection.TTL5m) != want[0] || m.WritePrice(projection.TTL1h) != want[1] {
+			t.Errorf("%s: writes at %v (5m) and %v (1h), want %v", name, m.WritePrice(projection.TTL5m), m.WritePrice(projection.TTL1h), want)
+		}
+	}
+	// Where practice is reported to differ from the page, the row says so, and markers go from the larger.
+	cat, _ := projection.NewCatalog(nil)
+	if m, _ := cat.Model(projection.Anthropic, "claude-sonnet-4-6"); m.MinCacheTokens != 1024 || m.PracticeMinCacheTokens != 2048 ||
+		!strings.Contains(m.Practice, "#1194") || m.Minimum() != 2151 {
+		t.Errorf("claude-sonnet-4-6: page %d, practice %d (%q), minimum %d; want 1024, 2048, #1194, 2151 (2048 × 1.05)",
+			m.MinCacheTokens, m.PracticeMinCacheTokens, m.Practice, m.Minimum())
+	}
+	for _, p := range projection.Providers() {
 		if defaults[p] != 1 {
 			t.Errorf("%s has %d default models, want 1", p, defaults[p])
 		}
@@ -100,6 +135,39 @@ func TestCatalog(t *testing.T) {
 	for _, m := range projection.Models() {
 		if m.Name == "claude-sonnet-4-6" && m.MinCacheTokens != 1024 {
 			t.Error("NewCatalog changed the built-in rows")
+		}
+	}
+}
+
+// TestEveryModeProjects: every built-in model, in every cache mode and lifetime it offers, projects and simulates
+// the reference project's longest session; each mode or lifetime it does not offer is refused by both.
+func TestEveryModeProjects(t *testing.T) {
+	prog, diags := assemble.LoadDir("../examples/tracker")
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	f := prog.Project.Fixture("conversation")
+	s, err := projection.FixtureSession(prog, "chat", f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counter, _ := guard.NewCounter(guard.O200k)
+	allModes := []projection.CacheMode{projection.CacheExplicit, projection.CacheAutomatic, projection.CacheImplicit}
+	allTTLs := []projection.TTL{projection.TTL5m, projection.TTL30m, projection.TTL1h, projection.TTLInMemory, projection.TTL24h}
+	for _, m := range projection.Models() {
+		for _, mode := range allModes {
+			for _, ttl := range append([]projection.TTL{projection.TTLDefault}, allTTLs...) {
+				opt := projection.Options{Model: m, Cache: mode, TTL: ttl, Tools: prog.Project.ToolsFor("chat"), Counter: counter}
+				checked := opt.Check()
+				_, perr := projection.Project(s.Input(len(s.Turns)), opt)
+				_, serr := projection.Simulate([]projection.Session{s}, opt)
+				if (perr == nil) != (checked == nil) || (serr == nil) != (checked == nil) {
+					t.Errorf("%s/%s %s %s: Check %v, Project %v, Simulate %v", m.Provider, m.Name, mode, ttl, checked, perr, serr)
+				}
+				if m.Supports(mode) && ttl == projection.TTLDefault && checked != nil {
+					t.Errorf("%s/%s: offered mode %s refused: %v", m.Provider, m.Name, mode, checked)
+				}
+			}
 		}
 	}
 }

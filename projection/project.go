@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -29,10 +30,21 @@ type Options struct {
 	// Tools are sent as the provider's native tools array, in this order (blocks.Project.ToolsFor gives a task's
 	// tools in their fixed order). They come before the system text, so they are part of every cached prefix.
 	Tools []*blocks.Tool
-	// Implicit selects DashScope's implicit cache: no cache markers, the runbook still split into its segments.
+	// Cache is the cache mode (CacheDefault: the model's first); the model must offer it (Model.Check).
+	Cache CacheMode
+	// TTL is the cache lifetime (TTLDefault: the model's first); the model must offer it.
+	TTL TTL
+	// Implicit is Cache: CacheImplicit, as it was written before there were modes.
 	Implicit bool
-	// MaxTokens is Anthropic's required max_tokens; 0 means 4096.
+	// MaxTokens is the reply's limit (Anthropic's required max_tokens, Bedrock's maxTokens, Gemini's
+	// maxOutputTokens); 0 means 4096.
 	MaxTokens int
+	// Gap is, for Simulate, the time between every two turns; 0 takes each turn's (Session.After, else DefaultGap).
+	Gap time.Duration
+	// MaxHistoryTokens keeps the history within this many tokens (TrimHistory: whole messages dropped from the
+	// oldest, the cut moving in steps of a quarter of it); 0 keeps it whole. Simulate then also replays a layout
+	// that trims at every turn (LayoutTrimEveryTurn).
+	MaxHistoryTokens int
 	// Counter counts tokens; nil means o200k_base.
 	Counter *guard.Counter
 }
@@ -68,6 +80,8 @@ type Part struct {
 	Scope blocks.Scope
 	// History marks the parts that come from the history (not the runbook, not the turn).
 	History bool
+	// TTL is a marker's lifetime (TTLDefault: the provider's default, sent without one).
+	TTL TTL
 
 	ab contentBlock  // the part as an Anthropic content block
 	om openaiMessage // the part as an OpenAI or DashScope message
@@ -84,6 +98,12 @@ type Projection struct {
 	CacheKey string
 	// Tokens is the request's input tokens, as counted (o200k_base).
 	Tokens int
+	// Cache is the cache mode the body uses, TTL the lifetime of its entries.
+	Cache CacheMode
+	TTL   TTL
+	// CacheBody is, for Gemini's explicit cache, the cachedContents create body that Body (the generateContent
+	// body) refers to; nil otherwise.
+	CacheBody []byte
 }
 
 // Markers returns the indexes of the parts a cache marker follows.
@@ -125,7 +145,15 @@ func project(in Input, opt Options, naive bool) (*Projection, error) {
 		}
 		opt.Counter = c
 	}
-	b := &builder{opt: opt, m: opt.Model, naive: naive}
+	b, err := newBuilder(opt, naive)
+	if err != nil {
+		return nil, err
+	}
+	if opt.MaxHistoryTokens > 0 {
+		if in.History, err = TrimHistory(in.History, opt.MaxHistoryTokens, opt.Counter); err != nil {
+			return nil, err
+		}
+	}
 	b.tools()
 	b.system(in.Runbook)
 	b.messages(in.History, in.Turn)
@@ -141,22 +169,68 @@ type builder struct {
 	nmsg int
 	// lastHistory is the index of the history's last part, -1 without history.
 	lastHistory int
-	toolJSON    []json.RawMessage
-	naive       bool
+	// prevRole is the role of the last message's side (Anthropic: tool results are on the user's side).
+	prevRole Role
+	toolJSON []json.RawMessage
+	naive    bool
+	// mode is the cache mode in force, ttl the lifetime chosen (TTLDefault when none was).
+	mode CacheMode
+	ttl  TTL
+	// callNames are the tool calls' names by id (Gemini's functionResponse names the function, not the call).
+	callNames map[string]string
+}
+
+// Check reports whether the model offers the options' cache mode and lifetime, in a message that names what it
+// offers instead; Project and Simulate refuse what it refuses.
+func (opt Options) Check() error {
+	_, err := resolve(opt)
+	return err
+}
+
+// resolve checks opt's cache mode and lifetime against its model and returns the mode in force.
+func resolve(opt Options) (CacheMode, error) {
+	mode := opt.Cache
+	if opt.Implicit && mode == CacheDefault {
+		mode = CacheImplicit
+	}
+	if err := opt.Model.Check(mode, opt.TTL); err != nil {
+		return 0, err
+	}
+	mode = opt.Model.Mode(mode)
+	if m := opt.Model; m.Provider == Gemini && mode != CacheExplicit && opt.TTL != TTLDefault {
+		return 0, fmt.Errorf("gemini %s: the implicit cache has no lifetime to choose; --ttl is the lifetime of --cache explicit's cachedContents", m.Name)
+	}
+	if m := opt.Model; m.Provider == OpenAI && opt.TTL != TTLDefault && (opt.TTL == TTL30m) != (mode == CacheExplicit) {
+		if mode == CacheExplicit {
+			return 0, fmt.Errorf("openai %s: explicit breakpoints live 30m (prompt_cache_options.ttl); --ttl %s is a retention of automatic caching", m.Name, opt.TTL)
+		}
+		return 0, fmt.Errorf("openai %s: --ttl 30m is the lifetime of explicit breakpoints (--cache explicit); automatic caching's retention is in_memory or 24h", m.Name)
+	}
+	return mode, nil
+}
+
+func newBuilder(opt Options, naive bool) (*builder, error) {
+	mode, err := resolve(opt)
+	if err != nil {
+		return nil, err
+	}
+	opt.Implicit = mode == CacheImplicit
+	return &builder{opt: opt, m: opt.Model, naive: naive, mode: mode, ttl: opt.TTL, lastHistory: -1, callNames: map[string]string{}}, nil
+}
+
+// blocky reports whether the provider's messages are lists of content blocks with the system apart (Anthropic,
+// Bedrock, Gemini), as opposed to OpenAI's chat messages.
+func (b *builder) blocky() bool {
+	switch b.m.Provider {
+	case Anthropic, Bedrock, Gemini:
+		return true
+	}
+	return false
 }
 
 func (b *builder) add(p Part) {
-	p.Tokens = b.opt.Counter.Count(p.Text)
-	p.Prefix = p.Tokens
-	if n := len(b.parts); n > 0 {
-		p.Prefix += b.parts[n-1].Prefix
-	}
 	b.parts = append(b.parts, p)
-}
-
-// marked reports whether the model takes cache markers in this request.
-func (b *builder) marked() bool {
-	return b.m.Matching != Prefix && !b.opt.Implicit && b.m.MaxBreakpoints > 0
+	b.counted(len(b.parts) - 1)
 }
 
 func (b *builder) tools() {
@@ -166,6 +240,10 @@ func (b *builder) tools() {
 		switch b.m.Provider {
 		case Anthropic:
 			v = anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schema}
+		case Bedrock:
+			v = bedrockTool{ToolSpec: &bedrockToolSpec{Name: t.Name, Description: t.Description, InputSchema: bedrockSchema{JSON: schema}}}
+		case Gemini:
+			v = geminiFunction{Name: t.Name, Description: t.Description, Parameters: schema}
 		default:
 			v = openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schema}}
 		}
@@ -182,10 +260,12 @@ func (b *builder) system(rb *assemble.Artifact) {
 		return
 	}
 	msg := -1
-	if b.m.Provider != Anthropic {
+	if !b.blocky() {
 		msg = 0
 	}
-	if b.m.Provider == OpenAI {
+	if b.m.Provider == OpenAI && b.mode == CacheExplicit {
+		msg = -2 // every segment a text part of the one system message (see below)
+	} else if b.m.Provider == OpenAI || b.m.Provider == DeepSeek {
 		b.add(Part{Kind: SystemPart, Text: rb.Text, Message: msg, Scope: lastScope(rb), om: openaiMessage{Role: "system", Content: rb.Text}})
 		b.nmsg = 1
 		return
@@ -202,7 +282,11 @@ func (b *builder) system(rb *assemble.Artifact) {
 			continue // too short to cache on its own: merged into the next segment
 		}
 		text := rb.Text[start:s.End]
-		b.add(Part{Kind: SystemPart, Text: text, Message: msg, Scope: s.Scope,
+		pm := msg
+		if msg == -2 {
+			pm = 0
+		}
+		b.add(Part{Kind: SystemPart, Text: text, Message: pm, Scope: s.Scope,
 			ab: contentBlock{Type: "text", Text: &text}, om: openaiMessage{Role: "system", Content: text}})
 		if msg >= 0 {
 			msg++
@@ -211,6 +295,9 @@ func (b *builder) system(rb *assemble.Artifact) {
 	}
 	if msg > 0 {
 		b.nmsg = msg
+	}
+	if msg == -2 {
+		b.nmsg = 1
 	}
 }
 
@@ -227,106 +314,193 @@ func lastScope(rb *assemble.Artifact) blocks.Scope {
 // asks.
 func (b *builder) messages(history []Message, turn string) {
 	b.lastHistory = -1
-	prevRole := Role("")
 	for _, m := range history {
-		if b.m.Provider != Anthropic {
-			om := openaiMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
-			text := m.Content
-			if len(m.ToolCalls) > 0 {
-				om.ToolCalls = openaiCalls(m.ToolCalls)
-				js, _ := blocks.CanonicalJSON(om.ToolCalls, "")
-				text += string(js)
-				if m.Content == "" {
-					om.Content = nil
-				}
-			}
-			b.add(Part{Kind: MessagePart, Role: m.Role, Text: text, Message: b.nmsg, History: true, om: om})
-			b.nmsg++
-			b.lastHistory = len(b.parts) - 1
-			continue
-		}
-		if m.Role != ToolRole && m.Content == "" && len(m.ToolCalls) == 0 {
-			continue // no block to send (the API refuses an empty text block), so no message either
-		}
-		side := m.Role
-		if side == ToolRole {
-			side = User
-		}
-		if side != prevRole {
-			b.nmsg++
-		}
-		prevRole = side
-		idx := b.nmsg - 1
-		if m.Role == ToolRole {
-			blk := contentBlock{Type: "tool_result", ToolUseID: m.ToolCallID}
-			if content := m.Content; content != "" {
-				blk.Content = &content // an empty result has no content: SDKs turn "" into an empty text block
-			}
-			b.add(Part{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, ab: blk})
-		} else if m.Content != "" {
-			text := m.Content
-			b.add(Part{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
-				ab: contentBlock{Type: "text", Text: &text}})
-		}
-		for _, c := range m.ToolCalls {
-			blk := contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Arguments}
-			js, _ := blocks.CanonicalJSON(blk, "")
-			b.add(Part{Kind: MessagePart, Role: side, Text: string(js), Message: idx, History: true, ab: blk})
-		}
-		b.lastHistory = len(b.parts) - 1
+		b.message(m)
 	}
-	if turn == "" {
-		return
+	if p, ok := b.turnPart(turn); ok {
+		b.parts = append(b.parts, p)
+		b.counted(len(b.parts) - 1)
+		b.nmsg = p.Message + 1
 	}
-	if b.m.Provider != Anthropic {
-		b.add(Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, om: openaiMessage{Role: User, Content: turn}})
-		b.nmsg++
-		return
-	}
-	if prevRole != User {
-		b.nmsg++
-	}
-	b.add(Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg - 1, ab: contentBlock{Type: "text", Text: &turn}})
 }
 
-// place puts the cache markers: at the end of each system part whose prefix reaches the minimum, and at the end of
-// the history; at most MaxBreakpoints, the history's kept first, then the system's from the first (the prefixes
-// shared most widely).
-func (b *builder) place() {
-	if !b.marked() {
-		return
+// message adds one message of the history.
+func (b *builder) message(m Message) {
+	for _, c := range m.ToolCalls {
+		b.callNames[c.ID] = c.Name
 	}
-	min := b.m.Minimum()
-	if b.naive {
-		if last := &b.parts[len(b.parts)-1]; last.Prefix >= min {
-			last.Marker = true
+	if !b.blocky() {
+		om := openaiMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		text := m.Content
+		if len(m.ToolCalls) > 0 {
+			om.ToolCalls = openaiCalls(m.ToolCalls)
+			js, _ := blocks.CanonicalJSON(om.ToolCalls, "")
+			text += string(js)
+			if m.Content == "" {
+				om.Content = nil
+			}
 		}
+		b.add(Part{Kind: MessagePart, Role: m.Role, Text: text, Message: b.nmsg, History: true, om: om})
+		b.nmsg++
+		b.lastHistory = len(b.parts) - 1
 		return
 	}
-	budget := b.m.MaxBreakpoints
+	if m.Role != ToolRole && m.Content == "" && len(m.ToolCalls) == 0 {
+		return // no block to send (the API refuses an empty text block), so no message either
+	}
+	side := m.Role
+	if side == ToolRole {
+		side = User
+	}
+	if side != b.prevRole {
+		b.nmsg++
+	}
+	b.prevRole = side
+	idx := b.nmsg - 1
+	if m.Role == ToolRole {
+		blk := contentBlock{Type: "tool_result", ToolUseID: m.ToolCallID}
+		if content := m.Content; content != "" {
+			blk.Content = &content // an empty result has no content: SDKs turn "" into an empty text block
+		}
+		b.add(Part{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, ab: blk})
+	} else if m.Content != "" {
+		text := m.Content
+		b.add(Part{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
+			ab: contentBlock{Type: "text", Text: &text}})
+	}
+	for _, c := range m.ToolCalls {
+		blk := contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Arguments}
+		js, _ := blocks.CanonicalJSON(b.nativeBlock(blk), "")
+		b.add(Part{Kind: MessagePart, Role: side, Text: string(js), Message: idx, History: true, ab: blk})
+	}
+	b.lastHistory = len(b.parts) - 1
+}
+
+// turnPart returns the part of the turn's message after the history added so far, without adding it (its Tokens
+// and Prefix are not set); ok is false for an empty turn, which sends nothing.
+func (b *builder) turnPart(turn string) (p Part, ok bool) {
+	if turn == "" {
+		return Part{}, false
+	}
+	if !b.blocky() {
+		return Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, om: openaiMessage{Role: User, Content: turn}}, true
+	}
+	idx := b.nmsg - 1
+	if b.prevRole != User {
+		idx++
+	}
+	return Part{Kind: MessagePart, Role: User, Text: turn, Message: idx, ab: contentBlock{Type: "text", Text: &turn}}, true
+}
+
+// counted sets the token counts of part i, the last one.
+func (b *builder) counted(i int) {
+	p := &b.parts[i]
+	p.Tokens = b.opt.Counter.Count(p.Text)
+	p.Prefix = p.Tokens
+	if i > 0 {
+		p.Prefix += b.parts[i-1].Prefix
+	}
+}
+
+// place puts the cache markers (placeMarkers), each with its lifetime (markerTTL).
+func (b *builder) place() {
+	ps := partSlice(b.parts)
+	for _, i := range placeMarkers(b.m, b.mode, b.naive, ps, b.lastHistory) {
+		b.parts[i].Marker = true
+		b.parts[i].TTL = markerTTL(b.m, b.mode, b.ttl, &b.parts[i])
+	}
+}
+
+// markerTTL is the lifetime a marker is sent with: the one chosen, except that where a request may mix lifetimes
+// (Anthropic, Bedrock), a longer one goes only on the system's markers and the history's keeps the default, since
+// the history's entry is replaced every turn (the longer lifetimes first, as the APIs ask).
+func markerTTL(m Model, mode CacheMode, chosen TTL, p *Part) TTL {
+	t := m.Lifetime(chosen)
+	if mode == CacheExplicit && p.History && (m.Provider == Anthropic || m.Provider == Bedrock) && len(m.TTLs) > 0 {
+		return m.TTLs[0]
+	}
+	return t
+}
+
+// parts is a request's parts as the marker rules read them: a slice, or the simulation's views that share their
+// history between turns.
+type parts interface {
+	Len() int
+	At(i int) *Part
+	// Prefix is the tokens of the request up to and including part i.
+	Prefix(i int) int
+}
+
+type partSlice []Part
+
+func (s partSlice) Len() int         { return len(s) }
+func (s partSlice) At(i int) *Part   { return &s[i] }
+func (s partSlice) Prefix(i int) int { return s[i].Prefix }
+
+// placeMarkers returns the parts cache markers follow, in order: the end of each system part whose prefix reaches
+// the minimum, and the end of the history (lastHistory, -1 for none); at most MaxBreakpoints, the history's kept
+// first, then the system's from the first (the prefixes shared most widely). naive places one marker, on the
+// request's last part, as automatic caching does. None where the model takes no markers.
+func placeMarkers(m Model, mode CacheMode, naive bool, ps parts, lastHistory int) []int {
+	if ps.Len() == 0 {
+		return nil
+	}
+	min := m.Minimum()
+	if m.Provider == Gemini {
+		if mode != CacheExplicit || naive {
+			return nil
+		}
+		// The cachedContents resource holds the stable prefix: the parts up to the runbook's task segment.
+		last := -1
+		for i := 0; i < ps.Len() && ps.At(i).Kind != MessagePart; i++ {
+			if ps.At(i).Kind == SystemPart && ps.At(i).Scope <= blocks.ScopeTask {
+				last = i
+			}
+		}
+		if last >= 0 && ps.Prefix(last) >= min {
+			return []int{last}
+		}
+		return nil
+	}
+	if m.MaxBreakpoints <= 0 || mode == CacheImplicit || mode == CacheAutomatic && m.Matching == Prefix {
+		return nil
+	}
+	if naive || mode == CacheAutomatic {
+		if last := ps.Len() - 1; ps.Prefix(last) >= min {
+			return []int{last}
+		}
+		return nil
+	}
+	budget := m.MaxBreakpoints
+	var out []int
 	// The history's marker goes on its last part that holds text: a marker on an empty part would make the block
 	// an empty text block, which the APIs refuse.
-	h := b.lastHistory
-	for h >= 0 && b.parts[h].History && b.parts[h].Text == "" {
-		h--
+	h := lastHistory
+	for h >= 0 && ps.At(h).History && (ps.At(h).Text == "" || m.Provider == OpenAI && ps.At(h).Role != User) {
+		h-- // OpenAI takes breakpoints on user content only
 	}
-	if h >= 0 && b.parts[h].History && b.parts[h].Prefix >= min {
-		b.parts[h].Marker = true
+	hist := -1
+	if h >= 0 && ps.At(h).History && ps.Prefix(h) >= min {
+		hist = h
 		budget--
 	}
-	for i := range b.parts {
-		if budget == 0 {
-			break
+	for i := 0; i < ps.Len() && budget > 0; i++ {
+		if ps.At(i).Kind == MessagePart {
+			break // the system parts come before every message
 		}
-		if p := &b.parts[i]; p.Kind == SystemPart && p.Prefix >= min {
-			p.Marker = true
+		if ps.At(i).Kind == SystemPart && ps.Prefix(i) >= min {
+			out = append(out, i)
 			budget--
 		}
 	}
+	if hist >= 0 {
+		out = append(out, hist) // system parts come before the history: the list stays in order
+	}
+	return out
 }
 
 func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
-	pr := &Projection{Model: b.m, Parts: b.parts}
+	pr := &Projection{Model: b.m, Parts: b.parts, Cache: b.mode, TTL: b.m.Lifetime(b.ttl)}
 	if n := len(b.parts); n > 0 {
 		pr.Tokens = b.parts[n-1].Prefix
 	}
@@ -343,8 +517,20 @@ func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
 		io.WriteString(h, rb.Text[:rb.PrefixEnd(blocks.ScopeTask)])
 		pr.CacheKey = "promptc-" + hex.EncodeToString(h.Sum(nil))[:24]
 		body = b.openai(pr.CacheKey)
-	case DashScope:
+	case DashScope, DeepSeek:
 		body = b.openai("")
+	case Bedrock:
+		body = b.bedrock()
+	case Gemini:
+		gb, create := b.gemini(rb)
+		body = gb
+		if create != nil {
+			js, err := blocks.CanonicalJSON(create, "  ")
+			if err != nil {
+				return nil, err
+			}
+			pr.CacheBody = append(js, '\n')
+		}
 	default:
 		return nil, fmt.Errorf("projection: unknown provider %v", b.m.Provider)
 	}
@@ -360,6 +546,16 @@ var ephemeral = &cacheControl{Type: "ephemeral"}
 
 type cacheControl struct {
 	Type string `json:"type"`
+	TTL  string `json:"ttl,omitempty"`
+}
+
+// control is a cache_control marker with lifetime t: "ttl" only for the longer lifetime (5 minutes is the
+// default, sent without one).
+func control(t TTL) *cacheControl {
+	if t == TTL1h {
+		return &cacheControl{Type: "ephemeral", TTL: "1h"}
+	}
+	return ephemeral
 }
 
 type anthropicTool struct {
@@ -369,11 +565,13 @@ type anthropicTool struct {
 }
 
 type anthropicBody struct {
-	Model     string             `json:"model"`
-	MaxTokens int                `json:"max_tokens"`
-	Tools     []json.RawMessage  `json:"tools,omitempty"`
-	System    []contentBlock     `json:"system,omitempty"`
-	Messages  []anthropicMessage `json:"messages"`
+	Model     string `json:"model"`
+	MaxTokens int    `json:"max_tokens"`
+	// CacheControl is automatic caching's one top-level marker.
+	CacheControl *cacheControl      `json:"cache_control,omitempty"`
+	Tools        []json.RawMessage  `json:"tools,omitempty"`
+	System       []contentBlock     `json:"system,omitempty"`
+	Messages     []anthropicMessage `json:"messages"`
 }
 
 type anthropicMessage struct {
@@ -395,11 +593,14 @@ type contentBlock struct {
 
 func (b *builder) anthropic() anthropicBody {
 	body := anthropicBody{Model: b.m.Name, MaxTokens: b.opt.MaxTokens, Tools: b.toolJSON}
+	if b.mode == CacheAutomatic {
+		body.CacheControl = control(b.m.Lifetime(b.ttl))
+	}
 	for i := range b.parts {
 		p := &b.parts[i]
 		blk := p.ab
-		if p.Marker {
-			blk.CacheControl = ephemeral
+		if p.Marker && b.mode == CacheExplicit {
+			blk.CacheControl = control(p.TTL)
 		}
 		switch p.Kind {
 		case SystemPart:
@@ -435,10 +636,16 @@ type openaiFunction struct {
 }
 
 type openaiBody struct {
-	Model          string            `json:"model"`
-	PromptCacheKey string            `json:"prompt_cache_key,omitempty"`
-	Tools          []json.RawMessage `json:"tools,omitempty"`
-	Messages       []openaiMessage   `json:"messages"`
+	Model          string `json:"model"`
+	PromptCacheKey string `json:"prompt_cache_key,omitempty"`
+	// PromptCacheRetention is OpenAI's retention, when one is chosen: "in_memory" or "24h".
+	PromptCacheRetention string `json:"prompt_cache_retention,omitempty"`
+	// PromptCacheOptions turns OpenAI's implicit breakpoint off where promptc places explicit ones.
+	PromptCacheOptions *promptCacheOptions `json:"prompt_cache_options,omitempty"`
+	// CacheControl is Qwen4's automatic caching: one top-level marker.
+	CacheControl *cacheControl     `json:"cache_control,omitempty"`
+	Tools        []json.RawMessage `json:"tools,omitempty"`
+	Messages     []openaiMessage   `json:"messages"`
 }
 
 type openaiMessage struct {
@@ -452,6 +659,17 @@ type textPart struct {
 	Type         string        `json:"type"`
 	Text         string        `json:"text"`
 	CacheControl *cacheControl `json:"cache_control,omitempty"`
+	// Breakpoint is OpenAI's explicit prompt_cache_breakpoint.
+	Breakpoint *breakpoint `json:"prompt_cache_breakpoint,omitempty"`
+}
+
+type breakpoint struct {
+	Mode string `json:"mode"`
+}
+
+type promptCacheOptions struct {
+	Mode string `json:"mode"`
+	TTL  string `json:"ttl,omitempty"`
 }
 
 type openaiCall struct {
@@ -474,17 +692,63 @@ func openaiCalls(cs []ToolCall) []openaiCall {
 
 func (b *builder) openai(key string) openaiBody {
 	body := openaiBody{Model: b.m.Name, PromptCacheKey: key, Tools: b.toolJSON}
+	explicitOpenAI := b.m.Provider == OpenAI && b.mode == CacheExplicit
+	switch {
+	case explicitOpenAI:
+		body.PromptCacheOptions = &promptCacheOptions{Mode: "explicit"}
+		if b.ttl == TTL30m {
+			body.PromptCacheOptions.TTL = "30m"
+		}
+	case b.m.Provider == OpenAI && b.ttl != TTLDefault:
+		body.PromptCacheRetention = b.ttl.String()
+	case b.m.Provider == DashScope && b.mode == CacheAutomatic:
+		body.CacheControl = control(b.m.Lifetime(b.ttl))
+	}
 	for i := range b.parts {
 		p := &b.parts[i]
 		if p.Kind == ToolPart {
 			continue
 		}
 		om := p.om
-		if p.Marker {
+		if explicitOpenAI && p.Kind == SystemPart {
+			// One system message, each segment a text part of it.
+			tp := textPart{Type: "text", Text: p.Text}
+			if p.Marker {
+				tp.Breakpoint = &breakpoint{Mode: "explicit"}
+			}
+			if n := len(body.Messages); n > 0 && body.Messages[n-1].Role == "system" {
+				m := &body.Messages[n-1]
+				m.Content = append(m.Content.([]textPart), tp)
+				continue
+			}
+			om.Content = []textPart{tp}
+			body.Messages = append(body.Messages, om)
+			continue
+		}
+		if p.Marker && (b.mode == CacheExplicit || explicitOpenAI) {
 			text, _ := om.Content.(string)
-			om.Content = []textPart{{Type: "text", Text: text, CacheControl: ephemeral}}
+			tp := textPart{Type: "text", Text: text}
+			if explicitOpenAI {
+				tp.Breakpoint = &breakpoint{Mode: "explicit"}
+			} else {
+				tp.CacheControl = control(p.TTL)
+			}
+			om.Content = []textPart{tp}
 		}
 		body.Messages = append(body.Messages, om)
 	}
 	return body
+}
+
+// Output is what a client sends: Body, or, for Gemini's explicit cache, one JSON document holding the
+// cachedContents create body ("cachedContents") and the generateContent body that names it ("generateContent").
+func (p *Projection) Output() []byte {
+	if p.CacheBody == nil {
+		return p.Body
+	}
+	doc, err := blocks.CanonicalJSON(map[string]json.RawMessage{"cachedContents": p.CacheBody, "generateContent": p.Body}, "  ")
+	if err != nil {
+		return p.Body // both bodies are JSON promptc wrote
+	}
+	return append(doc, '\n')
 }

@@ -380,3 +380,53 @@ func TestProjectErrors(t *testing.T) {
 		t.Error("a request ending with the assistant's reply: no error")
 	}
 }
+
+// TestHistoryMarkerAtMinimum: the history's marker goes on a prefix of exactly the minimum, and not one token
+// below it (a prefix of the minimum is cacheable, as the providers state their minimums).
+func TestHistoryMarkerAtMinimum(t *testing.T) {
+	in := projection.Input{Runbook: gts, History: convo, Turn: "u2"}
+	for _, p := range []projection.Provider{projection.Anthropic, projection.DashScope} {
+		probe := project(t, in, projection.Options{Model: model(p, 1<<20, 4)})
+		last := -1
+		for i, pt := range probe.Parts {
+			if pt.History {
+				last = i
+			}
+		}
+		at := probe.Parts[last].Prefix
+		for _, tc := range []struct {
+			min  int
+			want []string
+		}{{at, []string{"a1"}}, {at + 1, nil}} {
+			pr := project(t, in, projection.Options{Model: model(p, tc.min, 4)})
+			if got := markedTexts(pr); strings.Join(got, "|") != strings.Join(tc.want, "|") {
+				t.Errorf("%s, history prefix %d, minimum %d: markers after %q, want %q", p, at, tc.min, got, tc.want)
+			}
+		}
+	}
+}
+
+// TestHistoryMarkerSkipsEmptyParts: a history that ends in an empty tool result keeps its marker on the last part
+// that holds text (the tool call), never on the empty one: a marked empty block is one the APIs refuse.
+func TestHistoryMarkerSkipsEmptyParts(t *testing.T) {
+	h := []projection.Message{
+		{Role: projection.User, Content: "Look at NW-1."},
+		{Role: projection.Assistant, ToolCalls: []projection.ToolCall{{ID: "c1", Name: "show", Arguments: json.RawMessage(`{"id":"NW-1"}`)}}},
+		{Role: projection.ToolRole, ToolCallID: "c1", Content: ""},
+	}
+	in := projection.Input{Runbook: gts, History: h, Turn: "What next?"}
+	for _, p := range []projection.Provider{projection.Anthropic, projection.DashScope} {
+		pr := project(t, in, projection.Options{Model: model(p, 1, 1)})
+		marks := pr.Markers()
+		if len(marks) != 1 {
+			t.Fatalf("%s: markers %v, want one", p, marks)
+		}
+		mk := pr.Parts[marks[0]]
+		if !mk.History || mk.Text == "" || !strings.Contains(mk.Text, "show") {
+			t.Errorf("%s: marker after %+v, want it after the tool call", p, mk)
+		}
+		if last := pr.Parts[marks[0]+1]; !last.History || last.Text != "" {
+			t.Errorf("%s: the part after the marker is %+v, want the empty tool result", p, last)
+		}
+	}
+}

@@ -2,11 +2,14 @@ package projection
 
 import (
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 )
 
@@ -18,6 +21,9 @@ type Session struct {
 	Turns   []string
 	// Replies[i] answers Turns[i]; a missing or empty reply is Placeholder.
 	Replies []string
+	// After[i] is the time between the request before Turns[i] and its own (a fixture's [[turn]] after); a missing
+	// or zero one is DefaultGap.
+	After []time.Duration
 }
 
 // Placeholder is the assistant's reply to a turn whose fixture gives none.
@@ -40,6 +46,17 @@ type Usage struct {
 	CacheReadTokens  int    `json:"cache_read_tokens"`
 	CacheWriteTokens int    `json:"cache_write_tokens"`
 	UncachedTokens   int    `json:"uncached_tokens"`
+	// ExpiredTokens are the tokens an earlier request had cached that expired before this one, so that they are
+	// billed again (in CacheWriteTokens where the provider bills writes, in UncachedTokens otherwise).
+	ExpiredTokens int `json:"expired_tokens"`
+	// LongTTLWriteTokens are the CacheWriteTokens written with the longer of two lifetimes in one request
+	// (Anthropic's and Bedrock's 1h system markers beside the history's 5m one), billed at that lifetime's price.
+	LongTTLWriteTokens int `json:"long_ttl_write_tokens,omitempty"`
+	// StorageCost is what keeping an explicit cache costs (Gemini's cachedContents: tokens × hours × the storage
+	// price), in input tokens' worth.
+	StorageCost float64 `json:"storage_cost,omitempty"`
+	// WriteCost is the written tokens' price, in input tokens' worth (CacheWriteTokens at each lifetime's price).
+	WriteCost float64 `json:"write_cost"`
 	// HitRate is CacheReadTokens ÷ InputTokens.
 	HitRate float64 `json:"hit_rate"`
 	// RelativeCost is the request's input cost ÷ the cost of the same input sent uncached.
@@ -51,6 +68,10 @@ func (u *Usage) add(v Usage) {
 	u.CacheReadTokens += v.CacheReadTokens
 	u.CacheWriteTokens += v.CacheWriteTokens
 	u.UncachedTokens += v.UncachedTokens
+	u.ExpiredTokens += v.ExpiredTokens
+	u.LongTTLWriteTokens += v.LongTTLWriteTokens
+	u.StorageCost += v.StorageCost
+	u.WriteCost += v.WriteCost
 }
 
 func (u *Usage) rates(m Model, read float64) {
@@ -60,7 +81,7 @@ func (u *Usage) rates(m Model, read float64) {
 	}
 	in := float64(u.InputTokens)
 	u.HitRate = round4(float64(u.CacheReadTokens) / in)
-	u.RelativeCost = round4((float64(u.CacheReadTokens)*read + float64(u.CacheWriteTokens)*m.CacheWrite + float64(u.UncachedTokens)) / in)
+	u.RelativeCost = round4((float64(u.CacheReadTokens)*read + u.WriteCost + float64(u.UncachedTokens) + u.StorageCost) / in)
 }
 
 // round4 rounds to four decimals, so that reports (and JSON) print the same digits on every machine.
@@ -80,10 +101,63 @@ type Layout struct {
 type Simulation struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
-	// Cache is "explicit" (markers), "automatic" (prefix matching) or "implicit" (DashScope without markers).
-	Cache    string   `json:"cache"`
+	// Cache is the cache mode: "explicit" (markers), "automatic" (the provider finds the prefix) or "implicit".
+	Cache string `json:"cache"`
+	// TTL is the lifetime of the cache's entries in the layouts ("" where the provider offers no choice).
+	TTL      string   `json:"ttl,omitempty"`
 	Encoding string   `json:"encoding"`
 	Layouts  []Layout `json:"layouts"`
+	// Lifetimes costs promptc's layout under each lifetime the provider offers for the mode, in the model's order;
+	// Cheapest names the least costly (the first of equals).
+	Lifetimes []Lifetime `json:"lifetimes,omitempty"`
+	Cheapest  string     `json:"cheapest,omitempty"`
+	// Closest is set when nothing of promptc's layout was ever cached because no prefix reaches the model's
+	// minimum: the prefix that comes closest, and by how much it falls short.
+	Closest *Shortfall `json:"closest,omitempty"`
+	// model is the model simulated, for WriteText.
+	model Model
+}
+
+// Shortfall is the prefix closest to the model's minimum when none reaches it.
+type Shortfall struct {
+	// Where names the prefix: "system part 2 (task prefix)", "the history" or "the whole request".
+	Where   string `json:"where"`
+	Session string `json:"session"`
+	Turn    int    `json:"turn"`
+	Tokens  int    `json:"tokens"`
+	Minimum int    `json:"minimum"`
+	// Short is Minimum - Tokens.
+	Short int `json:"short"`
+}
+
+// consider keeps the prefix of v nearest the minimum that a marker (or automatic caching) could end.
+func (sf *Shortfall) consider(m Model, mode CacheMode, v *view, session string, turn int) {
+	try := func(where string, i int) {
+		if i < 0 || i >= v.Len() {
+			return
+		}
+		if n := v.Prefix(i); n > sf.Tokens || sf.Where == "" {
+			*sf = Shortfall{Where: where, Session: session, Turn: turn, Tokens: n}
+		}
+	}
+	sys := 0
+	for i := 0; i < v.Len() && v.At(i).Kind != MessagePart; i++ {
+		if p := v.At(i); p.Kind == SystemPart {
+			sys++
+			try(fmt.Sprintf("system part %d (%s prefix)", sys, p.Scope), i)
+		}
+	}
+	if mode == CacheExplicit && m.Provider != Gemini {
+		try("the history", v.lastHistory)
+	} else {
+		try("the whole request", v.Len()-1)
+	}
+}
+
+// Lifetime is promptc's layout of the sessions under one cache lifetime.
+type Lifetime struct {
+	TTL   string `json:"ttl"`
+	Total Usage  `json:"total"`
 }
 
 // Layout names.
@@ -91,12 +165,20 @@ const (
 	LayoutPromptc       = "promptc"
 	LayoutVolatileFirst = "volatile-first"
 	LayoutRewrite       = "rewrite"
+	// LayoutTrimEveryTurn is promptc's layout with a history budget kept by a client that drops the oldest
+	// messages at every turn, so that its cut, and the cached prefix after it, moves every turn (compared when
+	// Options.MaxHistoryTokens is set).
+	LayoutTrimEveryTurn = "trim-every-turn"
 )
+
+// DefaultGap is the time between two turns of a simulation where neither the fixture (a [[turn]]'s after) nor
+// Options.Gap says.
+const DefaultGap = 30 * time.Second
 
 // Simulate replays the sessions, in order, as requests to opt's model, and counts for each request the tokens read
 // from the provider's cache, written to it and sent uncached, under the model's rules (Model): explicit markers
 // with their lookback, or automatic prefix matching in steps. The cache is shared by all the requests of a layout,
-// in order (so a second session reads the prefix a first one wrote), and never expires. Three layouts are compared:
+// in order (so a second session reads the prefix a first one wrote). Three layouts are compared:
 //
 //   - promptc: the request Project builds: the runbook's segments, the history so far, the turn last;
 //   - volatile-first: the turn's message placed before the runbook in the system prompt, as in a prompt that
@@ -108,7 +190,8 @@ const (
 // client without segments does: automatic caching's, on the request's last part.
 //
 // Token counts are estimates (o200k_base, the encoding reported); so are the provider's prices (Model's
-// multiples of the input price).
+// multiples of the input price). The work grows with the number of turns, not with its square: each message is
+// counted and hashed once.
 func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 	if opt.Counter == nil {
 		c, err := guard.NewCounter(guard.O200k)
@@ -117,39 +200,323 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 		}
 		opt.Counter = c
 	}
-	m := opt.Model
-	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Encoding: opt.Counter.Encoding()}
-	switch {
-	case m.Matching == Prefix:
-		sim.Cache = "automatic"
-	case opt.Implicit:
-		sim.Cache = "implicit"
-	default:
-		sim.Cache = "explicit"
+	mode, err := resolve(opt)
+	if err != nil {
+		return nil, err
 	}
-	for _, name := range []string{LayoutPromptc, LayoutVolatileFirst, LayoutRewrite} {
-		c := newCache(m, opt.Implicit)
-		l := Layout{Name: name}
-		for _, s := range sessions {
-			if s.Runbook == nil {
-				return nil, fmt.Errorf("projection: session %q has no runbook", s.Name)
-			}
-			for k := range s.Turns {
-				pr, err := project(layoutInput(name, s, k), opt, name != LayoutPromptc)
-				if err != nil {
-					return nil, fmt.Errorf("session %q, turn %d: %w", s.Name, k+1, err)
-				}
-				u := c.request(pr)
-				u.Session, u.Turn = s.Name, k+1
-				u.rates(m, c.read)
-				l.Turns = append(l.Turns, u)
-				l.Total.add(u)
-			}
+	opt.Cache, opt.Implicit = mode, false
+	m := opt.Model
+	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding(), model: m}
+	ttls := lifetimes(m, mode)
+	if t := m.Lifetime(opt.TTL); t != TTLDefault && len(ttls) > 0 {
+		sim.TTL = t.String()
+	}
+	for _, s := range sessions {
+		if s.Runbook == nil {
+			return nil, fmt.Errorf("projection: session %q has no runbook", s.Name)
 		}
-		l.Total.rates(m, c.read)
+	}
+	pw := &powers{}
+	var sf Shortfall
+	layouts := []string{LayoutPromptc, LayoutVolatileFirst, LayoutRewrite}
+	if opt.MaxHistoryTokens > 0 {
+		layouts = append(layouts, LayoutTrimEveryTurn)
+	}
+	for _, name := range layouts {
+		var track *Shortfall
+		if name == LayoutPromptc {
+			track = &sf
+		}
+		l, err := replayLayout(name, sessions, opt, pw, track)
+		if err != nil {
+			return nil, err
+		}
 		sim.Layouts = append(sim.Layouts, l)
 	}
+	if t := sim.Layouts[0].Total; t.CacheReadTokens == 0 && t.CacheWriteTokens == 0 && sf.Where != "" {
+		min := m.Minimum()
+		if mode == CacheImplicit && m.Matching != Prefix {
+			min = m.ImplicitMinCacheTokens
+		}
+		if sf.Tokens < min {
+			sf.Minimum, sf.Short = min, min-sf.Tokens
+			sim.Closest = &sf
+		}
+	}
+	if len(ttls) > 1 {
+		best := -1.0
+		for _, t := range ttls {
+			o := opt
+			o.TTL = t
+			l, err := replayLayout(LayoutPromptc, sessions, o, pw, nil)
+			if err != nil {
+				return nil, err
+			}
+			sim.Lifetimes = append(sim.Lifetimes, Lifetime{TTL: t.String(), Total: l.Total})
+			if cost := l.Total.RelativeCost; best < 0 || cost < best {
+				best, sim.Cheapest = cost, t.String()
+			}
+		}
+	}
 	return sim, nil
+}
+
+// lifetimes are the lifetimes m offers in mode.
+func lifetimes(m Model, mode CacheMode) []TTL {
+	if m.Provider == Gemini && mode != CacheExplicit {
+		return nil // Gemini's lifetimes are its explicit cache's
+	}
+	var out []TTL
+	for _, t := range m.TTLs {
+		if m.Provider == OpenAI && (t == TTL30m) != (mode == CacheExplicit) {
+			continue // explicit breakpoints live 30m; retention applies to automatic caching
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// replayLayout replays the sessions under one layout, one cache for all of them, in order.
+func replayLayout(name string, sessions []Session, opt Options, pw *powers, sf *Shortfall) (Layout, error) {
+	m := opt.Model
+	c := newCache(m, opt.Cache, m.Lifetime(opt.TTL))
+	l := Layout{Name: name}
+	var now time.Duration
+	first := true
+	for _, s := range sessions {
+		r := newReplay(name, s, opt, pw)
+		for k := range s.Turns {
+			if !first {
+				now += s.gap(k, opt.Gap)
+			}
+			first = false
+			v, err := r.request(k)
+			if err != nil {
+				return Layout{}, fmt.Errorf("session %q, turn %d: %w", s.Name, k+1, err)
+			}
+			naive := name == LayoutVolatileFirst || name == LayoutRewrite
+			markers := placeMarkers(m, opt.Cache, naive, v, v.lastHistory)
+			if sf != nil {
+				sf.consider(m, opt.Cache, v, s.Name, k+1)
+			}
+			u := c.request(v, markers, opt.TTL, now)
+			u.Session, u.Turn = s.Name, k+1
+			u.rates(m, c.read)
+			l.Turns = append(l.Turns, u)
+			l.Total.add(u)
+			r.answer(k)
+			if m.ReplyUnits && !c.explicit && name != LayoutRewrite {
+				c.root.insert(r.replied(), c, now) // the request and its reply are a unit of their own
+			}
+		}
+	}
+	l.Total.rates(m, c.read)
+	return l, nil
+}
+
+// gap is the time before turn k (from 0) of s: every gap when one is given, else the turn's after, else
+// DefaultGap.
+func (s Session) gap(k int, every time.Duration) time.Duration {
+	switch {
+	case every > 0:
+		return every
+	case k < len(s.After) && s.After[k] > 0:
+		return s.After[k]
+	}
+	return DefaultGap
+}
+
+// replay builds the requests of one session under one layout, turn after turn, sharing the history between them.
+type replay struct {
+	layout string
+	s      Session
+	opt    Options
+	pw     *powers
+	// head is the tools and the system parts (rebuilt every turn for volatile-first, whose system text holds the
+	// turn); tools are the tool parts alone.
+	head  *seq
+	tools []Part
+	// hb adds the history's messages; hist holds their parts.
+	hb   *builder
+	hist *seq
+	// msgStart[j] is where message j of the history starts in hist, msgTokens and msgRoles its tokens and role;
+	// cut is how many of the oldest messages the history budget drops.
+	msgStart  []int
+	msgTokens []int
+	msgRoles  []Role
+	cut       int
+	// total and dropped are the history's tokens and those of the messages cut.
+	total, dropped int
+	// summary is the rewrite layout's running summary: its pieces' tokens and hash.
+	summaryTokens int
+	summaryHash   phash
+	// rbTokens and rbHash are the volatile-first runbook's.
+	rbTokens int
+	rbHash   [32]byte
+}
+
+func newReplay(layout string, s Session, opt Options, pw *powers) *replay {
+	r := &replay{layout: layout, s: s, opt: opt, pw: pw, hist: newSeq()}
+	tb := r.builder()
+	tb.tools()
+	r.tools = tb.parts
+	rb := s.Runbook
+	if layout == LayoutRewrite {
+		rb = &assemble.Artifact{Text: s.Runbook.Text}
+	}
+	if layout != LayoutVolatileFirst {
+		r.setHead(rb)
+	}
+	return r
+}
+
+// builder returns a builder for the replay's options (their mode resolved already).
+func (r *replay) builder() *builder {
+	return &builder{opt: r.opt, m: r.opt.Model, mode: r.opt.Cache, ttl: r.opt.TTL, lastHistory: -1, callNames: map[string]string{}}
+}
+
+// replied is the view of the last request with its reply: the head and the history so far.
+func (r *replay) replied() *view { return r.historyView() }
+
+// historyView is the head and the history so far, less what the history budget drops.
+func (r *replay) historyView() *view {
+	from := 0
+	if r.cut > 0 {
+		from = len(r.hist.parts)
+		if r.cut < len(r.msgStart) {
+			from = r.msgStart[r.cut]
+		}
+	}
+	v := &view{pw: r.pw, head: r.head, hist: r.hist, from: from, nh: len(r.hist.parts) - from, lastHistory: -1}
+	if r.hb.lastHistory >= from {
+		v.lastHistory = len(r.head.parts) + r.hb.lastHistory - from
+	}
+	return v
+}
+
+// setHead builds the tools and the system parts of rb, and a history builder that continues after them.
+func (r *replay) setHead(rb *assemble.Artifact) {
+	b := r.builder()
+	b.parts = append([]Part(nil), r.tools...)
+	b.system(rb)
+	r.head = newSeq()
+	for i := range b.parts {
+		r.head.push(r.pw, b.parts[i], partHash(&b.parts[i]))
+	}
+	if r.hb == nil {
+		r.hb = r.builder()
+		r.hb.nmsg = b.nmsg
+	}
+}
+
+// volatileHead builds the volatile-first head of a turn: the tools, then one system text, the turn's message and
+// the runbook. The text is not built: its tokens are the turn's and the runbook's (counting splits after blank
+// lines, so the two count apart exactly), and its hash is made of theirs.
+func (r *replay) volatileHead(turn string) {
+	rb := r.s.Runbook.Text
+	if strings.HasPrefix(rb, "\n") {
+		r.setHead(&assemble.Artifact{Text: turn + "\n\n" + rb}) // counting would not split between the two
+		return
+	}
+	if r.hb == nil {
+		r.hb = r.builder()
+		if !r.hb.blocky() {
+			r.hb.nmsg = 1
+		}
+		r.rbTokens, r.rbHash = r.opt.Counter.Count(rb), sha256.Sum256([]byte(rb))
+	}
+	p := Part{Kind: SystemPart, Message: -1, Scope: blocks.ScopeSession}
+	if !r.hb.blocky() {
+		p.Message = 0
+	}
+	p.Tokens = r.opt.Counter.Count(turn+"\n\n") + r.rbTokens
+	sum := sha256.New()
+	fmt.Fprintf(sum, "volatile\x00%d\x00%s\x00%d\x00%x\x00", p.Kind, p.Role, p.Message, r.rbHash)
+	io.WriteString(sum, turn)
+	r.head = newSeq()
+	for i := range r.tools {
+		r.head.push(r.pw, r.tools[i], partHash(&r.tools[i]))
+	}
+	r.head.push(r.pw, p, digestHash(sum.Sum(nil)))
+}
+
+// request is the view of turn k's request (from 0), the history of turns before k added already.
+func (r *replay) request(k int) (*view, error) {
+	turn := r.s.Turns[k]
+	if r.layout == LayoutVolatileFirst {
+		r.volatileHead(turn)
+		turn = "Go on with the task described above."
+	}
+	v := r.historyView()
+	if r.layout == LayoutRewrite && k > 0 {
+		p, _ := r.hb.turnPart("-")
+		p.Text = "" // never built: its tokens and its hash are the summary's pieces'
+		header := fmt.Sprintf("Summary of the conversation so far (turns 1 to %d):\n\n", k)
+		last := "This turn:\n\n" + turn
+		p.Tokens = r.opt.Counter.Count(header) + r.summaryTokens + r.opt.Counter.Count(last)
+		sum := sha256.New()
+		fmt.Fprintf(sum, "summary\x00%d\x00%s\x00%d\x00%s\x00%d\x00%d\x00", p.Kind, p.Role, p.Message, header, r.summaryHash[0], r.summaryHash[1])
+		io.WriteString(sum, last)
+		v.tail, v.tailID, v.hasTail = p, digestHash(sum.Sum(nil)), true
+		return v, nil
+	}
+	p, ok := r.hb.turnPart(turn)
+	if !ok {
+		if v.nh == 0 || r.hist.parts[v.nh-1].Role == Assistant {
+			return nil, errors.New("projection: the request ends with no user message: give the turn's message")
+		}
+		return v, nil
+	}
+	p.Tokens = r.opt.Counter.Count(p.Text)
+	v.tail, v.tailID, v.hasTail = p, partHash(&p), true
+	return v, nil
+}
+
+// answer adds turn k and its reply to the history (the rewrite layout sums them up instead).
+func (r *replay) answer(k int) {
+	if r.layout == LayoutRewrite {
+		piece := fmt.Sprintf("The user wrote:\n%s\nThe assistant replied:\n%s\n\n", r.s.Turns[k], r.s.reply(k))
+		r.summaryTokens += r.opt.Counter.Count(piece)
+		d := sha256.Sum256([]byte(piece))
+		r.summaryHash = r.pw.then(r.summaryHash, digestHash(d[:]), 1)
+		return
+	}
+	for _, m := range []Message{{Role: User, Content: r.s.Turns[k]}, {Role: Assistant, Content: r.s.reply(k)}} {
+		n := len(r.hb.parts)
+		r.hb.message(m)
+		tok := 0
+		for i := n; i < len(r.hb.parts); i++ {
+			r.hist.push(r.pw, r.hb.parts[i], partHash(&r.hb.parts[i]))
+			tok += r.hb.parts[i].Tokens
+		}
+		r.msgStart, r.msgTokens, r.msgRoles = append(r.msgStart, n), append(r.msgTokens, tok), append(r.msgRoles, m.Role)
+	}
+	if budget := r.opt.MaxHistoryTokens; budget > 0 && (r.layout == LayoutPromptc || r.layout == LayoutTrimEveryTurn) {
+		r.cut = r.trim(budget, r.layout == LayoutPromptc)
+	}
+}
+
+// trim is the history budget's cut after the messages so far, by trimCut's rule, kept up to date as messages come:
+// the tokens to drop only grow, so the cut only moves forward.
+func (r *replay) trim(budget int, stepped bool) int {
+	r.total += r.msgTokens[len(r.msgTokens)-1] + r.msgTokens[len(r.msgTokens)-2]
+	if r.total <= budget {
+		return r.cut
+	}
+	need := r.total - budget
+	if stepped {
+		step := max(budget/4, 1)
+		need = (need + step - 1) / step * step
+	}
+	for r.cut < len(r.msgTokens) && r.dropped < need {
+		r.dropped += r.msgTokens[r.cut]
+		r.cut++
+	}
+	for r.cut < len(r.msgTokens) && r.msgRoles[r.cut] != User {
+		r.dropped += r.msgTokens[r.cut]
+		r.cut++
+	}
+	return r.cut
 }
 
 // layoutInput is the request of turn k (from 0) of session s under a layout.
@@ -175,90 +542,4 @@ func layoutInput(layout string, s Session, k int) Input {
 		return Input{Runbook: &assemble.Artifact{Text: s.Runbook.Text}, Turn: b.String()}
 	}
 	return Input{Runbook: s.Runbook, History: history, Turn: s.Turns[k]}
-}
-
-// cache is a provider's prompt cache as the simulation sees it: the prefixes written so far, each known by the
-// hash of its parts.
-type cache struct {
-	m        Model
-	explicit bool
-	min      int
-	read     float64
-	entries  map[[32]byte]bool
-}
-
-func newCache(m Model, implicit bool) *cache {
-	c := &cache{m: m, explicit: m.Matching != Prefix && !implicit, min: m.MinCacheTokens, read: m.CacheRead, entries: map[[32]byte]bool{}}
-	if implicit && m.Matching != Prefix {
-		c.min, c.read = m.ImplicitMinCacheTokens, m.ImplicitCacheRead
-	}
-	return c
-}
-
-// request counts one request and adds what it writes to the cache.
-func (c *cache) request(pr *Projection) Usage {
-	hashes := make([][32]byte, len(pr.Parts))
-	var h [32]byte
-	sum := sha256.New()
-	for i, p := range pr.Parts {
-		sum.Reset()
-		sum.Write(h[:])
-		fmt.Fprintf(sum, "%d\x00%s\x00%d\x00", p.Kind, p.Role, p.Message)
-		io.WriteString(sum, p.Text)
-		sum.Sum(h[:0])
-		hashes[i] = h
-	}
-	u := Usage{InputTokens: pr.Tokens}
-	if c.explicit {
-		c.explicitRequest(pr, hashes, &u)
-	} else {
-		c.prefixRequest(pr, hashes, &u)
-	}
-	u.UncachedTokens = u.InputTokens - u.CacheReadTokens - u.CacheWriteTokens
-	return u
-}
-
-// explicitRequest: each marker reads the longest prefix cached at it or at one of the Lookback parts before it;
-// the prefix up to the last marker that reaches the minimum is written, less what was read.
-func (c *cache) explicitRequest(pr *Projection, hashes [][32]byte, u *Usage) {
-	last := -1
-	for _, i := range pr.Markers() {
-		for j := i; j >= 0 && j >= i-c.m.Lookback; j-- {
-			if c.entries[hashes[j]] {
-				u.CacheReadTokens = max(u.CacheReadTokens, pr.Parts[j].Prefix)
-				break
-			}
-		}
-		if pr.Parts[i].Prefix >= c.min {
-			last = i
-		}
-	}
-	if last >= 0 && pr.Parts[last].Prefix > u.CacheReadTokens {
-		u.CacheWriteTokens = pr.Parts[last].Prefix - u.CacheReadTokens
-	}
-	for _, i := range pr.Markers() {
-		if pr.Parts[i].Prefix >= c.min {
-			c.entries[hashes[i]] = true
-		}
-	}
-}
-
-// prefixRequest: the longest run of leading parts some earlier request also began with is read, from the minimum
-// on, in steps; every prefix of the request is cached for later ones. Matching whole parts (messages) makes the
-// count a lower bound: a provider may also match the start of the first part that differs.
-func (c *cache) prefixRequest(pr *Projection, hashes [][32]byte, u *Usage) {
-	shared := 0
-	for j := range hashes {
-		if !c.entries[hashes[j]] {
-			break
-		}
-		shared = pr.Parts[j].Prefix
-	}
-	if shared >= c.min && c.min > 0 {
-		step := max(c.m.Step, 1)
-		u.CacheReadTokens = c.min + (shared-c.min)/step*step
-	}
-	for _, h := range hashes {
-		c.entries[h] = true
-	}
 }

@@ -2,8 +2,10 @@ package projection_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/promptc/promptc/projection"
 )
@@ -37,7 +39,7 @@ func TestSimulateExplicit(t *testing.T) {
 	}
 	for i := range want {
 		g := u[i]
-		g.HitRate, g.RelativeCost = 0, 0
+		g.HitRate, g.RelativeCost, g.WriteCost = 0, 0, 0
 		if g != want[i] {
 			t.Errorf("turn %d: %+v, want %+v", i+1, g, want[i])
 		}
@@ -121,6 +123,18 @@ func TestSimulatePrefix(t *testing.T) {
 	if u[1].CacheWriteTokens != 0 {
 		t.Errorf("automatic caching wrote %d tokens: writes are not billed apart", u[1].CacheWriteTokens)
 	}
+	// The automatic cache's prefixes expire too: with in_memory retention (counted as 5 minutes) a turn 5 minutes
+	// later reads nothing, and what it would have read is reported expired; 24h keeps it.
+	m.TTLs = []projection.TTL{projection.TTLInMemory, projection.TTL24h}
+	for _, tc := range []struct {
+		ttl  projection.TTL
+		read int
+	}{{projection.TTLInMemory, 0}, {projection.TTL24h, want}} {
+		sim, _ := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Gap: 5 * time.Minute, TTL: tc.ttl})
+		if u := usage(t, sim, projection.LayoutPromptc)[1]; u.CacheReadTokens != tc.read || u.ExpiredTokens != want-tc.read {
+			t.Errorf("%s, 5 minutes later: %+v; want %d read, %d expired", tc.ttl, u, tc.read, want-tc.read)
+		}
+	}
 	// Automatic caching finds the rewrite layout's unchanged system message: the runbook is read, the summary not.
 	sysTokens := tokens("G\n\nT\n\nS\n")
 	if r := usage(t, sim, projection.LayoutRewrite)[1]; r.CacheReadTokens != 3+(sysTokens-3)/2*2 {
@@ -189,5 +203,153 @@ func TestSimulateImplicit(t *testing.T) {
 	want := (0.2*float64(shared) + float64(u.UncachedTokens)) / float64(u.InputTokens)
 	if abs(u.RelativeCost-want) > 1e-4 {
 		t.Errorf("relative cost %v, want %v (reads at the implicit price 0.2)", u.RelativeCost, want)
+	}
+}
+
+// TestSimulateLifetimes pins the arithmetic of expiry and of the lifetime comparison on a case computed by hand.
+// Two turns ten minutes apart, Anthropic's rules with a minimum of one token:
+//
+//   - 5m: turn 1 writes the system (sys tokens) at 1.25; by turn 2 it has expired, so turn 2 writes it again
+//     (sys expired tokens) with the history: 1.25·(sys+u1+a1), and sends u2 uncached;
+//   - 1h: turn 1 writes the system at 2.0 (its markers carry the 1h lifetime); turn 2 reads it (0.1·sys) and
+//     writes the history at 1.25 (the history's marker keeps 5m): 1h is the cheaper by 0.4·sys.
+func TestSimulateLifetimes(t *testing.T) {
+	m := model(projection.Anthropic, 1, 4)
+	m.Modes = []projection.CacheMode{projection.CacheExplicit}
+	m.TTLs, m.TTLWrite = []projection.TTL{projection.TTL5m, projection.TTL1h}, []float64{1.25, 2.0}
+	sys, u1, a1, u2 := tokens("G\n\n")+tokens("T\n\n")+tokens("S\n"), tokens("u1"), tokens("a1"), tokens("u2")
+	input := float64(sys + u1 + sys + u1 + a1 + u2)
+	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Gap: 10 * time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := usage(t, sim, projection.LayoutPromptc)
+	if u[1].CacheReadTokens != 0 || u[1].ExpiredTokens != sys || u[1].CacheWriteTokens != sys+u1+a1 {
+		t.Errorf("5m, turn 2: %+v; want nothing read, %d expired, %d written", u[1], sys, sys+u1+a1)
+	}
+	want5 := (1.25*float64(sys) + float64(u1) + 1.25*float64(sys+u1+a1) + float64(u2)) / input
+	want1 := (2.0*float64(sys) + float64(u1) + 0.1*float64(sys) + 1.25*float64(u1+a1) + float64(u2)) / input
+	if len(sim.Lifetimes) != 2 || sim.Lifetimes[0].TTL != "5m" || sim.Lifetimes[1].TTL != "1h" {
+		t.Fatalf("lifetimes %+v, want 5m and 1h", sim.Lifetimes)
+	}
+	l5, l1 := sim.Lifetimes[0].Total, sim.Lifetimes[1].Total
+	if abs(l5.RelativeCost-want5) > 1e-4 || abs(l1.RelativeCost-want1) > 1e-4 {
+		t.Errorf("costs 5m %v, 1h %v; want %.4f and %.4f", l5.RelativeCost, l1.RelativeCost, want5, want1)
+	}
+	if l1.LongTTLWriteTokens != sys || l1.ExpiredTokens != 0 || l1.CacheReadTokens != sys {
+		t.Errorf("1h total %+v: want %d written at 1h, nothing expired, %d read", l1, sys, sys)
+	}
+	if sim.Cheapest != "1h" {
+		t.Errorf("cheapest %q, want 1h", sim.Cheapest)
+	}
+	// Thirty seconds apart nothing expires, and the 5m lifetime's cheaper writes win.
+	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: m})
+	if sim.Cheapest != "5m" || sim.Lifetimes[0].Total.ExpiredTokens != 0 {
+		t.Errorf("30s gaps: cheapest %q, expired %d; want 5m, 0", sim.Cheapest, sim.Lifetimes[0].Total.ExpiredTokens)
+	}
+	// An entry lives its lifetime and not a moment more: used at t, it is gone for a request at t + 5m.
+	for _, tc := range []struct {
+		gap           time.Duration
+		read, expired int
+	}{{5*time.Minute - time.Second, sys, 0}, {5 * time.Minute, 0, sys}} {
+		sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Gap: tc.gap, TTL: projection.TTL5m})
+		if u := usage(t, sim, projection.LayoutPromptc)[1]; u.CacheReadTokens != tc.read || u.ExpiredTokens != tc.expired {
+			t.Errorf("gap %v, 5m: turn 2 read %d, expired %d; want %d, %d", tc.gap, u.CacheReadTokens, u.ExpiredTokens, tc.read, tc.expired)
+		}
+	}
+	// A fixture's own pace (Session.After) is the gap where Options.Gap is not set.
+	slow := session
+	slow.After = []time.Duration{0, 10 * time.Minute}
+	sim, _ = projection.Simulate([]projection.Session{slow}, projection.Options{Model: m})
+	if sim.Cheapest != "1h" {
+		t.Errorf("after = 10m: cheapest %q, want 1h", sim.Cheapest)
+	}
+}
+
+// TestSimulateGeminiStorage: Gemini's explicit cache holds the global and task segments (st tokens), written once
+// at the input price and read on turn 2 (its lifetime runs from its creation); keeping it costs st × hours × the
+// storage price, so over a minute the 5m lifetime is the cheapest: 0.25·st against 3·st (1h) and 72·st (24h).
+func TestSimulateGeminiStorage(t *testing.T) {
+	m := projection.Model{Provider: projection.Gemini, Name: "g", Matching: projection.Prefix, MinCacheTokens: 1, Step: 1,
+		CacheWrite: 1, CacheRead: 0.1, Safety: 1, StoragePerHour: 3, NoRefresh: true,
+		Modes: []projection.CacheMode{projection.CacheImplicit, projection.CacheExplicit},
+		TTLs:  []projection.TTL{projection.TTL1h, projection.TTL5m, projection.TTL24h}}
+	st := tokens("G\n\n") + tokens("T\n\n")
+	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Cache: projection.CacheExplicit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := usage(t, sim, projection.LayoutPromptc)
+	if u[0].CacheWriteTokens != st || u[1].CacheReadTokens != st || u[1].CacheWriteTokens != 0 {
+		t.Errorf("turns %+v; want %d written on turn 1 and read on turn 2", u, st)
+	}
+	if u[0].StorageCost != 3*float64(st) {
+		t.Errorf("storage %v, want %v (an hour of %d tokens at 3)", u[0].StorageCost, 3*float64(st), st)
+	}
+	var got []string
+	for _, l := range sim.Lifetimes {
+		got = append(got, fmt.Sprintf("%s:%.2f", l.TTL, l.Total.StorageCost))
+	}
+	want := fmt.Sprintf("1h:%.2f 5m:%.2f 24h:%.2f", 3*float64(st), 0.25*float64(st), 72*float64(st))
+	if strings.Join(got, " ") != want || sim.Cheapest != "5m" {
+		t.Errorf("lifetimes %v, cheapest %q; want %s, 5m", got, sim.Cheapest, want)
+	}
+}
+
+// TestSimulateShortfall: when no prefix reaches the minimum, the simulation says which comes closest, and by how
+// much; once one does, it says nothing.
+func TestSimulateShortfall(t *testing.T) {
+	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.Anthropic, 1000, 4)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := tokens("G\n\nT\n\nS\n") + tokens("u1") + tokens("a1")
+	want := projection.Shortfall{Where: "the history", Session: "s", Turn: 2, Tokens: n, Minimum: 1000, Short: 1000 - n}
+	if sim.Closest == nil || *sim.Closest != want {
+		t.Errorf("closest %+v, want %+v", sim.Closest, want)
+	}
+	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.OpenAI, 1000, 0)})
+	if c := sim.Closest; c == nil || c.Where != "the whole request" || c.Turn != 2 || c.Short != 1000-c.Tokens {
+		t.Errorf("automatic caching: closest %+v, want the whole request of turn 2", c)
+	}
+	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.Anthropic, 1, 4)})
+	if sim.Closest != nil {
+		t.Errorf("a minimum of 1 is reached, yet closest %+v", sim.Closest)
+	}
+}
+
+// TestSimulateHistoryBudget: with a history budget, promptc's layout moves its cut in steps and keeps reading its
+// cached history between them; trimming at every turn moves the cut every turn, so that nothing after the runbook
+// is read again.
+func TestSimulateHistoryBudget(t *testing.T) {
+	long := projection.Session{Name: "long", Runbook: gts}
+	for i := 0; i < 30; i++ {
+		long.Turns = append(long.Turns, fmt.Sprintf("Turn %d: look at the next issue of the list and say what it needs.", i))
+		long.Replies = append(long.Replies, fmt.Sprintf("Reply %d: it needs a test and a fix in the rate table.", i))
+	}
+	sim, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: model(projection.Anthropic, 1, 4), MaxHistoryTokens: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	stepped, every := usage(t, sim, projection.LayoutPromptc), usage(t, sim, projection.LayoutTrimEveryTurn)
+	sys := tokens("G\n\n") + tokens("T\n\n") + tokens("S\n")
+	late := func(us []projection.Usage) (n int) {
+		for _, u := range us[20:] {
+			if u.CacheReadTokens > sys {
+				n++
+			}
+		}
+		return n
+	}
+	if s, e := late(stepped), late(every); e != 0 || s < 5 {
+		t.Errorf("turns 21-30 reading history: stepped %d, every turn %d; want most, and none", s, e)
+	}
+	for _, u := range stepped {
+		if u.InputTokens-sys-tokens(long.Turns[u.Turn-1]) > 400 {
+			t.Errorf("turn %d: history of %d tokens over the budget of 400", u.Turn, u.InputTokens-sys-tokens(long.Turns[u.Turn-1]))
+		}
+	}
+	if len(sim.Layouts) != 4 || sim.Layouts[3].Name != projection.LayoutTrimEveryTurn {
+		t.Errorf("layouts %d, want the trimming one last", len(sim.Layouts))
 	}
 }

@@ -101,7 +101,7 @@ func TestSchemaKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	loader["turnKeys"] = []string{blocks.ReplyKey}
+	loader["turnKeys"] = []string{blocks.ReplyKey, blocks.AfterKey}
 	docs := map[schema.Kind]map[string]any{}
 	for _, k := range schema.Kinds {
 		docs[k] = load(t, k)
@@ -342,6 +342,7 @@ func TestBadFiles(t *testing.T) {
 		{name: "unknown fixture key", kind: schema.Fixture, src: "sesion = {}\n", want: "additional properties 'sesion' not allowed"},
 		{name: "turn value of the wrong type", kind: schema.Fixture, src: "[[turn]]\nissue = 1.5\n", want: "at '/turn/0/issue'"},
 		{name: "assistant not a string", kind: schema.Fixture, src: "[[turn]]\nassistant = 1\n", want: "at '/turn/0/assistant'"},
+		{name: "after not a duration", kind: schema.Fixture, src: "[[turn]]\nafter = \"soon\"\n", want: "at '/turn/0/after'"},
 	}
 	schemas := map[schema.Kind]*jsonschema.Schema{}
 	for _, k := range schema.Kinds {

@@ -2,13 +2,10 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/urfave/cli/v2"
 
@@ -22,11 +19,17 @@ import (
 func providerFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
-		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is anthropic, openai or dashscope (required)"},
+		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is " + providerChoices() + " (required)"},
 		&cli.StringFlag{Name: "model", Usage: "the model `M` whose cache rules apply (default: the provider's default; see docs/providers.md)"},
 		&cli.StringFlag{Name: "tools", Value: "text", Usage: "`HOW` the task's [[tool]]s reach the model: text (only as the runbook renders them with {{ tools }}) or native (the provider's tools array)"},
-		&cli.StringFlag{Name: "cache", Value: "explicit", Usage: "`MODE` for dashscope: explicit (cache_control markers) or implicit (no markers)"},
+		&cli.StringFlag{Name: "cache", Usage: "the cache `MODE`: explicit (markers), automatic (the provider finds the prefix) or implicit (default: the model's first; see docs/providers.md)"},
+		&cli.IntFlag{Name: "max-history-tokens", DefaultText: "no budget", Usage: "keep the history within `N` tokens: whole messages dropped from the oldest, the cut moving in steps of N/4 so that consecutive turns keep their cached prefix (simulate also replays trimming at every turn)"},
+		&cli.StringFlag{Name: "ttl", Usage: "the cache lifetime `T` where the model offers a choice: 5m or 1h (anthropic, bedrock, qwen4, gemini explicit), in_memory or 24h (openai), 30m (openai explicit), 24h (gemini explicit)"},
 	}
+}
+
+func providerChoices() string {
+	return strings.Join(blocks.Providers[:len(blocks.Providers)-1], ", ") + " or " + blocks.Providers[len(blocks.Providers)-1]
 }
 
 // loadForProjection loads the project and returns it with the options the provider flags choose. The token
@@ -71,15 +74,23 @@ func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Progr
 	default:
 		return opt, cmdErr(e, cmd, "--tools is text or native, not %q", c.String("tools"))
 	}
-	switch c.String("cache") {
-	case "explicit":
-	case "implicit":
-		if p != projection.DashScope {
-			return opt, cmdErr(e, cmd, "--cache implicit is DashScope's mode without markers; %s has one way of caching", p)
+	if c.IsSet("cache") {
+		if err := opt.Cache.Set(c.String("cache")); err != nil {
+			return opt, cmdErr(e, cmd, "--cache: %v", err)
 		}
-		opt.Implicit = true
-	default:
-		return opt, cmdErr(e, cmd, "--cache is explicit or implicit, not %q", c.String("cache"))
+	}
+	if c.IsSet("ttl") {
+		if err := opt.TTL.Set(c.String("ttl")); err != nil {
+			return opt, cmdErr(e, cmd, "--ttl: %v", err)
+		}
+	}
+	if c.IsSet("max-history-tokens") {
+		if opt.MaxHistoryTokens = c.Int("max-history-tokens"); opt.MaxHistoryTokens < 1 {
+			return opt, cmdErr(e, cmd, "--max-history-tokens must be at least 1")
+		}
+	}
+	if err := opt.Check(); err != nil {
+		return opt, cmdErr(e, cmd, "%v", err)
 	}
 	return opt, nil
 }
@@ -89,7 +100,7 @@ func (e *env) requireProvider(c *cli.Context, cmd string) error {
 	case c.String("task") == "":
 		return cmdErr(e, cmd, "--task T is required (see promptc %s --help)", cmd)
 	case c.String("provider") == "":
-		return cmdErr(e, cmd, "--provider is required: anthropic, openai or dashscope")
+		return cmdErr(e, cmd, "--provider is required: %s", providerChoices())
 	}
 	return nil
 }
@@ -98,8 +109,8 @@ func projectCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "project",
 		Usage: "print the request body a client sends for one turn, with cache markers placed",
-		UsageText: "promptc project --task T --provider anthropic|openai|dashscope [--model M] [--fixture F | --session FILE]\n" +
-			"    [--turn K | --turn-file FILE] [--history FILE] [--tools text|native] [--cache explicit|implicit]",
+		UsageText: "promptc project --task T --provider P [--model M] [--fixture F | --session FILE]\n" +
+			"    [--turn K | --turn-file FILE] [--history FILE] [--tools text|native] [--cache explicit|automatic|implicit] [--ttl T]",
 		Description: "Prints the JSON body of the request for one turn (no credentials, no network): the runbook as the system\n" +
 			"prompt, split where its scope steps up, with cache markers where the provider's rules let them pay; the\n" +
 			"history; the turn's message last. With --fixture F --turn K, the history is turns 1 to K-1 of F, each\n" +
@@ -147,10 +158,10 @@ func projectCommand(e *env) *cli.Command {
 			if err != nil {
 				return cmdErr(e, cmd, "%v", err)
 			}
-			if _, err := e.stdout.Write(pr.Body); err != nil {
+			if _, err := e.stdout.Write(pr.Output()); err != nil {
 				return err
 			}
-			_, _ = fmt.Fprintln(e.stderr, markerSummary(pr))
+			_, _ = fmt.Fprintln(e.stderr, pr.Summary())
 			return nil
 		},
 	}
@@ -198,27 +209,23 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		}
 		in.Turn = a.Text
 	} else {
-		f := req.Fixture
 		k := 1
 		if c.IsSet("turn") {
 			k = c.Generic("turn").(*turnNumber).n
 		}
-		switch n := len(f.Turns); {
-		case n == 0:
-			return in, cmdErr(e, cmd, "fixture %q has no [[turn]] entries: add one, or give the turn's values with --turn-file", f.Name)
-		case k < 1 || k > n:
-			return in, cmdErr(e, cmd, "fixture %q has %s; --turn must be between 1 and %d", f.Name, guard.Count(n, "turn"), n)
+		var err error
+		if in, err = projection.FixtureInput(prog, task, req.Fixture, k); err != nil {
+			var ds blocks.Diagnostics
+			if errors.As(err, &ds) {
+				return in, e.diagnostics(ds)
+			}
+			return in, cmdErr(e, cmd, "%v", err)
 		}
-		s, err := projection.FixtureSession(prog, task, f)
-		if err != nil {
-			return in, e.problems(err)
-		}
-		in = s.Input(k)
 	}
 	if name := c.String("history"); name != "" {
 		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
 		if err != nil {
-			return in, cmdErr(e, cmd, "--history %s: %v", blocks.QuoteName(name), unwrapPathError(err))
+			return in, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), unwrapPathError(err))
 		}
 		h, err := projection.ReadHistory(bytes.NewReader(data), name, prog.Project.Volatile)
 		if err != nil {
@@ -239,62 +246,23 @@ func (e *env) problems(err error) error {
 	return err
 }
 
-// markerSummary is one line for a person: the model, the tokens and where the cache markers went.
-func markerSummary(pr *projection.Projection) string {
-	m := pr.Model
-	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, guard.Thousands(pr.Tokens))
-	if m.Safety > 1 {
-		fmt.Fprintf(&b, "; this model's tokenizer differs, so a marker needs %s counted tokens, %.2f × its minimum of %s",
-			guard.Thousands(m.Minimum()), m.Safety, guard.Thousands(m.MinCacheTokens))
-	}
-	b.WriteString(")")
-	if pr.CacheKey != "" {
-		fmt.Fprintf(&b, "; prompt_cache_key %s", pr.CacheKey)
-	}
-	marks := pr.Markers()
-	if len(marks) == 0 {
-		if m.Matching == projection.Prefix {
-			fmt.Fprintf(&b, "; cached automatically from %s tokens on", guard.Thousands(m.MinCacheTokens))
-		} else {
-			b.WriteString("; no cache marker: no prefix reaches the minimum")
-		}
-		return b.String()
-	}
-	b.WriteString("; cache markers after:")
-	sys := 0
-	for i, p := range pr.Parts {
-		if p.Kind == projection.SystemPart {
-			sys++
-		}
-		if !p.Marker {
-			continue
-		}
-		switch {
-		case p.Kind == projection.SystemPart:
-			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, p.Scope, guard.Thousands(p.Prefix))
-		case p.History:
-			fmt.Fprintf(&b, " the history (%s tokens);", guard.Thousands(p.Prefix))
-		default:
-			fmt.Fprintf(&b, " part %d (%s tokens);", i+1, guard.Thousands(p.Prefix))
-		}
-	}
-	return strings.TrimSuffix(b.String(), ";")
-}
-
 func simulateCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "simulate",
 		Usage:     "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
-		UsageText: "promptc simulate --task T --provider anthropic|openai|dashscope [--model M] [--fixture F...] [--format text|json]",
+		UsageText: "promptc simulate --task T --provider P [--model M] [--cache MODE] [--ttl T] [--gap D] [--fixture F...] [--format text|json]",
 		Description: "Replays each fixture's turns as one session (fixtures in the order given; by default every fixture that\n" +
 			"renders T and has turns, by name), with the assistant replies of its [[turn]] tables, and counts for\n" +
 			"each request the input tokens read from the cache, written to it and sent uncached, under the model's\n" +
 			"rules, and the cost relative to sending everything uncached. The same sessions are shown under two naive\n" +
 			"layouts beside promptc's: volatile-first (the turn's message before the runbook) and rewrite (the history\n" +
-			"replaced by a fresh summary every turn). Token counts are o200k_base estimates.",
+			"replaced by a fresh summary every turn), and with --max-history-tokens a client trimming at every turn.\n" +
+			"Cache entries expire by their lifetime from their last use: the time\n" +
+			"between turns is each [[turn]]'s after (default 30s), or --gap for every turn. Every lifetime the model\n" +
+			"offers is costed for promptc's layout, and the cheapest named. Token counts are o200k_base estimates.",
 		Flags: append(providerFlags(),
 			&cli.StringSliceFlag{Name: "fixture", Usage: "replay fixtures/`F`.toml (repeat for several sessions, in order)"},
+			&cli.DurationFlag{Name: "gap", DefaultText: "each turn's after, else 30s", Usage: "the time `D` between every two turns (e.g. 4m30s), instead of each turn's after"},
 			formatFlag("write the report as", "text", "json"),
 		),
 		OnUsageError: commandUsageError(e),
@@ -318,16 +286,19 @@ func simulateCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			if c.IsSet("gap") {
+				if opt.Gap = c.Duration("gap"); opt.Gap <= 0 {
+					return cmdErr(e, cmd, "--gap must be a positive duration, such as 30s or 4m30s")
+				}
+			}
 			sim, err := projection.Simulate(sessions, opt)
 			if err != nil {
 				return cmdErr(e, cmd, "%v", err)
 			}
 			if format == "json" {
-				enc := json.NewEncoder(e.stdout)
-				enc.SetIndent("", "  ")
-				return enc.Encode(sim)
+				return sim.WriteJSON(e.stdout)
 			}
-			return writeSimulation(e.stdout, sim, opt.Model)
+			return sim.WriteText(e.stdout)
 		},
 	}
 }
@@ -362,29 +333,4 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 		out = append(out, s)
 	}
 	return out, nil
-}
-
-// writeSimulation prints the text report: the model's rules, then a table per layout and a total line each.
-func writeSimulation(w io.Writer, sim *projection.Simulation, m projection.Model) error {
-	fmt.Fprintf(w, "%s %s, %s cache: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
-		sim.Provider, sim.Model, sim.Cache, guard.Thousands(m.MinCacheTokens), m.CacheRead, m.CacheWrite)
-	fmt.Fprintf(w, "Token counts are %s estimates.\n", sim.Encoding)
-	for _, l := range sim.Layouts {
-		fmt.Fprintf(w, "\n%s\n", l.Name)
-		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "session\tturn\tinput\tread\twrite\tuncached\thit rate\tcost\t")
-		row := func(u projection.Usage, session, turn string) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f%%\t%.2f\t\n", session, turn, guard.Thousands(u.InputTokens),
-				guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens), guard.Thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
-		}
-		for _, u := range l.Turns {
-			row(u, u.Session, fmt.Sprint(u.Turn))
-		}
-		row(l.Total, "total", "")
-		if err := tw.Flush(); err != nil {
-			return err
-		}
-	}
-	_, err := fmt.Fprintln(w, "\ncost: input cost relative to sending every token uncached (1.00); hit rate: tokens read from the cache.")
-	return err
 }

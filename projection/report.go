@@ -1,0 +1,182 @@
+package projection
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/guard"
+)
+
+// FixtureInput returns the request of turn k (from 1) of fixture f's session of task: the runbook, turns 1 to k-1
+// each followed by its reply as the history, and turn k's message. A fixture without turns, or a k out of range,
+// is an error that says what to do.
+func FixtureInput(prog *assemble.Program, task string, f *blocks.Fixture, k int) (Input, error) {
+	switch n := len(f.Turns); {
+	case n == 0:
+		return Input{}, fmt.Errorf("fixture %q has no [[turn]] entries: add one, or give the turn's values with --turn-file", f.Name)
+	case k < 1 || k > n:
+		return Input{}, fmt.Errorf("fixture %q has %s; --turn must be between 1 and %d", f.Name, guard.Count(n, "turn"), n)
+	}
+	s, err := FixtureSession(prog, task, f)
+	if err != nil {
+		return Input{}, err
+	}
+	return s.Input(k), nil
+}
+
+// ProjectTurn is the one call for the common case: it loads the project in dir, and returns the request body of
+// turn k (from 1) of fixture's session of task for provider p's model named model ("" for the provider's default,
+// a [[model]] row of the project included), with the task's [[tool]]s sent natively. opt's other fields (cache
+// mode, lifetime, history budget) apply as given; its Model and Tools are set here. A project that does not load
+// returns its diagnostics (blocks.Diagnostics) as the error.
+func ProjectTurn(dir, task, fixture string, k int, p Provider, model string, opt Options) (*Projection, error) {
+	prog, diags := assemble.LoadDir(dir)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	f := prog.Project.Fixture(fixture)
+	if f == nil {
+		return nil, fmt.Errorf("no fixture %q in %q", fixture, dir)
+	}
+	if !f.AdmitsTask(task) {
+		return nil, fmt.Errorf("fixture %q does not render task %q (see its tasks)", fixture, task)
+	}
+	cat, err := NewCatalog(prog.Project.Models)
+	if err != nil {
+		return nil, err
+	}
+	if opt.Model, err = cat.Model(p, model); err != nil {
+		return nil, err
+	}
+	opt.Tools = prog.Project.ToolsFor(task)
+	in, err := FixtureInput(prog, task, f, k)
+	if err != nil {
+		return nil, err
+	}
+	return Project(in, opt)
+}
+
+// Summary is one line for a person about the request: the model, its input tokens, the cache mode and lifetime,
+// and where the cache markers went (or why there are none).
+func (p *Projection) Summary() string {
+	m := p.Model
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, guard.Thousands(p.Tokens))
+	if m.Safety > 1 {
+		fmt.Fprintf(&b, "; this model's tokenizer differs, so a marker needs %s counted tokens, %.2f × its minimum of %s",
+			guard.Thousands(m.Minimum()), m.Safety, guard.Thousands(max(m.MinCacheTokens, m.PracticeMinCacheTokens)))
+	}
+	b.WriteString(")")
+	if p.CacheKey != "" {
+		fmt.Fprintf(&b, "; prompt_cache_key %s", p.CacheKey)
+	}
+	if m.PracticeMinCacheTokens > m.MinCacheTokens {
+		fmt.Fprintf(&b, "; caching starts at about %s tokens in practice, not the page's %s (%s)",
+			guard.Thousands(m.PracticeMinCacheTokens), guard.Thousands(m.MinCacheTokens), m.Practice)
+	}
+	if p.TTL != TTLDefault {
+		fmt.Fprintf(&b, "; %s cache, entries live %s", p.Cache, p.TTL)
+	} else {
+		fmt.Fprintf(&b, "; %s cache", p.Cache)
+	}
+	marks := p.Markers()
+	if len(marks) == 0 {
+		if p.Cache != CacheExplicit {
+			fmt.Fprintf(&b, ", from %s tokens on", guard.Thousands(m.MinCacheTokens))
+		} else {
+			b.WriteString("; no cache marker: no prefix reaches the minimum")
+		}
+		return b.String()
+	}
+	if p.Cache == CacheAutomatic {
+		fmt.Fprintf(&b, ": the provider places one marker at the request's end (%s tokens)", guard.Thousands(p.Parts[marks[len(marks)-1]].Prefix))
+		return b.String()
+	}
+	if p.CacheBody != nil {
+		fmt.Fprintf(&b, ": cachedContents holds the first %s tokens (tools and the runbook's stable segments)", guard.Thousands(p.Parts[marks[0]].Prefix))
+		return b.String()
+	}
+	b.WriteString("; cache markers after:")
+	sys := 0
+	for i, pt := range p.Parts {
+		if pt.Kind == SystemPart {
+			sys++
+		}
+		if !pt.Marker {
+			continue
+		}
+		switch {
+		case pt.Kind == SystemPart:
+			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, pt.Scope, guard.Thousands(pt.Prefix))
+		case pt.History:
+			fmt.Fprintf(&b, " the history (%s tokens);", guard.Thousands(pt.Prefix))
+		default:
+			fmt.Fprintf(&b, " part %d (%s tokens);", i+1, guard.Thousands(pt.Prefix))
+		}
+	}
+	return strings.TrimSuffix(b.String(), ";")
+}
+
+// WriteJSON writes the simulation as indented JSON (the fields' json names), ending in a newline.
+func (s *Simulation) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(s)
+}
+
+// WriteText writes the report promptc simulate prints: the model's rules, why nothing is cached when nothing is,
+// a table per layout with its total, the expired tokens, and the lifetimes compared.
+func (s *Simulation) WriteText(w io.Writer) error {
+	m := s.model
+	ttl := ""
+	if s.TTL != "" {
+		ttl = ", entries live " + s.TTL
+	}
+	fmt.Fprintf(w, "%s %s, %s cache%s: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
+		s.Provider, s.Model, s.Cache, ttl, guard.Thousands(m.MinCacheTokens), m.CacheRead, m.WritePrice(TTLDefault))
+	fmt.Fprintf(w, "Token counts are %s estimates.\n", s.Encoding)
+	if c := s.Closest; c != nil {
+		fmt.Fprintf(w, "Nothing is cached: no prefix reaches the minimum of %s counted tokens. The closest, %s of session %s turn %d, has %s: %s short.\n",
+			guard.Thousands(c.Minimum), c.Where, blocks.QuoteName(c.Session), c.Turn, guard.Thousands(c.Tokens), guard.Thousands(c.Short))
+	}
+	for _, l := range s.Layouts {
+		fmt.Fprintf(w, "\n%s\n", l.Name)
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "session\tturn\tinput\tread\twrite\tuncached\thit rate\tcost\t")
+		row := func(u Usage, session, turn string) {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f%%\t%.2f\t\n", session, turn, guard.Thousands(u.InputTokens),
+				guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens), guard.Thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
+		}
+		for _, u := range l.Turns {
+			row(u, blocks.QuoteName(u.Session), fmt.Sprint(u.Turn))
+		}
+		row(l.Total, "total", "")
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		if l.Total.ExpiredTokens > 0 {
+			fmt.Fprintf(w, "expired: %s tokens cached by an earlier turn had expired and were sent again\n", guard.Thousands(l.Total.ExpiredTokens))
+		}
+	}
+	if len(s.Lifetimes) > 1 {
+		fmt.Fprintf(w, "\nlifetimes (promptc's layout)\n")
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "ttl\tread\twrite\texpired\tstorage\tcost\t")
+		for _, lt := range s.Lifetimes {
+			u := lt.Total
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t\n", lt.TTL, guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens),
+				guard.Thousands(u.ExpiredTokens), guard.Thousands(int(u.StorageCost+0.5)), u.RelativeCost)
+		}
+		if err := tw.Flush(); err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "cheapest: %s\n", s.Cheapest)
+	}
+	_, err := fmt.Fprintln(w, "\ncost: input cost relative to sending every token uncached (1.00); hit rate: tokens read from the cache.")
+	return err
+}
