@@ -104,6 +104,9 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	for _, off := range a.templates {
 		diags = append(diags, body.diag(off, off, "the \"template\" action is not allowed: blocks compose through the order lists, constants (const) and references (ref)"))
 	}
+	for _, e := range checkCalls(t.Tree.Root) {
+		diags = append(diags, body.diag(e.off, e.end, e.msg))
+	}
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -125,8 +128,9 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 			return pos
 		})
 	}
+	printed := rewritePrints(t.Tree.Root)
 	u := body.Uses
-	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
+	body.perExecution = printed || a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
 		u.DynamicRef || u.DynamicTitle || u.DynamicDropped
 	return body, nil
 }
@@ -227,7 +231,7 @@ func isWordByte(c byte) bool {
 var (
 	parseErrRe = regexp.MustCompile(`^template: [^:]*:(\d+): (?s:(.*))$`)
 	execErrRe  = regexp.MustCompile(`^template: [^:]*:(\d+):(\d+): executing "[^"]*" at <(.*?)>: (?s:(.*))$`)
-	callErrRe  = regexp.MustCompile(`^error calling [a-z]+: (?s:(.*))$`)
+	callErrRe  = regexp.MustCompile(`^error calling [A-Za-z]+: (?s:(.*))$`)
 )
 
 // parseError turns a text/template parse error, which names a line only, into a diagnostic at the start of that
