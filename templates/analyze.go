@@ -373,9 +373,13 @@ func (a *analyzer) command(cmd *parse.CommandNode, cur dots, kind UseKind) {
 				if len(cmd.Args) == 2 || (id.Ident == "lookup" && len(cmd.Args) >= 2) {
 					lit, _ = cmd.Args[1].(*parse.StringNode)
 				}
-				if lit != nil {
+				switch {
+				case id.Ident == "title" && lit == nil:
+					// title with any argument but one string literal is the text function title S, which names
+					// nothing (docs/reference.md, title).
+				case lit != nil:
 					*uses = append(*uses, Use{Name: lit.Text, Off: int(lit.Pos), End: int(lit.Pos) + len(lit.Quoted)})
-				} else {
+				default:
 					*dynamic = true
 				}
 			}

@@ -141,8 +141,8 @@ func IsText(v any) bool {
 // level the block's output sits under (for markdown values), noting the output bytes that came from values.
 type printer struct {
 	markers []string
-	level   int               // the enclosing heading level (Env.Level), 0 for the default
-	at      func() int        // the length of the output written so far
+	level   int                  // the enclosing heading level (Env.Level), 0 for the default
+	at      func() int           // the length of the output written so far
 	mark    func(start, end int) // nil: nobody asks
 }
 
