@@ -16,8 +16,8 @@ const DefaultLevel = 2
 //
 //   - the ATX headings are shifted by one amount so that the shallowest of them is at level+1, none deeper than 6
 //     (level is the heading level of the enclosing block; 0 stands for DefaultLevel);
-//   - a setext underline (a line of only = or only -, under a line of text) is removed, so that it cannot turn the
-//     line above into a heading;
+//   - a setext underline (a line of only = or only -, under a line of text, or the value's first line, which may
+//     follow the author's text) is removed, so that it cannot turn the line above into a heading;
 //
 // and a fence the value opens and does not close is closed at its end: "\n" (unless the value ends with one) and
 // the opener's fence characters, the same character as many times. Lines and inline Markdown are otherwise kept.
@@ -42,7 +42,9 @@ func EscapeMarkdown(s string, level int) string {
 	var fenceChar byte
 	fenceLen := 0 // 0: no fence open
 	shallowest := 7
-	prevText := false // the last kept line is a paragraph's text, which a setext underline would make a heading
+	// Whether the last kept line is text a setext underline would make a heading. At the start it is the text the
+	// value is printed after, which may be the author's paragraph.
+	prevText := true
 	for i, line := range lines {
 		if fenceLen > 0 {
 			kinds[i] = fenced
