@@ -171,3 +171,19 @@ func TestFunctionMarks(t *testing.T) {
 		t.Errorf("marks = %s, want %s", got, want)
 	}
 }
+
+// TestCollectionUses: where and sortBy read their field of the records they are given, and what they, first and
+// last give is followed, so that the compiler checks every field read from it.
+func TestCollectionUses(t *testing.T) {
+	b, diags := Parse(block(`{{range where "status" "open" .issues}}{{.id}}{{end}}{{range .issues | sortBy "prio"}}{{.title}}{{end}}{{(first .issues).url}}{{with last (sortBy "x" .issues)}}{{.y}}{{end}}`, false), testConsts)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	var got []string
+	for _, f := range b.Uses.Fields {
+		got = append(got, f.Var+"."+f.Name)
+	}
+	if want := "issues.status issues.id issues.title issues.url issues.x issues.y"; strings.Join(got, " ") != want {
+		t.Errorf("fields = %q, want %q", strings.Join(got, " "), want)
+	}
+}
