@@ -116,15 +116,41 @@ scope = "session"
 type  = "text"
 trust = "markdown"
 
-[vars.people]
+# The values the functions block works on: cut to 32,768 runes, since it prints each some twenty times and a
+# megabyte value would take it past the block output limit, which is no failure of the property.
+[vars.word]
+scope     = "session"
+type      = "string"
+max_runes = 32768
+
+[vars.para]
+scope     = "session"
+type      = "text"
+trust     = "background"
+max_runes = 32768
+
+[vars.memo]
+scope     = "session"
+type      = "text"
+trust     = "markdown"
+max_runes = 32768
+
+[vars.crew]
+scope          = "session"
+type           = "list"
+item_max_runes = 32768
+
+[vars.folks]
 scope = "session"
 type  = "records"
-[vars.people.fields.name]
-type = "string"
-[vars.people.fields.bio]
-type  = "text"
-trust = "background"
-[vars.people.fields.age]
+[vars.folks.fields.name]
+type      = "string"
+max_runes = 32768
+[vars.folks.fields.bio]
+type      = "text"
+trust     = "background"
+max_runes = 32768
+[vars.folks.fields.age]
 type = "int"
 
 [vars.guides]
@@ -336,26 +362,26 @@ id    = "functions"
 title = "Functions"
 level = 3
 body  = '''
-Name: {{.agent | lower}} / {{upper .agent}} / {{.agent | title}} / {{.agent | replace "\\" "" | replace "*" ""}}
-{{.agent | trimPrefix "#" | trimSuffix "-->"}} and {{regexReplaceAll "(.)" "$1$1" .agent}}
-{{.agent | default "nobody"}} {{.email | trim}} {{printf "%s|%.3s|%q|%v|%x" .agent .agent .agent .email .agent}}
-{{print .agent .email}}{{println .agent}}{{html .agent}} {{js .agent}} {{urlquery .agent}} {{json .team}}
-{{if hasPrefix "#" .agent}}hash {{end}}{{if hasSuffix ">" .agent}}angle {{end}}{{if contains "<!--" .agent}}comment {{end}}{{if matches "^\\s*#" .agent}}heading {{end}}{{if eq .agent .email}}same{{end}}
-{{.agent}}{{.email}}{{.agent}}
-{{first .team}}{{last .team}}{{index .team 1}}{{slice .agent 0}}{{join .team ""}}{{join .team .agent}}
-{{range sortBy "name" .people}}{{.name | upper}}: {{.age}}{{end}}
-{{range sortBy "bio" .people}}
+Name: {{.word | lower}} / {{upper .word}} / {{.word | title}} / {{.word | replace "\\" "" | replace "*" ""}}
+{{.word | trimPrefix "#" | trimSuffix "-->"}} and {{regexReplaceAll "(.)" "$1$1" .word}}
+{{.word | default "nobody"}} {{.word | trim}} {{printf "%s|%.3s|%q|%v|%x" .word .word .word .word .word}}
+{{print .word .word}}{{println .word}}{{html .word}} {{js .word}} {{urlquery .word}} {{json .crew}}
+{{if hasPrefix "#" .word}}hash {{end}}{{if hasSuffix ">" .word}}angle {{end}}{{if contains "<!--" .word}}comment {{end}}{{if matches "^\\s*#" .word}}heading {{end}}{{if eq .word .word}}same{{end}}
+{{.word}}{{.word}}{{.word}}
+{{first .crew}}{{last .crew}}{{index .crew 1}}{{slice .word 0}}{{join .crew ""}}{{join .crew .word}}
+{{range sortBy "name" .folks}}{{.name | upper}}: {{.age}}{{end}}
+{{range sortBy "bio" .folks}}
 {{.bio | replace "x" "y"}}
 {{end}}
-{{range where "name" "x" .people}}{{.name}}{{end}}{{range where "age" 42 (sortBy "age" .people)}}{{.name}}{{end}}
-{{with first .people}}{{.name | title}}{{end}}{{with last .people}}{{.name | lower}}{{end}}{{(first .people).name}}
-{{lookup "names" .agent .agent}}
-{{.ctx | upper}}
-{{.ctx | trimPrefix "a"}}
-{{.note | lower}}
-{{.note | replace "x" "y" | trim}}
-{{quote .agent}}
-{{quote .ctx}}
+{{range where "name" "x" .folks}}{{.name}}{{end}}{{range where "age" 42 (sortBy "age" .folks)}}{{.name}}{{end}}
+{{with first .folks}}{{.name | title}}{{end}}{{with last .folks}}{{.name | lower}}{{end}}{{(first .folks).name}}
+{{lookup "names" .word .word}}
+{{.para | upper}}
+{{.para | trimPrefix "a"}}
+{{.memo | lower}}
+{{.memo | replace "x" "y" | trim}}
+{{quote .word}}
+{{quote .para}}
 End of functions.
 '''
 

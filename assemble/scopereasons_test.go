@@ -70,8 +70,8 @@ func TestScopeReasons(t *testing.T) {
 			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(archive(hostileProject)) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header",
-				blocks.ScopeSession: "identity team context examples repos leader chat-only",
-				blocks.ScopeTurn:    "assignment comment change history attachments",
+				blocks.ScopeSession: "identity team context examples repos leader chat-only workspace functions aside",
+				blocks.ScopeTurn:    "assignment comment change history attachments brief",
 			},
 		},
 		{
