@@ -320,12 +320,13 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	// Render every block first, then join them into a text allocated once at its final size: runbooks run to
 	// hundreds of kilobytes, and growing them piece by piece copied each one several times.
 	type piece struct {
-		c *compiled
-		r *rendered
+		c     *compiled
+		r     *rendered
+		level int // the heading level it sits under
+		body  int // where its rendered body starts in the artifact
 	}
 	pieces := make([]piece, 0, len(slots))
 	size := 0
-	hasValues := false
 	level := 0 // the level of the last titled block rendered so far, which markdown values nest under
 	for _, sl := range slots {
 		c := sl.pickIndex(ti, holds)
@@ -350,13 +351,11 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		if c.Title != "" {
 			level = c.Level
 		}
-		pieces = append(pieces, piece{c, r})
+		pieces = append(pieces, piece{c: c, r: r, level: under})
 		size += len(sep) + len(c.heading) + 2 + len(r.text)
-		hasValues = hasValues || len(r.marks) > 0
 	}
 	var out strings.Builder
 	out.Grow(size + 1)
-	var marks []valueSpan // the bytes escaped values wrote
 	a.Spans = make([]Span, 0, len(pieces))
 	for i, p := range pieces {
 		span := Span{Start: out.Len(), Block: p.c.Block, Scope: p.c.scope}
@@ -368,11 +367,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 			out.WriteString(p.c.heading)
 			out.WriteString("\n\n")
 		}
-		if hasValues {
-			for _, m := range p.r.marks {
-				marks = append(marks, valueSpan{out.Len() + m.start, out.Len() + m.end})
-			}
-		}
+		pieces[i].body = out.Len()
 		out.WriteString(p.r.text)
 		span.End = out.Len()
 		a.Spans = append(a.Spans, span)
@@ -383,8 +378,15 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		a.Spans[len(a.Spans)-1].End = out.Len()
 	}
 	a.Text = out.String()
-	if len(marks) > 0 {
-		// Values may assemble a marker with one another or with the text around them: break it in a value.
+	if prog.holdsMarker(a.Text) {
+		// Values may assemble a marker with one another or with the text around them: break it in a value. Which
+		// bytes values wrote is asked of the bodies again, here only: artifacts rarely hold a marker at all.
+		var marks []valueSpan
+		for _, p := range pieces {
+			for _, m := range prog.valueSpans(p.c, ti, p.level, pv) {
+				marks = append(marks, valueSpan{p.body + m.start, p.body + m.end})
+			}
+		}
 		var at []int
 		if a.Text, at = breakAssembled(a.Text, marks, prog.markerTexts); at != nil {
 			shiftSpans(a.Spans, at)
@@ -410,10 +412,9 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 
 // rendered is one execution of a block body: its trimmed text, the refs that ran, or the error.
 type rendered struct {
-	text  string
-	refs  []string
-	err   *blocks.Diagnostic
-	marks []valueSpan // the bytes of text that escaped values wrote
+	text string
+	refs []string
+	err  *blocks.Diagnostic
 }
 
 // renderKey identifies a block's output in a cache: the block, and the task (its index, -1 for any) when the output
@@ -457,18 +458,12 @@ func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared *
 	}
 	r := &rendered{}
 	env := prog.env(task, pv, func(id string) { r.refs = append(r.refs, id) })
-	env.Level = level
-	var marks []valueSpan
-	env.Mark = func(start, end int) { marks = append(marks, valueSpan{start, end}) }
+	if c.markdown {
+		env.Level = level
+	}
 	r.text, r.err = c.body.Execute(pv.data, env)
 	// Trim (§3.3): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
-	untrimmed := r.text
-	r.text = strings.TrimLeft(r.text, "\n")
-	lead := len(untrimmed) - len(r.text)
-	r.text = strings.TrimRight(r.text, " \t\n")
-	if len(marks) > 0 {
-		r.marks = trimSpans(marks, lead, len(r.text))
-	}
+	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
 	if cache != nil {
 		cache.Store(key, r)
 	}

@@ -25,6 +25,34 @@ func trimSpans(spans []valueSpan, lead, n int) []valueSpan {
 	return out
 }
 
+// holdsMarker reports whether text holds any target's marker.
+func (prog *Program) holdsMarker(text string) bool {
+	for _, m := range prog.markerTexts {
+		if strings.Contains(text, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// valueSpans renders block c again, as it was rendered for task ti under heading level, and returns the bytes of
+// its trimmed text that escaped values wrote. The body is deterministic, so the text is the one in the artifact.
+func (prog *Program) valueSpans(c *compiled, ti, level int, pv *prepared) []valueSpan {
+	env := prog.env(ti, pv, func(string) {})
+	if c.markdown {
+		env.Level = level
+	}
+	var spans []valueSpan
+	env.Mark = func(start, end int) { spans = append(spans, valueSpan{start, end}) }
+	text, d := c.body.Execute(pv.data, env)
+	if d != nil || len(spans) == 0 {
+		return nil
+	}
+	trimmed := strings.TrimLeft(text, "\n")
+	lead := len(text) - len(trimmed)
+	return trimSpans(spans, lead, len(strings.TrimRight(trimmed, " \t\n")))
+}
+
 // breakAssembled keeps values from assembling a marker with one another or with the text around them
 // (docs/values.md, markers): every occurrence of a marker in text that holds a byte of a value (spans, sorted by
 // start) is broken inside that value's bytes, by a backslash after the occurrence's first character that a value

@@ -173,19 +173,9 @@ func (f *funcs) room(name string, n int) error {
 	return nil
 }
 
-// nameArg is a name given to const, lookup, ref, title or dropped: a string of any trust, as it was written.
-func nameArg(fn string, v any) (string, error) {
-	if s, _, ok := textOf(v); ok {
-		return s, nil
-	}
-	return "", fmt.Errorf("%s takes a name (a string), not %s", fn, blocks.DescribeValue(v))
-}
-
-func (f *funcs) constant(nameV any) (string, error) {
-	name, err := nameArg("const", nameV)
-	if err != nil {
-		return "", err
-	}
+// const, ref, title "id" and dropped take their name as a plain string: names are the author's, and a function
+// taking any costs an allocation per call on the most common calls there are.
+func (f *funcs) constant(name string) (string, error) {
 	if v, ok := f.consts.Text[name]; ok {
 		return f.result("const", v)
 	}
@@ -199,11 +189,7 @@ func (f *funcs) constant(nameV any) (string, error) {
 //
 // The key is compared as it was given, before escaping; an entry found is the author's text, and a default is
 // returned as it is, a value keeping its trust.
-func (f *funcs) lookup(tableV, keyV any, def ...any) (any, error) {
-	table, err := nameArg("lookup", tableV)
-	if err != nil {
-		return "", err
-	}
+func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 	key, _, ok := textOf(keyV)
 	if !ok {
 		return "", fmt.Errorf("lookup %q: the key must be a string, not %s", table, blocks.DescribeValue(keyV))
@@ -278,11 +264,7 @@ func sortedKeys[V any](m map[string]V) []string {
 	return names
 }
 
-func (f *funcs) ref(idV any) (string, error) {
-	id, err := nameArg("ref", idV)
-	if err != nil {
-		return "", err
-	}
+func (f *funcs) ref(id string) (string, error) {
 	if f.env.Ref == nil {
 		return "", fmt.Errorf("ref %q: references are resolved only while a runbook is assembled", id)
 	}
@@ -306,11 +288,7 @@ func (f *funcs) title(id string) (string, error) {
 	return f.result("title", s)
 }
 
-func (f *funcs) dropped(nameV any) (int, error) {
-	name, err := nameArg("dropped", nameV)
-	if err != nil {
-		return 0, err
-	}
+func (f *funcs) dropped(name string) (int, error) {
 	if f.env.Dropped == nil {
 		return 0, fmt.Errorf("dropped %q: known only while values are rendered", name)
 	}
@@ -647,7 +625,7 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 	t := b.tmpl
 	out := &limitedBuilder{}
 	out.Grow(len(b.Block.Body))
-	if b.perExecution {
+	if b.perExecution || env.Level != 0 || env.Mark != nil {
 		var x *executor
 		b.mu.Lock()
 		if n := len(b.executors); n > 0 {

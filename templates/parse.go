@@ -67,7 +67,11 @@ type Parser struct {
 // NewParser returns a parser for bodies that read the constants and lookup tables c.
 func NewParser(c Consts) *Parser {
 	f := &funcs{consts: c}
-	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(f.Map())}
+	f.bind(Env{}, nil)
+	// The bodies that run as parsed print with f's printer: the markers, the default level, no marks.
+	fm := f.Map()
+	fm[printFunc] = f.p.printAny
+	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(fm)}
 }
 
 // Parse parses a block's body as the package function Parse does.
@@ -128,9 +132,9 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 			return pos
 		})
 	}
-	printed := rewritePrints(t.Tree.Root)
+	rewritePrints(t.Tree.Root)
 	u := body.Uses
-	body.perExecution = printed || a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
+	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
 		u.DynamicRef || u.DynamicTitle || u.DynamicDropped
 	return body, nil
 }

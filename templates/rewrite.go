@@ -59,6 +59,9 @@ func rewritePrints(n parse.Node) bool {
 				return // declarations and assignments print nothing
 			}
 			printed = true
+			if authorOnly(n.Pipe.Cmds[len(n.Pipe.Cmds)-1]) {
+				return // nothing to escape: text/template prints it as it is
+			}
 			n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{
 				parse.NewIdentifier(printFunc).SetPos(n.Pos),
 			}})
@@ -78,6 +81,27 @@ func rewritePrints(n parse.Node) bool {
 	}
 	walk(n)
 	return printed
+}
+
+// authorOnly reports whether a pipeline's last command gives only the author's text (or a number): a literal, a
+// constant, a lookup entry without a default, a reference, a block's title, the tools, a dropped count. Such an
+// action needs no printer, which costs a function call.
+func authorOnly(c *parse.CommandNode) bool {
+	if len(c.Args) == 0 {
+		return false
+	}
+	switch a := c.Args[0].(type) {
+	case *parse.StringNode, *parse.NumberNode, *parse.BoolNode:
+		return len(c.Args) == 1
+	case *parse.IdentifierNode:
+		switch a.Ident {
+		case "const", "ref", blockTitleFunc, "tools", "dropped":
+			return true
+		case "lookup":
+			return len(c.Args) == 3
+		}
+	}
+	return false
 }
 
 // subjectLast lists the functions that take their text (or list) last, sprig's order, with how many arguments
