@@ -26,7 +26,7 @@ func TestScopeReasons(t *testing.T) {
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header safety priority cli-output",
 				blocks.ScopeTask:    "context-limits commands commands-quick comment-format replying issue-workflow chat-workflow quick-create-workflow autopilot-workflow output-rules",
-				blocks.ScopeSession: "identity repositories project-context squad-coordinator skills",
+				blocks.ScopeSession: "identity repositories project-context workspace-note squad-coordinator skills",
 				blocks.ScopeTurn:    "assignment trigger review-diff earlier-comments pasted-context sibling-runs continuity",
 			},
 		},
