@@ -110,6 +110,15 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		prog.markerTexts = append(prog.markerTexts, m.text)
 	}
 	consts.Markers = prog.markerTexts
+	consts.Plain = map[string]bool{}
+	for name, v := range p.Vars {
+		switch {
+		case v.Type == blocks.TypeBool, v.Type == blocks.TypeInt:
+			consts.Plain[name] = true
+		case v.Trust == blocks.Trusted && (v.Type.IsText() || v.Type == blocks.TypeList):
+			consts.Plain[name] = true
+		}
+	}
 	varNames := make([]string, 0, len(p.Vars)+1)
 	for name, v := range p.Vars {
 		varNames = append(varNames, name)

@@ -44,6 +44,9 @@ type Consts struct {
 	Text    map[string]string
 	Tables  map[string]map[string]string
 	Markers []string
+	// Plain names the variables whose values print as they are: trusted strings and lists, bools and ints. An
+	// action printing only those (and the author's text) needs no escaping, so it skips the printer.
+	Plain map[string]bool
 }
 
 // Env holds what a body's functions learn from the rest of the assembly, and so are bound per execution: whether a
@@ -77,12 +80,11 @@ type funcs struct {
 }
 
 // bind sets f up for one execution writing to out (nil: none, when idle).
-func (f *funcs) bind(env Env, out interface{ Len() int }) {
+func (f *funcs) bind(env Env, out *limitedBuilder) {
 	f.env = env
-	f.p = printer{markers: f.consts.Markers, level: env.Level, mark: env.Mark}
+	f.p = printer{markers: f.consts.Markers, level: env.Level, mark: env.Mark, out: out}
 	if out != nil {
 		f.st = newExecState()
-		f.p.at = out.Len
 	} else {
 		f.st = nil
 	}
@@ -327,6 +329,21 @@ func (f *funcs) trim(text any) (any, error) {
 // bullets and join lay values out: each item is escaped by its trust on its own, as when printed alone, and the
 // author's "- " and separator are kept as written.
 func (f *funcs) bullets(list any) (any, error) {
+	if strs, ok := list.([]string); ok {
+		// Trusted items: the author's text, laid out as it is.
+		n := 0
+		for _, it := range strs {
+			n += len("- \n") + len(it)
+			if err := f.room("bullets", n-1); err != nil {
+				return "", err
+			}
+		}
+		s, err := Bullets(strs)
+		if err != nil {
+			return "", err
+		}
+		return f.result("bullets", s)
+	}
 	items, err := textList(list)
 	if err != nil {
 		return "", err
@@ -355,9 +372,22 @@ func (f *funcs) join(list any, sepV any) (any, error) {
 	if err != nil {
 		return "", err
 	}
-	sep, _, ok := textOf(sepV)
+	sep, sepTrust, ok := textOf(sepV)
 	if !ok {
 		return "", fmt.Errorf("join takes a list and a separator (a string), not %s", blocks.DescribeValue(sepV))
+	}
+	if strs, isStrs := list.([]string); isStrs && sepTrust == blocks.Trusted {
+		n := 0
+		for _, it := range strs {
+			n += len(it)
+			if err := f.room("join", n); err != nil {
+				return "", err
+			}
+		}
+		if len(sep) > 0 && len(strs)-1 > (MaxOutput-n)/len(sep) {
+			return "", f.room("join", -1)
+		}
+		return f.result("join", strings.Join(strs, sep))
 	}
 	if len(items) > 0 {
 		// Checked before joining: 3,000 items and a 1 MB separator must not build 3 GB first.
@@ -396,11 +426,7 @@ func (f *funcs) json(v any) (any, error) {
 	if trust == blocks.Trusted || s == "" {
 		return f.result("json", s)
 	}
-	raw, err := JSON(Raw(v))
-	if err != nil {
-		return "", err
-	}
-	return f.resultAny("json", Mixed{text: s, raw: raw, trust: trust, marks: []span{{0, len(s)}}})
+	return f.resultAny("json", Mixed{text: s, json: v, trust: trust, marks: []span{{0, len(s)}}})
 }
 
 // jsonFloor adds to n a lower bound of the size of v's JSON encoding, from the strings it holds, for the shapes that

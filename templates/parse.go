@@ -132,7 +132,7 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 			return pos
 		})
 	}
-	rewritePrints(t.Tree.Root)
+	rewritePrints(t.Tree.Root, c.Plain)
 	u := body.Uses
 	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
 		u.DynamicRef || u.DynamicTitle || u.DynamicDropped

@@ -13,11 +13,12 @@ const printFunc = "promptcPrint"
 // title of block id. Every other call of title is the text function title S.
 const blockTitleFunc = "promptcBlockTitle"
 
-// rewritePrints appends printFunc to the pipeline of every action that prints, and renames title "id" to
-// blockTitleFunc; it reports whether any action prints.
-func rewritePrints(n parse.Node) bool {
-	printed := false
-	var walk func(n parse.Node)
+// rewritePrints appends printFunc to the pipeline of every action that prints a value that may need escaping, and
+// renames title "id" to blockTitleFunc. plain names the variables whose values print as they are (trusted strings
+// and lists, bools, ints): an action that prints only those, literals and the author's text (const, ref, …) needs
+// no printer, which costs a function call.
+func rewritePrints(n parse.Node, plain map[string]bool) {
+	var walk func(n parse.Node, top bool)
 	var command func(c *parse.CommandNode)
 	pipe := func(p *parse.PipeNode) {
 		if p == nil {
@@ -44,22 +45,21 @@ func rewritePrints(n parse.Node) bool {
 			}
 		}
 	}
-	walk = func(n parse.Node) {
+	walk = func(n parse.Node, top bool) {
 		switch n := n.(type) {
 		case *parse.ListNode:
 			if n == nil {
 				return
 			}
 			for _, c := range n.Nodes {
-				walk(c)
+				walk(c, top)
 			}
 		case *parse.ActionNode:
 			pipe(n.Pipe)
 			if len(n.Pipe.Decl) > 0 || n.Pipe.IsAssign {
 				return // declarations and assignments print nothing
 			}
-			printed = true
-			if authorOnly(n.Pipe.Cmds[len(n.Pipe.Cmds)-1]) {
+			if authorPipe(n.Pipe, top, plain) {
 				return // nothing to escape: text/template prints it as it is
 			}
 			n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{
@@ -67,39 +67,69 @@ func rewritePrints(n parse.Node) bool {
 			}})
 		case *parse.IfNode:
 			pipe(n.Pipe)
-			walk(n.List)
-			walk(n.ElseList)
+			walk(n.List, top)
+			walk(n.ElseList, top)
 		case *parse.WithNode:
 			pipe(n.Pipe)
-			walk(n.List)
-			walk(n.ElseList)
+			walk(n.List, false) // dot is what the pipeline gave
+			walk(n.ElseList, top)
 		case *parse.RangeNode:
 			pipe(n.Pipe)
-			walk(n.List)
-			walk(n.ElseList)
+			walk(n.List, false)
+			walk(n.ElseList, top)
 		}
 	}
-	walk(n)
-	return printed
+	walk(n, true)
 }
 
-// authorOnly reports whether a pipeline's last command gives only the author's text (or a number): a literal, a
-// constant, a lookup entry without a default, a reference, a block's title, the tools, a dropped count. Such an
-// action needs no printer, which costs a function call.
-func authorOnly(c *parse.CommandNode) bool {
+// authorPipe reports whether a pipeline gives only the author's text, plain values or literals; top is set where
+// dot is the data.
+func authorPipe(p *parse.PipeNode, top bool, plain map[string]bool) bool {
+	if p == nil || len(p.Cmds) == 0 {
+		return false
+	}
+	for _, c := range p.Cmds {
+		if !authorCommand(c, top, plain) {
+			return false
+		}
+	}
+	return true
+}
+
+// authorFuncs are the functions whose result is the author's text whatever their arguments.
+var authorFuncs = map[string]bool{"const": true, "ref": true, blockTitleFunc: true, "tools": true, "dropped": true}
+
+func authorCommand(c *parse.CommandNode, top bool, plain map[string]bool) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
-	switch a := c.Args[0].(type) {
-	case *parse.StringNode, *parse.NumberNode, *parse.BoolNode:
-		return len(c.Args) == 1
-	case *parse.IdentifierNode:
-		switch a.Ident {
-		case "const", "ref", blockTitleFunc, "tools", "dropped":
+	if id, ok := c.Args[0].(*parse.IdentifierNode); ok {
+		switch {
+		case authorFuncs[id.Ident]:
 			return true
-		case "lookup":
-			return len(c.Args) == 3
+		case id.Ident == "lookup":
+			return len(c.Args) == 3 // an entry; a default may be a value
 		}
+		for _, a := range c.Args[1:] {
+			if !authorArg(a, top, plain) {
+				return false
+			}
+		}
+		return true // a function of author-only arguments (and piped author-only text)
+	}
+	return len(c.Args) == 1 && authorArg(c.Args[0], top, plain)
+}
+
+func authorArg(n parse.Node, top bool, plain map[string]bool) bool {
+	switch n := n.(type) {
+	case *parse.StringNode, *parse.NumberNode, *parse.BoolNode:
+		return true
+	case *parse.FieldNode:
+		return top && len(n.Ident) == 1 && (n.Ident[0] == "task" || plain[n.Ident[0]])
+	case *parse.VariableNode:
+		return n.Ident[0] == "$" && len(n.Ident) == 2 && (n.Ident[1] == "task" || plain[n.Ident[1]])
+	case *parse.PipeNode:
+		return authorPipe(n, top, plain)
 	}
 	return false
 }

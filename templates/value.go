@@ -35,6 +35,8 @@ type Mixed struct {
 	raw   string
 	trust blocks.Trust
 	marks []span
+	// json, when set, is the value json encoded: raw is its encoding before escaping, made only if a function asks.
+	json any
 }
 
 // String returns what the result prints.
@@ -79,6 +81,13 @@ func textOf(v any) (raw string, trust blocks.Trust, ok bool) {
 	case Fenced:
 		return string(x), blocks.Code, true
 	case Mixed:
+		if x.json != nil {
+			raw, err := JSON(Raw(x.json))
+			if err != nil {
+				raw = x.text
+			}
+			return raw, x.trust, true
+		}
 		return x.raw, x.trust, true
 	}
 	return "", 0, false
@@ -142,7 +151,7 @@ func IsText(v any) bool {
 type printer struct {
 	markers []string
 	level   int                  // the enclosing heading level (Env.Level), 0 for the default
-	at      func() int           // the length of the output written so far
+	out     *limitedBuilder      // the output written so far, for the offsets mark reports
 	mark    func(start, end int) // nil: nobody asks
 }
 
@@ -163,8 +172,8 @@ func (p *printer) escape(s string, trust blocks.Trust) string {
 
 // note reports bytes [start, end) of text, about to be written, as value bytes.
 func (p *printer) note(start, end int) {
-	if p.mark != nil && end > start && p.at != nil {
-		base := p.at()
+	if p.mark != nil && end > start && p.out != nil {
+		base := p.out.Len()
 		p.mark(base+start, base+end)
 	}
 }
@@ -255,6 +264,9 @@ func (p *printer) escaped(v any) (any, blocks.Trust) {
 	case string, int, bool, nil:
 		return v, blocks.Trusted
 	case []any:
+		if strs, ok := p.escapedTexts(x); ok {
+			return strs.items, strs.trust
+		}
 		out := make([]any, len(x))
 		trust := blocks.Trusted
 		for i, e := range x {
@@ -288,6 +300,29 @@ func (p *printer) escaped(v any) (any, blocks.Trust) {
 		return p.escape(raw, trust), trust
 	}
 	return v, blocks.Trusted
+}
+
+// escapedList is a list of texts, escaped.
+type escapedList struct {
+	items []string
+	trust blocks.Trust
+}
+
+// escapedTexts escapes a list holding only texts, as a []string (which json encodes without a round trip).
+func (p *printer) escapedTexts(x []any) (escapedList, bool) {
+	out := escapedList{items: make([]string, len(x)), trust: blocks.Trusted}
+	for i, e := range x {
+		if _, isMixed := e.(Mixed); isMixed {
+			return escapedList{}, false
+		}
+		raw, t, ok := textOf(e)
+		if !ok {
+			return escapedList{}, false
+		}
+		out.items[i] = p.escape(raw, t)
+		out.trust = stricter(out.trust, t)
+	}
+	return out, true
 }
 
 // escapedArg is a value handed to fmt (by print, printf, println and when a list or record is printed whole): it
