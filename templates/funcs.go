@@ -368,10 +368,6 @@ func (f *funcs) bullets(list any) (any, error) {
 }
 
 func (f *funcs) join(list any, sepV any) (any, error) {
-	items, err := textList(list)
-	if err != nil {
-		return "", err
-	}
 	sep, sepTrust, ok := textOf(sepV)
 	if !ok {
 		return "", fmt.Errorf("join takes a list and a separator (a string), not %s", blocks.DescribeValue(sepV))
@@ -388,6 +384,10 @@ func (f *funcs) join(list any, sepV any) (any, error) {
 			return "", f.room("join", -1)
 		}
 		return f.result("join", strings.Join(strs, sep))
+	}
+	items, err := textList(list)
+	if err != nil {
+		return "", err
 	}
 	if len(items) > 0 {
 		// Checked before joining: 3,000 items and a 1 MB separator must not build 3 GB first.
