@@ -420,9 +420,8 @@ type rendered struct {
 // renderKey identifies a block's output in a cache: the block, and the task (its index, -1 for any) when the output
 // depends on it.
 type renderKey struct {
-	c     *compiled
-	task  int
-	level int // the heading level the block sits under, for a block that may print a markdown value; else 0
+	c    *compiled
+	task int
 }
 
 // cache says where a block's output can be reused, and under which key. A runbook block that reads no variable
@@ -432,11 +431,12 @@ type renderKey struct {
 // Refs are replayed from the cache, so every runbook still checks them.
 func (prog *Program) cache(c *compiled, task, level int, shared *sync.Map) (*sync.Map, renderKey) {
 	key := renderKey{c: c, task: -1}
-	if c.markdown {
-		key.level = level
-	}
 	if c.body.Uses.Task || c.body.Uses.Data || len(c.body.Uses.Tools) > 0 {
 		key.task = task
+	}
+	if c.markdown {
+		// A markdown value's headings depend on the level the block sits under (0 to 6): part of the key.
+		key.task = (key.task+1)*8 + level
 	}
 	switch c.scope {
 	case blocks.ScopeGlobal, blocks.ScopeTask:

@@ -140,12 +140,6 @@ func Raw(v any) any {
 	return v
 }
 
-// IsText reports whether v is a string as a body sees it, of any trust.
-func IsText(v any) bool {
-	_, _, ok := textOf(v)
-	return ok
-}
-
 // printer escapes values where a body prints them: for one execution, with the targets' markers and the heading
 // level the block's output sits under (for markdown values), noting the output bytes that came from values.
 type printer struct {
