@@ -338,8 +338,9 @@ n = 0
 items = []
 `,
 		want: map[string]string{
-			// note = " " is untrusted: escaping drops its leading spaces (§3.8), and the empty value is false.
-			"a/edge.runbook.md":  "all|only-a|not-b|not-flag|name|not-items\n",
+			// note = " " is a value: conditions see it before escaping (docs/values.md), and it is not empty, though
+			// escaping would drop its leading spaces; trim = true makes such a value empty.
+			"a/edge.runbook.md":  "all|only-a|not-b|not-flag|name|note|not-items\n",
 			"a/empty.runbook.md": "all|only-a|not-b|not-flag|not-items\n",
 			"a/full.runbook.md":  "all|only-a|not-b|flag|name|note|n|items\n",
 			"b/empty.runbook.md": "all|ab-not-a|not-flag|not-items\n",

@@ -16,8 +16,10 @@ import (
 // piece is one rendered block of an artifact, before the artifact is joined; text is "" for a block the turn
 // budget omitted.
 type piece struct {
-	c    *compiled
-	text string
+	c     *compiled
+	text  string
+	level int // the heading level it sits under, which markdown values nest under
+	body  int // where its text starts in the artifact, once written
 }
 
 // Budget is what the turn budget did to one turn message.
@@ -145,7 +147,7 @@ func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([
 			for k := 1; k <= total; k++ {
 				cut[v.Name] = k
 				q := shrunk(pv, cut, prog)
-				r := prog.render(p.c, ti, q, nil)
+				r := prog.render(p.c, ti, p.level, q, nil)
 				if r.err != nil {
 					cut[v.Name] = k - 1 // this block cannot render with fewer items: keep what rendered
 					break
@@ -203,6 +205,11 @@ func baseItems(v *blocks.Var, pv *prepared) []any {
 			out[i] = s
 		}
 		return out
+	case []any: // a list of untrusted, background or markdown items, escaped where printed
+		if pv.dropped[v.Name] > 0 && v.Omitted != "" && len(x) > 0 {
+			x = x[:len(x)-1]
+		}
+		return slices.Clone(x)
 	case []map[string]any:
 		out := make([]any, len(x))
 		for i, r := range x {
@@ -228,7 +235,13 @@ func shrunk(pv *prepared, cut map[string]int, prog *Program) *prepared {
 			for _, it := range keep {
 				items = append(items, it.(string))
 			}
-			if line := templates.OmittedLine(v, q.dropped[name], prog.markerTexts); line != "" {
+			if line, ok := templates.OmittedLine(v, q.dropped[name], prog.markerTexts); ok {
+				items = append(items, line.(string))
+			}
+			q.data[name] = items
+		case []any:
+			items := slices.Clone(keep)
+			if line, ok := templates.OmittedLine(v, q.dropped[name], prog.markerTexts); ok {
 				items = append(items, line)
 			}
 			q.data[name] = items

@@ -41,6 +41,9 @@ type compiled struct {
 	heading string
 	// admit says, by task index, whether the block's static gate admits the task: AdmitsTask, decided once.
 	admit []bool
+	// markdown is set when the block may print a markdown value, whose headings nest under the heading level
+	// the block sits under: its output depends on that level.
+	markdown bool
 }
 
 // Slot is one entry of an order list: the block placed there and the blocks that may take its place (§2.2
@@ -113,6 +116,16 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	for _, m := range prog.markers {
 		prog.markerTexts = append(prog.markerTexts, m.text)
 	}
+	consts.Markers = prog.markerTexts
+	consts.Plain = map[string]bool{}
+	for name, v := range p.Vars {
+		switch {
+		case v.Type == blocks.TypeBool, v.Type == blocks.TypeInt:
+			consts.Plain[name] = true
+		case v.Trust == blocks.Trusted && (v.Type.IsText() || v.Type == blocks.TypeList):
+			consts.Plain[name] = true
+		}
+	}
 	varNames := make([]string, 0, len(p.Vars)+1)
 	for name, v := range p.Vars {
 		varNames = append(varNames, name)
@@ -148,6 +161,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		c.body = body
 		diags = append(diags, ck.block(b, body)...)
 		c.scope = scopeOf(p, b, body.Uses)
+		c.markdown = usesMarkdown(p, body.Uses)
 		prog.blocks[b.ID] = c
 		diags = append(diags, textMarkers(p, b, body)...)
 	}

@@ -34,10 +34,10 @@ name  = "hostile"
 tasks = ["issue", "chat"]
 
 [runbook]
-order = ["header", "identity", "team", "context", "examples", "repos", "leader", "chat-only"]
+order = ["header", "identity", "team", "context", "examples", "repos", "leader", "chat-only", "workspace", "functions", "aside"]
 
 [turn]
-order     = ["assignment", "comment", "change", "history", "attachments"]
+order     = ["assignment", "comment", "change", "history", "attachments", "brief"]
 separator = "\n\n---\n\n"
 
 [vars.agent]
@@ -103,9 +103,65 @@ type  = "text"
 trust = "code"
 lang  = "sh"
 
+[vars.repos.fields.readme]
+type  = "text"
+trust = "markdown"
+
 [vars.leader]
 scope = "session"
 type  = "bool"
+
+[vars.note]
+scope = "session"
+type  = "text"
+trust = "markdown"
+
+# The values the functions block works on: cut to 32,768 runes, since it prints each some twenty times and a
+# megabyte value would take it past the block output limit, which is no failure of the property.
+[vars.word]
+scope     = "session"
+type      = "string"
+max_runes = 32768
+
+[vars.para]
+scope     = "session"
+type      = "text"
+trust     = "background"
+max_runes = 32768
+
+[vars.memo]
+scope     = "session"
+type      = "text"
+trust     = "markdown"
+max_runes = 32768
+
+[vars.crew]
+scope          = "session"
+type           = "list"
+item_max_runes = 32768
+
+[vars.folks]
+scope = "session"
+type  = "records"
+[vars.folks.fields.name]
+type      = "string"
+max_runes = 32768
+[vars.folks.fields.bio]
+type      = "text"
+trust     = "background"
+max_runes = 32768
+[vars.folks.fields.age]
+type = "int"
+
+[vars.guides]
+scope = "session"
+type  = "list"
+trust = "markdown"
+
+[vars.brief]
+scope = "turn"
+type  = "text"
+trust = "markdown"
 
 [vars.issue_id]
 scope    = "turn"
@@ -285,6 +341,59 @@ Assign work before {{ref "identity"}} changes.
 id    = "chat-only"
 tasks = ["chat"]
 body  = 'In chat, answer {{.agent}} briefly.'
+
+[[block]]
+id    = "workspace"
+title = "Workspace Note"
+body  = '''
+The workspace owner wrote:
+{{.note}}
+{{range .guides}}
+{{.}}
+{{end}}
+{{range .repos}}
+{{.readme}}
+{{end}}
+End of the note.
+'''
+
+[[block]]
+id    = "functions"
+title = "Functions"
+level = 3
+body  = '''
+Name: {{.word | lower}} / {{upper .word}} / {{.word | title}} / {{.word | replace "\\" "" | replace "*" ""}}
+{{.word | trimPrefix "#" | trimSuffix "-->"}} and {{regexReplaceAll "(.)" "$1$1" .word}}
+{{.word | default "nobody"}} {{.word | trim}} {{printf "%s|%.3s|%q|%v|%x" .word .word .word .word .word}}
+{{print .word .word}}{{println .word}}{{html .word}} {{js .word}} {{urlquery .word}} {{json .crew}}
+{{if hasPrefix "#" .word}}hash {{end}}{{if hasSuffix ">" .word}}angle {{end}}{{if contains "<!--" .word}}comment {{end}}{{if matches "^\\s*#" .word}}heading {{end}}{{if eq .word .word}}same{{end}}
+{{.word}}{{.word}}{{.word}}
+{{first .crew}}{{last .crew}}{{index .crew 1}}{{slice .word 0}}{{join .crew ""}}{{join .crew .word}}
+{{range sortBy "name" .folks}}{{.name | upper}}: {{.age}}{{end}}
+{{range sortBy "bio" .folks}}
+{{.bio | replace "x" "y"}}
+{{end}}
+{{range where "name" "x" .folks}}{{.name}}{{end}}{{range where "age" 42 (sortBy "age" .folks)}}{{.name}}{{end}}
+{{with first .folks}}{{.name | title}}{{end}}{{with last .folks}}{{.name | lower}}{{end}}{{(first .folks).name}}
+{{lookup "names" .word .word}}
+{{.para | upper}}
+{{.para | trimPrefix "a"}}
+{{.memo | lower}}
+{{.memo | replace "x" "y" | trim}}
+{{quote .word}}
+{{quote .para}}
+End of functions.
+'''
+
+[[block]]
+id   = "aside"
+body = '''
+An aside without a title:
+{{.note}}
+'''
+
+[const.names]
+x = "X"
 -- blocks/turn.toml --
 [[block]]
 id   = "assignment"
@@ -331,6 +440,15 @@ body  = '''
 '''
 
 [[block]]
+id   = "brief"
+body = '''
+The brief, from the team lead:
+{{.brief}}
+{{.brief | title}}
+End of the brief.
+'''
+
+[[block]]
 id    = "attachments"
 title = "Attachments"
 body  = '''
@@ -344,7 +462,7 @@ End of attachments.
 `
 
 // hostileTrusts are the trust levels whose values the property covers: trusted values are the author's own.
-var hostileTrusts = []blocks.Trust{blocks.Untrusted, blocks.Background, blocks.Code}
+var hostileTrusts = []blocks.Trust{blocks.Untrusted, blocks.Background, blocks.Code, blocks.Markdown}
 
 // hostileMarkers are the begin and end markers of hostileProject's targets.
 var hostileMarkers = []string{hostile.Begin, hostile.End, "<!-- promptc:begin -->", "<!-- promptc:end -->"}
@@ -473,9 +591,37 @@ func checkHostileShape(t testing.TB, what string, got, want *assemble.Artifact) 
 		t.Errorf("%s: artifact is not valid UTF-8", what)
 	}
 	checkSpans(t, got)
-	if g, w := shapeOf(got), shapeOf(want); !slices.Equal(g.Headings, w.Headings) || !slices.Equal(g.Blocks, w.Blocks) {
+	if g, w := shapeOf(got), shapeOf(want); !nests(g.Headings, w.Headings) || !slices.Equal(g.Blocks, w.Blocks) {
 		t.Errorf("%s: the value changed the artifact's structure\n got %s\nwant %s\ntext:\n%s", what, g, w, excerpt(got.Text))
 	}
+}
+
+// nests reports whether got is want with, at most, ATX headings inserted that each nest under the heading before
+// them (a level-2 one at the start): what a markdown value may add, its own headings shifted below the block's.
+// For every other trust level, got must equal want.
+func nests(got, want []string) bool {
+	j, level := 0, 2
+	for _, h := range got {
+		if j < len(want) && h == want[j] {
+			level = atxLevel(h)
+			j++
+			continue
+		}
+		if n := atxLevel(h); n == 0 || n <= level {
+			return false
+		}
+	}
+	return j == len(want)
+}
+
+// atxLevel is the level of an ATX heading line, 0 for a setext heading ("=: …").
+func atxLevel(h string) int {
+	t := strings.TrimLeft(h, " ")
+	n := len(t) - len(strings.TrimLeft(t, "#"))
+	if n > 6 {
+		return 0
+	}
+	return n
 }
 
 // excerpt keeps failure messages readable when the value is a megabyte.
@@ -520,10 +666,11 @@ func TestHostileValues(t *testing.T) {
 	ref := reference(t, prog, blocks.Untrusted)
 	if got, want := shapeOf(ref["issue/runbook"]).Headings, []string{
 		"# Acme Runbook", "## Identity", "## Team", "## Project Context", "## Examples", "### Repositories", "## Squad Leader",
+		"## Workspace Note", "### Functions",
 	}; !slices.Equal(got, want) {
 		t.Fatalf("reference runbook headings = %q, want %q", got, want)
 	}
-	if got, want := shapeOf(ref["chat/turn"]).Blocks, []string{"assignment", "comment", "change", "history", "attachments"}; !slices.Equal(got, want) {
+	if got, want := shapeOf(ref["chat/turn"]).Blocks, []string{"assignment", "comment", "change", "history", "attachments", "brief"}; !slices.Equal(got, want) {
 		t.Fatalf("reference turn blocks = %q, want %q", got, want)
 	}
 	for _, c := range hostile.Corpus() {
@@ -566,6 +713,10 @@ func FuzzHostileValue(f *testing.F) {
 	for i := range small {
 		f.Add("x", []byte(small[(i*7+3)%len(small)].Value))
 	}
+	for _, m := range hostileMarkers {
+		// Values that assemble a marker only beside another value or the text around them (rotatedMarker).
+		f.Add(rotatedMarker(m, len(m)/2), []byte(m[:len(m)/2]))
+	}
 	prog := loadHostile(f)
 	f.Fuzz(func(t *testing.T, value string, raw []byte) {
 		const max = 64 << 10
@@ -574,6 +725,84 @@ func FuzzHostileValue(f *testing.F) {
 			checkHostile(t, prog, trust, value, string(raw))
 		}
 	})
+}
+
+// rotatedMarker is m's end from byte k, then its beginning: no marker alone, but printed twice in a row (as
+// {{.agent}}{{.email}}{{.agent}} does) it spells m whole across two values.
+func rotatedMarker(m string, k int) string { return m[k:] + m[:k] }
+
+// TestHostileAssembledMarkers: values that hold no marker each but assemble one together, or with the text around
+// them, keep the property at every trust level: the occurrence is broken inside a value, never reported.
+func TestHostileAssembledMarkers(t *testing.T) {
+	prog := loadHostile(t)
+	for _, m := range hostileMarkers {
+		for k := 1; k < len(m); k += 3 {
+			for _, trust := range hostileTrusts {
+				t.Run(fmt.Sprintf("%s/%s/%d", trust, m, k), func(t *testing.T) {
+					checkHostile(t, prog, trust, rotatedMarker(m, k), m[:k])
+				})
+			}
+		}
+	}
+}
+
+// TestAssembledMarkerFromListItems: four list items joined by "-" spell the marker BEGIN-PLAIN-RUNTIME-BLOCK; no
+// item holds half of it. The render succeeds, the occurrence broken after its first character, which an item
+// wrote; the same marker written by the block itself, or by a trusted value, stays an error.
+func TestAssembledMarkerFromListItems(t *testing.T) {
+	project := func(body, trust string) string {
+		return `
+-- promptc.toml --
+name  = "m"
+tasks = ["t"]
+[runbook]
+order = ["b"]
+[vars.labels]
+scope = "session"
+type  = "list"
+trust = "` + trust + `"
+[[target]]
+name  = "x"
+file  = "CLAUDE.md"
+begin = "BEGIN-PLAIN-RUNTIME-BLOCK"
+end   = "END-PLAIN-RUNTIME-BLOCK"
+-- blocks/b.toml --
+[[block]]
+id   = "b"
+body = '` + body + `'
+`
+	}
+	labels := blocks.Values{"labels": []string{"BEGIN", "PLAIN", "RUNTIME", "BLOCK"}}
+	tests := []struct{ name, body, trust, want, wantErr string }{
+		{name: "join", body: `Labels: {{join .labels "-"}}.`, trust: "untrusted", want: "Labels: B\\EGIN-PLAIN-RUNTIME-BLOCK.\n"},
+		{name: "join background", body: `{{join .labels "-"}}`, trust: "background", want: "> BEGIN-> PLAIN-> RUNTIME-> BLOCK\n"},
+		{name: "range", body: `{{range $i, $l := .labels}}{{if $i}}-{{end}}{{$l}}{{end}}`, trust: "untrusted", want: "B\\EGIN-PLAIN-RUNTIME-BLOCK\n"},
+		{name: "value after the author's text", body: `BEGIN-PLAIN-RUNTIME-{{index .labels 3}}`, trust: "untrusted", want: "BEGIN-PLAIN-RUNTIME-B\\LOCK\n"},
+		{name: "markdown", body: `{{join .labels "-"}}`, trust: "markdown", want: "B\\EGIN-PLAIN-RUNTIME-BLOCK\n"},
+		{name: "trusted", body: `{{join .labels "-"}}`, trust: "trusted", wantErr: "the runbook of task \"t\" contains the begin marker of target \"x\" (from block \"b\")"},
+		{name: "author", body: `{{"BEGIN-PLAIN-RUNTIME-BLOCK"}} {{join .labels ""}}`, trust: "untrusted", wantErr: "the runbook of task \"t\" contains the begin marker of target \"x\" (from block \"b\")"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prog, diags := assemble.Load(archive(project(tt.body, tt.trust)))
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			a, err := prog.Runbook("t", labels)
+			switch {
+			case tt.wantErr != "":
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Runbook: %v, want an error holding %q", err, tt.wantErr)
+				}
+			case err != nil:
+				t.Fatalf("Runbook: %v", err)
+			case a.Text != tt.want:
+				t.Errorf("runbook = %q, want %q", a.Text, tt.want)
+			default:
+				checkSpans(t, a)
+			}
+		})
+	}
 }
 
 // TestHostileValuesFixture renders a few corpus values from a fixture file, as `promptc build` does: a value

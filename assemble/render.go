@@ -316,7 +316,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		sep = prog.Project.Turn.Separator
 	}
 	a := &Artifact{Task: task, Kind: kind, prog: prog, values: pv}
-	rendered := map[string]bool{}
+	present := map[string]bool{} // the blocks rendered
 	var refs []refCall
 	holds := func(b *blocks.Block) bool {
 		name, negated := b.WhenVar()
@@ -327,12 +327,17 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	// hundreds of kilobytes, and growing them piece by piece copied each one several times.
 	pieces := make([]piece, 0, len(slots))
 	size := 0
+	level := 0 // the level of the last titled block rendered so far, which markdown values nest under
 	for _, sl := range slots {
 		c := sl.pickIndex(ti, holds)
 		if c == nil {
 			continue
 		}
-		r := prog.render(c, ti, pv, shared)
+		under := level
+		if c.Title != "" {
+			under = c.Level
+		}
+		r := prog.render(c, ti, under, pv, shared)
 		if r.err != nil {
 			diags = append(diags, *r.err)
 			continue
@@ -343,7 +348,10 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		if r.text == "" {
 			continue
 		}
-		pieces = append(pieces, piece{c, r.text})
+		if c.Title != "" {
+			level = c.Level
+		}
+		pieces = append(pieces, piece{c: c, text: r.text, level: under})
 		size += len(sep) + len(c.heading) + 2 + len(r.text)
 	}
 	if kind == blocks.Turn && prog.Project.Turn.MaxTokens > 0 && len(diags) == 0 {
@@ -352,7 +360,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	var out strings.Builder
 	out.Grow(size + 1)
 	a.Spans = make([]Span, 0, len(pieces))
-	for _, p := range pieces {
+	for i, p := range pieces {
 		if p.text == "" {
 			continue // omitted by the turn budget
 		}
@@ -365,24 +373,46 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 			out.WriteString(p.c.heading)
 			out.WriteString("\n\n")
 		}
+		pieces[i].body = out.Len()
 		out.WriteString(p.text)
 		span.End = out.Len()
 		a.Spans = append(a.Spans, span)
-		rendered[p.c.ID] = true
+		present[p.c.ID] = true
 	}
 	if len(a.Spans) > 0 {
 		out.WriteByte('\n')
 		a.Spans[len(a.Spans)-1].End = out.Len()
 	}
 	a.Text = out.String()
+	if prog.holdsMarker(a.Text) {
+		// Values may assemble a marker with one another or with the text around them: break it in a value. Which
+		// bytes values wrote is asked of the bodies again, here only: artifacts rarely hold a marker at all.
+		var marks []valueSpan
+		for _, p := range pieces {
+			if p.text == "" {
+				continue
+			}
+			vals := pv
+			if cut, ok := a.shrunk[p.c]; ok {
+				vals = cut // the turn budget rendered this block with fewer items
+			}
+			for _, m := range prog.valueSpans(p.c, ti, p.level, vals) {
+				marks = append(marks, valueSpan{p.body + m.start, p.body + m.end})
+			}
+		}
+		var at []int
+		if a.Text, at = breakAssembled(a.Text, marks, prog.markerTexts); at != nil {
+			shiftSpans(a.Spans, at)
+		}
+	}
 
 	// A runbook block's references point into its own runbook; a turn block's into its task's runbook.
-	present := rendered
+	inRunbook := present
 	if kind == blocks.Turn {
-		present = runbook
+		inRunbook = runbook
 	}
 	for _, r := range refs {
-		if !present[r.id] {
+		if !inRunbook[r.id] {
 			diags.Errorf(refRange(r), "block %q: ref %q points at a block that is not rendered in task %q's runbook; gate the ref with the same tasks and when, or refer to a block that is there", r.from.ID, r.id, task)
 		}
 	}
@@ -390,7 +420,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	if len(diags) > 0 {
 		return nil, nil, diags.Sort()
 	}
-	return a, rendered, nil
+	return a, present, nil
 }
 
 // rendered is one execution of a block body: its trimmed text, the refs that ran, or the error.
@@ -412,10 +442,14 @@ type renderKey struct {
 // renders the same bytes for every task of one set of session values: the session values' cache (shared, when the
 // caller has one) holds it. Either is keyed by task when the block reads .task or the whole data, or calls tools.
 // Refs are replayed from the cache, so every runbook still checks them.
-func (prog *Program) cache(c *compiled, task int, shared *sync.Map) (*sync.Map, renderKey) {
+func (prog *Program) cache(c *compiled, task, level int, shared *sync.Map) (*sync.Map, renderKey) {
 	key := renderKey{c: c, task: -1}
 	if c.body.Uses.Task || c.body.Uses.Data || len(c.body.Uses.Tools) > 0 {
 		key.task = task
+	}
+	if c.markdown {
+		// A markdown value's headings depend on the level the block sits under (0 to 6): part of the key.
+		key.task = (key.task+1)*8 + level
 	}
 	switch c.scope {
 	case blocks.ScopeGlobal, blocks.ScopeTask:
@@ -427,8 +461,9 @@ func (prog *Program) cache(c *compiled, task int, shared *sync.Map) (*sync.Map, 
 }
 
 // render executes a block body, or returns its cached output.
-func (prog *Program) render(c *compiled, task int, pv *prepared, shared *sync.Map) *rendered {
-	cache, key := prog.cache(c, task, shared)
+// level is the heading level the block sits under (templates.Env.Level).
+func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared *sync.Map) *rendered {
+	cache, key := prog.cache(c, task, level, shared)
 	if cache != nil {
 		if r, ok := cache.Load(key); ok {
 			return r.(*rendered)
@@ -436,6 +471,9 @@ func (prog *Program) render(c *compiled, task int, pv *prepared, shared *sync.Ma
 	}
 	r := &rendered{}
 	env := prog.env(task, pv, func(id string) { r.refs = append(r.refs, id) })
+	if c.markdown {
+		env.Level = level
+	}
 	r.text, r.err = c.body.Execute(pv.data, env)
 	// Trim (§3.3): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
 	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
@@ -497,27 +535,7 @@ func (prog *Program) env(task int, pv *prepared, noteRef func(id string)) templa
 
 // Truthy is whether a variable's prepared value makes a when condition naming it hold: bool true, a non-empty
 // string, a non-zero int, a non-empty list or records, a record with a truthy field. Rendering decides when with it, and explain says why.
-func Truthy(v any) bool {
-	switch v := v.(type) {
-	case bool:
-		return v
-	case string:
-		return v != ""
-	case int:
-		return v != 0
-	case int64:
-		return v != 0
-	case []string:
-		return len(v) > 0
-	case []any:
-		return len(v) > 0
-	case []map[string]any:
-		return len(v) > 0
-	case map[string]any:
-		return recordTruthy(v)
-	}
-	return false
-}
+func Truthy(v any) bool { return templates.Truthy(v) }
 
 // refRange is where a ref call is: the first literal ref to the same id in the block, else the block itself.
 func refRange(r refCall) blocks.Range {

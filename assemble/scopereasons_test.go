@@ -26,7 +26,7 @@ func TestScopeReasons(t *testing.T) {
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header safety priority cli-output",
 				blocks.ScopeTask:    "context-limits commands commands-quick comment-format replying issue-workflow chat-workflow quick-create-workflow autopilot-workflow output-rules",
-				blocks.ScopeSession: "identity repositories project-resources project-context squad-coordinator skills",
+				blocks.ScopeSession: "identity repositories project-resources project-context workspace-note squad-coordinator skills",
 				blocks.ScopeTurn:    "assignment trigger review-diff earlier-comments pasted-context linked-issues sibling-runs continuity",
 			},
 		},
@@ -70,8 +70,8 @@ func TestScopeReasons(t *testing.T) {
 			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(archive(hostileProject)) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header",
-				blocks.ScopeSession: "identity team context examples repos leader chat-only",
-				blocks.ScopeTurn:    "assignment comment change history attachments",
+				blocks.ScopeSession: "identity team context examples repos leader chat-only workspace functions aside",
+				blocks.ScopeTurn:    "assignment comment change history attachments brief",
 			},
 		},
 		{

@@ -91,16 +91,18 @@ const (
 	Background
 	// Code keeps multi-line text verbatim inside a fence it cannot close (§3.8).
 	Code
+	// Markdown keeps a privileged author's Markdown, nested under the block that prints it (§3.8).
+	Markdown
 )
 
-var trustNames = []string{"untrusted", "trusted", "background", "code"}
+var trustNames = []string{"untrusted", "trusted", "background", "code", "markdown"}
 
 func (t Trust) String() string { return enumString(trustNames, int(t), "Trust") }
 
 // MarshalText writes the trust level's name.
 func (t Trust) MarshalText() ([]byte, error) { return enumMarshal(trustNames, int(t), "trust") }
 
-// UnmarshalText reads "untrusted", "trusted", "background" or "code".
+// UnmarshalText reads "untrusted", "trusted", "background", "code" or "markdown".
 func (t *Trust) UnmarshalText(b []byte) error { return enumUnmarshal(trustNames, b, "trust", t) }
 
 // Decode says how a record or records value given as a string is read (docs/reference.md, "Nested data").

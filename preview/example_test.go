@@ -28,6 +28,6 @@ func ExampleLoad() {
 	// tracker true 4 tasks
 	// global 0 3314
 	// task 3314 10206
-	// session 10206 12582
+	// session 10206 13076
 	// 2 breakpoints for claude-sonnet-4-5
 }

@@ -286,12 +286,61 @@ func (a *analyzer) node(n parse.Node, cur dots) {
 	}
 }
 
-// eval returns what a pipeline evaluates to, when it is a single argument the analysis follows.
+// eval returns what a pipeline evaluates to, when it is a single argument the analysis follows, or a chain of the
+// collection functions over one: where and sortBy give records of the variable they filter or sort, first and last
+// one of its items.
 func (a *analyzer) eval(p *parse.PipeNode, cur dots) dots {
-	if !whole(p) {
+	if whole(p) {
+		return a.evalNode(p.Cmds[0].Args[0], cur)
+	}
+	if p == nil || len(p.Cmds) == 0 {
 		return nil
 	}
-	return a.evalNode(p.Cmds[0].Args[0], cur)
+	var v dots
+	for i, c := range p.Cmds {
+		if i == 0 && len(c.Args) == 1 {
+			v = a.evalNode(c.Args[0], cur)
+			continue
+		}
+		v = a.collection(c, cur, v, i > 0)
+	}
+	return v
+}
+
+// collectionArity is how many arguments each collection function takes, the list last.
+var collectionArity = map[string]int{"where": 3, "sortBy": 2, "first": 1, "last": 1}
+
+// collection returns what a call of a collection function gives, from the variable its list holds (the piped value,
+// or its last argument).
+func (a *analyzer) collection(c *parse.CommandNode, cur, piped dots, hasPiped bool) dots {
+	if len(c.Args) == 0 {
+		return nil
+	}
+	id, ok := c.Args[0].(*parse.IdentifierNode)
+	n, known := collectionArity[id.Ident]
+	if !ok || !known {
+		return nil
+	}
+	var list dots
+	switch {
+	case len(c.Args)-1 == n:
+		list = a.evalNode(c.Args[n], cur)
+	case len(c.Args) == n && hasPiped:
+		list = piped
+	default:
+		return nil
+	}
+	var out dots
+	for _, d := range list {
+		if d.kind != dotVar {
+			continue
+		}
+		if id.Ident == "first" || id.Ident == "last" {
+			d.kind = dotItem
+		}
+		out = append(out, d)
+	}
+	return out
 }
 
 func (a *analyzer) evalNode(n parse.Node, cur dots) dots {
@@ -422,10 +471,28 @@ func (a *analyzer) command(cmd *parse.CommandNode, cur dots, kind UseKind) {
 				if len(cmd.Args) == 2 || (id.Ident == "lookup" && len(cmd.Args) >= 2) {
 					lit, _ = cmd.Args[1].(*parse.StringNode)
 				}
-				if lit != nil {
+				switch {
+				case id.Ident == "title" && lit == nil:
+					// title with any argument but one string literal is the text function title S, which names
+					// nothing (docs/reference.md, title).
+				case lit != nil:
 					*uses = append(*uses, Use{Name: lit.Text, Off: int(lit.Pos), End: int(lit.Pos) + len(lit.Quoted)})
-				} else {
+				default:
 					*dynamic = true
+				}
+			}
+		}
+	}
+	// where "FIELD" … and sortBy "FIELD" … read FIELD of the records they are given, as {{.FIELD}} in a range
+	// over them does: the compiler checks it is declared.
+	if len(cmd.Args) >= 2 && (isIdent(cmd.Args[0], "where") || isIdent(cmd.Args[0], "sortBy")) {
+		if lit, ok := cmd.Args[1].(*parse.StringNode); ok {
+			n := collectionArity[cmd.Args[0].(*parse.IdentifierNode).Ident]
+			if len(cmd.Args)-1 == n {
+				for _, d := range a.evalNode(cmd.Args[n], cur) {
+					if d.kind == dotVar {
+						a.read(dot{kind: dotItem, name: d.name}, lit.Text, int(lit.Pos), int(lit.Pos)+len(lit.Quoted), UseOther)
+					}
 				}
 			}
 		}

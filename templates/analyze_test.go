@@ -121,8 +121,9 @@ func TestUses(t *testing.T) {
 		// Functions with names.
 		{"literal names", `{{const "a"}}{{ref "b"}}{{title "c"}}{{lookup "t" .k "d"}}{{dropped "l"}}`,
 			"k:other const(a) ref(b) title(c) lookup(t) dropped(l)"},
+		// A piped title is the text function title S, which names no block.
 		{"computed names", `{{const .x}}{{ref .y}}{{"c" | title}}{{lookup .t "k"}}{{dropped (print "l")}}`,
-			"x:other y:other t:other const? ref? title? lookup? dropped?"},
+			"x:other y:other t:other const? ref? lookup? dropped?"},
 
 		// tools, called wherever it is named.
 		{"tools", "{{tools}}", "tools(tools)"},

@@ -34,7 +34,10 @@ func ExampleNeutralize() {
 func ExamplePrepare() {
 	v := &blocks.Var{Name: "comments", Type: blocks.TypeList, Trust: blocks.Untrusted, MaxItems: 2}
 	value, dropped, err := templates.Prepare(v, []any{"# first", "second\r\nline", "third"}, nil)
+	// The template sees the items before escaping; each is escaped where it is printed.
 	fmt.Printf("%q %d %v\n", value, dropped, err)
+	fmt.Printf("%q\n", templates.Printed(value, nil))
 	// Output:
-	// ["\\# first" "second line"] 1 <nil>
+	// ["# first" "second\nline"] 1 <nil>
+	// ["\\# first" "second line"]
 }

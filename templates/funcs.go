@@ -34,16 +34,21 @@ func (w *limitedBuilder) Write(p []byte) (int, error) {
 	return w.Builder.Write(p)
 }
 
-// FuncNames lists the functions promptc adds to text/template's builtins (§3.2).
-var FuncNames = []string{"bullets", "const", "dropped", "join", "json", "lookup", "quote", "ref", "title", "tools", "trim"}
+// FuncNames lists the functions promptc adds to text/template's builtins (docs/reference.md, functions).
+var FuncNames = []string{"bullets", "const", "contains", "default", "dropped", "first", "hasPrefix", "hasSuffix", "join", "json", "last", "lookup", "lower", "matches", "quote", "ref", "regexReplaceAll", "replace", "sortBy", "title", "tools", "trim", "trimPrefix", "trimSuffix", "upper", "where"}
 
 // Consts are the project's constants as a body reads them: Text holds the text constants (read with const), Tables
-// the lookup tables (read with lookup), each a table of strings by key. A name is in one map at most.
+// the lookup tables (read with lookup), each a table of strings by key. A name is in one map at most. Markers are
+// the targets' begin and end markers, which printing breaks in every value (docs/values.md, markers).
 type Consts struct {
 	Text   map[string]string
 	Tables map[string]map[string]string
 	// Lists holds the list constants (read with const, walked with range), each its items in order.
-	Lists map[string][]string
+	Lists   map[string][]string
+	Markers []string
+	// Plain names the variables whose values print as they are: trusted strings and lists, bools and ints. An
+	// action printing only those (and the author's text) needs no escaping, so it skips the printer.
+	Plain map[string]bool
 
 	values map[string]any // the text constants and lists as const returns them (see boxed)
 }
@@ -61,6 +66,12 @@ type Env struct {
 	// Tools returns the tools of the task being rendered, in the order the tools function prints them
 	// (blocks.Project.ToolsFor).
 	Tools func() ([]*blocks.Tool, error)
+	// Level is the heading level the block's output sits under: its own title's, else that of the nearest titled
+	// block before it in the artifact; 0 for none (DefaultLevel). Markdown values nest their headings under it.
+	Level int
+	// Mark, when set, is told the bytes [start, end) of the body's output (before the block's trim) that an escaped
+	// value of a trust other than trusted wrote: an assembled marker holding one of them is broken inside it.
+	Mark func(start, end int)
 }
 
 // funcs is the function set of a body: its constants, and for one execution its environment and budget.
@@ -69,35 +80,84 @@ type funcs struct {
 	consts Consts
 	env    Env
 	st     *execState // nil outside a budgeted execution
+	p      printer
+}
+
+// bind sets f up for one execution writing to out (nil: none, when idle).
+func (f *funcs) bind(env Env, out *limitedBuilder) {
+	f.env = env
+	f.p = printer{markers: f.consts.Markers, level: env.Level, mark: env.Mark, out: out}
+	if out != nil {
+		f.st = newExecState()
+	} else {
+		f.st = nil
+	}
+}
+
+// execMap is Map with the functions Parse's rewrites call, which no body can name: the range budget, the printer
+// and the block-title form of title.
+func (f *funcs) execMap() template.FuncMap {
+	fm := f.Map()
+	fm[rangeFunc] = f.rangeOver
+	fm[printFunc] = f.p.printAny
+	fm[blockTitleFunc] = f.title
+	return fm
 }
 
 // Map returns the function map of f. The parse-time map (see Parse) holds every name a body may call; an execution
 // that needs its own environment or budget replaces them all with its own (see Execute).
 func (f *funcs) Map() template.FuncMap {
 	return f.withLists(template.FuncMap{
-		"const":    f.constant,
-		"lookup":   f.lookup,
-		"ref":      f.ref,
-		"title":    f.title,
-		"dropped":  f.dropped,
-		"tools":    f.tools,
-		"quote":    f.quote,
-		"trim":     f.trim,
-		"bullets":  f.bullets,
-		"join":     f.join,
-		"json":     f.json,
-		"index":    index,
-		"print":    f.print,
-		"printf":   f.printf,
-		"println":  f.println,
-		"html":     f.html,
-		"js":       f.js,
-		"urlquery": f.urlquery,
+		"const":           f.constant,
+		"lookup":          f.lookup,
+		"ref":             f.ref,
+		"title":           f.titleText,
+		"dropped":         f.dropped,
+		"tools":           f.tools,
+		"quote":           f.quote,
+		"trim":            f.trim,
+		"bullets":         f.bullets,
+		"join":            f.join,
+		"json":            f.json,
+		"index":           index,
+		"print":           f.print,
+		"printf":          f.printf,
+		"println":         f.println,
+		"html":            f.html,
+		"js":              f.js,
+		"urlquery":        f.urlquery,
+		"lower":           f.lower,
+		"upper":           f.upper,
+		"replace":         f.replace,
+		"trimPrefix":      f.trimPrefix,
+		"trimSuffix":      f.trimSuffix,
+		"hasPrefix":       hasPrefix,
+		"hasSuffix":       hasSuffix,
+		"contains":        contains,
+		"matches":         matches,
+		"regexReplaceAll": f.regexReplaceAll,
+		"default":         byDefault,
+		"where":           f.where,
+		"sortBy":          f.sortBy,
+		"first":           first,
+		"last":            last,
 	})
 }
 
 // result is every function's last step: a result over MaxOutput is an error, and within a budgeted execution its
 // size is charged to the execution's work budget.
+// resultAny is result for a function whose result may be a value of some trust: its printed size is charged.
+func (f *funcs) resultAny(name string, v any) (any, error) {
+	s, _, _ := textOf(v)
+	if m, ok := v.(Mixed); ok && len(m.text) > len(s) {
+		s = m.text
+	}
+	if _, err := f.result(name, s); err != nil {
+		return "", err
+	}
+	return v, nil
+}
+
 func (f *funcs) result(name, s string) (string, error) {
 	if err := f.room(name, len(s)); err != nil {
 		return "", err
@@ -119,6 +179,8 @@ func (f *funcs) room(name string, n int) error {
 	return nil
 }
 
+// const, ref, title "id" and dropped take their name as a plain string: names are the author's, and a function
+// taking any costs an allocation per call on the most common calls there are.
 func (f *funcs) constant(name string) (string, error) {
 	if v, ok := f.consts.Text[name]; ok {
 		return f.result("const", v)
@@ -130,7 +192,14 @@ func (f *funcs) constant(name string) (string, error) {
 }
 
 // lookup implements lookup "table" KEY [DEFAULT] (§3.2).
-func (f *funcs) lookup(table, key string, def ...string) (string, error) {
+//
+// The key is compared as it was given, before escaping; an entry found is the author's text, and a default is
+// returned as it is, a value keeping its trust.
+func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
+	key, _, ok := textOf(keyV)
+	if !ok {
+		return "", fmt.Errorf("lookup %q: the key must be a string, not %s", table, blocks.DescribeValue(keyV))
+	}
 	if len(def) > 1 {
 		return "", fmt.Errorf("lookup %q: takes a table, a key and at most one default, not %d defaults", table, len(def))
 	}
@@ -145,7 +214,10 @@ func (f *funcs) lookup(table, key string, def ...string) (string, error) {
 		return f.result("lookup", v)
 	}
 	if len(def) == 1 {
-		return f.result("lookup", def[0])
+		if _, _, ok := textOf(def[0]); !ok {
+			return "", fmt.Errorf("lookup %q: the default must be a string, not %s", table, blocks.DescribeValue(def[0]))
+		}
+		return f.resultAny("lookup", def[0])
 	}
 	return "", fmt.Errorf("lookup %q: no entry %q%s", table, key, closestEntry(key, sortedKeys(t)))
 }
@@ -209,6 +281,8 @@ func (f *funcs) ref(id string) (string, error) {
 	return f.result("ref", s)
 }
 
+// title is title "id", the title of block id: Parse gives a title call whose one argument is a string literal to
+// it, and every other title call to the text function titleText (docs/reference.md, title).
 func (f *funcs) title(id string) (string, error) {
 	if f.env.Title == nil {
 		return "", fmt.Errorf("title %q: titles are resolved only while a runbook is assembled", id)
@@ -227,49 +301,95 @@ func (f *funcs) dropped(name string) (int, error) {
 	return f.env.Dropped(name)
 }
 
-func (f *funcs) quote(text any) (string, error) {
-	s, ok := text.(string)
+// quote quotes the text as printed: a value is escaped by its trust first, and the quoted lines are its bytes.
+func (f *funcs) quote(text any) (any, error) {
+	raw, trust, ok := textOf(text)
 	if !ok {
 		return "", fmt.Errorf("quote takes a string, not %s", blocks.DescribeValue(text))
+	}
+	s := raw
+	if m, isMixed := text.(Mixed); isMixed {
+		s = m.text
+	} else if trust != blocks.Trusted {
+		s = f.p.escape(raw, trust)
 	}
 	// Each line gains at most two bytes ("> "), and the empty string becomes ">".
 	if err := f.room("quote", len(s)+strings.Count(s, "\n")); err != nil {
 		return "", err
 	}
-	return f.result("quote", Quote(s))
+	q := Quote(s)
+	if trust == blocks.Trusted {
+		return f.result("quote", q)
+	}
+	return f.resultAny("quote", Mixed{text: q, raw: Quote(raw), trust: trust, marks: []span{{0, len(q)}}})
 }
 
 // trim implements trim TEXT: TEXT without leading and trailing white space (unicode.IsSpace), as a variable's
 // trim key removes it.
-func (f *funcs) trim(text any) (string, error) {
-	s, ok := text.(string)
-	if !ok {
-		return "", fmt.Errorf("trim takes a string, not %s", blocks.DescribeValue(text))
-	}
-	return f.result("trim", strings.TrimFunc(s, unicode.IsSpace))
+func (f *funcs) trim(text any) (any, error) {
+	return f.textFunc("trim", text, func(s string) string { return strings.TrimFunc(s, unicode.IsSpace) })
 }
 
-func (f *funcs) bullets(list any) (string, error) {
-	items, err := stringList(list)
+// bullets and join lay values out: each item is escaped by its trust on its own, as when printed alone, and the
+// author's "- " and separator are kept as written.
+func (f *funcs) bullets(list any) (any, error) {
+	if strs, ok := list.([]string); ok {
+		// Trusted items: the author's text, laid out as it is.
+		n := 0
+		for _, it := range strs {
+			n += len("- \n") + len(it)
+			if err := f.room("bullets", n-1); err != nil {
+				return "", err
+			}
+		}
+		s, err := Bullets(strs)
+		if err != nil {
+			return "", err
+		}
+		return f.result("bullets", s)
+	}
+	items, err := textList(list)
 	if err != nil {
 		return "", err
 	}
 	n := 0
 	for _, it := range items {
-		n += len("- \n") + len(it)
+		s, _, _ := textOf(it)
+		n += len("- \n") + len(s)
 		if err := f.room("bullets", n-1); err != nil {
 			return "", err
 		}
 	}
-	s, err := Bullets(items)
-	if err != nil {
-		return "", err
+	m := mixedBuilder{p: &f.p}
+	for i, it := range items {
+		if i > 0 {
+			m.author("\n")
+		}
+		m.author("- ")
+		m.value(it)
 	}
-	return f.result("bullets", s)
+	return f.resultAny("bullets", m.result())
 }
 
-func (f *funcs) join(list any, sep string) (string, error) {
-	items, err := stringList(list)
+func (f *funcs) join(list any, sepV any) (any, error) {
+	sep, sepTrust, ok := textOf(sepV)
+	if !ok {
+		return "", fmt.Errorf("join takes a list and a separator (a string), not %s", blocks.DescribeValue(sepV))
+	}
+	if strs, isStrs := list.([]string); isStrs && sepTrust == blocks.Trusted {
+		n := 0
+		for _, it := range strs {
+			n += len(it)
+			if err := f.room("join", n); err != nil {
+				return "", err
+			}
+		}
+		if len(sep) > 0 && len(strs)-1 > (MaxOutput-n)/len(sep) {
+			return "", f.room("join", -1)
+		}
+		return f.result("join", strings.Join(strs, sep))
+	}
+	items, err := textList(list)
 	if err != nil {
 		return "", err
 	}
@@ -277,7 +397,8 @@ func (f *funcs) join(list any, sep string) (string, error) {
 		// Checked before joining: 3,000 items and a 1 MB separator must not build 3 GB first.
 		n := 0
 		for _, it := range items {
-			n += len(it)
+			s, _, _ := textOf(it)
+			n += len(s)
 			if err := f.room("join", n); err != nil {
 				return "", err
 			}
@@ -286,18 +407,30 @@ func (f *funcs) join(list any, sep string) (string, error) {
 			return "", f.room("join", -1)
 		}
 	}
-	return f.result("join", strings.Join(items, sep))
+	m := mixedBuilder{p: &f.p}
+	for i, it := range items {
+		if i > 0 {
+			m.value(sepV)
+		}
+		m.value(it)
+	}
+	return f.resultAny("join", m.result())
 }
 
-func (f *funcs) json(v any) (string, error) {
+// json encodes the value with every string in it escaped by its trust, as printed alone.
+func (f *funcs) json(v any) (any, error) {
 	if n := jsonFloor(v, 0, 0); n > MaxOutput {
 		return "", f.room("json", n)
 	}
-	s, err := JSON(v)
+	esc, trust := f.p.escaped(v)
+	s, err := JSON(esc)
 	if err != nil {
 		return "", err
 	}
-	return f.result("json", s)
+	if trust == blocks.Trusted || s == "" {
+		return f.result("json", s)
+	}
+	return f.resultAny("json", Mixed{text: s, json: v, trust: trust, marks: []span{{0, len(s)}}})
 }
 
 // jsonFloor adds to n a lower bound of the size of v's JSON encoding, from the strings it holds, for the shapes that
@@ -309,6 +442,9 @@ func jsonFloor(v any, n, depth int) int {
 	switch v := v.(type) {
 	case string:
 		return n + len(v) + 2
+	case Untrusted, Background, Markdown, Fenced, Mixed:
+		s, _, _ := textOf(v)
+		return n + len(s) + 2
 	case []string:
 		for _, s := range v {
 			if n += len(s) + 3; n > MaxOutput {
@@ -335,9 +471,11 @@ func jsonFloor(v any, n, depth int) int {
 func stringsFloor(args []any) int {
 	n := 0
 	for _, a := range args {
+		if s, _, ok := textOf(a); ok {
+			n += len(s)
+			continue
+		}
 		switch a := a.(type) {
-		case string:
-			n += len(a)
 		case []string:
 			for _, s := range a {
 				n += len(s)
@@ -347,64 +485,109 @@ func stringsFloor(args []any) int {
 	return n
 }
 
-func (f *funcs) print(args ...any) (string, error) {
+// print, println and printf format each value argument before escaping, with its verb, then escape what it gives
+// by the value's trust: the format's own text is the author's.
+func (f *funcs) print(args ...any) (any, error) {
 	if err := f.room("print", stringsFloor(args)); err != nil {
 		return "", err
 	}
-	return f.result("print", fmt.Sprint(args...))
+	return f.formatted("print", func(a []any) string { return fmt.Sprint(a...) }, args)
 }
 
-func (f *funcs) println(args ...any) (string, error) {
+func (f *funcs) println(args ...any) (any, error) {
 	if err := f.room("println", stringsFloor(args)+len(args)); err != nil {
 		return "", err
 	}
-	return f.result("println", fmt.Sprintln(args...))
+	return f.formatted("println", func(a []any) string { return fmt.Sprintln(a...) }, args)
 }
 
-func (f *funcs) printf(format string, args ...any) (string, error) {
+func (f *funcs) printf(formatV any, args ...any) (any, error) {
+	format, _, ok := textOf(formatV)
+	if !ok {
+		return "", fmt.Errorf("printf takes a format (a string) first, not %s", blocks.DescribeValue(formatV))
+	}
 	if err := f.room("printf", printfFloor(format, args)); err != nil {
 		return "", err
 	}
-	return f.result("printf", fmt.Sprintf(format, args...))
+	if _, trust, _ := textOf(formatV); trust != blocks.Trusted {
+		// A format that is itself a value: its result is computed from it, and escaped as it is.
+		return f.resultAny("printf", tagged(fmt.Sprintf(format, rawArgs(args)...), stricter(trust, argsTrust(args))))
+	}
+	return f.formatted("printf", func(a []any) string { return fmt.Sprintf(format, a...) }, args)
+}
+
+// formatted runs a formatting function on args twice when they hold values: with each value escaped (what prints)
+// and with each as it was (what a further function sees).
+func (f *funcs) formatted(name string, format func([]any) string, args []any) (any, error) {
+	wrapped := make([]any, len(args))
+	trust := blocks.Trusted
+	for i, a := range args {
+		var t blocks.Trust
+		wrapped[i], t = f.p.wrap(a)
+		trust = stricter(trust, t)
+	}
+	text := format(wrapped)
+	if trust == blocks.Trusted || text == "" {
+		return f.result(name, text)
+	}
+	return f.resultAny(name, Mixed{text: text, raw: format(rawArgs(args)), trust: trust, marks: []span{{0, len(text)}}})
+}
+
+func rawArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		out[i] = Raw(a)
+	}
+	return out
+}
+
+func argsTrust(args []any) blocks.Trust {
+	t := blocks.Trusted
+	for _, a := range args {
+		_, at := (&printer{}).wrap(a)
+		t = stricter(t, at)
+	}
+	return t
 }
 
 // escaperText is the text html, js and urlquery escape: their one string argument, or what fmt.Sprint prints for
 // their arguments. Escaping never shortens it, so its size is checked first.
-func (f *funcs) escaperText(name string, args []any) (string, error) {
+// The result is computed from the values before escaping and escaped by their strictest trust when printed.
+func (f *funcs) escaperText(name string, args []any) (string, blocks.Trust, error) {
 	if len(args) == 1 {
-		if s, ok := args[0].(string); ok {
-			return s, f.room(name, len(s))
+		if s, trust, ok := textOf(args[0]); ok {
+			return s, trust, f.room(name, len(s))
 		}
 	}
 	if err := f.room(name, stringsFloor(args)); err != nil {
-		return "", err
+		return "", 0, err
 	}
-	s := fmt.Sprint(args...)
-	return s, f.room(name, len(s))
+	s := fmt.Sprint(rawArgs(args)...)
+	return s, argsTrust(args), f.room(name, len(s))
 }
 
-func (f *funcs) html(args ...any) (string, error) {
-	s, err := f.escaperText("html", args)
+func (f *funcs) html(args ...any) (any, error) {
+	s, trust, err := f.escaperText("html", args)
 	if err != nil {
 		return "", err
 	}
-	return f.result("html", template.HTMLEscapeString(s))
+	return f.resultAny("html", tagged(template.HTMLEscapeString(s), trust))
 }
 
-func (f *funcs) js(args ...any) (string, error) {
-	s, err := f.escaperText("js", args)
+func (f *funcs) js(args ...any) (any, error) {
+	s, trust, err := f.escaperText("js", args)
 	if err != nil {
 		return "", err
 	}
-	return f.result("js", template.JSEscapeString(s))
+	return f.resultAny("js", tagged(template.JSEscapeString(s), trust))
 }
 
-func (f *funcs) urlquery(args ...any) (string, error) {
-	s, err := f.escaperText("urlquery", args)
+func (f *funcs) urlquery(args ...any) (any, error) {
+	s, trust, err := f.escaperText("urlquery", args)
 	if err != nil {
 		return "", err
 	}
-	return f.result("urlquery", urlQueryEscape(s))
+	return f.resultAny("urlquery", tagged(urlQueryEscape(s), trust))
 }
 
 // index replaces text/template's builtin, which returns a zero value (printed "<no value>") for a missing map key:
@@ -426,15 +609,19 @@ func index(item any, keys ...any) (any, error) {
 			return nil, fmt.Errorf("index: a list or string is indexed by an int, not %s", blocks.DescribeValue(k))
 		}
 		var n int
+		s, _, isText := textOf(item)
 		switch v := item.(type) {
 		case []string:
 			n = len(v)
+		case []any:
+			n = len(v)
 		case []map[string]any:
 			n = len(v)
-		case string:
-			n = len(v)
 		default:
-			return nil, fmt.Errorf("index: cannot index %s", blocks.DescribeValue(item))
+			if !isText {
+				return nil, fmt.Errorf("index: cannot index %s", blocks.DescribeValue(item))
+			}
+			n = len(s)
 		}
 		if i < 0 || i >= n {
 			return nil, fmt.Errorf("index: %d out of range (length %d)", i, n)
@@ -442,10 +629,12 @@ func index(item any, keys ...any) (any, error) {
 		switch v := item.(type) {
 		case []string:
 			item = v[i]
+		case []any:
+			item = v[i]
 		case []map[string]any:
 			item = v[i]
 		default:
-			item = item.(string)[i]
+			item = s[i]
 		}
 	}
 	return item, nil
@@ -464,7 +653,9 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 		return b.output, nil
 	}
 	t := b.tmpl
-	if b.perExecution {
+	out := &limitedBuilder{}
+	out.Grow(len(b.Block.Body))
+	if b.perExecution || env.Level != 0 || env.Mark != nil {
 		var x *executor
 		b.mu.Lock()
 		if n := len(b.executors); n > 0 {
@@ -475,26 +666,22 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 			// A template of its own (not a clone: the body's template is one of a project's whole set), sharing
 			// the body's parse tree, which no execution changes.
 			x = &executor{f: &funcs{name: b.Block.ID, consts: b.consts}}
-			fm := x.f.Map()
-			fm[rangeFunc] = x.f.rangeOver
-			c, err := template.New(b.Block.ID).Option("missingkey=error").Funcs(fm).AddParseTree(b.Block.ID, t.Tree)
+			c, err := template.New(b.Block.ID).Option("missingkey=error").Funcs(x.f.execMap()).AddParseTree(b.Block.ID, t.Tree)
 			if err != nil {
 				d := b.diag(0, 0, err.Error())
 				return "", &d
 			}
 			x.t = c
 		}
-		x.f.env, x.f.st = env, newExecState()
+		x.f.bind(env, out)
 		defer func() {
-			x.f.env, x.f.st = Env{}, nil // hold no caller's state while idle
+			x.f.bind(Env{}, nil) // hold no caller's state while idle
 			b.mu.Lock()
 			b.executors = append(b.executors, x)
 			b.mu.Unlock()
 		}()
 		t = x.t
 	}
-	out := &limitedBuilder{}
-	out.Grow(len(b.Block.Body))
 	if err := t.Execute(out, data); err != nil {
 		var be *rangeError
 		if errors.As(err, &be) {

@@ -229,6 +229,7 @@ func TestPrepare(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Prepare(%#v) error: %v", tt.in, err)
 			}
+			got = Printed(got, nil) // what the value prints alone
 			if !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Prepare(%#v) = %#v (%T), want %#v (%T)", tt.in, got, got, tt.want, tt.want)
 			}
@@ -301,7 +302,7 @@ func TestZero(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := Zero(&blocks.Var{Type: tt.typ}); !reflect.DeepEqual(got, tt.want) {
+			if got := Printed(Zero(&blocks.Var{Type: tt.typ}), nil); !reflect.DeepEqual(got, tt.want) {
 				t.Errorf("Zero(%s) = %#v, want %#v", tt.typ, got, tt.want)
 			}
 		})

@@ -78,7 +78,8 @@ func (n *nested) records(v *blocks.Var, raw []map[string]any, p nestedAt) ([]map
 	for _, r := range out {
 		n.escape(v, r)
 	}
-	return out, len(raw) - kept, total, nil
+	// first and last of no records give the zero record (see withZero).
+	return withZero(out, []map[string]any{zeroFields(v)}[:0]), len(raw) - kept, total, nil
 }
 
 // record prepares one record value of v (a record variable or field).
@@ -147,13 +148,4 @@ func (n *nested) escape(v *blocks.Var, r map[string]any) {
 			n.escape(f, x)
 		}
 	}
-}
-
-// zeroRecord is a record with every field at its zero value, as a template sees it.
-func zeroRecord(v *blocks.Var) map[string]any {
-	m := make(map[string]any, len(v.Fields))
-	for _, f := range v.Fields {
-		m[f.Name] = Zero(f)
-	}
-	return m
 }

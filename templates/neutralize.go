@@ -26,8 +26,9 @@ func Neutralize(s string, markers []string) string {
 // marker's beginning (and at least minEdge bytes of it), or starts with as much of its end, that piece is broken as
 // Neutralize breaks a whole occurrence, with a backslash after its first character. A template's own text next to
 // the value, or another value, could otherwise complete it: `<!-- generated for {{.agent}} -->` with an agent named
-// "<!-- END ACME". Prepare applies it after Neutralize, so that no value can make rendering fail on a marker (§3.9).
-// A marker shorter than 2*minEdge has no edges to break.
+// "<!-- END ACME". Rendering no longer applies it: a marker that values assemble with each other or with the text
+// beside them is broken where it occurs in the artifact, inside a value's bytes (docs/values.md, markers from
+// several values), which leaves values that form no marker as they are. A marker shorter than 2*minEdge has no edges to break.
 func BreakMarkerEdges(s string, markers []string) string {
 	if s == "" {
 		return s

@@ -68,7 +68,11 @@ type Parser struct {
 func NewParser(c Consts) *Parser {
 	c = c.boxed()
 	f := &funcs{consts: c}
-	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(f.Map())}
+	f.bind(Env{}, nil)
+	// The bodies that run as parsed print with f's printer: the markers, the default level, no marks.
+	fm := f.Map()
+	fm[printFunc] = f.p.printAny
+	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(fm)}
 }
 
 // Parse parses a block's body as the package function Parse does.
@@ -105,6 +109,9 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	for _, off := range a.templates {
 		diags = append(diags, body.diag(off, off, "the \"template\" action is not allowed: blocks compose through the order lists, constants (const) and references (ref)"))
 	}
+	for _, e := range checkCalls(t.Tree.Root) {
+		diags = append(diags, body.diag(e.off, e.end, e.msg))
+	}
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -126,6 +133,7 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 			return pos
 		})
 	}
+	rewritePrints(t.Tree.Root, c.Plain)
 	u := body.Uses
 	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
 		u.DynamicRef || u.DynamicTitle || u.DynamicDropped
@@ -228,7 +236,7 @@ func isWordByte(c byte) bool {
 var (
 	parseErrRe = regexp.MustCompile(`^template: [^:]*:(\d+): (?s:(.*))$`)
 	execErrRe  = regexp.MustCompile(`^template: [^:]*:(\d+):(\d+): executing "[^"]*" at <(.*?)>: (?s:(.*))$`)
-	callErrRe  = regexp.MustCompile(`^error calling [a-z]+: (?s:(.*))$`)
+	callErrRe  = regexp.MustCompile(`^error calling [A-Za-z]+: (?s:(.*))$`)
 )
 
 // parseError turns a text/template parse error, which names a line only, into a diagnostic at the start of that

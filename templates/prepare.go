@@ -9,23 +9,35 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// Zero returns the value a template sees for a variable with no value: "" for string and text, an empty []string
-// for list, an empty []map[string]any for records, a map[string]any of every field's zero value for a record, false
-// for bool and int 0 for int.
+// Zero returns the value a template sees for a variable with no value: "" for string and text (of the variable's
+// trust), an empty list, an empty []map[string]any for records, a map[string]any of every field's zero value for a
+// record, false for bool and int 0 for int.
 func Zero(v *blocks.Var) any {
 	switch v.Type {
 	case blocks.TypeList:
-		return []string{}
+		if v.Trust == blocks.Trusted {
+			return []string{}
+		}
+		return []any{}
 	case blocks.TypeRecords:
-		return []map[string]any{}
+		return withZero(nil, []map[string]any{zeroFields(v)}[:0])
 	case blocks.TypeRecord:
-		return zeroRecord(v)
+		return zeroFields(v)
 	case blocks.TypeBool:
 		return false
 	case blocks.TypeInt:
 		return 0
 	}
-	return ""
+	return finish(v, "", nil)
+}
+
+// zeroFields is a record of v with every field at its zero value.
+func zeroFields(v *blocks.Var) map[string]any {
+	r := make(map[string]any, len(v.Fields))
+	for _, f := range v.Fields {
+		r[f.Name] = Zero(f)
+	}
+	return r
 }
 
 // Prepare turns a value for variable v into the value a template sees; it is the one place where values become
@@ -41,13 +53,16 @@ func Zero(v *blocks.Var) any {
 //  4. the limits: LimitText for strings and fields, LimitList for lists; for records max_items, then max_bytes
 //     (counting the UTF-8 bytes of each record's string and text fields after their own cuts, nested fields
 //     included) with pin_first; nested records fields have limits of their own, applied first;
-//  5. escaping by trust (Escape; a code value is fenced by EscapeCode with v.Lang; a field by its own trust);
-//  6. Neutralize with markers, for every trust level but trusted: trusted values only become valid UTF-8.
+//  5. the trust that escapes it where it is printed: a string of type Untrusted, Background or Markdown, escaped
+//     only when an action prints it or a function's result computed from it (docs/values.md, "No function can
+//     undo escaping"); a code value fenced now by EscapeCode with v.Lang and neutralised with markers (Fenced),
+//     since it can only be printed whole; a trusted value only made valid UTF-8 (a plain string).
 //
-// The result is a string, a new []string, a new []map[string]any (ints as int; nested records and records likewise), a
-// new map[string]any for a record, a bool or an int. dropped is how
-// many list items or records the limits (max_items and max_bytes together) dropped; 0 for other types. A nil val
-// gives Zero(v). A ValueError never echoes a whole value: the caller knows where the value came from.
+// The result is a string of the variable's trust, a new list ([]string of trusted items, else []any of items of the
+// variable's trust), a new []map[string]any (ints as int, each field of its own trust; nested records likewise), a new
+// map[string]any for a record, a bool or an int. dropped
+// is how many list items or records the limits (max_items and max_bytes together) dropped; 0 for other types. A
+// nil val gives Zero(v). A ValueError never echoes a whole value: the caller knows where the value came from.
 func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, err *blocks.ValueError) {
 	if val == nil {
 		return Zero(v), 0, nil
@@ -92,20 +107,22 @@ func clean(v *blocks.Var, s string) (string, bool) {
 	return s, s == "" || v.Pattern == nil || v.Pattern.MatchString(s)
 }
 
-// finish applies steps 5 and 6 of Prepare to a string after its limits.
-func finish(v *blocks.Var, s string, markers []string) string {
+// finish applies step 5 of Prepare to a string after its limits.
+func finish(v *blocks.Var, s string, markers []string) any {
 	switch v.Trust {
 	case blocks.Trusted:
 		return ValidUTF8(s)
 	case blocks.Code:
-		s = EscapeCode(s, v.Lang)
-	default:
-		s = Escape(v.Trust, s)
+		return Fenced(Neutralize(EscapeCode(s, v.Lang), markers))
+	case blocks.Background:
+		return Background(s)
+	case blocks.Markdown:
+		return Markdown(s)
 	}
-	return BreakMarkerEdges(Neutralize(s, markers), markers)
+	return Untrusted(s)
 }
 
-func prepareList(v *blocks.Var, raw []string, markers []string) ([]string, int, *blocks.ValueError) {
+func prepareList(v *blocks.Var, raw []string, markers []string) (any, int, *blocks.ValueError) {
 	items := make([]string, 0, len(raw))
 	for i, it := range raw {
 		s, ok := clean(v, it)
@@ -118,10 +135,17 @@ func prepareList(v *blocks.Var, raw []string, markers []string) ([]string, int, 
 		items = append(items, s)
 	}
 	items, dropped := limitList(v, items)
-	for i, it := range items {
-		items[i] = finish(v, it, markers)
+	if v.Trust == blocks.Trusted {
+		for i, it := range items {
+			items[i] = ValidUTF8(it)
+		}
+		return items, dropped, nil
 	}
-	return items, dropped, nil
+	out := make([]any, len(items))
+	for i, it := range items {
+		out[i] = finish(v, it, markers)
+	}
+	return out, dropped, nil
 }
 
 // mismatch says that a value does not match its variable's pattern. It shows the pattern as written and at most

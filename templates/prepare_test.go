@@ -108,6 +108,8 @@ func TestPreparePipeline(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Prepare(%#v) error: %v", tt.in, err)
 			}
+			// What a value prints alone: Prepare leaves escaping to printing, and the bytes are those of before.
+			got = Printed(got, markers)
 			if !reflect.DeepEqual(got, tt.want) || dropped != tt.dropped {
 				t.Errorf("Prepare(%#v) =\n  %#v, %d\nwant\n  %#v, %d", tt.in, got, dropped, tt.want, tt.dropped)
 			}
@@ -196,7 +198,7 @@ func TestPreparePatternErrors(t *testing.T) {
 // TestPrepareHostile: every hostile value, at every trust level, comes out valid UTF-8 and without a marker
 // (trusted values keep theirs: a marker there is the compiler's to report).
 func TestPrepareHostile(t *testing.T) {
-	for _, trust := range []blocks.Trust{blocks.Untrusted, blocks.Background, blocks.Code, blocks.Trusted} {
+	for _, trust := range []blocks.Trust{blocks.Untrusted, blocks.Background, blocks.Code, blocks.Markdown, blocks.Trusted} {
 		v := &blocks.Var{Name: "x", Type: blocks.TypeText, Trust: trust}
 		l := &blocks.Var{Name: "l", Type: blocks.TypeList, Trust: trust}
 		var items []string
@@ -206,13 +208,13 @@ func TestPrepareHostile(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			checkPrepared(t, trust, c.Name, got.(string))
+			checkPrepared(t, trust, c.Name, Printed(got, hostile.Markers).(string))
 		}
 		got, _, err := Prepare(l, items, hostile.Markers)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for i, it := range got.([]string) {
+		for i, it := range Printed(got, hostile.Markers).([]string) {
 			checkPrepared(t, trust, hostile.Corpus()[i].Name, it)
 		}
 	}
@@ -239,20 +241,22 @@ func FuzzPrepare(f *testing.F) {
 	}
 	f.Add("  a@b  ", uint8(blocks.Trusted), false)
 	f.Fuzz(func(t *testing.T, in string, trust uint8, trim bool) {
-		v := &blocks.Var{Name: "x", Type: blocks.TypeText, Trust: blocks.Trust(trust % 4), Trim: trim, MaxRunes: 50,
+		v := &blocks.Var{Name: "x", Type: blocks.TypeText, Trust: blocks.Trust(trust % 5), Trim: trim, MaxRunes: 50,
 			Pattern: pattern(`[^\n]*`), Invalid: blocks.InvalidEmpty}
-		got, dropped, err := Prepare(v, in, hostile.Markers)
+		prepared, dropped, err := Prepare(v, in, hostile.Markers)
 		if err != nil || dropped != 0 {
 			t.Fatalf("Prepare(%q) = %v, %d", in, err, dropped)
 		}
-		checkPrepared(t, v.Trust, "fuzz", got.(string))
+		got := Printed(prepared, hostile.Markers).(string)
+		checkPrepared(t, v.Trust, "fuzz", got)
 		// Without markers there is nothing to break: the escaping alone must hold its properties, and with markers
-		// the value must be that, with the markers and their edges broken.
-		plain, _, _ := Prepare(v, in, nil)
+		// the printed value must be that, with the markers broken.
+		plainV, _, _ := Prepare(v, in, nil)
+		plain := Printed(plainV, nil).(string)
 		if v.Trust == blocks.Untrusted {
-			checkUntrustedLine(t, plain.(string))
+			checkUntrustedLine(t, plain)
 		}
-		if want := BreakMarkerEdges(Neutralize(plain.(string), hostile.Markers), hostile.Markers); v.Trust != blocks.Trusted && got != want {
+		if want := Neutralize(plain, hostile.Markers); v.Trust != blocks.Trusted && got != want {
 			t.Fatalf("Prepare(%q) = %q, want %q", in, got, want)
 		}
 	})

@@ -56,7 +56,7 @@ func stringList(list any) ([]string, error) {
 	case []any:
 		items := make([]string, len(l))
 		for i, it := range l {
-			s, ok := it.(string)
+			s, _, ok := textOf(it)
 			if !ok {
 				return nil, fmt.Errorf("want a list of strings, but item %d is %s", i, blocks.DescribeValue(it))
 			}
@@ -102,4 +102,26 @@ func encodeJSON(v any) ([]byte, error) {
 		return nil, err
 	}
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+}
+
+// textList returns the items of a list as a body sees it: []string, or []any holding strings of any trust.
+func textList(list any) ([]any, error) {
+	switch l := list.(type) {
+	case nil:
+		return nil, nil
+	case []string:
+		out := make([]any, len(l))
+		for i, s := range l {
+			out[i] = s
+		}
+		return out, nil
+	case []any:
+		for i, it := range l {
+			if _, _, ok := textOf(it); !ok {
+				return nil, fmt.Errorf("want a list of strings, but item %d is %s", i, blocks.DescribeValue(it))
+			}
+		}
+		return l, nil
+	}
+	return nil, fmt.Errorf("want a list of strings, got %s", blocks.DescribeValue(list))
 }

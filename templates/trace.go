@@ -89,9 +89,9 @@ func (b *Body) Trace(data map[string]any, env Env) (string, []Piece, *blocks.Dia
 	}
 	walk(tree.Root)
 
-	f := &funcs{name: b.Block.ID, consts: b.consts, env: env, st: newExecState()}
-	fm := f.Map()
-	fm[rangeFunc] = f.rangeOver
+	f := &funcs{name: b.Block.ID, consts: b.consts}
+	f.bind(env, &w.out)
+	fm := f.execMap()
 	fm[traceMark] = func(num int, v any) any {
 		w.pending = num
 		return v
