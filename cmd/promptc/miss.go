@@ -43,10 +43,10 @@ func missCommand(e *env) *cli.Command {
 			for i, name := range c.Args().Slice() {
 				d, err := readFileLimited(e.path(name), maxBodyBytes+1)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", name, unwrapPathError(err))
+					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), unwrapPathError(err))
 				}
 				if len(d) > maxBodyBytes {
-					return cmdErr(e, cmd, "%s: larger than %d MiB", name, maxBodyBytes>>20)
+					return cmdErr(e, cmd, "%s: larger than %d MiB", blocks.QuoteName(name), maxBodyBytes>>20)
 				}
 				data[i] = d
 			}
@@ -62,7 +62,7 @@ func missCommand(e *env) *cli.Command {
 				if be.Side == "B" {
 					name = c.Args().Get(1)
 				}
-				return cmdErr(e, cmd, "%s: %v", name, be.Err)
+				return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), be.Err)
 			case err != nil:
 				return cmdErr(e, cmd, "%v", err)
 			}

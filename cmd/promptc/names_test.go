@@ -71,6 +71,12 @@ func TestHostileNames(t *testing.T) {
 		{"hook check", root, []string{"hook", "check", missing}},
 		{"unknown command", proj, []string{hostileName}},
 		{"check argument", proj, []string{"check", hostileName}},
+		{"usage missing", proj, []string{"usage", missing}},
+		{"usage bad lines", proj, []string{"usage", hostileName}},
+		{"miss missing", proj, []string{"miss", missing, hostileName}},
+		{"miss bad body", proj, []string{"miss", hostileName, hostileName}},
+		{"serve --addr", proj, []string{"serve", "--addr", hostileName}},
+		{"lsp argument", proj, []string{"lsp", hostileName}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -52,7 +52,7 @@ func usageCommand(e *env) *cli.Command {
 			for _, name := range c.Args().Slice() {
 				ds, err := e.readLog(tally, name)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", name, unwrapPathError(err))
+					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), unwrapPathError(err))
 				}
 				diags = append(diags, ds...)
 			}
