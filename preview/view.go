@@ -305,7 +305,7 @@ func (s *Snapshot) Stats() *guard.StatsReport {
 	return guard.Stats(s.Prog, s.Arts, s.counter)
 }
 
-// Simulate replays task's session fixtures (projection.SessionFixtures) under provider's default model, as promptc
+// Simulate replays task's session fixtures (projection.ReplayFixtures) under provider's default model, as promptc
 // simulate does with no --fixture: the per-turn reads, writes and relative cost of promptc's layout and the naive
 // ones. A task with no fixture that has turns gives a simulation with no turns.
 func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, error) {
@@ -327,9 +327,9 @@ func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, erro
 	if err != nil {
 		return nil, err
 	}
-	var sessions []projection.Session
-	for _, f := range projection.SessionFixtures(s.Prog.Project, task) {
-		sess, err := projection.FixtureSession(s.Prog, task, f)
+	var sessions []projection.Replay
+	for _, f := range projection.ReplayFixtures(s.Prog.Project, task) {
+		sess, err := projection.FixtureReplay(s.Prog, task, f)
 		if err != nil {
 			return nil, err
 		}

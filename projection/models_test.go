@@ -147,7 +147,7 @@ func TestEveryModeProjects(t *testing.T) {
 		t.Fatal(diags)
 	}
 	f := prog.Project.Fixture("conversation")
-	s, err := projection.FixtureSession(prog, "chat", f)
+	s, err := projection.FixtureReplay(prog, "chat", f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestEveryModeProjects(t *testing.T) {
 				opt := projection.Options{Model: m, Cache: mode, TTL: ttl, Tools: prog.Project.ToolsFor("chat"), Counter: counter}
 				checked := opt.Check()
 				_, perr := projection.Project(s.Input(len(s.Turns)), opt)
-				_, serr := projection.Simulate([]projection.Session{s}, opt)
+				_, serr := projection.Simulate([]projection.Replay{s}, opt)
 				if (perr == nil) != (checked == nil) || (serr == nil) != (checked == nil) {
 					t.Errorf("%s/%s %s %s: Check %v, Project %v, Simulate %v", m.Provider, m.Name, mode, ttl, checked, perr, serr)
 				}

@@ -39,7 +39,7 @@ type Options struct {
 	// MaxTokens is the reply's limit (Anthropic's required max_tokens, Bedrock's maxTokens, Gemini's
 	// maxOutputTokens); 0 means 4096.
 	MaxTokens int
-	// Gap is, for Simulate, the time between every two turns; 0 takes each turn's (Session.After, else DefaultGap).
+	// Gap is, for Simulate, the time between every two turns; 0 takes each turn's (Replay.After, else DefaultGap).
 	Gap time.Duration
 	// MaxHistoryTokens keeps the history within this many tokens (TrimHistory: whole messages dropped from the
 	// oldest, the cut moving in steps of a quarter of it); 0 keeps it whole. Simulate then also replays a layout

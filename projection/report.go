@@ -22,7 +22,7 @@ func FixtureInput(prog *assemble.Program, task string, f *blocks.Fixture, k int)
 	case k < 1 || k > n:
 		return Input{}, fmt.Errorf("fixture %q has %s; --turn must be between 1 and %d", f.Name, guard.Count(n, "turn"), n)
 	}
-	s, err := FixtureSession(prog, task, f)
+	s, err := FixtureReplay(prog, task, f)
 	if err != nil {
 		return Input{}, err
 	}

@@ -121,7 +121,7 @@ var sdkLoad = sync.OnceValue(func() sdkFixture {
 	if fx == nil || len(fx.Turns) < 2 {
 		return sdkFixture{err: fmt.Errorf("examples/tracker: fixture basic with two turns not found")}
 	}
-	s, err := projection.FixtureSession(prog, sdkTask, fx)
+	s, err := projection.FixtureReplay(prog, sdkTask, fx)
 	if err != nil {
 		return sdkFixture{err: err}
 	}

@@ -69,10 +69,10 @@ func TestSimulateMatchesReference(t *testing.T) {
 	}
 	for round := 0; round < 12; round++ {
 		rb := artifact()
-		var sessions []Session
+		var sessions []Replay
 		shared := []string{text(8), text(3)}
 		for s := 0; s < 1+rng.IntN(3); s++ {
-			ss := Session{Name: fmt.Sprint("s", s), Runbook: rb}
+			ss := Replay{Name: fmt.Sprint("s", s), Runbook: rb}
 			if rng.IntN(2) == 0 {
 				ss.Runbook = artifact()
 			}

@@ -12,7 +12,7 @@ import (
 	"github.com/promptc/promptc/guard"
 )
 
-func referenceSimulate(sessions []Session, opt Options) (*Simulation, error) {
+func referenceSimulate(sessions []Replay, opt Options) (*Simulation, error) {
 	if opt.Counter == nil {
 		c, err := guard.NewCounter(guard.O200k)
 		if err != nil {

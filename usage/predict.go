@@ -11,7 +11,7 @@ import (
 )
 
 // Prediction compares a bucket's real hit rate with what promptc simulate predicts for the same task, provider
-// and model, replaying the project's fixtures (projection.SessionFixtures) with the runbook laid out as promptc
+// and model, replaying the project's fixtures (projection.ReplayFixtures) with the runbook laid out as promptc
 // project lays it out.
 type Prediction struct {
 	Provider string `json:"provider"`
@@ -108,13 +108,13 @@ func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter
 	if !ok {
 		return nil, fmt.Sprintf("no model table row for %s %q", row.Provider, row.Model), nil
 	}
-	fixtures := projection.SessionFixtures(prog.Project, row.Task)
+	fixtures := projection.ReplayFixtures(prog.Project, row.Task)
 	if len(fixtures) == 0 {
 		return nil, fmt.Sprintf("no fixture renders task %q with [[turn]] entries", row.Task), nil
 	}
-	var sessions []projection.Session
+	var sessions []projection.Replay
 	for _, f := range fixtures {
-		s, err := projection.FixtureSession(prog, row.Task, f)
+		s, err := projection.FixtureReplay(prog, row.Task, f)
 		if err != nil {
 			return nil, "", err
 		}

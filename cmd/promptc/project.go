@@ -304,7 +304,7 @@ func simulateCommand(e *env) *cli.Command {
 }
 
 // sessions renders the sessions simulate replays.
-func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]projection.Session, error) {
+func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]projection.Replay, error) {
 	task := c.String("task")
 	var fixtures []*blocks.Fixture
 	if names := c.StringSlice("fixture"); len(names) > 0 {
@@ -319,14 +319,14 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 			fixtures = append(fixtures, f)
 		}
 	} else {
-		fixtures = projection.SessionFixtures(prog.Project, task)
+		fixtures = projection.ReplayFixtures(prog.Project, task)
 		if len(fixtures) == 0 {
 			return nil, cmdErr(e, cmd, "no fixture renders task %q with [[turn]] entries: add one to replay", task)
 		}
 	}
-	var out []projection.Session
+	var out []projection.Replay
 	for _, f := range fixtures {
-		s, err := projection.FixtureSession(prog, task, f)
+		s, err := projection.FixtureReplay(prog, task, f)
 		if err != nil {
 			return nil, e.problems(err)
 		}
