@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Hover is what an editor shows over a name: Markdown text about the symbol, and the range of the name.
@@ -18,11 +18,8 @@ type Hover struct {
 }
 
 // counter counts tokens for hovers and lints: one o200k_base vocabulary for the whole process.
-var counter = sync.OnceValue(func() *guard.Counter {
-	c, err := guard.NewCounter("")
-	if err != nil {
-		return nil
-	}
+var counter = sync.OnceValue(func() *tokens.Counter {
+	c := tokens.New(tokens.O200k)
 	return c
 })
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/tokens"
 )
 
 // StatsReport is the size of a project's prompts: per task, per block and per scope, and the prefixes that runbooks
@@ -124,7 +125,7 @@ type TaskBlock struct {
 // Stats measures the artifacts a program built (as Program.Build returns them), counting tokens with tok (nil: an
 // o200k_base counter), sampling each task's first fixture by name. Tasks are in manifest order. A prefix common to
 // several runbooks is cut back to a whole character, so that its line, column and tokens are those of valid text.
-func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) *StatsReport {
+func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *StatsReport {
 	r, _ := StatsFixture(prog, arts, tok, "")
 	return r
 }
@@ -132,14 +133,14 @@ func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) *Sta
 // StatsFixture is Stats sampling the runbooks of the named fixture ("" for each task's first fixture by name). A
 // task the fixture does not render is reported without numbers and left out of the shared prefix. It fails only
 // when the project has no fixture of that name.
-func StatsFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter, fixture string) (*StatsReport, error) {
+func StatsFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) (*StatsReport, error) {
 	if err := checkSample(prog.Project, fixture); err != nil {
 		return nil, err
 	}
 	if tok == nil {
-		tok, _ = NewCounter("")
+		tok = tokens.New(tokens.O200k)
 	}
-	r := &StatsReport{Encoding: tok.Encoding(), Sample: fixture, Tasks: []TaskStats{}}
+	r := &StatsReport{Encoding: tok.Encoding().String(), Sample: fixture, Tasks: []TaskStats{}}
 	runbooks := map[string][]*assemble.Artifact{}
 	turns := map[string][]*assemble.Artifact{} // by runbook path prefix "task/fixture."
 	for _, a := range arts {
@@ -180,7 +181,7 @@ func sampleOf(rbs []*assemble.Artifact, fixture string) *assemble.Artifact {
 	return rbs[0]
 }
 
-func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *Counter, fixture string) TaskStats {
+func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *tokens.Counter, fixture string) TaskStats {
 	ts := TaskStats{Task: task, Blocks: []BlockStats{}, Scopes: []ScopeStats{}, Fixtures: []FixtureStats{}}
 	a := sampleOf(rbs, fixture)
 	if a == nil {
@@ -231,7 +232,7 @@ func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemb
 }
 
 // prefixOf describes a's first n bytes.
-func prefixOf(a *assemble.Artifact, n int, tok *Counter) Prefix {
+func prefixOf(a *assemble.Artifact, n int, tok *tokens.Counter) Prefix {
 	p := Prefix{Bytes: n, Tokens: tok.Count(a.Text[:n])}
 	at := blocks.TextPos(a.Text, n)
 	p.Line, p.Col = at.Line, at.Column
@@ -260,7 +261,7 @@ func sharedLen(texts []string) int {
 // rendering every task, else of each task's first. The common prefix is cut back to the shortest global prefix of
 // the runbooks compared: a task or session block whose text coincides in every runbook compared (a session value
 // that happens to be the same in one fixture) would not coincide in the next session, so it is no shared prefix.
-func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok *Counter, fixture string) SharedPrefix {
+func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok *tokens.Counter, fixture string) SharedPrefix {
 	sp := SharedPrefix{Artifacts: []string{}, Ends: []TaskBlock{}}
 	var rendered []string
 	for _, task := range tasks {

@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	toks "github.com/promptc/promptc/tokens"
 )
 
 // trackerSession renders the reference project's session with the most turns, for the benchmarks.
@@ -37,7 +37,7 @@ func BenchmarkProject(b *testing.B) {
 	s, prog := trackerSession(b, "chat")
 	cat, _ := projection.NewCatalog(prog.Project.Models)
 	// One counter for every request, as a platform's daemon keeps one: its vocabulary loads once per process.
-	tok, _ := guard.NewCounter(guard.O200k)
+	tok := toks.New(toks.O200k)
 	for _, p := range projection.Providers() {
 		m, _ := cat.Model(p, "")
 		in := s.Input(len(s.Turns))
@@ -68,7 +68,7 @@ func BenchmarkSimulate50(b *testing.B) {
 	m, _ := cat.Model(projection.Anthropic, "")
 	for b.Loop() {
 		// A fresh counter each time, so that no paragraph is counted from a cache an earlier run filled.
-		tok, _ := guard.NewCounter(guard.O200k)
+		tok := toks.New(toks.O200k)
 		if _, err := projection.Simulate([]projection.Replay{long}, projection.Options{Model: m, Counter: tok}); err != nil {
 			b.Fatal(err)
 		}
@@ -91,7 +91,7 @@ func BenchmarkSimulateTurns(b *testing.B) {
 			}
 			b.Run(fmt.Sprintf("%s/%d", p, n), func(b *testing.B) {
 				for b.Loop() {
-					tok, _ := guard.NewCounter(guard.O200k)
+					tok := toks.New(toks.O200k)
 					if _, err := projection.Simulate([]projection.Replay{long}, projection.Options{Model: m, Counter: tok}); err != nil {
 						b.Fatal(err)
 					}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	toks "github.com/promptc/promptc/tokens"
 )
 
 func TestBuiltinModels(t *testing.T) {
@@ -151,7 +151,7 @@ func TestEveryModeProjects(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	counter, _ := guard.NewCounter(guard.O200k)
+	counter := toks.New(toks.O200k)
 	allModes := []projection.CacheMode{projection.CacheExplicit, projection.CacheAutomatic, projection.CacheImplicit}
 	allTTLs := []projection.TTL{projection.TTL5m, projection.TTL30m, projection.TTL1h, projection.TTLInMemory, projection.TTL24h}
 	for _, m := range projection.Models() {

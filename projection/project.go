@@ -11,7 +11,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Input is what one request carries: the runbook (the stable prefix), the conversation so far, and the turn's
@@ -46,7 +46,7 @@ type Options struct {
 	// that trims at every turn (LayoutTrimEveryTurn).
 	MaxHistoryTokens int
 	// Counter counts tokens; nil means o200k_base.
-	Counter *guard.Counter
+	Counter *tokens.Counter
 }
 
 // PartKind says what a part of a request is.
@@ -139,10 +139,7 @@ func project(in Input, opt Options, naive bool) (*Projection, error) {
 		opt.MaxTokens = 4096
 	}
 	if opt.Counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		opt.Counter = c
 	}
 	b, err := newBuilder(opt, naive)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Replay is one conversation to replay: a runbook, its turns' messages in order, and the assistant's replies.
@@ -194,10 +194,7 @@ const DefaultGap = 30 * time.Second
 // counted and hashed once.
 func Simulate(sessions []Replay, opt Options) (*Simulation, error) {
 	if opt.Counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		opt.Counter = c
 	}
 	mode, err := resolve(opt)
@@ -206,7 +203,7 @@ func Simulate(sessions []Replay, opt Options) (*Simulation, error) {
 	}
 	opt.Cache, opt.Implicit = mode, false
 	m := opt.Model
-	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding(), model: m}
+	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding().String(), model: m}
 	ttls := lifetimes(m, mode)
 	if t := m.Lifetime(opt.TTL); t != TTLDefault && len(ttls) > 0 {
 		sim.TTL = t.String()

@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Prediction compares a bucket's real hit rate with what promptc simulate predicts for the same task, provider
@@ -40,12 +41,9 @@ type TurnPrediction struct {
 // under the bucket's model (cat), compared with the real hit rate, in total and turn by turn. A bucket that
 // cannot be simulated (no task, a task or model the project does not know, no fixture with turns) gets a
 // Prediction saying why. counter counts tokens (nil: o200k_base).
-func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter *guard.Counter) error {
+func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter *tokens.Counter) error {
 	if counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return err
-		}
+		c := tokens.New(tokens.O200k)
 		counter = c
 	}
 	r.Predictions = nil
@@ -97,7 +95,7 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 }
 
 // simulate replays row's task under row's model; why says why it cannot.
-func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter *guard.Counter) (*projection.Simulation, string, error) {
+func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter *tokens.Counter) (*projection.Simulation, string, error) {
 	if row.Task == "" {
 		return nil, "the log names no task (the wrapper's \"task\")", nil
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
 
 // providerFlags are the flags project and simulate share: which API, model, cache mode and tools.
@@ -35,10 +35,7 @@ func providerChoices() string {
 // loadForProjection loads the project and returns it with the options the provider flags choose. The token
 // vocabulary loads meanwhile, in the background: it takes about as long as reading and compiling the project.
 func (e *env) loadForProjection(c *cli.Context, cmd string) (*assemble.Program, projection.Options, error) {
-	tok, err := guard.NewCounter(guard.O200k)
-	if err != nil {
-		return nil, projection.Options{}, err
-	}
+	tok := tokens.New(tokens.O200k)
 	tok.Preload()
 	prog, err := e.load()
 	if err != nil {
