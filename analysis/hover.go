@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Hover is what an editor shows over a name: Markdown text about the symbol, and the range of the name.
@@ -18,11 +18,8 @@ type Hover struct {
 }
 
 // counter counts tokens for hovers and lints: one o200k_base vocabulary for the whole process.
-var counter = sync.OnceValue(func() *guard.Counter {
-	c, err := guard.NewCounter("")
-	if err != nil {
-		return nil
-	}
+var counter = sync.OnceValue(func() *tokens.Counter {
+	c := tokens.New(tokens.O200k)
 	return c
 })
 
@@ -116,8 +113,9 @@ func (s *Snapshot) hoverBlock(id string) string {
 }
 
 // rendered renders block b for the first task whose gate admits it and the first fixture (by name) rendering that
-// task: the block's own text (heading and body) as the artifact holds it. ok is false when the project has errors,
-// or the block renders nowhere.
+// task, as Project.SampleFixture takes it, going on to the next (Project.FixturesFor) where that one's values fail
+// or, for a turn block, it has no turns: the block's own text (heading and body) as the artifact holds it. ok is
+// false when the project has errors, or the block renders nowhere.
 func (s *Snapshot) rendered(b *blocks.Block) (task, fixture, text string, ok bool) {
 	if len(s.diags) > 0 {
 		return "", "", "", false
@@ -127,10 +125,7 @@ func (s *Snapshot) rendered(b *blocks.Block) (task, fixture, text string, ok boo
 		if !b.AdmitsTask(t) {
 			continue
 		}
-		for _, f := range p.Fixtures {
-			if !f.AdmitsTask(t) {
-				continue
-			}
+		for _, f := range p.FixturesFor(t) {
 			sess, err := s.Program.NewSession(t, f.Session)
 			if err != nil {
 				continue
@@ -289,10 +284,8 @@ func (s *Snapshot) hoverTask(task string) string {
 	var w strings.Builder
 	fmt.Fprintf(&w, "**task %q** (%s)\n\n", task, p.TaskRange(task))
 	var fixtures []string
-	for _, f := range p.Fixtures {
-		if f.AdmitsTask(task) {
-			fixtures = append(fixtures, f.Name)
-		}
+	for _, f := range p.FixturesFor(task) {
+		fixtures = append(fixtures, f.Name)
 	}
 	if len(fixtures) == 0 {
 		w.WriteString("no fixture renders it: it is unguarded\n")

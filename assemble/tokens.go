@@ -6,14 +6,14 @@ import (
 	"github.com/promptc/promptc/tokens"
 )
 
-// The turn budget counts tokens with o200k_base, as promptc's reports do (see guard.Counter). A text is split into
+// The turn budget counts tokens with o200k_base, as promptc's reports do (see tokens.Counter). A text is split into
 // lines, each cut right after a newline that a character other than white space follows, and each distinct piece is
 // tokenized once and its count cached, so that recounting a message after one item is dropped tokenizes only the
 // lines that changed. o200k_base's pre-tokenizer never joins a newline with a following character other than white
 // space, so the pieces' counts add up to the whole text's exactly (TestLineCounterExact). The vocabulary is loaded
 // on the first count, so a project without a budget never loads it.
 
-// TokenCounter counts the tokens of a text. guard.Counter is one.
+// TokenCounter counts the tokens of a text. tokens.Counter is one.
 type TokenCounter interface {
 	Count(text string) int
 }

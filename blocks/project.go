@@ -282,16 +282,32 @@ func (f *Fixture) AdmitsTask(task string) bool {
 	return slices.Contains(f.Tasks, "*") || slices.Contains(f.Tasks, task)
 }
 
-// DefaultFixture returns the fixture that renders task when none is named: the only fixture whose tasks admit it.
-// With none or several, it returns nil and the names of the fixtures that render the task (none, or several to
-// choose from).
-func (p *Project) DefaultFixture(task string) (*Fixture, []string) {
-	var found []*Fixture
+// Which fixture a command takes when none is named is one policy with two entry points, by what the command does
+// with it (docs/reference.md#default-and-sample-fixtures):
+//
+//   - DefaultFixture, for commands whose output bytes depend on the choice (render, install): the only fixture
+//     rendering the task; with several it refuses to guess, and the caller asks for one by name.
+//   - SampleFixture, for commands that measure or explain a task (stats, lint, explain, the preview, the editor):
+//     the first by name of the fixtures rendering the task, and the caller says it chose.
+//
+// Both choose among FixturesFor(task); a project without fixture files has one implicit fixture rendering every task.
+
+// FixturesFor returns the fixtures that render task (their tasks admit it), sorted by name as p.Fixtures is.
+func (p *Project) FixturesFor(task string) []*Fixture {
+	var out []*Fixture
 	for _, f := range p.Fixtures {
 		if f.AdmitsTask(task) {
-			found = append(found, f)
+			out = append(out, f)
 		}
 	}
+	return out
+}
+
+// DefaultFixture returns the fixture that renders task when none is named, for a command whose bytes depend on it:
+// the only fixture whose tasks admit it. With none or several, it returns nil and the names of the fixtures that
+// render the task (none, or several to choose from), by name.
+func (p *Project) DefaultFixture(task string) (*Fixture, []string) {
+	found := p.FixturesFor(task)
 	if len(found) == 1 {
 		return found[0], nil
 	}
@@ -300,6 +316,16 @@ func (p *Project) DefaultFixture(task string) (*Fixture, []string) {
 		names[i] = f.Name
 	}
 	return nil, names
+}
+
+// SampleFixture returns the fixture that measuring or explaining task samples when none is named: the first by
+// name of those rendering it (FixturesFor), or nil when none does. Unlike DefaultFixture it never refuses, so a
+// caller that took it from several should say so.
+func (p *Project) SampleFixture(task string) *Fixture {
+	if fs := p.FixturesFor(task); len(fs) > 0 {
+		return fs[0]
+	}
+	return nil
 }
 
 // Fixture returns the fixture named name, or nil.

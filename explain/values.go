@@ -6,16 +6,15 @@ import (
 	"github.com/promptc/promptc/templates"
 )
 
-// DefaultFixture is the fixture Block samples a task with when none is given: the only fixture rendering the task,
-// else the first by name of those that do (ok is false when several could be meant, so the caller can say which one
-// it took), else nil.
+// DefaultFixture is the fixture Block samples a task with when none is given, by the policy of blocks.Project
+// (docs/reference.md#default-and-sample-fixtures): the only fixture rendering the task (Project.DefaultFixture),
+// else the first by name of those that do (Project.SampleFixture; ok is false when several could be meant, so the
+// caller can say which one it took), else nil.
 func DefaultFixture(p *blocks.Project, task string) (f *blocks.Fixture, ok bool) {
-	if f, names := p.DefaultFixture(task); f != nil {
+	if f, _ := p.DefaultFixture(task); f != nil {
 		return f, true
-	} else if len(names) > 0 {
-		return p.Fixture(names[0]), false
 	}
-	return nil, false
+	return p.SampleFixture(task), false
 }
 
 // values are the prepared values of one fixture's session, or of one of its turns on top of it.

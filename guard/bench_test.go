@@ -6,6 +6,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/internal/gen"
+	"github.com/promptc/promptc/tokens"
 )
 
 // benchLintSizes are the project sizes lint must handle in near-linear time: ns/block must stay flat from one size
@@ -26,7 +27,7 @@ func BenchmarkLint(b *testing.B) {
 			if len(diags) > 0 {
 				b.Fatal(diags)
 			}
-			tok, _ := NewCounter("")
+			tok := tokens.New(tokens.O200k)
 			tok.Count("warm up") // load the vocabulary outside the timer
 			b.ResetTimer()
 			for b.Loop() {

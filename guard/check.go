@@ -11,20 +11,21 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Options tune Check and Diff.
 type Options struct {
 	// Counter prices each change in tokens of cached prefix; nil means an o200k_base counter. Its vocabulary loads
 	// on the first count, so a comparison where nothing differs loads none.
-	Counter *Counter
+	Counter *tokens.Counter
 }
 
-func (o Options) counter() *Counter {
+func (o Options) counter() *tokens.Counter {
 	if o.Counter != nil {
 		return o.Counter
 	}
-	tok, _ := NewCounter("")
+	tok := tokens.New(tokens.O200k)
 	return tok
 }
 

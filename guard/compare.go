@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Side is one version of a project's artifacts. Old sides read from golden/ carry bytes only; sides compiled from
@@ -93,8 +94,8 @@ type Report struct {
 
 // Compare compares two sides artifact by artifact and attributes every difference. tok counts the invalidated tokens;
 // it is only used when something differs, so a clean comparison never loads a vocabulary.
-func Compare(old, new Side, tok *Counter) *Report {
-	r := &Report{Old: old, New: new, Encoding: tok.Encoding()}
+func Compare(old, new Side, tok *tokens.Counter) *Report {
+	r := &Report{Old: old, New: new, Encoding: tok.Encoding().String()}
 	olds := map[string]*assemble.Artifact{}
 	for _, a := range old.Arts {
 		olds[a.Path] = a
@@ -123,7 +124,7 @@ func Compare(old, new Side, tok *Counter) *Report {
 	return r
 }
 
-func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *Counter) *Change {
+func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *tokens.Counter) *Change {
 	c := &Change{Path: path, Status: golden.Changed}
 	var oldText, newText string
 	switch {

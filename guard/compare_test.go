@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/tokens"
 )
 
 // cmpProject is small enough to compare by hand. Its runbooks are
@@ -126,12 +127,9 @@ func cmpTree(arts []*assemble.Artifact) map[string][]byte {
 }
 
 // cmpFreshCounter returns a counter of its own, whose cache tells whether anything was counted.
-func cmpFreshCounter(t *testing.T) *Counter {
+func cmpFreshCounter(t *testing.T) *tokens.Counter {
 	t.Helper()
-	tok, err := NewCounter(O200k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := tokens.New(tokens.O200k)
 	return tok
 }
 
@@ -346,8 +344,8 @@ func TestCompare(t *testing.T) {
 			}
 			tok := cmpFreshCounter(t)
 			r := Compare(old, Side{Label: "build", Dir: "build/", Arts: newArts}, tok)
-			if r.Encoding != O200k {
-				t.Errorf("Encoding = %q, want %q", r.Encoding, O200k)
+			if r.Encoding != tokens.O200k.String() {
+				t.Errorf("Encoding = %q, want %q", r.Encoding, tokens.O200k.String())
 			}
 			if len(r.Changes) != len(tt.want) {
 				var paths []string
@@ -420,9 +418,9 @@ func cmpCheck(t *testing.T, c *Change, w cmpWant, oldDir string) {
 }
 
 // cmpExpectTok counts the expected tokens; no comparison under test uses it.
-var cmpExpectTok *Counter
+var cmpExpectTok *tokens.Counter
 
-func cmpExpectCounter(t *testing.T) *Counter {
+func cmpExpectCounter(t *testing.T) *tokens.Counter {
 	t.Helper()
 	if cmpExpectTok == nil {
 		cmpExpectTok = cmpFreshCounter(t)

@@ -13,6 +13,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Lint ids (DESIGN §8; docs/lint.md argues each one and its severity).
@@ -176,7 +177,7 @@ func LintIDs() []string {
 // manifest matches are dropped; an entry that matches nothing is itself reported (unused-allow). The result is sorted
 // by position, then lint id, then message, and depends on the inputs alone. The lints that measure one runbook per
 // task (short-prefix) sample each task's first fixture by name, and say so.
-func Lint(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) []Finding {
+func Lint(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) []Finding {
 	out, _ := LintFixture(prog, arts, tok, "")
 	return out
 }
@@ -184,12 +185,12 @@ func Lint(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) []Fin
 // LintFixture is Lint with the lints that measure one runbook per task (short-prefix) sampling the named fixture
 // ("" for each task's first fixture by name); a task the fixture does not render is not measured. It fails only
 // when the project has no fixture of that name.
-func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter, fixture string) ([]Finding, error) {
+func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) ([]Finding, error) {
 	if err := checkSample(prog.Project, fixture); err != nil {
 		return nil, err
 	}
 	if tok == nil {
-		tok, _ = NewCounter("")
+		tok = tokens.New(tokens.O200k)
 	}
 	l := newLinter(prog, arts, tok)
 	l.sample = fixture
@@ -209,7 +210,7 @@ func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter
 // LintErrors runs only the error-level lints, which need no token counts: the ones promptc check fails on. It stays
 // cheap enough for a pre-commit hook on every commit.
 func LintErrors(prog *assemble.Program, arts []*assemble.Artifact) []Finding {
-	tok, _ := NewCounter("")
+	tok := tokens.New(tokens.O200k)
 	l := newLinter(prog, arts, tok)
 	l.pastedConstants()
 	l.invisibleChars()
@@ -284,7 +285,7 @@ type linter struct {
 	prog   *assemble.Program
 	p      *blocks.Project
 	arts   []*assemble.Artifact
-	tok    *Counter
+	tok    *tokens.Counter
 	sample string                 // the fixture short-prefix measures, "" for each task's first
 	bodies []*lintBody            // one per block, in project order
 	byID   map[string]*lintBody   // by block id
@@ -325,7 +326,7 @@ func (seg *litSegment) squeezed() (string, []int) {
 	return seg.norm, seg.idx
 }
 
-func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) *linter {
+func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *linter {
 	p := prog.Project
 	l := &linter{prog: prog, p: p, arts: arts, tok: tok, byID: map[string]*lintBody{}, ran: map[string]bool{},
 		pasted: map[*lintBody][][2]int{}, usedBy: map[string][]string{}}

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/tokens"
 )
 
 // findingsProject is a project of n findings of one shape:
@@ -45,7 +46,7 @@ func findingsProject(shape string, n int) fstest.MapFS {
 // BenchmarkLintFindings runs every lint over projects with 7,200 and 72,000 findings (or silenced findings):
 // the time per finding stays flat (placing, silencing and sorting findings is not a scan per finding).
 func BenchmarkLintFindings(b *testing.B) {
-	tok, _ := NewCounter("")
+	tok := tokens.New(tokens.O200k)
 	tok.Count("warm up")
 	for _, shape := range []string{"invisible", "allowed", "refs", "dates"} {
 		for _, n := range []int{7200, 72000} {

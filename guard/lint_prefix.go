@@ -22,7 +22,7 @@ func (l *linter) shortPrefix() {
 	}
 	l.ran[LintShortPrefix] = true
 	for _, task := range l.p.Tasks {
-		a := sampleOf(runbooks[task], l.sample)
+		a := sampleOf(l.p, task, runbooks[task], l.sample)
 		if a == nil {
 			continue
 		}

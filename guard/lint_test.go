@@ -13,22 +13,19 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/tokens"
 )
 
 var (
 	ltTokOnce sync.Once
-	ltTok     *Counter
+	ltTok     *tokens.Counter
 )
 
 // ltCounter returns one o200k counter shared by every test, so the vocabulary loads once.
-func ltCounter(t testing.TB) *Counter {
+func ltCounter(t testing.TB) *tokens.Counter {
 	t.Helper()
 	ltTokOnce.Do(func() {
-		var err error
-		ltTok, err = NewCounter(O200k)
-		if err != nil {
-			panic(err)
-		}
+		ltTok = tokens.New(tokens.O200k)
 	})
 	return ltTok
 }
@@ -866,7 +863,7 @@ func FuzzLint(f *testing.F) {
 // ltPrefixText returns a one-line text that, followed by the runbook separator, counts exactly n tokens: the stable
 // prefix of a runbook whose first block is this text and whose second is a session block. It repeats a sentence and
 // trims it to the shortest length that reaches n tokens, found by bisection with the counter the lint uses.
-func ltPrefixText(t *testing.T, tok *Counter, n int) string {
+func ltPrefixText(t *testing.T, tok *tokens.Counter, n int) string {
 	t.Helper()
 	long := strings.TrimSpace(strings.Repeat("Run the tests before you push, and read the whole diff twice. ", n/4))
 	count := func(k int) int { return tok.Count(strings.TrimRight(long[:k], " ") + "\n\n") }

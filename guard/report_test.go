@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/tokens"
 )
 
 // go test ./guard -run TestReport -update rewrites testdata/report/*.golden; read the diff before committing it.
@@ -270,7 +271,7 @@ func TestReportJSON(t *testing.T) {
 	if err := dec.Decode(&got); err != nil {
 		t.Fatalf("decoding the documented fields: %v", err)
 	}
-	if got.Version != 1 || got.Old != "HEAD" || got.New != "working tree" || got.Encoding != O200k {
+	if got.Version != 1 || got.Old != "HEAD" || got.New != "working tree" || got.Encoding != tokens.O200k.String() {
 		t.Errorf("header = %d %q %q %q, want 1 HEAD, working tree, o200k_base", got.Version, got.Old, got.New, got.Encoding)
 	}
 	s := r.Summarize()
@@ -297,7 +298,7 @@ func TestReportJSON(t *testing.T) {
 
 	// A clean report still has every top-level field, with empty arrays rather than null.
 	b.Reset()
-	if err := (&Result{Report: &Report{Old: Side{Label: "HEAD"}, New: Side{Label: "working tree"}, Encoding: O200k}}).WriteJSON(&b); err != nil {
+	if err := (&Result{Report: &Report{Old: Side{Label: "HEAD"}, New: Side{Label: "working tree"}, Encoding: tokens.O200k.String()}}).WriteJSON(&b); err != nil {
 		t.Fatal(err)
 	}
 	want := `{
@@ -370,14 +371,14 @@ func TestReportMarkdown(t *testing.T) {
 
 	// No change: a short all-clear, no table.
 	b.Reset()
-	(&Result{Report: &Report{Old: Side{Label: "HEAD"}, Encoding: O200k}}).WriteMarkdown(&b, MarkdownOptions{})
+	(&Result{Report: &Report{Old: Side{Label: "HEAD"}, Encoding: tokens.O200k.String()}}).WriteMarkdown(&b, MarkdownOptions{})
 	if want := "### promptc diff HEAD: 0 artifacts changed\n\nNo artifact changed: every cached prefix is intact.\n"; b.String() != want {
 		t.Errorf("clean markdown =\n%q\nwant\n%q", b.String(), want)
 	}
 
 	// A diff holding a code fence gets a longer fence, so the comment's markup stays intact.
 	b.Reset()
-	fenced := &Report{Encoding: O200k, Changes: []*Change{{
+	fenced := &Report{Encoding: tokens.O200k.String(), Changes: []*Change{{
 		Path: "t/a.runbook.md", Status: golden.Changed, Task: "t", Kind: blocks.Runbook, Offset: 0, Line: 1, Col: 1,
 		Diff: "--- a/t/a.runbook.md\n+++ b/t/a.runbook.md\n@@ -1 +1 @@\n-```sh\n+````sh\n",
 	}}}
@@ -388,7 +389,7 @@ func TestReportMarkdown(t *testing.T) {
 }
 
 func TestReportAnnotationsEscaping(t *testing.T) {
-	r := &Report{Old: Side{Label: "golden", Dir: "golden/"}, Encoding: O200k, Changes: []*Change{
+	r := &Report{Old: Side{Label: "golden", Dir: "golden/"}, Encoding: tokens.O200k.String(), Changes: []*Change{
 		{
 			Path: "t/a.runbook.md", Status: golden.Changed, Task: "t", Kind: blocks.Runbook, Offset: 3, Line: 1, Col: 4,
 			Block: "b", Source: blocks.Range{Filename: "blocks/100%,a:b.toml", Start: blocks.Pos{Line: 7, Column: 1}}, Scope: blocks.ScopeGlobal, Side: "new",

@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/tokens"
 )
 
 // StatsReport is the size of a project's prompts: per task, per block and per scope, and the prefixes that runbooks
@@ -124,7 +125,7 @@ type TaskBlock struct {
 // Stats measures the artifacts a program built (as Program.Build returns them), counting tokens with tok (nil: an
 // o200k_base counter), sampling each task's first fixture by name. Tasks are in manifest order. A prefix common to
 // several runbooks is cut back to a whole character, so that its line, column and tokens are those of valid text.
-func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) *StatsReport {
+func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *StatsReport {
 	r, _ := StatsFixture(prog, arts, tok, "")
 	return r
 }
@@ -132,14 +133,14 @@ func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter) *Sta
 // StatsFixture is Stats sampling the runbooks of the named fixture ("" for each task's first fixture by name). A
 // task the fixture does not render is reported without numbers and left out of the shared prefix. It fails only
 // when the project has no fixture of that name.
-func StatsFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counter, fixture string) (*StatsReport, error) {
+func StatsFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) (*StatsReport, error) {
 	if err := checkSample(prog.Project, fixture); err != nil {
 		return nil, err
 	}
 	if tok == nil {
-		tok, _ = NewCounter("")
+		tok = tokens.New(tokens.O200k)
 	}
-	r := &StatsReport{Encoding: tok.Encoding(), Sample: fixture, Tasks: []TaskStats{}}
+	r := &StatsReport{Encoding: tok.Encoding().String(), Sample: fixture, Tasks: []TaskStats{}}
 	runbooks := map[string][]*assemble.Artifact{}
 	turns := map[string][]*assemble.Artifact{} // by runbook path prefix "task/fixture."
 	for _, a := range arts {
@@ -150,9 +151,9 @@ func StatsFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *Counte
 		}
 	}
 	for _, task := range prog.Project.Tasks {
-		r.Tasks = append(r.Tasks, taskStats(task, runbooks[task], turns, tok, fixture))
+		r.Tasks = append(r.Tasks, taskStats(prog.Project, task, runbooks[task], turns, tok, fixture))
 	}
-	r.Shared = sharedPrefix(prog.Project.Tasks, runbooks, tok, fixture)
+	r.Shared = sharedPrefix(prog.Project, runbooks, tok, fixture)
 	return r, nil
 }
 
@@ -168,21 +169,23 @@ func checkSample(p *blocks.Project, fixture string) error {
 	return fmt.Errorf("no fixture %q%s", fixture, blocks.DidYouMean(fixture, names))
 }
 
-// sampleOf returns the runbook of rbs (a task's, by fixture name) that stats and the lints measure: the named
-// fixture's, else the first; nil when there is none.
-func sampleOf(rbs []*assemble.Artifact, fixture string) *assemble.Artifact {
-	if fixture != "" {
-		return findFixture(rbs, fixture)
+// sampleOf returns the runbook of rbs (task's, one per fixture rendering it) that stats and the lints measure: the
+// named fixture's, else that of p.SampleFixture(task), the first by name
+// (docs/reference.md#default-and-sample-fixtures); nil when there is none.
+func sampleOf(p *blocks.Project, task string, rbs []*assemble.Artifact, fixture string) *assemble.Artifact {
+	if fixture == "" {
+		f := p.SampleFixture(task)
+		if f == nil {
+			return nil
+		}
+		fixture = f.Name
 	}
-	if len(rbs) == 0 {
-		return nil
-	}
-	return rbs[0]
+	return findFixture(rbs, fixture)
 }
 
-func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *Counter, fixture string) TaskStats {
+func taskStats(p *blocks.Project, task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *tokens.Counter, fixture string) TaskStats {
 	ts := TaskStats{Task: task, Blocks: []BlockStats{}, Scopes: []ScopeStats{}, Fixtures: []FixtureStats{}}
-	a := sampleOf(rbs, fixture)
+	a := sampleOf(p, task, rbs, fixture)
 	if a == nil {
 		return ts
 	}
@@ -231,7 +234,7 @@ func taskStats(task string, rbs []*assemble.Artifact, turns map[string][]*assemb
 }
 
 // prefixOf describes a's first n bytes.
-func prefixOf(a *assemble.Artifact, n int, tok *Counter) Prefix {
+func prefixOf(a *assemble.Artifact, n int, tok *tokens.Counter) Prefix {
 	p := Prefix{Bytes: n, Tokens: tok.Count(a.Text[:n])}
 	at := blocks.TextPos(a.Text, n)
 	p.Line, p.Col = at.Line, at.Column
@@ -257,14 +260,15 @@ func sharedLen(texts []string) int {
 }
 
 // sharedPrefix compares one runbook per task: the sample's where a fixture was asked for; else of the first fixture
-// rendering every task, else of each task's first. The common prefix is cut back to the shortest global prefix of
-// the runbooks compared: a task or session block whose text coincides in every runbook compared (a session value
-// that happens to be the same in one fixture) would not coincide in the next session, so it is no shared prefix.
-func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok *Counter, fixture string) SharedPrefix {
+// rendering every task, else of each task's sample (Project.SampleFixture). The common prefix is cut back to the
+// shortest global prefix of the runbooks compared: a task or session block whose text coincides in every runbook
+// compared (a session value that happens to be the same in one fixture) would not coincide in the next session, so
+// it is no shared prefix.
+func sharedPrefix(p *blocks.Project, runbooks map[string][]*assemble.Artifact, tok *tokens.Counter, fixture string) SharedPrefix {
 	sp := SharedPrefix{Artifacts: []string{}, Ends: []TaskBlock{}}
 	var rendered []string
-	for _, task := range tasks {
-		if sampleOf(runbooks[task], fixture) != nil {
+	for _, task := range p.Tasks {
+		if sampleOf(p, task, runbooks[task], fixture) != nil {
 			rendered = append(rendered, task)
 		}
 	}
@@ -288,7 +292,7 @@ func sharedPrefix(tasks []string, runbooks map[string][]*assemble.Artifact, tok 
 	picked := make([]*assemble.Artifact, len(rendered))
 	texts := make([]string, len(rendered))
 	for i, task := range rendered {
-		picked[i] = runbooks[task][0]
+		picked[i] = sampleOf(p, task, runbooks[task], "")
 		if a := findFixture(runbooks[task], common); common != "" && a != nil {
 			picked[i] = a
 		}

@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/promptc/promptc/tokens"
 )
 
 // stProject is small enough to measure by hand. issue/a.runbook.md is
@@ -46,7 +48,7 @@ func TestStats(t *testing.T) {
 	prog, arts := ltCompile(t, stProject)
 	tok := ltCounter(t)
 	r := Stats(prog, arts, tok)
-	if r.Encoding != O200k || len(r.Tasks) != 2 {
+	if r.Encoding != tokens.O200k.String() || len(r.Tasks) != 2 {
 		t.Fatalf("encoding %q, %d tasks; want o200k_base, 2", r.Encoding, len(r.Tasks))
 	}
 	issueText := "## Rules\n\nNever push to main.\n\nIssues only.\n\nYou are Ada.\n"

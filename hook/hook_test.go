@@ -194,7 +194,7 @@ func TestInstallFresh(t *testing.T) {
 
 	r := install(t, top, Options{})
 	hookPath := filepath.Join(top, ".git", "hooks", "pre-commit")
-	want := Result{Action: Installed, Top: top, Hook: hookPath, Project: ".", Projects: []string{"."}}
+	want := Result{Action: Added, Top: top, Hook: hookPath, Project: ".", Projects: []string{"."}}
 	if !reflect.DeepEqual(r, want) {
 		t.Errorf("Install:\n got %+v\nwant %+v", r, want)
 	}
@@ -236,7 +236,7 @@ func TestInstallKeepsForeignHook(t *testing.T) {
 	writeFile(t, filepath.Join(hooks, "pre-commit"), foreign, 0o755)
 
 	r := install(t, top, Options{})
-	if !r.Kept || !r.Chained || r.Replaced || r.Action != Installed {
+	if !r.Kept || !r.Chained || r.Replaced || r.Action != Added {
 		t.Errorf("Install: %+v, want Kept and Chained", r)
 	}
 	want := "installed .git/hooks/pre-commit (runs: promptc -C . check); kept your existing hook as pre-commit.local, which runs first"

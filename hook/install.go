@@ -25,8 +25,8 @@ type Options struct {
 type Action int
 
 const (
-	// Installed: there was no promptc hook; now there is.
-	Installed Action = iota
+	// Added: there was no promptc hook; now there is (Summary says "installed").
+	Added Action = iota
 	// Updated: promptc's hook was there and now also checks this project.
 	Updated
 	// Unchanged: promptc's hook was there and already checked this project.
@@ -55,7 +55,7 @@ func (r Result) Summary() string {
 	}
 	var s string
 	switch r.Action {
-	case Installed:
+	case Added:
 		s = "installed " + hook
 	case Updated:
 		s = "updated " + hook
@@ -132,9 +132,9 @@ func Install(projectRoot string, opts Options) (Result, error) {
 
 	switch {
 	case !exists:
-		r.Action = Installed
+		r.Action = Added
 	case foreign && opts.Force:
-		r.Action, r.Replaced = Installed, true
+		r.Action, r.Replaced = Added, true
 	case foreign:
 		if _, err := os.Lstat(local); err == nil {
 			return Result{}, &ConflictError{Hook: r.Hook, Local: local}
@@ -143,7 +143,7 @@ func Install(projectRoot string, opts Options) (Result, error) {
 		if err := os.Rename(r.Hook, local); err != nil {
 			return Result{}, fmt.Errorf("keeping the existing hook: %w", err)
 		}
-		r.Action, r.Kept = Installed, true
+		r.Action, r.Kept = Added, true
 	case bytes.Equal(old, script) && executable(r.Hook):
 		r.Action = Unchanged
 	default:

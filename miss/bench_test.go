@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/miss"
+	"github.com/promptc/promptc/tokens"
 )
 
 // bigBody is an Anthropic body of about 1 MB: a runbook of varied paragraphs in four system blocks and a long
@@ -54,7 +54,7 @@ func BenchmarkMiss(b *testing.B) {
 		b.Fatalf("body of %d bytes", len(a))
 	}
 	for b.Loop() {
-		tok, _ := guard.NewCounter(guard.O200k) // a fresh counter: no paragraph counted before
+		tok := tokens.New(tokens.O200k) // a fresh counter: no paragraph counted before
 		r, _, err := miss.Between(a, e, miss.Options{Counter: tok})
 		if err != nil || r.Extends || r.Part != 3 {
 			b.Fatal(err, r.Part)

@@ -5,8 +5,8 @@ import (
 	"sync"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Options configure Between.
@@ -18,7 +18,7 @@ type Options struct {
 	// Program is the project the bodies may come from, to name the source of the differing byte (nil: none).
 	Program *assemble.Program
 	// Counter counts tokens (nil: o200k_base).
-	Counter *guard.Counter
+	Counter *tokens.Counter
 }
 
 // BodyError is a body Between could not read: Side is "A" or "B".
@@ -35,10 +35,7 @@ func (e *BodyError) Unwrap() error { return e.Err }
 // B extends A or no render of the project matches).
 func Between(a, b []byte, opt Options) (*Result, *Source, error) {
 	if opt.Counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		opt.Counter = c
 	}
 	opt.Counter.Preload()

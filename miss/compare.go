@@ -5,8 +5,8 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Rules are the cache rules Compare applies to A's cache entries.
@@ -77,12 +77,9 @@ type Result struct {
 }
 
 // Compare finds where b leaves a's cached prefix. counter counts tokens (nil: o200k_base).
-func Compare(a, b *Body, rules Rules, counter *guard.Counter) (*Result, error) {
+func Compare(a, b *Body, rules Rules, counter *tokens.Counter) (*Result, error) {
 	if counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		counter = c
 	}
 	r := &Result{A: a, B: b, Rules: rules, SystemOffset: -1, Behind: -1, Before: -1}
@@ -164,7 +161,7 @@ func (r Rules) stepped(n int) int {
 
 // countParts counts the tokens of each part, and last that of the first off bytes of part at: tokenizing is most
 // of the time a large body takes, so the parts are counted on every processor at once.
-func countParts(parts []Part, at, off int, counter *guard.Counter) []int {
+func countParts(parts []Part, at, off int, counter *tokens.Counter) []int {
 	counts := make([]int, len(parts)+1)
 	texts := make([]string, len(parts)+1)
 	for i, p := range parts {

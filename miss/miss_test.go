@@ -145,7 +145,7 @@ func TestProjectedTurns(t *testing.T) {
 		t.Fatal(diags)
 	}
 	f := prog.Project.Fixture("conversation")
-	s, err := projection.FixtureSession(prog, "chat", f)
+	s, err := projection.FixtureReplay(prog, "chat", f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func TestAttributeConstant(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	s, err := projection.FixtureSession(prog, "chat", prog.Project.Fixture("conversation"))
+	s, err := projection.FixtureReplay(prog, "chat", prog.Project.Fixture("conversation"))
 	if err != nil {
 		t.Fatal(err)
 	}

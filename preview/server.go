@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 //go:embed assets
@@ -37,7 +37,7 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 // cannot reach it from a web page: see docs/preview.md).
 type Server struct {
 	root    string
-	counter *guard.Counter
+	counter *tokens.Counter
 
 	mu      sync.Mutex
 	snap    *Snapshot
@@ -48,10 +48,7 @@ type Server struct {
 
 // New returns a server for the project at root, its first snapshot built.
 func New(root string) (*Server, error) {
-	c, err := guard.NewCounter(guard.O200k)
-	if err != nil {
-		return nil, err
-	}
+	c := tokens.New(tokens.O200k)
 	s := &Server{root: root, counter: c, subs: map[chan int]struct{}{}}
 	if _, err := s.Refresh(); err != nil {
 		return nil, err

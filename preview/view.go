@@ -11,6 +11,7 @@ import (
 	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Snapshot is everything the page shows of a project at one moment: the compiled program and its artifacts, or the
@@ -25,19 +26,16 @@ type Snapshot struct {
 	Problems blocks.Diagnostics
 	Findings []guard.Finding
 
-	counter *guard.Counter
+	counter *tokens.Counter
 	byPath  map[string]*assemble.Artifact
 }
 
 // Load builds a snapshot of the project at root, counting tokens with counter (nil: o200k_base). A project that
 // does not compile is a snapshot too, holding its diagnostics: the page shows them instead of stale bytes. The
 // error is for what no page can show (the token vocabulary failing to load).
-func Load(root string, counter *guard.Counter) (*Snapshot, error) {
+func Load(root string, counter *tokens.Counter) (*Snapshot, error) {
 	if counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		counter = c
 	}
 	s := &Snapshot{Root: root, counter: counter, byPath: map[string]*assemble.Artifact{}}
@@ -305,7 +303,7 @@ func (s *Snapshot) Stats() *guard.StatsReport {
 	return guard.Stats(s.Prog, s.Arts, s.counter)
 }
 
-// Simulate replays task's session fixtures (projection.SessionFixtures) under provider's default model, as promptc
+// Simulate replays task's session fixtures (projection.ReplayFixtures) under provider's default model, as promptc
 // simulate does with no --fixture: the per-turn reads, writes and relative cost of promptc's layout and the naive
 // ones. A task with no fixture that has turns gives a simulation with no turns.
 func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, error) {
@@ -327,9 +325,9 @@ func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, erro
 	if err != nil {
 		return nil, err
 	}
-	var sessions []projection.Session
-	for _, f := range projection.SessionFixtures(s.Prog.Project, task) {
-		sess, err := projection.FixtureSession(s.Prog, task, f)
+	var sessions []projection.Replay
+	for _, f := range projection.ReplayFixtures(s.Prog.Project, task) {
+		sess, err := projection.FixtureReplay(s.Prog, task, f)
 		if err != nil {
 			return nil, err
 		}

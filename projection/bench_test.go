@@ -5,22 +5,22 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	toks "github.com/promptc/promptc/tokens"
 )
 
 // trackerSession renders the reference project's session with the most turns, for the benchmarks.
-func trackerSession(b *testing.B, task string) (projection.Session, *assemble.Program) {
+func trackerSession(b *testing.B, task string) (projection.Replay, *assemble.Program) {
 	prog, diags := assemble.LoadDir("../examples/tracker")
 	if len(diags) > 0 {
 		b.Fatal(diags)
 	}
-	var best projection.Session
+	var best projection.Replay
 	for _, f := range prog.Project.Fixtures {
 		if !f.AdmitsTask(task) || len(f.Turns) <= len(best.Turns) {
 			continue
 		}
-		s, err := projection.FixtureSession(prog, task, f)
+		s, err := projection.FixtureReplay(prog, task, f)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -37,7 +37,7 @@ func BenchmarkProject(b *testing.B) {
 	s, prog := trackerSession(b, "chat")
 	cat, _ := projection.NewCatalog(prog.Project.Models)
 	// One counter for every request, as a platform's daemon keeps one: its vocabulary loads once per process.
-	tok, _ := guard.NewCounter(guard.O200k)
+	tok := toks.New(toks.O200k)
 	for _, p := range projection.Providers() {
 		m, _ := cat.Model(p, "")
 		in := s.Input(len(s.Turns))
@@ -55,7 +55,7 @@ func BenchmarkProject(b *testing.B) {
 // asks for at most a second.
 func BenchmarkSimulate50(b *testing.B) {
 	s, prog := trackerSession(b, "chat")
-	long := projection.Session{Name: s.Name, Runbook: s.Runbook}
+	long := projection.Replay{Name: s.Name, Runbook: s.Runbook}
 	for i := 0; len(long.Turns) < 50; i++ {
 		long.Turns = append(long.Turns, s.Turns[i%len(s.Turns)])
 		if j := i % len(s.Turns); j < len(s.Replies) {
@@ -68,8 +68,8 @@ func BenchmarkSimulate50(b *testing.B) {
 	m, _ := cat.Model(projection.Anthropic, "")
 	for b.Loop() {
 		// A fresh counter each time, so that no paragraph is counted from a cache an earlier run filled.
-		tok, _ := guard.NewCounter(guard.O200k)
-		if _, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: m, Counter: tok}); err != nil {
+		tok := toks.New(toks.O200k)
+		if _, err := projection.Simulate([]projection.Replay{long}, projection.Options{Model: m, Counter: tok}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -84,15 +84,15 @@ func BenchmarkSimulateTurns(b *testing.B) {
 	for _, p := range []projection.Provider{projection.Anthropic, projection.OpenAI} {
 		m, _ := cat.Model(p, "")
 		for _, n := range []int{1000, 10000} {
-			long := projection.Session{Name: s.Name, Runbook: s.Runbook}
+			long := projection.Replay{Name: s.Name, Runbook: s.Runbook}
 			for i := 0; i < n; i++ {
 				long.Turns = append(long.Turns, fmt.Sprintf("Turn %d: look at NW-%d again and tell me whether the rate table for country %d is right.", i, i, i%250))
 				long.Replies = append(long.Replies, fmt.Sprintf("Reply %d: the table for %d holds the standard and the reduced rate; both match the ministry's list.", i, i%250))
 			}
 			b.Run(fmt.Sprintf("%s/%d", p, n), func(b *testing.B) {
 				for b.Loop() {
-					tok, _ := guard.NewCounter(guard.O200k)
-					if _, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: m, Counter: tok}); err != nil {
+					tok := toks.New(toks.O200k)
+					if _, err := projection.Simulate([]projection.Replay{long}, projection.Options{Model: m, Counter: tok}); err != nil {
 						b.Fatal(err)
 					}
 				}

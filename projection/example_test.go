@@ -98,7 +98,7 @@ func ExampleSimulate() {
 	rb := &assemble.Artifact{Text: strings.Repeat("A rule every task shares. ", 300) + "\n"}
 	cat, _ := projection.NewCatalog(nil)
 	model, _ := cat.Model(projection.Anthropic, "claude-sonnet-4-5")
-	sim, err := projection.Simulate([]projection.Session{{
+	sim, err := projection.Simulate([]projection.Replay{{
 		Name:    "demo",
 		Runbook: rb,
 		Turns:   []string{"Fix NW-1.", "Now NW-2.", "And NW-3."},
@@ -120,12 +120,12 @@ func ExampleSimulate() {
 }
 
 // The sessions promptc simulate replays by default: every fixture of the task with turns, by name.
-func ExampleSessionFixtures() {
+func ExampleReplayFixtures() {
 	prog, diags := assemble.LoadDir("../examples/tracker")
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	for _, f := range projection.SessionFixtures(prog.Project, "chat") {
+	for _, f := range projection.ReplayFixtures(prog.Project, "chat") {
 		fmt.Println(f.Name, len(f.Turns))
 	}
 	// Output:
@@ -141,7 +141,7 @@ func ExampleSimulate_lifetimes() {
 	rb := &assemble.Artifact{Text: strings.Repeat("A rule every task shares. ", 300) + "\n"}
 	cat, _ := projection.NewCatalog(nil)
 	model, _ := cat.Model(projection.Anthropic, "claude-sonnet-4-5")
-	sim, err := projection.Simulate([]projection.Session{{
+	sim, err := projection.Simulate([]projection.Replay{{
 		Name:    "demo",
 		Runbook: rb,
 		Turns:   []string{"Fix NW-1.", "Now NW-2.", "And NW-3."},
@@ -206,7 +206,7 @@ func ExampleSimulation_WriteText() {
 	rb := &assemble.Artifact{Text: strings.Repeat("A rule every task shares. ", 300) + "\n"}
 	cat, _ := projection.NewCatalog(nil)
 	model, _ := cat.Model(projection.OpenAI, "")
-	sim, err := projection.Simulate([]projection.Session{{Name: "demo", Runbook: rb, Turns: []string{"Fix NW-1.", "Now NW-2."}}},
+	sim, err := projection.Simulate([]projection.Replay{{Name: "demo", Runbook: rb, Turns: []string{"Fix NW-1.", "Now NW-2."}}},
 		projection.Options{Model: model})
 	if err != nil {
 		log.Fatal(err)

@@ -8,34 +8,34 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// FixtureSession renders fixture f's session of task: the runbook, the message of every turn, and the replies its
-// [[turn]] tables give (the key assistant).
-func FixtureSession(prog *assemble.Program, task string, f *blocks.Fixture) (Session, error) {
-	s := Session{Name: f.Name, Replies: f.Replies, After: f.After}
+// FixtureReplay renders fixture f's conversation with task as a Replay: the runbook, the message of every turn,
+// and the replies its [[turn]] tables give (the key assistant).
+func FixtureReplay(prog *assemble.Program, task string, f *blocks.Fixture) (Replay, error) {
+	s := Replay{Name: f.Name, Replies: f.Replies, After: f.After}
 	rb, diags := prog.Render(assemble.Request{Task: task, Fixture: f})
 	if len(diags) > 0 {
-		return Session{}, diags
+		return Replay{}, diags
 	}
 	s.Runbook = rb
 	for k := 1; k <= len(f.Turns); k++ {
 		a, diags := prog.Render(assemble.Request{Task: task, Fixture: f, Turn: k})
 		if len(diags) > 0 {
-			return Session{}, diags
+			return Replay{}, diags
 		}
 		s.Turns = append(s.Turns, a.Text)
 	}
 	return s, nil
 }
 
-// Input returns the request of turn k (from 1) of the session: its runbook, the turns before k each followed by
+// Input returns the request of turn k (from 1) of the replay: its runbook, the turns before k each followed by
 // its reply as the history, and turn k's message.
-func (s Session) Input(k int) Input {
+func (s Replay) Input(k int) Input {
 	return layoutInput(LayoutPromptc, s, k-1)
 }
 
-// SessionFixtures returns the fixtures that make sessions of task, the ones promptc simulate replays when none is
+// ReplayFixtures returns the fixtures that make replays of task, the ones promptc simulate replays when none is
 // named: those that render task and have [[turn]] entries, sorted by name.
-func SessionFixtures(p *blocks.Project, task string) []*blocks.Fixture {
+func ReplayFixtures(p *blocks.Project, task string) []*blocks.Fixture {
 	var out []*blocks.Fixture
 	for _, f := range p.Fixtures {
 		if f.AdmitsTask(task) && len(f.Turns) > 0 {

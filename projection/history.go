@@ -12,7 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Role is who wrote a message of a conversation history.
@@ -335,15 +335,12 @@ func dropFields(v any, names []string) any {
 // drop the same messages and keep the same cached prefix until the history has grown by another step. The kept
 // history starts with a user message (a tool result whose call was dropped, or an assistant's reply, cannot open
 // a conversation). maxTokens ≤ 0 keeps everything; counter nil counts with o200k_base.
-func TrimHistory(history []Message, maxTokens int, counter *guard.Counter) ([]Message, error) {
+func TrimHistory(history []Message, maxTokens int, counter *tokens.Counter) ([]Message, error) {
 	if maxTokens <= 0 || len(history) == 0 {
 		return history, nil
 	}
 	if counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		counter = c
 	}
 	tokens := make([]int, len(history))
@@ -354,7 +351,7 @@ func TrimHistory(history []Message, maxTokens int, counter *guard.Counter) ([]Me
 	return history[trimCut(tokens, roles, maxTokens, true, 0):], nil
 }
 
-func messageTokens(m Message, counter *guard.Counter) int {
+func messageTokens(m Message, counter *tokens.Counter) int {
 	n := counter.Count(m.Content)
 	if len(m.ToolCalls) > 0 {
 		js, _ := blocks.CanonicalJSON(openaiCalls(m.ToolCalls), "")

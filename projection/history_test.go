@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	toks "github.com/promptc/promptc/tokens"
 )
 
 func TestReadHistory(t *testing.T) {
@@ -131,7 +131,7 @@ func hasKey(v any, k string) bool {
 // TestTrimHistory: whole messages go from the oldest; the tokens dropped are a multiple of a quarter of the budget,
 // so the cut stays put while the history grows by less than a step; the kept history opens with a user message.
 func TestTrimHistory(t *testing.T) {
-	c, _ := guard.NewCounter(guard.O200k)
+	c := toks.New(toks.O200k)
 	msg := func(r projection.Role, words int) projection.Message {
 		return projection.Message{Role: r, Content: strings.TrimSpace(strings.Repeat(" ab", words))}
 	}

@@ -7,8 +7,8 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	toks "github.com/promptc/promptc/tokens"
 )
 
 func TestBuiltinModels(t *testing.T) {
@@ -147,11 +147,11 @@ func TestEveryModeProjects(t *testing.T) {
 		t.Fatal(diags)
 	}
 	f := prog.Project.Fixture("conversation")
-	s, err := projection.FixtureSession(prog, "chat", f)
+	s, err := projection.FixtureReplay(prog, "chat", f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	counter, _ := guard.NewCounter(guard.O200k)
+	counter := toks.New(toks.O200k)
 	allModes := []projection.CacheMode{projection.CacheExplicit, projection.CacheAutomatic, projection.CacheImplicit}
 	allTTLs := []projection.TTL{projection.TTL5m, projection.TTL30m, projection.TTL1h, projection.TTLInMemory, projection.TTL24h}
 	for _, m := range projection.Models() {
@@ -160,7 +160,7 @@ func TestEveryModeProjects(t *testing.T) {
 				opt := projection.Options{Model: m, Cache: mode, TTL: ttl, Tools: prog.Project.ToolsFor("chat"), Counter: counter}
 				checked := opt.Check()
 				_, perr := projection.Project(s.Input(len(s.Turns)), opt)
-				_, serr := projection.Simulate([]projection.Session{s}, opt)
+				_, serr := projection.Simulate([]projection.Replay{s}, opt)
 				if (perr == nil) != (checked == nil) || (serr == nil) != (checked == nil) {
 					t.Errorf("%s/%s %s %s: Check %v, Project %v, Simulate %v", m.Provider, m.Name, mode, ttl, checked, perr, serr)
 				}

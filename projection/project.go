@@ -11,7 +11,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Input is what one request carries: the runbook (the stable prefix), the conversation so far, and the turn's
@@ -39,14 +39,14 @@ type Options struct {
 	// MaxTokens is the reply's limit (Anthropic's required max_tokens, Bedrock's maxTokens, Gemini's
 	// maxOutputTokens); 0 means 4096.
 	MaxTokens int
-	// Gap is, for Simulate, the time between every two turns; 0 takes each turn's (Session.After, else DefaultGap).
+	// Gap is, for Simulate, the time between every two turns; 0 takes each turn's (Replay.After, else DefaultGap).
 	Gap time.Duration
 	// MaxHistoryTokens keeps the history within this many tokens (TrimHistory: whole messages dropped from the
 	// oldest, the cut moving in steps of a quarter of it); 0 keeps it whole. Simulate then also replays a layout
 	// that trims at every turn (LayoutTrimEveryTurn).
 	MaxHistoryTokens int
 	// Counter counts tokens; nil means o200k_base.
-	Counter *guard.Counter
+	Counter *tokens.Counter
 }
 
 // PartKind says what a part of a request is.
@@ -139,10 +139,7 @@ func project(in Input, opt Options, naive bool) (*Projection, error) {
 		opt.MaxTokens = 4096
 	}
 	if opt.Counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		opt.Counter = c
 	}
 	b, err := newBuilder(opt, naive)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	toks "github.com/promptc/promptc/tokens"
 )
 
 // runbook builds an artifact from blocks of the given scopes, joined by blank lines as the compiler joins them, with
@@ -36,7 +36,7 @@ func runbook(parts ...any) *assemble.Artifact {
 	return a
 }
 
-var counter, _ = guard.NewCounter(guard.O200k)
+var counter = toks.New(toks.O200k)
 
 func tokens(s string) int { return counter.Count(s) }
 

@@ -9,7 +9,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // FixtureInput returns the request of turn k (from 1) of fixture f's session of task: the runbook, turns 1 to k-1
@@ -20,9 +20,9 @@ func FixtureInput(prog *assemble.Program, task string, f *blocks.Fixture, k int)
 	case n == 0:
 		return Input{}, fmt.Errorf("fixture %q has no [[turn]] entries: add one, or give the turn's values with --turn-file", f.Name)
 	case k < 1 || k > n:
-		return Input{}, fmt.Errorf("fixture %q has %s; --turn must be between 1 and %d", f.Name, guard.Count(n, "turn"), n)
+		return Input{}, fmt.Errorf("fixture %q has %s; --turn must be between 1 and %d", f.Name, plural.Count(n, "turn"), n)
 	}
-	s, err := FixtureSession(prog, task, f)
+	s, err := FixtureReplay(prog, task, f)
 	if err != nil {
 		return Input{}, err
 	}
@@ -66,10 +66,10 @@ func ProjectTurn(dir, task, fixture string, k int, p Provider, model string, opt
 func (p *Projection) Summary() string {
 	m := p.Model
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, guard.Thousands(p.Tokens))
+	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, plural.Thousands(p.Tokens))
 	if m.Safety > 1 {
 		fmt.Fprintf(&b, "; this model's tokenizer differs, so a marker needs %s counted tokens, %.2f × its minimum of %s",
-			guard.Thousands(m.Minimum()), m.Safety, guard.Thousands(max(m.MinCacheTokens, m.PracticeMinCacheTokens)))
+			plural.Thousands(m.Minimum()), m.Safety, plural.Thousands(max(m.MinCacheTokens, m.PracticeMinCacheTokens)))
 	}
 	b.WriteString(")")
 	if p.CacheKey != "" {
@@ -77,7 +77,7 @@ func (p *Projection) Summary() string {
 	}
 	if m.PracticeMinCacheTokens > m.MinCacheTokens {
 		fmt.Fprintf(&b, "; caching starts at about %s tokens in practice, not the page's %s (%s)",
-			guard.Thousands(m.PracticeMinCacheTokens), guard.Thousands(m.MinCacheTokens), m.Practice)
+			plural.Thousands(m.PracticeMinCacheTokens), plural.Thousands(m.MinCacheTokens), m.Practice)
 	}
 	if p.TTL != TTLDefault {
 		fmt.Fprintf(&b, "; %s cache, entries live %s", p.Cache, p.TTL)
@@ -87,18 +87,18 @@ func (p *Projection) Summary() string {
 	marks := p.Markers()
 	if len(marks) == 0 {
 		if p.Cache != CacheExplicit {
-			fmt.Fprintf(&b, ", from %s tokens on", guard.Thousands(m.MinCacheTokens))
+			fmt.Fprintf(&b, ", from %s tokens on", plural.Thousands(m.MinCacheTokens))
 		} else {
 			b.WriteString("; no cache marker: no prefix reaches the minimum")
 		}
 		return b.String()
 	}
 	if p.Cache == CacheAutomatic {
-		fmt.Fprintf(&b, ": the provider places one marker at the request's end (%s tokens)", guard.Thousands(p.Parts[marks[len(marks)-1]].Prefix))
+		fmt.Fprintf(&b, ": the provider places one marker at the request's end (%s tokens)", plural.Thousands(p.Parts[marks[len(marks)-1]].Prefix))
 		return b.String()
 	}
 	if p.CacheBody != nil {
-		fmt.Fprintf(&b, ": cachedContents holds the first %s tokens (tools and the runbook's stable segments)", guard.Thousands(p.Parts[marks[0]].Prefix))
+		fmt.Fprintf(&b, ": cachedContents holds the first %s tokens (tools and the runbook's stable segments)", plural.Thousands(p.Parts[marks[0]].Prefix))
 		return b.String()
 	}
 	b.WriteString("; cache markers after:")
@@ -112,11 +112,11 @@ func (p *Projection) Summary() string {
 		}
 		switch {
 		case pt.Kind == SystemPart:
-			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, pt.Scope, guard.Thousands(pt.Prefix))
+			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, pt.Scope, plural.Thousands(pt.Prefix))
 		case pt.History:
-			fmt.Fprintf(&b, " the history (%s tokens);", guard.Thousands(pt.Prefix))
+			fmt.Fprintf(&b, " the history (%s tokens);", plural.Thousands(pt.Prefix))
 		default:
-			fmt.Fprintf(&b, " part %d (%s tokens);", i+1, guard.Thousands(pt.Prefix))
+			fmt.Fprintf(&b, " part %d (%s tokens);", i+1, plural.Thousands(pt.Prefix))
 		}
 	}
 	return strings.TrimSuffix(b.String(), ";")
@@ -138,19 +138,19 @@ func (s *Simulation) WriteText(w io.Writer) error {
 		ttl = ", entries live " + s.TTL
 	}
 	fmt.Fprintf(w, "%s %s, %s cache%s: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
-		s.Provider, s.Model, s.Cache, ttl, guard.Thousands(m.MinCacheTokens), m.CacheRead, m.WritePrice(TTLDefault))
+		s.Provider, s.Model, s.Cache, ttl, plural.Thousands(m.MinCacheTokens), m.CacheRead, m.WritePrice(TTLDefault))
 	fmt.Fprintf(w, "Token counts are %s estimates.\n", s.Encoding)
 	if c := s.Closest; c != nil {
 		fmt.Fprintf(w, "Nothing is cached: no prefix reaches the minimum of %s counted tokens. The closest, %s of session %s turn %d, has %s: %s short.\n",
-			guard.Thousands(c.Minimum), c.Where, blocks.QuoteName(c.Session), c.Turn, guard.Thousands(c.Tokens), guard.Thousands(c.Short))
+			plural.Thousands(c.Minimum), c.Where, blocks.QuoteName(c.Session), c.Turn, plural.Thousands(c.Tokens), plural.Thousands(c.Short))
 	}
 	for _, l := range s.Layouts {
 		fmt.Fprintf(w, "\n%s\n", l.Name)
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintln(tw, "session\tturn\tinput\tread\twrite\tuncached\thit rate\tcost\t")
 		row := func(u Usage, session, turn string) {
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f%%\t%.2f\t\n", session, turn, guard.Thousands(u.InputTokens),
-				guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens), guard.Thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.1f%%\t%.2f\t\n", session, turn, plural.Thousands(u.InputTokens),
+				plural.Thousands(u.CacheReadTokens), plural.Thousands(u.CacheWriteTokens), plural.Thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
 		}
 		for _, u := range l.Turns {
 			row(u, blocks.QuoteName(u.Session), fmt.Sprint(u.Turn))
@@ -160,7 +160,7 @@ func (s *Simulation) WriteText(w io.Writer) error {
 			return err
 		}
 		if l.Total.ExpiredTokens > 0 {
-			fmt.Fprintf(w, "expired: %s tokens cached by an earlier turn had expired and were sent again\n", guard.Thousands(l.Total.ExpiredTokens))
+			fmt.Fprintf(w, "expired: %s tokens cached by an earlier turn had expired and were sent again\n", plural.Thousands(l.Total.ExpiredTokens))
 		}
 	}
 	if len(s.Lifetimes) > 1 {
@@ -169,8 +169,8 @@ func (s *Simulation) WriteText(w io.Writer) error {
 		fmt.Fprintln(tw, "ttl\tread\twrite\texpired\tstorage\tcost\t")
 		for _, lt := range s.Lifetimes {
 			u := lt.Total
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t\n", lt.TTL, guard.Thousands(u.CacheReadTokens), guard.Thousands(u.CacheWriteTokens),
-				guard.Thousands(u.ExpiredTokens), guard.Thousands(int(u.StorageCost+0.5)), u.RelativeCost)
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%.2f\t\n", lt.TTL, plural.Thousands(u.CacheReadTokens), plural.Thousands(u.CacheWriteTokens),
+				plural.Thousands(u.ExpiredTokens), plural.Thousands(int(u.StorageCost+0.5)), u.RelativeCost)
 		}
 		if err := tw.Flush(); err != nil {
 			return err

@@ -38,8 +38,8 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	toks "github.com/promptc/promptc/tokens"
 )
 
 const sdkTask = "issue"
@@ -100,7 +100,7 @@ type sdkFixture struct {
 	err   error
 }
 
-var sdkCounter = sync.OnceValues(func() (*guard.Counter, error) { return guard.NewCounter(guard.O200k) })
+var sdkCounter = sync.OnceValues(func() (*toks.Counter, error) { return toks.New(toks.O200k), nil })
 
 // sdkLoad renders the inputs every SDK test projects, once.
 var sdkLoad = sync.OnceValue(func() sdkFixture {
@@ -121,7 +121,7 @@ var sdkLoad = sync.OnceValue(func() sdkFixture {
 	if fx == nil || len(fx.Turns) < 2 {
 		return sdkFixture{err: fmt.Errorf("examples/tracker: fixture basic with two turns not found")}
 	}
-	s, err := projection.FixtureSession(prog, sdkTask, fx)
+	s, err := projection.FixtureReplay(prog, sdkTask, fx)
 	if err != nil {
 		return sdkFixture{err: err}
 	}

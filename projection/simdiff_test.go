@@ -8,7 +8,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 // TestSimulateMatchesReference: the simulation that shares each session's history between turns counts exactly
@@ -16,10 +16,7 @@ import (
 // blank lines (where token counting splits), empty and missing replies, several sessions that share their first
 // turns, and tools.
 func TestSimulateMatchesReference(t *testing.T) {
-	tok, err := guard.NewCounter(guard.O200k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := tokens.New(tokens.O200k)
 	rng := rand.New(rand.NewPCG(7, 11))
 	words := []string{"alpha", "beta", "gamma", "\n\n", "delta", "\n", "epsilon", " ", "zeta.", "NW-142", "é"}
 	text := func(n int) string {
@@ -69,10 +66,10 @@ func TestSimulateMatchesReference(t *testing.T) {
 	}
 	for round := 0; round < 12; round++ {
 		rb := artifact()
-		var sessions []Session
+		var sessions []Replay
 		shared := []string{text(8), text(3)}
 		for s := 0; s < 1+rng.IntN(3); s++ {
-			ss := Session{Name: fmt.Sprint("s", s), Runbook: rb}
+			ss := Replay{Name: fmt.Sprint("s", s), Runbook: rb}
 			if rng.IntN(2) == 0 {
 				ss.Runbook = artifact()
 			}

@@ -9,19 +9,16 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
-func referenceSimulate(sessions []Session, opt Options) (*Simulation, error) {
+func referenceSimulate(sessions []Replay, opt Options) (*Simulation, error) {
 	if opt.Counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		opt.Counter = c
 	}
 	m := opt.Model
-	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Encoding: opt.Counter.Encoding()}
+	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Encoding: opt.Counter.Encoding().String()}
 	switch {
 	case m.Matching == Prefix:
 		sim.Cache = "automatic"

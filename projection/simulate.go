@@ -10,11 +10,11 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
-// Session is one conversation to replay: a runbook, its turns' messages in order, and the assistant's replies.
-type Session struct {
+// Replay is one conversation to replay: a runbook, its turns' messages in order, and the assistant's replies.
+type Replay struct {
 	// Name names the session in reports (a fixture's name).
 	Name    string
 	Runbook *assemble.Artifact
@@ -29,7 +29,7 @@ type Session struct {
 // Placeholder is the assistant's reply to a turn whose fixture gives none.
 const Placeholder = "(The assistant's reply to this turn.)"
 
-func (s Session) reply(i int) string {
+func (s Replay) reply(i int) string {
 	if i < len(s.Replies) && s.Replies[i] != "" {
 		return s.Replies[i]
 	}
@@ -175,7 +175,7 @@ const (
 // Options.Gap says.
 const DefaultGap = 30 * time.Second
 
-// Simulate replays the sessions, in order, as requests to opt's model, and counts for each request the tokens read
+// Simulate replays the conversations (one Replay each, a fixture's session), in order, as requests to opt's model, and counts for each request the tokens read
 // from the provider's cache, written to it and sent uncached, under the model's rules (Model): explicit markers
 // with their lookback, or automatic prefix matching in steps. The cache is shared by all the requests of a layout,
 // in order (so a second session reads the prefix a first one wrote). Three layouts are compared:
@@ -192,12 +192,9 @@ const DefaultGap = 30 * time.Second
 // Token counts are estimates (o200k_base, the encoding reported); so are the provider's prices (Model's
 // multiples of the input price). The work grows with the number of turns, not with its square: each message is
 // counted and hashed once.
-func Simulate(sessions []Session, opt Options) (*Simulation, error) {
+func Simulate(sessions []Replay, opt Options) (*Simulation, error) {
 	if opt.Counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return nil, err
-		}
+		c := tokens.New(tokens.O200k)
 		opt.Counter = c
 	}
 	mode, err := resolve(opt)
@@ -206,7 +203,7 @@ func Simulate(sessions []Session, opt Options) (*Simulation, error) {
 	}
 	opt.Cache, opt.Implicit = mode, false
 	m := opt.Model
-	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding(), model: m}
+	sim := &Simulation{Provider: m.Provider.String(), Model: m.Name, Cache: mode.String(), Encoding: opt.Counter.Encoding().String(), model: m}
 	ttls := lifetimes(m, mode)
 	if t := m.Lifetime(opt.TTL); t != TTLDefault && len(ttls) > 0 {
 		sim.TTL = t.String()
@@ -277,7 +274,7 @@ func lifetimes(m Model, mode CacheMode) []TTL {
 }
 
 // replayLayout replays the sessions under one layout, one cache for all of them, in order.
-func replayLayout(name string, sessions []Session, opt Options, pw *powers, sf *Shortfall) (Layout, error) {
+func replayLayout(name string, sessions []Replay, opt Options, pw *powers, sf *Shortfall) (Layout, error) {
 	m := opt.Model
 	c := newCache(m, opt.Cache, m.Lifetime(opt.TTL))
 	l := Layout{Name: name}
@@ -316,7 +313,7 @@ func replayLayout(name string, sessions []Session, opt Options, pw *powers, sf *
 
 // gap is the time before turn k (from 0) of s: every gap when one is given, else the turn's after, else
 // DefaultGap.
-func (s Session) gap(k int, every time.Duration) time.Duration {
+func (s Replay) gap(k int, every time.Duration) time.Duration {
 	switch {
 	case every > 0:
 		return every
@@ -329,7 +326,7 @@ func (s Session) gap(k int, every time.Duration) time.Duration {
 // replay builds the requests of one session under one layout, turn after turn, sharing the history between them.
 type replay struct {
 	layout string
-	s      Session
+	s      Replay
 	opt    Options
 	pw     *powers
 	// head is the tools and the system parts (rebuilt every turn for volatile-first, whose system text holds the
@@ -355,7 +352,7 @@ type replay struct {
 	rbHash   [32]byte
 }
 
-func newReplay(layout string, s Session, opt Options, pw *powers) *replay {
+func newReplay(layout string, s Replay, opt Options, pw *powers) *replay {
 	r := &replay{layout: layout, s: s, opt: opt, pw: pw, hist: newSeq()}
 	tb := r.builder()
 	tb.tools()
@@ -520,7 +517,7 @@ func (r *replay) trim(budget int, stepped bool) int {
 }
 
 // layoutInput is the request of turn k (from 0) of session s under a layout.
-func layoutInput(layout string, s Session, k int) Input {
+func layoutInput(layout string, s Replay, k int) Input {
 	var history []Message
 	for i := 0; i < k; i++ {
 		history = append(history, Message{Role: User, Content: s.Turns[i]}, Message{Role: Assistant, Content: s.reply(i)})

@@ -10,7 +10,7 @@ import (
 	"github.com/promptc/promptc/projection"
 )
 
-var session = projection.Session{Name: "s", Runbook: gts, Turns: []string{"u1", "u2"}, Replies: []string{"a1"}}
+var session = projection.Replay{Name: "s", Runbook: gts, Turns: []string{"u1", "u2"}, Replies: []string{"a1"}}
 
 func usage(t *testing.T, sim *projection.Simulation, layout string) []projection.Usage {
 	t.Helper()
@@ -26,7 +26,7 @@ func usage(t *testing.T, sim *projection.Simulation, layout string) []projection
 // TestSimulateExplicit follows the marker rules by hand: turn 1 writes the runbook up to its last marker; turn 2
 // reads it back through the history marker's lookback and writes the history.
 func TestSimulateExplicit(t *testing.T) {
-	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.Anthropic, 1, 4)})
+	sim, err := projection.Simulate([]projection.Replay{session}, projection.Options{Model: model(projection.Anthropic, 1, 4)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,10 +80,10 @@ func TestSimulateExplicit(t *testing.T) {
 // TestSimulateLookback: an entry more than Lookback parts before every marker is not found.
 func TestSimulateLookback(t *testing.T) {
 	turns := []string{"u1", "u2", "u3"}
-	s := projection.Session{Name: "s", Runbook: gts, Turns: turns}
+	s := projection.Replay{Name: "s", Runbook: gts, Turns: turns}
 	m := model(projection.Anthropic, 1, 1) // one marker: the history's, from turn 2 on
 	m.Lookback = 1
-	sim, err := projection.Simulate([]projection.Session{s}, projection.Options{Model: m})
+	sim, err := projection.Simulate([]projection.Replay{s}, projection.Options{Model: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestSimulateLookback(t *testing.T) {
 		t.Errorf("turn 2 read %d with a lookback of 1", u[1].CacheReadTokens)
 	}
 	m.Lookback = 2
-	sim, _ = projection.Simulate([]projection.Session{s}, projection.Options{Model: m})
+	sim, _ = projection.Simulate([]projection.Replay{s}, projection.Options{Model: m})
 	u = usage(t, sim, projection.LayoutPromptc)
 	want := tokens("G\n\n") + tokens("T\n\n") + tokens("S\n") + tokens("u1") + tokens(projection.Placeholder)
 	if u[2].CacheReadTokens != want {
@@ -107,7 +107,7 @@ func TestSimulateLookback(t *testing.T) {
 func TestSimulatePrefix(t *testing.T) {
 	m := model(projection.OpenAI, 3, 0)
 	m.Step = 2
-	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: m})
+	sim, err := projection.Simulate([]projection.Replay{session}, projection.Options{Model: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +130,7 @@ func TestSimulatePrefix(t *testing.T) {
 		ttl  projection.TTL
 		read int
 	}{{projection.TTLInMemory, 0}, {projection.TTL24h, want}} {
-		sim, _ := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Gap: 5 * time.Minute, TTL: tc.ttl})
+		sim, _ := projection.Simulate([]projection.Replay{session}, projection.Options{Model: m, Gap: 5 * time.Minute, TTL: tc.ttl})
 		if u := usage(t, sim, projection.LayoutPromptc)[1]; u.CacheReadTokens != tc.read || u.ExpiredTokens != want-tc.read {
 			t.Errorf("%s, 5 minutes later: %+v; want %d read, %d expired", tc.ttl, u, tc.read, want-tc.read)
 		}
@@ -143,7 +143,7 @@ func TestSimulatePrefix(t *testing.T) {
 }
 
 func TestSimulateJSONShape(t *testing.T) {
-	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.DashScope, 1, 4)})
+	sim, err := projection.Simulate([]projection.Replay{session}, projection.Options{Model: model(projection.DashScope, 1, 4)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func abs(f float64) float64 {
 func TestSimulateImplicit(t *testing.T) {
 	m := model(projection.DashScope, 1, 4)
 	m.ImplicitMinCacheTokens, m.ImplicitCacheRead = 2, 0.2
-	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Implicit: true})
+	sim, err := projection.Simulate([]projection.Replay{session}, projection.Options{Model: m, Implicit: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,7 +219,7 @@ func TestSimulateLifetimes(t *testing.T) {
 	m.TTLs, m.TTLWrite = []projection.TTL{projection.TTL5m, projection.TTL1h}, []float64{1.25, 2.0}
 	sys, u1, a1, u2 := tokens("G\n\n")+tokens("T\n\n")+tokens("S\n"), tokens("u1"), tokens("a1"), tokens("u2")
 	input := float64(sys + u1 + sys + u1 + a1 + u2)
-	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Gap: 10 * time.Minute})
+	sim, err := projection.Simulate([]projection.Replay{session}, projection.Options{Model: m, Gap: 10 * time.Minute})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +243,7 @@ func TestSimulateLifetimes(t *testing.T) {
 		t.Errorf("cheapest %q, want 1h", sim.Cheapest)
 	}
 	// Thirty seconds apart nothing expires, and the 5m lifetime's cheaper writes win.
-	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: m})
+	sim, _ = projection.Simulate([]projection.Replay{session}, projection.Options{Model: m})
 	if sim.Cheapest != "5m" || sim.Lifetimes[0].Total.ExpiredTokens != 0 {
 		t.Errorf("30s gaps: cheapest %q, expired %d; want 5m, 0", sim.Cheapest, sim.Lifetimes[0].Total.ExpiredTokens)
 	}
@@ -252,15 +252,15 @@ func TestSimulateLifetimes(t *testing.T) {
 		gap           time.Duration
 		read, expired int
 	}{{5*time.Minute - time.Second, sys, 0}, {5 * time.Minute, 0, sys}} {
-		sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Gap: tc.gap, TTL: projection.TTL5m})
+		sim, _ = projection.Simulate([]projection.Replay{session}, projection.Options{Model: m, Gap: tc.gap, TTL: projection.TTL5m})
 		if u := usage(t, sim, projection.LayoutPromptc)[1]; u.CacheReadTokens != tc.read || u.ExpiredTokens != tc.expired {
 			t.Errorf("gap %v, 5m: turn 2 read %d, expired %d; want %d, %d", tc.gap, u.CacheReadTokens, u.ExpiredTokens, tc.read, tc.expired)
 		}
 	}
-	// A fixture's own pace (Session.After) is the gap where Options.Gap is not set.
+	// A fixture's own pace (Replay.After) is the gap where Options.Gap is not set.
 	slow := session
 	slow.After = []time.Duration{0, 10 * time.Minute}
-	sim, _ = projection.Simulate([]projection.Session{slow}, projection.Options{Model: m})
+	sim, _ = projection.Simulate([]projection.Replay{slow}, projection.Options{Model: m})
 	if sim.Cheapest != "1h" {
 		t.Errorf("after = 10m: cheapest %q, want 1h", sim.Cheapest)
 	}
@@ -275,7 +275,7 @@ func TestSimulateGeminiStorage(t *testing.T) {
 		Modes: []projection.CacheMode{projection.CacheImplicit, projection.CacheExplicit},
 		TTLs:  []projection.TTL{projection.TTL1h, projection.TTL5m, projection.TTL24h}}
 	st := tokens("G\n\n") + tokens("T\n\n")
-	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: m, Cache: projection.CacheExplicit})
+	sim, err := projection.Simulate([]projection.Replay{session}, projection.Options{Model: m, Cache: projection.CacheExplicit})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,7 +299,7 @@ func TestSimulateGeminiStorage(t *testing.T) {
 // TestSimulateShortfall: when no prefix reaches the minimum, the simulation says which comes closest, and by how
 // much; once one does, it says nothing.
 func TestSimulateShortfall(t *testing.T) {
-	sim, err := projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.Anthropic, 1000, 4)})
+	sim, err := projection.Simulate([]projection.Replay{session}, projection.Options{Model: model(projection.Anthropic, 1000, 4)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,11 +308,11 @@ func TestSimulateShortfall(t *testing.T) {
 	if sim.Closest == nil || *sim.Closest != want {
 		t.Errorf("closest %+v, want %+v", sim.Closest, want)
 	}
-	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.OpenAI, 1000, 0)})
+	sim, _ = projection.Simulate([]projection.Replay{session}, projection.Options{Model: model(projection.OpenAI, 1000, 0)})
 	if c := sim.Closest; c == nil || c.Where != "the whole request" || c.Turn != 2 || c.Short != 1000-c.Tokens {
 		t.Errorf("automatic caching: closest %+v, want the whole request of turn 2", c)
 	}
-	sim, _ = projection.Simulate([]projection.Session{session}, projection.Options{Model: model(projection.Anthropic, 1, 4)})
+	sim, _ = projection.Simulate([]projection.Replay{session}, projection.Options{Model: model(projection.Anthropic, 1, 4)})
 	if sim.Closest != nil {
 		t.Errorf("a minimum of 1 is reached, yet closest %+v", sim.Closest)
 	}
@@ -322,12 +322,12 @@ func TestSimulateShortfall(t *testing.T) {
 // cached history between them; trimming at every turn moves the cut every turn, so that nothing after the runbook
 // is read again.
 func TestSimulateHistoryBudget(t *testing.T) {
-	long := projection.Session{Name: "long", Runbook: gts}
+	long := projection.Replay{Name: "long", Runbook: gts}
 	for i := 0; i < 30; i++ {
 		long.Turns = append(long.Turns, fmt.Sprintf("Turn %d: look at the next issue of the list and say what it needs.", i))
 		long.Replies = append(long.Replies, fmt.Sprintf("Reply %d: it needs a test and a fix in the rate table.", i))
 	}
-	sim, err := projection.Simulate([]projection.Session{long}, projection.Options{Model: model(projection.Anthropic, 1, 4), MaxHistoryTokens: 400})
+	sim, err := projection.Simulate([]projection.Replay{long}, projection.Options{Model: model(projection.Anthropic, 1, 4), MaxHistoryTokens: 400})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/golden"
 )
 
 // project holds the starter project's sources. "all:" keeps .gitignore, which embed would skip as a dot file.
@@ -150,16 +150,18 @@ func WriteProject(dir string, files map[string][]byte) (written []string, err er
 		written = append(written, p)
 	}
 
-	// golden/ comes from the files just written, through the same calls as promptc check --update.
+	// golden/ comes from the files just written, written as promptc check --update writes it (golden.Update).
 	prog, diags := assemble.LoadDir(dir)
 	if len(diags) > 0 {
 		return written, diags
 	}
-	u, err := guard.Update(prog, filepath.Join(dir, "golden"))
-	if u != nil {
-		for _, p := range u.Written {
-			written = append(written, path.Join("golden", p))
-		}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		return written, diags
+	}
+	ch, err := golden.Update(filepath.Join(dir, "golden"), assemble.TreeOf(arts))
+	for _, p := range ch.Written {
+		written = append(written, path.Join("golden", p))
 	}
 	slices.Sort(written)
 	return written, err

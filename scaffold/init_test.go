@@ -11,6 +11,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/scaffold"
+	"github.com/promptc/promptc/tokens"
 )
 
 var wantWritten = []string{
@@ -59,10 +60,7 @@ func TestInit(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	tok, err := guard.NewCounter("")
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := tokens.New(tokens.O200k)
 	if findings := guard.Lint(prog, arts, tok); len(findings) > 0 {
 		t.Errorf("lint findings on the starter project: %v", findings)
 	}

@@ -8,10 +8,11 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
 
 // Prediction compares a bucket's real hit rate with what promptc simulate predicts for the same task, provider
-// and model, replaying the project's fixtures (projection.SessionFixtures) with the runbook laid out as promptc
+// and model, replaying the project's fixtures (projection.ReplayFixtures) with the runbook laid out as promptc
 // project lays it out.
 type Prediction struct {
 	Provider string `json:"provider"`
@@ -40,12 +41,9 @@ type TurnPrediction struct {
 // under the bucket's model (cat), compared with the real hit rate, in total and turn by turn. A bucket that
 // cannot be simulated (no task, a task or model the project does not know, no fixture with turns) gets a
 // Prediction saying why. counter counts tokens (nil: o200k_base).
-func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter *guard.Counter) error {
+func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter *tokens.Counter) error {
 	if counter == nil {
-		c, err := guard.NewCounter(guard.O200k)
-		if err != nil {
-			return err
-		}
+		c := tokens.New(tokens.O200k)
 		counter = c
 	}
 	r.Predictions = nil
@@ -97,7 +95,7 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 }
 
 // simulate replays row's task under row's model; why says why it cannot.
-func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter *guard.Counter) (*projection.Simulation, string, error) {
+func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter *tokens.Counter) (*projection.Simulation, string, error) {
 	if row.Task == "" {
 		return nil, "the log names no task (the wrapper's \"task\")", nil
 	}
@@ -108,13 +106,13 @@ func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter
 	if !ok {
 		return nil, fmt.Sprintf("no model table row for %s %q", row.Provider, row.Model), nil
 	}
-	fixtures := projection.SessionFixtures(prog.Project, row.Task)
+	fixtures := projection.ReplayFixtures(prog.Project, row.Task)
 	if len(fixtures) == 0 {
 		return nil, fmt.Sprintf("no fixture renders task %q with [[turn]] entries", row.Task), nil
 	}
-	var sessions []projection.Session
+	var sessions []projection.Replay
 	for _, f := range fixtures {
-		s, err := projection.FixtureSession(prog, row.Task, f)
+		s, err := projection.FixtureReplay(prog, row.Task, f)
 		if err != nil {
 			return nil, "", err
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 func checkCommand(e *env) *cli.Command {
@@ -151,14 +152,14 @@ func orList(choices []string) string {
 }
 
 func tokenizerFlag() cli.Flag {
-	return &cli.StringFlag{Name: "tokenizer", Value: guard.O200k, Usage: "count tokens with `ENCODING`: o200k_base or cl100k_base (estimates)"}
+	return &cli.StringFlag{Name: "tokenizer", Value: tokens.O200k.String(), Usage: "count tokens with `ENCODING`: o200k_base or cl100k_base (estimates)"}
 }
 
 // counter returns the token counter the command's --tokenizer flag asks for. The vocabulary loads on first use only.
-func (e *env) counter(c *cli.Context) (*guard.Counter, error) {
-	tok, err := guard.NewCounter(c.String("tokenizer"))
+func (e *env) counter(c *cli.Context) (*tokens.Counter, error) {
+	enc, err := tokens.ParseEncoding(c.String("tokenizer"))
 	if err != nil {
 		return nil, usageErr(e, "%s: %v", c.Command.Name, err)
 	}
-	return tok, nil
+	return tokens.New(enc), nil
 }

@@ -5,13 +5,14 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/tokens"
 )
 
 // measured is what lint and stats work on: the project built in memory, with the report format, token counter and
 // sampled fixture their flags ask for.
 type measured struct {
 	format  guard.Format
-	tok     *guard.Counter
+	tok     *tokens.Counter
 	fixture string // --fixture: "" for each task's first fixture by name
 	prog    *assemble.Program
 	arts    []*assemble.Artifact

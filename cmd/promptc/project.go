@@ -11,8 +11,8 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
 
 // providerFlags are the flags project and simulate share: which API, model, cache mode and tools.
@@ -35,10 +35,7 @@ func providerChoices() string {
 // loadForProjection loads the project and returns it with the options the provider flags choose. The token
 // vocabulary loads meanwhile, in the background: it takes about as long as reading and compiling the project.
 func (e *env) loadForProjection(c *cli.Context, cmd string) (*assemble.Program, projection.Options, error) {
-	tok, err := guard.NewCounter(guard.O200k)
-	if err != nil {
-		return nil, projection.Options{}, err
-	}
+	tok := tokens.New(tokens.O200k)
 	tok.Preload()
 	prog, err := e.load()
 	if err != nil {
@@ -304,7 +301,7 @@ func simulateCommand(e *env) *cli.Command {
 }
 
 // sessions renders the sessions simulate replays.
-func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]projection.Session, error) {
+func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]projection.Replay, error) {
 	task := c.String("task")
 	var fixtures []*blocks.Fixture
 	if names := c.StringSlice("fixture"); len(names) > 0 {
@@ -319,14 +316,14 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 			fixtures = append(fixtures, f)
 		}
 	} else {
-		fixtures = projection.SessionFixtures(prog.Project, task)
+		fixtures = projection.ReplayFixtures(prog.Project, task)
 		if len(fixtures) == 0 {
 			return nil, cmdErr(e, cmd, "no fixture renders task %q with [[turn]] entries: add one to replay", task)
 		}
 	}
-	var out []projection.Session
+	var out []projection.Replay
 	for _, f := range fixtures {
-		s, err := projection.FixtureSession(prog, task, f)
+		s, err := projection.FixtureReplay(prog, task, f)
 		if err != nil {
 			return nil, e.problems(err)
 		}

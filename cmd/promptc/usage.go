@@ -7,8 +7,8 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -61,10 +61,7 @@ func usageCommand(e *env) *cli.Command {
 			}
 			rep := usage.NewReport(tally, cat)
 			if prog != nil {
-				tok, err := guard.NewCounter(guard.O200k)
-				if err != nil {
-					return err
-				}
+				tok := tokens.New(tokens.O200k)
 				if err := usage.Predict(rep, prog, cat, tok); err != nil {
 					return e.problems(err)
 				}

@@ -14,6 +14,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gitfs"
+	"github.com/promptc/promptc/tokens"
 )
 
 // These tests load a project both ways promptc diff does, from a commit through Open and from the working tree
@@ -114,10 +115,7 @@ func noChange(t *testing.T, gitArts, dirArts []*assemble.Artifact) {
 	if len(gitArts) == 0 {
 		t.Fatal("no artifacts built")
 	}
-	tok, err := guard.NewCounter(guard.O200k)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := tokens.New(tokens.O200k)
 	report := guard.Compare(guard.Side{Label: "HEAD", Dir: "a/", Arts: gitArts},
 		guard.Side{Label: "working tree", Dir: "b/", Arts: dirArts}, tok)
 	for _, c := range report.Changes {
