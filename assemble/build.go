@@ -11,7 +11,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// Build renders every artifact of the project (§4): for each task in manifest order and each fixture admitting it,
+// Build renders every artifact of the project (docs/reference.md#artifacts): for each task in manifest order and each fixture admitting it,
 // in name order, the runbook, then each turn message when the project has a turn order. Rendering runs in parallel;
 // the result does not depend on scheduling. Problems found while rendering are reported once per position and
 // message, with the tasks and fixtures they occur in.

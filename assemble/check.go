@@ -13,10 +13,10 @@ type checker struct {
 	vars, consts, tables *blocks.Suggester
 }
 
-// codeRule is the fix a diagnostic of the code rule (§3.8) gives.
+// codeRule is the fix a diagnostic of the code rule (docs/reference.md#trust-levels) gives.
 const codeRule = "a code value must be printed by an action alone on its line ({{.name}}, with only white space and if, else, end, range, with or comments beside it, and no trim markers there), never through a function, a template variable or beside other text, since its fence works only on lines of its own"
 
-// block checks what a body uses against the project (§3.2, §3.7, §3.8): variables and their scope, fields of records,
+// block checks what a body uses against the project (docs/reference.md#functions, docs/reference.md#the-static-scope-rule, docs/reference.md#trust-levels): variables and their scope, fields of records,
 // constants and lookup tables, refs and titles, dropped, and where code values are printed.
 func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnostics {
 	var diags blocks.Diagnostics
@@ -73,7 +73,7 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 		}
 	}
 	for _, u := range append(append([]templates.Use(nil), body.Uses.Refs...), body.Uses.Titles...) {
-		// A ref to an unknown id is checked when it runs, like every ref (§3.2); lint reports it statically.
+		// A ref to an unknown id is checked when it runs, like every ref (docs/reference.md#functions); lint reports it statically.
 		if target, ok := p.ByID[u.Name]; ok && b.Section == blocks.Runbook && target.Section == blocks.Turn {
 			diags.Errorf(at(u), "runbook block %q refers to turn block %q: a runbook must not point into the per-turn message", b.ID, u.Name)
 		}

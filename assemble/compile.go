@@ -46,7 +46,7 @@ type compiled struct {
 	markdown bool
 }
 
-// Slot is one entry of an order list: the block placed there and the blocks that may take its place (§2.2
+// Slot is one entry of an order list: the block placed there and the blocks that may take its place (docs/reference.md#blockstoml
 // replaces). Which one fills it depends on the task, and on when conditions.
 type Slot struct {
 	Base      *blocks.Block
@@ -88,7 +88,7 @@ func (s *Slot) pickBy(admits func(*compiled) bool) *compiled {
 }
 
 // Compile parses and checks every block body of p against the project: unknown variables, constants and references,
-// turn variables in runbook blocks (§3.7), runbook blocks referring to turn blocks. It reports every problem at once.
+// turn variables in runbook blocks (docs/reference.md#the-static-scope-rule), runbook blocks referring to turn blocks. It reports every problem at once.
 // The returned Program is usable only when there are no diagnostics.
 func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	prog := &Program{Project: p, blocks: map[string]*compiled{}, taskIndex: make(map[string]int, len(p.Tasks))}
@@ -199,7 +199,7 @@ func (prog *Program) Slots(kind blocks.Kind) []*Slot {
 	return prog.runbook
 }
 
-// ScopeReason is one fact that gives a block its scope (§3.11): a place in turn.order, a use of a session variable
+// ScopeReason is one fact that gives a block its scope (docs/reference.md#scopes): a place in turn.order, a use of a session variable
 // or of .task, a call of tools, a replaces link, a gate that leaves tasks out.
 type ScopeReason struct {
 	// Scope is the scope this fact alone gives the block; the block's scope is the highest of its reasons'.
@@ -238,7 +238,7 @@ func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Sco
 	return scope
 }
 
-// scopeReasons lists every fact that raises a block's scope above global (§3.11), or a single "global" reason when
+// scopeReasons lists every fact that raises a block's scope above global (docs/reference.md#scopes), or a single "global" reason when
 // none does. A block that calls tools prints the task's tools, so it is of scope task like a block that reads .task,
 // unless no tool is gated (every task then has the same tools, and the block may be global). The data as a whole
 // (. or $) holds .task and every session variable.
@@ -340,7 +340,7 @@ func toolsUngated(p *blocks.Project) bool {
 	return true
 }
 
-// Scope returns the scope of block id (§3.11), and false for a block that is unknown or did not compile.
+// Scope returns the scope of block id (docs/reference.md#scopes), and false for a block that is unknown or did not compile.
 func (prog *Program) Scope(id string) (blocks.Scope, bool) {
 	if c, ok := prog.blocks[id]; ok {
 		return c.scope, true
@@ -357,7 +357,7 @@ func (prog *Program) Body(id string) *templates.Body {
 	return nil
 }
 
-// marker is one begin or end marker of a target (§6).
+// marker is one begin or end marker of a target (docs/workspaces.md).
 type marker struct {
 	text, which string
 	target      *blocks.Target
@@ -377,7 +377,7 @@ func markers(p *blocks.Project) []marker {
 	return out
 }
 
-// textMarkers finds the targets' markers in a block's own text (§3.9): its title and the literal text of its body.
+// textMarkers finds the targets' markers in a block's own text (docs/reference.md#target): its title and the literal text of its body.
 // Each is a compile error at the source line that holds it, since installing an artifact holding it would corrupt
 // the context file. A constant holding one is a load error at the constant, which blocks.Load reports.
 func textMarkers(p *blocks.Project, b *blocks.Block, body *templates.Body) blocks.Diagnostics {

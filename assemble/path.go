@@ -7,7 +7,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// ArtifactPath returns the slash path of an artifact in an output tree (§4): TASK/FIXTURE.runbook.md for a runbook,
+// ArtifactPath returns the slash path of an artifact in an output tree (docs/reference.md#artifacts): TASK/FIXTURE.runbook.md for a runbook,
 // TASK/FIXTURE.turn-K.md for turn message K.
 func ArtifactPath(task, fixture string, kind blocks.Kind, turn int) string {
 	if kind == blocks.Turn {

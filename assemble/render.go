@@ -304,7 +304,7 @@ type refCall struct {
 	id   string
 }
 
-// assemble renders the blocks of an order list for one task (§3.3–3.6). For a turn message, runbook holds the ids of
+// assemble renders the blocks of an order list for one task (docs/reference.md#how-a-runbook-is-assembled). For a turn message, runbook holds the ids of
 // the blocks of the task's runbook, which its references must point into.
 //
 // shared caches the output of session blocks for one set of session values across tasks; nil for none.
@@ -475,7 +475,7 @@ func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared *
 		env.Level = level
 	}
 	r.text, r.err = c.body.Execute(pv.data, env)
-	// Trim (§3.3): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
+	// Trim (docs/reference.md#how-a-runbook-is-assembled): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
 	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
 	if cache != nil {
 		cache.Store(key, r)
@@ -547,7 +547,7 @@ func refRange(r refCall) blocks.Range {
 	return r.from.Range
 }
 
-// checkMarkers enforces §3.9: no artifact may contain a target's begin or end marker, since installing it would
+// checkMarkers enforces the marker rule (docs/reference.md#target): no artifact may contain a target's begin or end marker, since installing it would
 // corrupt the context file's managed block. Markers in a block's own text are compile errors and in untrusted,
 // background and code values are neutralised, so one found here came from a trusted value (blamed with where it
 // was given) or from elsewhere in a block's output (blamed on the block).

@@ -118,7 +118,7 @@ func listConst(r *tableReader, name string, items []any) []string {
 	return out
 }
 
-// lookupTable reads a constant whose value is a table of strings (§2.2).
+// lookupTable reads a constant whose value is a table of strings (docs/reference.md#blockstoml).
 func (l *loader) lookupTable(parent *tableReader, name string, m map[string]any) (map[string]string, *Table) {
 	tr := l.table(parent.file, parent.ix, "const."+name, 0, "lookup table "+quoted(name), m)
 	out := make(map[string]string, len(m))
@@ -331,7 +331,7 @@ func (l *loader) checkBlocks() {
 			l.errorf(b.Table.Key("priority"), "block %q is a runbook block, but priority orders the cuts of the turn budget ([turn] max_tokens), which never touches the runbook: remove priority", b.ID)
 		}
 	}
-	// when: a runbook block may only depend on session variables (§3.7); turn blocks on either scope.
+	// when: a runbook block may only depend on session variables (docs/reference.md#the-static-scope-rule); turn blocks on either scope.
 	for _, b := range p.Blocks {
 		if b.When == "" || b.Section == Unplaced {
 			continue

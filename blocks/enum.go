@@ -8,7 +8,7 @@ import (
 // The closed sets of the source model are small integer types, each with String and text (un)marshalling, so that a
 // string is parsed once, at the loader's edge, and nothing downstream can hold a value outside the set.
 
-// Scope says how often a block's bytes (or a variable's value) change (§3.11). Scopes are ordered from most to least
+// Scope says how often a block's bytes (or a variable's value) change (docs/reference.md#scopes). Scopes are ordered from most to least
 // stable, so they compare with < and >.
 type Scope uint8
 
@@ -50,7 +50,7 @@ func (k Kind) MarshalText() ([]byte, error) { return enumMarshal(kindNames, int(
 // UnmarshalText reads "unplaced", "runbook" or "turn".
 func (k *Kind) UnmarshalText(b []byte) error { return enumUnmarshal(kindNames, b, "kind", k) }
 
-// Type is a variable's type (§2.1).
+// Type is a variable's type (docs/reference.md#varsname).
 type Type uint8
 
 const (
@@ -59,7 +59,7 @@ const (
 	TypeBool
 	TypeInt
 	TypeList
-	// TypeRecords is a list of tables with declared fields (§2.1).
+	// TypeRecords is a list of tables with declared fields (docs/reference.md#varsname).
 	TypeRecords
 	// TypeRecord is one table with declared fields: a nested value (docs/reference.md, "Nested data").
 	TypeRecord
@@ -81,7 +81,7 @@ func (t Type) HasFields() bool { return t == TypeRecord || t == TypeRecords }
 // IsText reports whether values of the type are strings: string and text.
 func (t Type) IsText() bool { return t == TypeString || t == TypeText }
 
-// Trust is how a variable's value is escaped before a template sees it (§3.8). The zero value is Untrusted, the
+// Trust is how a variable's value is escaped before a template sees it (docs/reference.md#trust-levels). The zero value is Untrusted, the
 // manifest's default and the safe one.
 type Trust uint8
 
@@ -89,9 +89,9 @@ const (
 	Untrusted Trust = iota
 	Trusted
 	Background
-	// Code keeps multi-line text verbatim inside a fence it cannot close (§3.8).
+	// Code keeps multi-line text verbatim inside a fence it cannot close (docs/reference.md#trust-levels).
 	Code
-	// Markdown keeps a privileged author's Markdown, nested under the block that prints it (§3.8).
+	// Markdown keeps a privileged author's Markdown, nested under the block that prints it (docs/reference.md#trust-levels).
 	Markdown
 )
 

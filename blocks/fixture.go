@@ -53,7 +53,7 @@ func (l *loader) fixture(sf *sourceFile) {
 	l.p.Fixtures = append(l.p.Fixtures, f)
 }
 
-// resolveFixtures applies extends (§2.3), once every fixture is read: a fixture starts from the fixture it extends,
+// resolveFixtures applies extends (docs/reference.md#fixturestoml), once every fixture is read: a fixture starts from the fixture it extends,
 // whose session values it overrides key by key, whose tasks it keeps unless it sets its own, and whose turns it
 // keeps unless it has [[turn]] entries of its own. Then every fixture that renders a task must hold the session
 // values required for every task.

@@ -35,7 +35,7 @@ type Project struct {
 	Models []*ModelRow
 	// Allow lists the lint findings the project silences deliberately, each with its reason ([[lint.allow]]).
 	Allow []*Allow
-	// Templates holds the files under templates/, by slash path relative to that directory, normalised (§3.1).
+	// Templates holds the files under templates/, by slash path relative to that directory, normalised (docs/reference.md#a-project).
 	Templates map[string]string
 	Fixtures  []*Fixture
 	// Files holds every source file read, by slash path relative to the project root, with its normalised text.
@@ -112,7 +112,7 @@ type Section struct {
 func (s Section) EntryRange(i int) Range { return s.Table.Item("order", i) }
 
 // Const is a shared text constant, or a lookup table: a constant whose value is a table of strings, read with the
-// lookup function (§2.2).
+// lookup function (docs/reference.md#blockstoml).
 type Const struct {
 	Name  string
 	Value string
@@ -214,7 +214,7 @@ func (p *Project) TargetNames() []string {
 	return names
 }
 
-// Target is a context file that a runbook can be installed into (§6). File is a slash-separated path relative to
+// Target is a context file that a runbook can be installed into (docs/workspaces.md). File is a slash-separated path relative to
 // the directory installed into, checked when the manifest loads: never absolute, never climbing out with "..".
 type Target struct {
 	Name  string

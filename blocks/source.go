@@ -5,7 +5,7 @@ import (
 	"unicode/utf8"
 )
 
-// Normalize turns the bytes of a source file into the text promptc works on (§3.1): the file must be UTF-8, a leading
+// Normalize turns the bytes of a source file into the text promptc works on (docs/reference.md#a-project): the file must be UTF-8, a leading
 // byte order mark is dropped, and CRLF and lone CR become LF. On invalid UTF-8 it returns the position of the first
 // bad byte in data (line and rune column from 1, byte offset from 0) and ok = false.
 func Normalize(data []byte) (text string, bad Pos, ok bool) {

@@ -33,7 +33,7 @@ type Var struct {
 	// use it (docs/reference.md, "Turn budget").
 	Shrink bool
 
-	// Value processing (§2.1), in this order after CRLF→LF: Trim removes leading and trailing white space; a value
+	// Value processing (docs/reference.md#processing-order), in this order after CRLF→LF: Trim removes leading and trailing white space; a value
 	// that Pattern (compiled as ^(?:pattern)$) does not match is an error, or with Invalid = InvalidEmpty dropped;
 	// empty values skip the pattern.
 	Trim    bool

@@ -2,7 +2,7 @@ package explain
 
 import "github.com/promptc/promptc/assemble"
 
-// scopeWhy lists what gives block id its scope (§3.11), as the compiler decided it: Program.ScopeReasons, the facts
+// scopeWhy lists what gives block id its scope (docs/reference.md#scopes), as the compiler decided it: Program.ScopeReasons, the facts
 // the compiler computes the scope from.
 func scopeWhy(prog *assemble.Program, id string) []Reason {
 	var out []Reason

@@ -16,7 +16,7 @@ import (
 	"github.com/promptc/promptc/tokens"
 )
 
-// Lint ids (DESIGN §8; docs/lint.md argues each one and its severity).
+// Lint ids (docs/lint.md argues each one and its severity).
 const (
 	LintVolatileText      = "volatile-text"
 	LintScopeInversion    = "scope-inversion"
@@ -172,7 +172,7 @@ func LintIDs() []string {
 	return ids
 }
 
-// Lint runs the stability lints (DESIGN §8) over a compiled program and the artifacts it built (as Program.Build
+// Lint runs the stability lints (docs/lint.md) over a compiled program and the artifacts it built (as Program.Build
 // returns them), counting tokens with tok (nil: an o200k_base counter). Findings that a [[lint.allow]] entry of the
 // manifest matches are dropped; an entry that matches nothing is itself reported (unused-allow). The result is sorted
 // by position, then lint id, then message, and depends on the inputs alone. The lints that measure one runbook per
@@ -225,7 +225,7 @@ func LintErrors(prog *assemble.Program, arts []*assemble.Artifact) []Finding {
 	return sortFindings(out)
 }
 
-// unknownRefs reports refs to ids no block has. The compiler checks a ref only when it runs (§3.2), so a typo in a
+// unknownRefs reports refs to ids no block has. The compiler checks a ref only when it runs (docs/reference.md#functions), so a typo in a
 // branch no fixture takes would otherwise surface in production.
 func (l *linter) unknownRefs() {
 	l.ran[LintUnknownRef] = true

@@ -9,7 +9,7 @@ import (
 )
 
 // untrustedInCodeSpans reports an untrusted variable printed inside a Markdown code span of a block's text
-// (docs/lint.md#untrusted-in-code-span). Escaping puts a backslash before each Markdown character of an untrusted
+// (docs/lint.md#untrusted-in-code-span-warning). Escaping puts a backslash before each Markdown character of an untrusted
 // value, and inside backticks Markdown shows backslashes as they are: `client/retry\_test.go`.
 func (l *linter) untrustedInCodeSpans() {
 	l.ran[LintUntrustedInCodeSpan] = true

@@ -117,7 +117,7 @@ func (p *Projection) Markers() []int {
 	return out
 }
 
-// Project builds the request body in for the model of opt (§7): the runbook split into its segments (a segment
+// Project builds the request body in for the model of opt (docs/providers.md): the runbook split into its segments (a segment
 // whose prefix is too short to cache merges into the next), cache markers at segment ends whose prefix reaches the
 // model's minimum, one marker kept for the end of the history, never more than the model allows; the history as
 // given; the turn as the final user message. For OpenAI the runbook is one system message and prompt_cache_key

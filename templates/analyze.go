@@ -8,7 +8,7 @@ import (
 )
 
 // UseKind says how a body uses a variable or field, for the rules that depend on where its value can go (the code
-// rule of §3.8: a fenced value must be printed by an action that stands alone on its line).
+// rule of docs/reference.md#trust-levels: a fenced value must be printed by an action that stands alone on its line).
 type UseKind uint8
 
 const (
@@ -75,7 +75,7 @@ type FieldUse struct {
 	Alone    bool // as for Use
 }
 
-// Uses is what a body depends on, read from its parse tree rather than from any one rendering (§3.7): every
+// Uses is what a body depends on, read from its parse tree rather than from any one rendering (docs/reference.md#the-static-scope-rule): every
 // variable, field, constant, table, reference and title it names, in source order, whether or not the branch
 // holding it runs.
 type Uses struct {

@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// EscapeCode keeps a value verbatim inside a fenced code block that it cannot close (§3.8 code), for diffs, logs
+// EscapeCode keeps a value verbatim inside a fenced code block that it cannot close (docs/reference.md#trust-levels code), for diffs, logs
 // and source that must stay readable. In this order: CRLF and lone CR become LF; control characters other than LF
 // and tab (C0, DEL, C1) are removed; each format character (category Cf: zero-width characters, bidi controls, the
 // BOM, the "Trojan Source" attack) is replaced by the visible text <U+XXXX> (upper-case hex, at least 4 digits);

@@ -11,7 +11,7 @@ import (
 // The escapers run on every value of every render, so each makes one pass over its input, writes unchanged spans
 // in one call, and returns its input without allocating when nothing needs to change.
 //
-// Values loaded from project sources are valid UTF-8 (§3.1), but a Go caller of the runtime API may pass anything.
+// Values loaded from project sources are valid UTF-8 (docs/reference.md#a-project), but a Go caller of the runtime API may pass anything.
 // Every escaper therefore decodes as Go's range loop does: each byte that is not part of a valid UTF-8 sequence
 // becomes one U+FFFD, so the output is always valid UTF-8.
 
@@ -56,7 +56,7 @@ func removedRune(r rune) bool {
 const replacementChar = "\uFFFD"
 
 // EscapeUntrusted escapes a user-controlled value so that it cannot forge a heading, a marker, a list or an
-// instruction when spliced into Markdown (§3.8 untrusted). In this order: CRLF and lone CR become LF; every run of
+// instruction when spliced into Markdown (docs/reference.md#trust-levels untrusted). In this order: CRLF and lone CR become LF; every run of
 // LF and tab characters becomes one space; control characters (category Cc: C0, DEL, C1) and format characters
 // (category Cf) are removed; each of \ ` * _ [ ] < > gets a backslash before it. Because runs are joined before
 // removal, a removed character between two line breaks leaves two spaces: "a\n\x00\nb" becomes "a  b". Each invalid
@@ -157,7 +157,7 @@ func escapeUntrustedInline(s string) string {
 	return b.String()
 }
 
-// EscapeBackground marks a pasted value as read-only background (§3.8 background): CRLF and lone CR become LF;
+// EscapeBackground marks a pasted value as read-only background (docs/reference.md#trust-levels background): CRLF and lone CR become LF;
 // control characters other than LF and tab, and format characters (category Cf), are removed; each of \ ` < > gets
 // a backslash before it; then the value is quoted as by Quote. Each invalid UTF-8 byte becomes U+FFFD.
 //

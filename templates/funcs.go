@@ -191,7 +191,7 @@ func (f *funcs) constant(name string) (string, error) {
 	return "", fmt.Errorf("const %q: no such constant%s", name, blocks.DidYouMean(name, sortedKeys(f.consts.Text)))
 }
 
-// lookup implements lookup "table" KEY [DEFAULT] (§3.2).
+// lookup implements lookup "table" KEY [DEFAULT] (docs/reference.md#functions).
 //
 // The key is compared as it was given, before escaping; an entry found is the author's text, and a default is
 // returned as it is, a value keeping its trust.

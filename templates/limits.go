@@ -10,7 +10,7 @@ import (
 // ellipsis follows a value or list item cut at its rune limit.
 const ellipsis = "…"
 
-// LimitText applies the limits of a string or text variable (§2.1) to s, the raw value after CRLF→LF and before
+// LimitText applies the limits of a string or text variable (docs/reference.md#varsname) to s, the raw value after CRLF→LF and before
 // escaping. When v.MaxRunes > 0 and s holds more than MaxRunes runes, the result is v.Notice if v.Overflow is
 // "notice", and otherwise the first MaxRunes runes of s followed by "…". Each invalid UTF-8 byte counts as one
 // rune. A nil v or a zero limit means no limit.
@@ -44,7 +44,7 @@ func cutRunes(s string, n int) (string, bool) {
 	return s, true
 }
 
-// LimitList applies the limits of a list variable (§2.1) to items, the raw values after CRLF→LF and before
+// LimitList applies the limits of a list variable (docs/reference.md#varsname) to items, the raw values after CRLF→LF and before
 // escaping, in this order:
 //  1. each item longer than v.ItemMaxRunes runes keeps its first ItemMaxRunes runes, followed by "…";
 //  2. only the first v.MaxItems items are kept;

@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// Neutralize breaks every occurrence in s of any of markers (§3.9): a backslash is inserted after the occurrence's
+// Neutralize breaks every occurrence in s of any of markers (docs/reference.md#target): a backslash is inserted after the occurrence's
 // first character, scanning left to right and resuming right after the inserted backslash. Occurrences that
 // overlap are thus each broken in turn: with the marker "aa", "aaa" becomes `a\a\a`. Empty markers are ignored.
 // Markers never start with a backslash (the loader refuses them), so a backslash Neutralize inserts never starts an

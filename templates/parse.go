@@ -48,7 +48,7 @@ type Literal struct {
 	Text string
 }
 
-// Parse parses a block's body in the promptc dialect (§3.2). c holds the project's constants and lookup tables,
+// Parse parses a block's body in the promptc dialect (docs/reference.md#functions). c holds the project's constants and lookup tables,
 // which const and lookup read. A raw body is literal text. Every problem is a diagnostic positioned in the block's
 // source.
 //

@@ -43,7 +43,7 @@ func zeroFields(v *blocks.Var) map[string]any {
 // Prepare turns a value for variable v into the value a template sees; it is the one place where values become
 // template data. The value is first checked and converted by v.Check (the one type check, for fixtures, values
 // files and Go callers alike), then each string (a string or text value, each list item, each string or text field
-// of each record) goes through, in this order (§2.1):
+// of each record) goes through, in this order (docs/reference.md#processing-order):
 //
 //  1. CRLF and lone CR → LF;
 //  2. with v.Trim, leading and trailing white space (unicode.IsSpace) removed;

@@ -149,7 +149,7 @@ type printer struct {
 	mark    func(start, end int) // nil: nobody asks
 }
 
-// escape escapes s by trust as a value printed alone is escaped (§3.8), then breaks the markers it holds (§3.9).
+// escape escapes s by trust as a value printed alone is escaped (docs/reference.md#trust-levels), then breaks the markers it holds (docs/reference.md#target).
 func (p *printer) escape(s string, trust blocks.Trust) string {
 	switch trust {
 	case blocks.Trusted:

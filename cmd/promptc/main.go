@@ -26,7 +26,7 @@ import (
 // versionText).
 var version, revision = "", ""
 
-// Exit codes (DESIGN §5).
+// Exit codes (docs/reference.md#exit-codes-and-diagnostics).
 const (
 	exitOK      = 0
 	exitChanged = 1

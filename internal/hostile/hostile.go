@@ -8,7 +8,7 @@ import (
 	"strings"
 )
 
-// Begin and End are context-file markers as a project declares them (§6), which values try to forge.
+// Begin and End are context-file markers as a project declares them (docs/workspaces.md), which values try to forge.
 const (
 	Begin = "<!-- BEGIN ACME-RUNTIME (auto-managed; do not edit) -->"
 	End   = "<!-- END ACME-RUNTIME -->"
