@@ -317,8 +317,11 @@ func (a *analyzer) collection(c *parse.CommandNode, cur, piped dots, hasPiped bo
 		return nil
 	}
 	id, ok := c.Args[0].(*parse.IdentifierNode)
+	if !ok {
+		return nil // a field, a variable or a literal first: no function call to follow
+	}
 	n, known := collectionArity[id.Ident]
-	if !ok || !known {
+	if !known {
 		return nil
 	}
 	var list dots
