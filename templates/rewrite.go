@@ -96,8 +96,12 @@ func authorPipe(p *parse.PipeNode, top bool, plain map[string]bool) bool {
 	return true
 }
 
-// authorFuncs are the functions whose result is the author's text whatever their arguments.
-var authorFuncs = map[string]bool{"const": true, "ref": true, blockTitleFunc: true, "tools": true, "dropped": true}
+// authorFuncs are the functions whose result is the author's text whatever their arguments, or a bool or an int,
+// which print as text/template prints them (printer.printAny writes them with strconv, the same bytes): a
+// comparison, len, not, and the tests of docs/reference.md's text functions.
+var authorFuncs = map[string]bool{"const": true, "ref": true, blockTitleFunc: true, "tools": true, "dropped": true,
+	"len": true, "eq": true, "ne": true, "lt": true, "le": true, "gt": true, "ge": true, "not": true,
+	"hasPrefix": true, "hasSuffix": true, "contains": true, "matches": true}
 
 func authorCommand(c *parse.CommandNode, top bool, plain map[string]bool) bool {
 	if len(c.Args) == 0 {
