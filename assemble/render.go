@@ -234,6 +234,7 @@ func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scop
 				continue
 			}
 			pv.data[v.Name] = templates.Zero(v)
+			templates.SetPrinted(pv.data, v.Name, pv.data[v.Name], prog.markerTexts)
 			continue
 		}
 		val, dropped, verr := templates.Prepare(v, raw, prog.markerTexts)
@@ -242,6 +243,7 @@ func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scop
 			continue
 		}
 		pv.data[v.Name], pv.dropped[v.Name] = val, dropped
+		templates.SetPrinted(pv.data, v.Name, val, prog.markerTexts)
 		for _, m := range prog.markers {
 			if path, ok := trustedMarker(v, val, m.text); ok {
 				pv.hits = append(pv.hits, markerHit{name: v.Name, m: m, at: from.where(path), from: from.source()})

@@ -664,6 +664,13 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 		return b.output, nil
 	}
 	t := b.tmpl
+	printed := b.printed != nil && env.Mark == nil && hasPrinted(data, b.printedKeys)
+	if printed {
+		t = b.printed
+	}
+	if b.whole {
+		data = withoutPrinted(data)
+	}
 	out := &limitedBuilder{}
 	out.Grow(len(b.Block.Body))
 	if b.perExecution || env.Level != 0 || env.Mark != nil {
@@ -683,6 +690,12 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 				return "", &d
 			}
 			x.t = c
+			if b.printed != nil {
+				if x.printed, err = addPrinted(c, b.Block.ID, b.printed.Tree); err != nil {
+					d := b.diag(0, 0, err.Error())
+					return "", &d
+				}
+			}
 		}
 		x.f.bind(env, out)
 		defer func() {
@@ -692,6 +705,9 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 			b.mu.Unlock()
 		}()
 		t = x.t
+		if printed {
+			t = x.printed
+		}
 	}
 	if err := t.Execute(out, data); err != nil {
 		var be *rangeError

@@ -6,11 +6,13 @@ import "testing"
 // or an int. A function that can return one of its arguments (and, or, index, first, default…) must still print
 // that argument escaped (docs/values.md, "No function can undo escaping").
 func TestPrinterSkip(t *testing.T) {
-	c := Consts{Plain: map[string]bool{"plain": true}}
+	c := Consts{Plain: map[string]bool{"plain": true, "pl": true, "pe": true}}
 	data := map[string]any{
 		"x":     Untrusted("# a <b>"),
 		"l":     []any{Untrusted("<i>")},
 		"plain": "<ok>",
+		"pl":    []string{"<p>", "# q"},
+		"pe":    []string{},
 	}
 	const esc = `\# a \<b\>`
 	tests := []struct{ body, want string }{
@@ -30,6 +32,17 @@ func TestPrinterSkip(t *testing.T) {
 		{`{{default "d" .x}}`, esc},
 		{`{{eq .x "z" | and .x}}`, "false"},
 		{`{{not .x | or .x}}`, esc},
+		// Dot is plain inside a with or range of a plain variable or list constant, and only there.
+		{`{{range .pl}}[{{.}}]{{end}}`, "[<p>][# q]"},
+		{`{{with .plain}}{{.}}{{end}}`, "<ok>"},
+		{`{{range .l}}{{.}}{{end}}`, `\<i\>`},
+		{`{{with .x}}{{.}}{{end}}`, esc},
+		{`{{range .pl}}{{with $.x}}{{.}}{{end}}{{end}}`, esc + esc},
+		{`{{range .pl}}{{range $.l}}{{.}}{{end}}{{end}}`, `\<i\>\<i\>`},
+		{`{{with .plain}}{{with $.x}}{{.}}{{end}}{{end}}`, esc},
+		{`{{range $i, $e := .pl}}{{$e}}{{end}}`, "<p># q"},
+		{`{{range .l}}{{with $.pe}}{{else}}{{.}}{{end}}{{end}}`, `\<i\>`},
+		{`{{range .l}}{{range $.pe}}{{else}}{{.}}{{end}}{{end}}`, `\<i\>`},
 	}
 	for _, tt := range tests {
 		b, diags := Parse(block(tt.body, false), c)

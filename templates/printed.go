@@ -1,0 +1,209 @@
+package templates
+
+import (
+	"strings"
+	"text/template"
+	"text/template/parse"
+)
+
+// An action printing a value calls the printer, a function call that text/template makes by reflection: three
+// allocations, and more time than printing the value (docs/values.md, "No function can undo escaping"). The most
+// common printing action, {{.x}} (or {{$.x}}) of an untrusted or background text or a code value, prints the same
+// bytes in every block and under every heading level: its escaped text. SetPrinted records that text once per set
+// of values, beside the value, and each body that prints such an action has a second tree in which the action
+// prints the record instead of calling the printer. An execution takes that tree when every record it reads is
+// there and nobody asks which bytes came from values (Env.Mark); any other execution takes the body's own tree.
+//
+// The records are keys no body can name: a field name is an identifier, and a body that reads the data whole ({{.}},
+// $, range or json of it) sees it without them (withoutPrinted) and has no second tree.
+
+// printedPrefix starts every record's key: a NUL, which no identifier holds.
+const printedPrefix = "\x00printed "
+
+func printedKey(name string) string { return printedPrefix + name }
+
+// SetPrinted records in data what an action printing variable name alone writes, when that is the same wherever
+// the action is (an untrusted or background text, a code value), and removes the record of an earlier value of
+// name otherwise. val is the value data[name] holds (Prepare's result); markers are the ones the bodies' Consts
+// hold, which printing breaks.
+func SetPrinted(data map[string]any, name string, val any, markers []string) {
+	switch val.(type) {
+	case Untrusted, Background, Fenced:
+		p := printer{markers: markers}
+		data[printedKey(name)] = p.printAny(val)
+	default:
+		delete(data, printedKey(name))
+	}
+}
+
+// withoutPrinted returns data without SetPrinted's records, for a body that sees the data whole.
+func withoutPrinted(data map[string]any) map[string]any {
+	n := 0
+	for k := range data {
+		if strings.HasPrefix(k, printedPrefix) {
+			n++
+		}
+	}
+	if n == 0 {
+		return data
+	}
+	out := make(map[string]any, len(data)-n)
+	for k, v := range data {
+		if !strings.HasPrefix(k, printedPrefix) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// printedTree returns a copy of a body's tree (after rewritePrints) in which every action printing a variable
+// alone prints its record, and the records it reads; nil when no action does or when the body reads the data
+// whole (wholeData).
+func printedTree(t *parse.Tree) (*parse.Tree, []string) {
+	if readsWhole(t.Root) {
+		return nil, nil
+	}
+	c := t.Copy()
+	var keys []string
+	var walk func(n parse.Node, top bool)
+	walk = func(n parse.Node, top bool) {
+		switch n := n.(type) {
+		case *parse.ListNode:
+			if n == nil {
+				return
+			}
+			for _, e := range n.Nodes {
+				walk(e, top)
+			}
+		case *parse.ActionNode:
+			if name, ok := printsVar(n.Pipe, top); ok {
+				switch a := n.Pipe.Cmds[0].Args[0].(type) {
+				case *parse.FieldNode:
+					a.Ident = []string{printedKey(name)}
+				case *parse.VariableNode:
+					a.Ident = []string{"$", printedKey(name)}
+				}
+				n.Pipe.Cmds = n.Pipe.Cmds[:1] // the record is printed as it is
+				if !containsString(keys, printedKey(name)) {
+					keys = append(keys, printedKey(name))
+				}
+			}
+		case *parse.IfNode:
+			walk(n.List, top)
+			walk(n.ElseList, top)
+		case *parse.WithNode:
+			walk(n.List, false)
+			walk(n.ElseList, top)
+		case *parse.RangeNode:
+			walk(n.List, false)
+			walk(n.ElseList, top)
+		}
+	}
+	walk(c.Root, true)
+	if len(keys) == 0 {
+		return nil, nil
+	}
+	return c, keys
+}
+
+// printsVar reports whether an action's pipeline, as rewritePrints left it, prints one variable alone: .x where dot
+// is the data, or $.x, then the printer.
+func printsVar(p *parse.PipeNode, top bool) (string, bool) {
+	if p == nil || len(p.Decl) > 0 || p.IsAssign || len(p.Cmds) != 2 || len(p.Cmds[0].Args) != 1 ||
+		len(p.Cmds[1].Args) != 1 || !isIdent(p.Cmds[1].Args[0], printFunc) {
+		return "", false
+	}
+	switch a := p.Cmds[0].Args[0].(type) {
+	case *parse.FieldNode:
+		if top && len(a.Ident) == 1 {
+			return a.Ident[0], true
+		}
+	case *parse.VariableNode:
+		if len(a.Ident) == 2 && a.Ident[0] == "$" {
+			return a.Ident[1], true
+		}
+	}
+	return "", false
+}
+
+// readsWhole reports whether a body reads the data whole: dot where it is the data, or $ alone.
+func readsWhole(root *parse.ListNode) bool {
+	found := false
+	var node func(n parse.Node, top bool)
+	var pipe func(p *parse.PipeNode, top bool)
+	pipe = func(p *parse.PipeNode, top bool) {
+		if p == nil {
+			return
+		}
+		for _, v := range p.Decl {
+			node(v, top)
+		}
+		for _, c := range p.Cmds {
+			for _, a := range c.Args {
+				node(a, top)
+			}
+		}
+	}
+	node = func(n parse.Node, top bool) {
+		switch n := n.(type) {
+		case *parse.DotNode:
+			found = found || top
+		case *parse.VariableNode:
+			found = found || len(n.Ident) == 1 && n.Ident[0] == "$"
+		case *parse.ChainNode:
+			node(n.Node, top)
+		case *parse.PipeNode:
+			pipe(n, top)
+		case *parse.ListNode:
+			if n == nil {
+				return
+			}
+			for _, e := range n.Nodes {
+				node(e, top)
+			}
+		case *parse.ActionNode:
+			pipe(n.Pipe, top)
+		case *parse.IfNode:
+			pipe(n.Pipe, top)
+			node(n.List, top)
+			node(n.ElseList, top)
+		case *parse.WithNode:
+			pipe(n.Pipe, top)
+			node(n.List, false)
+			node(n.ElseList, top)
+		case *parse.RangeNode:
+			pipe(n.Pipe, top)
+			node(n.List, false)
+			node(n.ElseList, top)
+		case *parse.TemplateNode:
+			found = true // refused by Parse; never reached
+		}
+	}
+	node(root, true)
+	return found
+}
+
+func containsString(list []string, s string) bool {
+	for _, e := range list {
+		if e == s {
+			return true
+		}
+	}
+	return false
+}
+
+// hasPrinted reports whether data holds every record keys names.
+func hasPrinted(data map[string]any, keys []string) bool {
+	for _, k := range keys {
+		if _, ok := data[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// addPrinted adds the printed tree to the template set of t, under a name no block id takes.
+func addPrinted(t *template.Template, id string, tree *parse.Tree) (*template.Template, error) {
+	name := id + printedPrefix
+	return t.New(name).AddParseTree(name, tree)
+}
