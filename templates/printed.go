@@ -60,11 +60,35 @@ func withoutPrinted(data map[string]any) map[string]any {
 // alone prints its record, and the records it reads; nil when no action does or when the body reads the data
 // whole (wholeData).
 func printedTree(t *parse.Tree) (*parse.Tree, []string) {
-	if readsWhole(t.Root) {
-		return nil, nil
+	if readsWhole(t.Root) || !printsVars(t.Root) {
+		return nil, nil // most bodies: no copy made
 	}
 	c := t.Copy()
 	var keys []string
+	eachPrint(c.Root, func(n *parse.ActionNode, name string) {
+		switch a := n.Pipe.Cmds[0].Args[0].(type) {
+		case *parse.FieldNode:
+			a.Ident = []string{printedKey(name)}
+		case *parse.VariableNode:
+			a.Ident = []string{"$", printedKey(name)}
+		}
+		n.Pipe.Cmds = n.Pipe.Cmds[:1] // the record is printed as it is
+		if !containsString(keys, printedKey(name)) {
+			keys = append(keys, printedKey(name))
+		}
+	})
+	return c, keys
+}
+
+// printsVars reports whether any action of a tree prints a variable alone (printsVar).
+func printsVars(root *parse.ListNode) bool {
+	found := false
+	eachPrint(root, func(*parse.ActionNode, string) { found = true })
+	return found
+}
+
+// eachPrint calls f with every action of a tree that prints a variable alone, and the variable's name.
+func eachPrint(root *parse.ListNode, f func(n *parse.ActionNode, name string)) {
 	var walk func(n parse.Node, top bool)
 	walk = func(n parse.Node, top bool) {
 		switch n := n.(type) {
@@ -77,16 +101,7 @@ func printedTree(t *parse.Tree) (*parse.Tree, []string) {
 			}
 		case *parse.ActionNode:
 			if name, ok := printsVar(n.Pipe, top); ok {
-				switch a := n.Pipe.Cmds[0].Args[0].(type) {
-				case *parse.FieldNode:
-					a.Ident = []string{printedKey(name)}
-				case *parse.VariableNode:
-					a.Ident = []string{"$", printedKey(name)}
-				}
-				n.Pipe.Cmds = n.Pipe.Cmds[:1] // the record is printed as it is
-				if !containsString(keys, printedKey(name)) {
-					keys = append(keys, printedKey(name))
-				}
+				f(n, name)
 			}
 		case *parse.IfNode:
 			walk(n.List, top)
@@ -99,11 +114,7 @@ func printedTree(t *parse.Tree) (*parse.Tree, []string) {
 			walk(n.ElseList, top)
 		}
 	}
-	walk(c.Root, true)
-	if len(keys) == 0 {
-		return nil, nil
-	}
-	return c, keys
+	walk(root, true)
 }
 
 // printsVar reports whether an action's pipeline, as rewritePrints left it, prints one variable alone: .x where dot
