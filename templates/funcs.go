@@ -100,6 +100,7 @@ func (f *funcs) execMap() template.FuncMap {
 	fm := f.Map()
 	fm[rangeFunc] = f.rangeOver
 	fm[printFunc] = f.p.printAny
+	f.addPrinting(fm)
 	fm[blockTitleFunc] = f.title
 	return fm
 }

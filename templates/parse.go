@@ -79,6 +79,7 @@ func NewParser(c Consts) *Parser {
 	// The bodies that run as parsed print with f's printer: the markers, the default level, no marks.
 	fm := f.Map()
 	fm[printFunc] = f.p.printAny
+	f.addPrinting(fm)
 	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(fm)}
 }
 

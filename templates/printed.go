@@ -218,3 +218,46 @@ func addPrinted(t *template.Template, id string, tree *parse.Tree) (*template.Te
 	name := id + printedPrefix
 	return t.New(name).AddParseTree(name, tree)
 }
+
+// printingArity lists the functions whose result, when an action prints it, the printer's call is fused with: the
+// action calls printingName(fn), which prints what fn gives, one reflected call instead of two. Each takes its
+// arguments as fn does; an action fuses a call only with as many arguments as fn takes, so that text/template's
+// own diagnostics (which name the function) are never about the fused name.
+var printingArity = map[string]int{"bullets": 1, "quote": 1, "json": 1, "join": 2}
+
+// printingName is the fused form's name: letters only, as the diagnostics of a function's error expect.
+func printingName(fn string) string { return "promptcPrinting" + strings.ToUpper(fn[:1]) + fn[1:] }
+
+// fusePrint renames the last command of a printing action to its fused form when it can (printingArity), and
+// reports whether it did.
+func fusePrint(p *parse.PipeNode) bool {
+	last := p.Cmds[len(p.Cmds)-1]
+	id, ok := last.Args[0].(*parse.IdentifierNode)
+	if !ok {
+		return false
+	}
+	n, known := printingArity[id.Ident]
+	args := len(last.Args) - 1
+	if len(p.Cmds) > 1 {
+		args++ // the piped value
+	}
+	if !known || args != n {
+		return false
+	}
+	last.Args[0] = parse.NewIdentifier(printingName(id.Ident)).SetPos(id.Pos)
+	return true
+}
+
+// addPrinting adds the fused forms of f's functions to a function map.
+func (f *funcs) addPrinting(m template.FuncMap) {
+	print := func(v any, err error) (string, error) {
+		if err != nil {
+			return "", err
+		}
+		return f.p.printAny(v), nil
+	}
+	m[printingName("bullets")] = func(list any) (string, error) { return print(f.bullets(list)) }
+	m[printingName("quote")] = func(text any) (string, error) { return print(f.quote(text)) }
+	m[printingName("json")] = func(v any) (string, error) { return print(f.json(v)) }
+	m[printingName("join")] = func(list, sep any) (string, error) { return print(f.join(list, sep)) }
+}

@@ -64,6 +64,9 @@ func rewritePrints(n parse.Node, plain map[string]bool) {
 			if authorPipe(n.Pipe, dotAt{top, plainDot}, plain) {
 				return // nothing to escape: text/template prints it as it is
 			}
+			if fusePrint(n.Pipe) {
+				return // the function prints its result
+			}
 			n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{
 				parse.NewIdentifier(printFunc).SetPos(n.Pos),
 			}})
