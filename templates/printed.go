@@ -30,7 +30,13 @@ func SetPrinted(data map[string]any, name string, val any, markers []string) {
 	switch val.(type) {
 	case Untrusted, Background, Fenced:
 		p := printer{markers: markers}
-		data[printedKey(name)] = p.printAny(val)
+		s := p.printAny(val)
+		if raw, _, _ := textOf(val); s == raw {
+			// Escaping left it as it was (most values): fmt prints val's bytes, and keeping it boxes nothing.
+			data[printedKey(name)] = val
+		} else {
+			data[printedKey(name)] = s
+		}
 	default:
 		delete(data, printedKey(name))
 	}
@@ -225,8 +231,16 @@ func addPrinted(t *template.Template, id string, tree *parse.Tree) (*template.Te
 // own diagnostics (which name the function) are never about the fused name.
 var printingArity = map[string]int{"bullets": 1, "quote": 1, "json": 1, "join": 2}
 
-// printingName is the fused form's name: letters only, as the diagnostics of a function's error expect.
-func printingName(fn string) string { return "promptcPrinting" + strings.ToUpper(fn[:1]) + fn[1:] }
+// printingNames are the fused forms' names: letters only, as the diagnostics of a function's error expect.
+var printingNames = func() map[string]string {
+	m := map[string]string{}
+	for fn := range printingArity {
+		m[fn] = "promptcPrinting" + strings.ToUpper(fn[:1]) + fn[1:]
+	}
+	return m
+}()
+
+func printingName(fn string) string { return printingNames[fn] }
 
 // fusePrint renames the last command of a printing action to its fused form when it can (printingArity), and
 // reports whether it did.
