@@ -234,6 +234,7 @@ func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scop
 				continue
 			}
 			pv.data[v.Name] = templates.Zero(v)
+			templates.SetPrinted(pv.data, v.Name, pv.data[v.Name], prog.markerTexts)
 			continue
 		}
 		val, dropped, verr := templates.Prepare(v, raw, prog.markerTexts)
@@ -242,6 +243,7 @@ func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scop
 			continue
 		}
 		pv.data[v.Name], pv.dropped[v.Name] = val, dropped
+		templates.SetPrinted(pv.data, v.Name, val, prog.markerTexts)
 		for _, m := range prog.markers {
 			if path, ok := trustedMarker(v, val, m.text); ok {
 				pv.hits = append(pv.hits, markerHit{name: v.Name, m: m, at: from.where(path), from: from.source()})
@@ -325,7 +327,19 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	ti := prog.taskIndex[task]
 	// Render every block first, then join them into a text allocated once at its final size: runbooks run to
 	// hundreds of kilobytes, and growing them piece by piece copied each one several times.
-	pieces := make([]piece, 0, len(slots))
+	// The pieces are dead once the text is joined; their buffer, as long as the slots, is reused by the next
+	// artifact rather than allocated (and cleared) for each of them.
+	buf := piecesPool.Get().(*[]piece)
+	if cap(*buf) < len(slots) {
+		*buf = make([]piece, 0, len(slots))
+	}
+	pieces := (*buf)[:0]
+	used := 0 // how many of buf the loop below filled
+	defer func() {
+		clear((*buf)[:min(used, cap(*buf))]) // hold no text while pooled
+		*buf = (*buf)[:0]
+		piecesPool.Put(buf)
+	}()
 	size := 0
 	level := 0 // the level of the last titled block rendered so far, which markdown values nest under
 	for _, sl := range slots {
@@ -354,6 +368,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		pieces = append(pieces, piece{c: c, text: r.text, level: under})
 		size += len(sep) + len(c.heading) + 2 + len(r.text)
 	}
+	used = len(pieces)
 	if kind == blocks.Turn && prog.Project.Turn.MaxTokens > 0 && len(diags) == 0 {
 		pieces, a.Budget, a.shrunk = prog.budget(pieces, ti, pv, sep)
 	}
@@ -459,6 +474,9 @@ func (prog *Program) cache(c *compiled, task, level int, shared *sync.Map) (*syn
 	}
 	return nil, key
 }
+
+// piecesPool holds the buffers assemble lays an artifact's pieces out in.
+var piecesPool = sync.Pool{New: func() any { return new([]piece) }}
 
 // render executes a block body, or returns its cached output.
 // level is the heading level the block sits under (templates.Env.Level).

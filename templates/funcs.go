@@ -100,6 +100,7 @@ func (f *funcs) execMap() template.FuncMap {
 	fm := f.Map()
 	fm[rangeFunc] = f.rangeOver
 	fm[printFunc] = f.p.printAny
+	f.addPrinting(fm)
 	fm[blockTitleFunc] = f.title
 	return fm
 }
@@ -148,9 +149,16 @@ func (f *funcs) Map() template.FuncMap {
 // size is charged to the execution's work budget.
 // resultAny is result for a function whose result may be a value of some trust: its printed size is charged.
 func (f *funcs) resultAny(name string, v any) (any, error) {
-	s, _, _ := textOf(v)
-	if m, ok := v.(Mixed); ok && len(m.text) > len(s) {
+	var s string
+	if m, ok := v.(Mixed); ok {
+		// The larger of what it prints and what a further function would work on. A json result's raw encoding
+		// is made only when a function asks for it (textOf), and that function's result is charged then.
 		s = m.text
+		if len(m.raw) > len(s) {
+			s = m.raw
+		}
+	} else {
+		s, _, _ = textOf(v)
 	}
 	if _, err := f.result(name, s); err != nil {
 		return "", err
@@ -361,6 +369,7 @@ func (f *funcs) bullets(list any) (any, error) {
 		}
 	}
 	m := mixedBuilder{p: &f.p}
+	m.grow(n, len(items))
 	for i, it := range items {
 		if i > 0 {
 			m.author("\n")
@@ -393,9 +402,9 @@ func (f *funcs) join(list any, sepV any) (any, error) {
 	if err != nil {
 		return "", err
 	}
+	n := 0
 	if len(items) > 0 {
 		// Checked before joining: 3,000 items and a 1 MB separator must not build 3 GB first.
-		n := 0
 		for _, it := range items {
 			s, _, _ := textOf(it)
 			n += len(s)
@@ -408,6 +417,9 @@ func (f *funcs) join(list any, sepV any) (any, error) {
 		}
 	}
 	m := mixedBuilder{p: &f.p}
+	if len(items) > 0 {
+		m.grow(n+(len(items)-1)*len(sep), 2*len(items)-1)
+	}
 	for i, it := range items {
 		if i > 0 {
 			m.value(sepV)
@@ -653,6 +665,13 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 		return b.output, nil
 	}
 	t := b.tmpl
+	printed := b.printed != nil && env.Mark == nil && hasPrinted(data, b.printedKeys)
+	if printed {
+		t = b.printed
+	}
+	if b.whole {
+		data = withoutPrinted(data)
+	}
 	out := &limitedBuilder{}
 	out.Grow(len(b.Block.Body))
 	if b.perExecution || env.Level != 0 || env.Mark != nil {
@@ -672,6 +691,12 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 				return "", &d
 			}
 			x.t = c
+			if b.printed != nil {
+				if x.printed, err = addPrinted(c, b.Block.ID, b.printed.Tree); err != nil {
+					d := b.diag(0, 0, err.Error())
+					return "", &d
+				}
+			}
 		}
 		x.f.bind(env, out)
 		defer func() {
@@ -681,6 +706,9 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 			b.mu.Unlock()
 		}()
 		t = x.t
+		if printed {
+			t = x.printed
+		}
 	}
 	if err := t.Execute(out, data); err != nil {
 		var be *rangeError

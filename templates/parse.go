@@ -34,12 +34,19 @@ type Body struct {
 	// which every garbage collection would empty: there are never more than the executions running at once.
 	mu        sync.Mutex
 	executors []*executor
+	// printed is tmpl's tree with each action printing a variable alone reading its record (see SetPrinted), and
+	// printedKeys the records it reads; nil for none. whole is set when the body reads the data whole.
+	printed     *template.Template
+	printedKeys []string
+	whole       bool
 }
 
-// executor is a clone of a body's template whose functions read f, which each execution sets up anew.
+// executor is a clone of a body's template whose functions read f, which each execution sets up anew; printed is
+// the body's printed tree bound to the same functions.
 type executor struct {
-	t *template.Template
-	f *funcs
+	t       *template.Template
+	printed *template.Template
+	f       *funcs
 }
 
 // Literal is a piece of a body's literal text at byte offset Off of its source.
@@ -72,6 +79,7 @@ func NewParser(c Consts) *Parser {
 	// The bodies that run as parsed print with f's printer: the markers, the default level, no marks.
 	fm := f.Map()
 	fm[printFunc] = f.p.printAny
+	f.addPrinting(fm)
 	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(fm)}
 }
 
@@ -134,6 +142,15 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 		})
 	}
 	rewritePrints(t.Tree.Root, c.Plain)
+	body.whole = readsWhole(t.Tree.Root)
+	if tree, keys := printedTree(t.Tree); tree != nil {
+		p.mu.Lock()
+		pt, err := addPrinted(p.root, b.ID, tree)
+		p.mu.Unlock()
+		if err == nil {
+			body.printed, body.printedKeys = pt, keys
+		}
+	}
 	u := body.Uses
 	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
 		u.DynamicRef || u.DynamicTitle || u.DynamicDropped

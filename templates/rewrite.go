@@ -18,7 +18,9 @@ const blockTitleFunc = "promptcBlockTitle"
 // and lists, bools, ints): an action that prints only those, literals and the author's text (const, ref, …) needs
 // no printer, which costs a function call.
 func rewritePrints(n parse.Node, plain map[string]bool) {
-	var walk func(n parse.Node, top bool)
+	// top is set where dot is the data; plainDot where dot is a plain value: inside a with or range of a plain
+	// variable or a list constant (see plainSource).
+	var walk func(n parse.Node, top, plainDot bool)
 	var command func(c *parse.CommandNode)
 	pipe := func(p *parse.PipeNode) {
 		if p == nil {
@@ -45,46 +47,79 @@ func rewritePrints(n parse.Node, plain map[string]bool) {
 			}
 		}
 	}
-	walk = func(n parse.Node, top bool) {
+	walk = func(n parse.Node, top, plainDot bool) {
 		switch n := n.(type) {
 		case *parse.ListNode:
 			if n == nil {
 				return
 			}
 			for _, c := range n.Nodes {
-				walk(c, top)
+				walk(c, top, plainDot)
 			}
 		case *parse.ActionNode:
 			pipe(n.Pipe)
 			if len(n.Pipe.Decl) > 0 || n.Pipe.IsAssign {
 				return // declarations and assignments print nothing
 			}
-			if authorPipe(n.Pipe, top, plain) {
+			if authorPipe(n.Pipe, dotAt{top, plainDot}, plain) {
 				return // nothing to escape: text/template prints it as it is
+			}
+			if fusePrint(n.Pipe) {
+				return // the function prints its result
 			}
 			n.Pipe.Cmds = append(n.Pipe.Cmds, &parse.CommandNode{NodeType: parse.NodeCommand, Pos: n.Pos, Args: []parse.Node{
 				parse.NewIdentifier(printFunc).SetPos(n.Pos),
 			}})
 		case *parse.IfNode:
 			pipe(n.Pipe)
-			walk(n.List, top)
-			walk(n.ElseList, top)
+			walk(n.List, top, plainDot)
+			walk(n.ElseList, top, plainDot)
 		case *parse.WithNode:
 			pipe(n.Pipe)
-			walk(n.List, false) // dot is what the pipeline gave
-			walk(n.ElseList, top)
+			walk(n.List, false, plainSource(n.Pipe, dotAt{top, plainDot}, plain)) // dot is what the pipeline gave
+			walk(n.ElseList, top, plainDot)
 		case *parse.RangeNode:
 			pipe(n.Pipe)
-			walk(n.List, false)
-			walk(n.ElseList, top)
+			walk(n.List, false, plainSource(n.Pipe, dotAt{top, plainDot}, plain)) // dot is each item
+			walk(n.ElseList, top, plainDot)
 		}
 	}
-	walk(n, true)
+	walk(n, true, false)
+}
+
+// dotAt says what dot is where a pipeline is: the data (top), a plain value (plain), or neither.
+type dotAt struct{ top, plain bool }
+
+// plainSource reports whether the pipeline of a with or range gives a plain value whose items (for range) are plain
+// too: a plain variable, dot where it is plain, or a list constant. Other author results are left out: tools gives
+// pointers, which text/template prints otherwise than fmt does.
+func plainSource(p *parse.PipeNode, at dotAt, plain map[string]bool) bool {
+	if p == nil {
+		return false
+	}
+	cmds := p.Cmds
+	if n := len(cmds); n > 1 && len(cmds[n-1].Args) > 0 && isIdent(cmds[n-1].Args[0], rangeFunc) {
+		cmds = cmds[:n-1] // the range budget (rewriteRanges), which gives the items as they are
+	}
+	if len(cmds) != 1 || len(cmds[0].Args) == 0 {
+		return false
+	}
+	args := cmds[0].Args
+	switch a := args[0].(type) {
+	case *parse.FieldNode, *parse.VariableNode, *parse.DotNode:
+		return len(args) == 1 && authorArg(a, at, plain)
+	case *parse.IdentifierNode:
+		if len(args) == 2 && a.Ident == "const" {
+			_, lit := args[1].(*parse.StringNode)
+			return lit
+		}
+	}
+	return false
 }
 
 // authorPipe reports whether a pipeline gives only the author's text, plain values or literals; top is set where
 // dot is the data.
-func authorPipe(p *parse.PipeNode, top bool, plain map[string]bool) bool {
+func authorPipe(p *parse.PipeNode, top dotAt, plain map[string]bool) bool {
 	if p == nil || len(p.Cmds) == 0 {
 		return false
 	}
@@ -96,10 +131,14 @@ func authorPipe(p *parse.PipeNode, top bool, plain map[string]bool) bool {
 	return true
 }
 
-// authorFuncs are the functions whose result is the author's text whatever their arguments.
-var authorFuncs = map[string]bool{"const": true, "ref": true, blockTitleFunc: true, "tools": true, "dropped": true}
+// authorFuncs are the functions whose result is the author's text whatever their arguments, or a bool or an int,
+// which print as text/template prints them (printer.printAny writes them with strconv, the same bytes): a
+// comparison, len, not, and the tests of docs/reference.md's text functions.
+var authorFuncs = map[string]bool{"const": true, "ref": true, blockTitleFunc: true, "tools": true, "dropped": true,
+	"len": true, "eq": true, "ne": true, "lt": true, "le": true, "gt": true, "ge": true, "not": true,
+	"hasPrefix": true, "hasSuffix": true, "contains": true, "matches": true}
 
-func authorCommand(c *parse.CommandNode, top bool, plain map[string]bool) bool {
+func authorCommand(c *parse.CommandNode, top dotAt, plain map[string]bool) bool {
 	if len(c.Args) == 0 {
 		return false
 	}
@@ -120,16 +159,18 @@ func authorCommand(c *parse.CommandNode, top bool, plain map[string]bool) bool {
 	return len(c.Args) == 1 && authorArg(c.Args[0], top, plain)
 }
 
-func authorArg(n parse.Node, top bool, plain map[string]bool) bool {
+func authorArg(n parse.Node, at dotAt, plain map[string]bool) bool {
 	switch n := n.(type) {
 	case *parse.StringNode, *parse.NumberNode, *parse.BoolNode:
 		return true
+	case *parse.DotNode:
+		return at.plain
 	case *parse.FieldNode:
-		return top && len(n.Ident) == 1 && (n.Ident[0] == "task" || plain[n.Ident[0]])
+		return at.top && len(n.Ident) == 1 && (n.Ident[0] == "task" || plain[n.Ident[0]])
 	case *parse.VariableNode:
 		return n.Ident[0] == "$" && len(n.Ident) == 2 && (n.Ident[1] == "task" || plain[n.Ident[1]])
 	case *parse.PipeNode:
-		return authorPipe(n, top, plain)
+		return authorPipe(n, at, plain)
 	}
 	return false
 }

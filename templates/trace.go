@@ -44,6 +44,9 @@ func (b *Body) Trace(data map[string]any, env Env) (string, []Piece, *blocks.Dia
 		}
 		return b.output, pieces, nil
 	}
+	if b.whole {
+		data = withoutPrinted(data)
+	}
 	tree := b.tmpl.Tree.Copy()
 	actions := scanActions(b.Block.Body)
 	w := &traceWriter{texts: map[*byte]int{}, pending: -1}

@@ -367,6 +367,14 @@ type mixedBuilder struct {
 	marks []span
 }
 
+// grow makes room for n bytes of text and raw and for the marks of values values: bullets and join know both
+// before they build, and growing the three piece by piece cost more than the escaping.
+func (m *mixedBuilder) grow(n, values int) {
+	m.text.Grow(n + n/8 + 8)
+	m.raw.Grow(n)
+	m.marks = make([]span, 0, values)
+}
+
 // author appends text of the block's author.
 func (m *mixedBuilder) author(s string) {
 	m.text.WriteString(s)
