@@ -124,14 +124,7 @@ func (s *Snapshot) Index() Index {
 	}
 	sort.Strings(ix.Fixtures)
 	for _, a := range s.Arts {
-		e := Entry{Path: a.Path, Task: a.Task, Fixture: a.Fixture, Kind: "runbook", Turn: a.Turn, Bytes: len(a.Text),
-			Tokens: s.counter.Count(a.Text)}
-		if a.Kind == blocks.Turn {
-			e.Kind = "turn"
-		} else {
-			e.GlobalPrefix, e.TaskPrefix = a.PrefixEnd(blocks.ScopeGlobal), a.PrefixEnd(blocks.ScopeTask)
-		}
-		ix.Artifacts = append(ix.Artifacts, e)
+		ix.Artifacts = append(ix.Artifacts, s.entry(a))
 	}
 	for _, f := range s.Findings {
 		pr := problem(f.Diagnostic)
@@ -140,6 +133,18 @@ func (s *Snapshot) Index() Index {
 		ix.Problems = append(ix.Problems, pr)
 	}
 	return ix
+}
+
+// entry is artifact a as the index lists it.
+func (s *Snapshot) entry(a *assemble.Artifact) Entry {
+	e := Entry{Path: a.Path, Task: a.Task, Fixture: a.Fixture, Kind: "runbook", Turn: a.Turn, Bytes: len(a.Text),
+		Tokens: s.counter.Count(a.Text)}
+	if a.Kind == blocks.Turn {
+		e.Kind = "turn"
+	} else {
+		e.GlobalPrefix, e.TaskPrefix = a.PrefixEnd(blocks.ScopeGlobal), a.PrefixEnd(blocks.ScopeTask)
+	}
+	return e
 }
 
 func problem(d blocks.Diagnostic) Problem {
@@ -226,12 +231,8 @@ func (s *Snapshot) Artifact(path, provider string) (*View, error) {
 	if !ok {
 		return nil, ErrNoArtifact
 	}
-	v := &View{Text: a.Text, Blocks: []BlockSpan{}, Segments: []Segment{}, Breakpoints: []Breakpoint{}}
-	for _, e := range s.Index().Artifacts {
-		if e.Path == path {
-			v.Entry = e
-		}
-	}
+	// One artifact's entry, not the whole index: the page asks for a view at every click and every edit.
+	v := &View{Entry: s.entry(a), Text: a.Text, Blocks: []BlockSpan{}, Segments: []Segment{}, Breakpoints: []Breakpoint{}}
 	for _, sp := range a.Spans {
 		b := sp.Block
 		tasks := strings.Join(b.Tasks, ", ")
