@@ -160,30 +160,27 @@ func (r Rules) stepped(n int) int {
 }
 
 // countParts counts the tokens of each part, and last that of the first off bytes of part at: tokenizing is most
-// of the time a large body takes, so the parts are counted on every processor at once.
+// of the time a large body takes, so the parts are counted on every processor at once, and the cut part after
+// them, when the counter has cached every paragraph of it but the one the cut falls in.
 func countParts(parts []Part, at, off int, counter *tokens.Counter) []int {
 	counts := make([]int, len(parts)+1)
-	texts := make([]string, len(parts)+1)
-	for i, p := range parts {
-		texts[i] = p.Text
-	}
-	if at < len(parts) {
-		texts[len(parts)] = parts[at].Text[:off]
-	}
 	var wg sync.WaitGroup
 	next := atomic.Int64{}
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(texts) {
+				if i >= len(parts) {
 					return
 				}
-				counts[i] = counter.Count(texts[i])
+				counts[i] = counter.Count(parts[i].Text)
 			}
 		})
 	}
 	wg.Wait()
+	if at < len(parts) {
+		counts[len(parts)] = counter.Count(parts[at].Text[:off])
+	}
 	return counts
 }
 
