@@ -83,8 +83,8 @@ func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
 
 func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared *sync.Map) (*Session, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
-	if !slices.Contains(prog.Project.Tasks, task) {
-		diags.Errorf(from.rng, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, prog.Project.Tasks), strings.Join(prog.Project.Tasks, ", "))
+	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
+		diags.Errorf(from.rng, "%v", err)
 		return nil, diags
 	}
 	pv := &prepared{data: make(map[string]any, len(prog.sessionVars)+1), dropped: map[string]int{}}

@@ -62,8 +62,8 @@ type BlockReport struct {
 // task, and a rendering that fails.
 func Block(prog *assemble.Program, task, id string, f *blocks.Fixture) (*BlockReport, error) {
 	p := prog.Project
-	if !slices.Contains(p.Tasks, task) {
-		return nil, fmt.Errorf("unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, p.Tasks), strings.Join(p.Tasks, ", "))
+	if err := blocks.CheckTask(task, p.Tasks); err != nil {
+		return nil, err
 	}
 	b, ok := p.ByID[id]
 	if !ok {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -50,8 +49,8 @@ func (e *env) loadForProjection(c *cli.Context, cmd string) (*assemble.Program, 
 func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Program) (projection.Options, error) {
 	var opt projection.Options
 	task := c.String("task")
-	if tasks := prog.Project.Tasks; !slices.Contains(tasks, task) {
-		return opt, cmdErr(e, cmd, "unknown task %q%s; the tasks are: %s", task, blocks.DidYouMean(task, tasks), strings.Join(tasks, ", "))
+	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
+		return opt, cmdErr(e, cmd, "%v", err)
 	}
 	p, err := projection.ParseProvider(c.String("provider"))
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -72,8 +71,8 @@ func renderCommand(e *env) *cli.Command {
 func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	cmd := commandName(c)
 	req := assemble.Request{Task: c.String("task")}
-	if tasks := prog.Project.Tasks; !slices.Contains(tasks, req.Task) {
-		return "", cmdErr(e, cmd, "unknown task %q%s; the tasks are: %s", req.Task, blocks.DidYouMean(req.Task, tasks), strings.Join(tasks, ", "))
+	if err := blocks.CheckTask(req.Task, prog.Project.Tasks); err != nil {
+		return "", cmdErr(e, cmd, "%v", err)
 	}
 	wantTurn := c.IsSet("turn") || c.IsSet("turn-file")
 	if wantTurn && len(prog.Project.Turn.Order) == 0 {
