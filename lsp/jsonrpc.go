@@ -53,6 +53,34 @@ func errorf(code int, format string, args ...any) *rpcError {
 	return &rpcError{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
+// maxHeaderLine bounds a header line: a longer one is a framing error, read past without being held.
+const maxHeaderLine = 4096
+
+// line reads one header line, newline included. A line over maxHeaderLine bytes is skipped to its end in pieces,
+// never held whole (a peer sending gigabytes without a newline must not make the server hold them), and reported
+// as errFraming.
+func (r *reader) line() (string, error) {
+	var b []byte
+	for {
+		piece, err := r.r.ReadSlice('\n')
+		if len(b)+len(piece) <= maxHeaderLine {
+			b = append(b, piece...)
+		} else {
+			b = nil
+			for err == bufio.ErrBufferFull {
+				_, err = r.r.ReadSlice('\n')
+			}
+			if err != nil {
+				return "", err
+			}
+			return "", errFraming
+		}
+		if err != bufio.ErrBufferFull {
+			return string(b), err
+		}
+	}
+}
+
 // errFraming is a header block the reader cannot make sense of.
 var errFraming = errors.New("malformed message header")
 
@@ -65,7 +93,10 @@ func (r *reader) read() ([]byte, error) {
 	length := -1
 	sawHeader := false
 	for {
-		line, err := r.r.ReadString('\n')
+		line, err := r.line()
+		if err == errFraming {
+			return nil, err
+		}
 		if err != nil {
 			if err == io.EOF && (sawHeader || line != "") {
 				return nil, io.ErrUnexpectedEOF
