@@ -677,7 +677,7 @@ func TestArtifactFields(t *testing.T) {
 	}
 	checkSpans(t, turn)
 	req, rd := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixtures[1], Turn: 2})
-	if len(rd) > 0 || req.Text != "" || req.Kind != blocks.Turn {
+	if rd != nil || req.Text != "" || req.Kind != blocks.Turn {
 		t.Errorf("Render turn 2 of b for chat = %+v, %v", req, rd)
 	}
 }

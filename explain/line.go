@@ -86,11 +86,7 @@ func Artifact(prog *assemble.Program, path string) (*assemble.Artifact, error) {
 			return nil, fmt.Errorf("%s: fixture %q has %d turns", path, f.Name, len(f.Turns))
 		}
 	}
-	out, diags := prog.Render(assemble.Request{Task: a.Task, Fixture: f, Turn: a.Turn})
-	if len(diags) > 0 {
-		return nil, diags
-	}
-	return out, nil
+	return prog.Render(assemble.Request{Task: a.Task, Fixture: f, Turn: a.Turn})
 }
 
 // Line explains line n (from 1) of the artifact at path, rendered from the program as Artifact does: the block

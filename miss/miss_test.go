@@ -228,9 +228,9 @@ func TestAttributeTemplate(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	rb, diags := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixture("none")})
-	if len(diags) > 0 {
-		t.Fatal(diags)
+	rb, err := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixture("none")})
+	if err != nil {
+		t.Fatal(err)
 	}
 	body := func(sys string) []byte {
 		js, _ := json.Marshal(map[string]any{"model": "gpt-5", "messages": []any{

@@ -45,8 +45,8 @@ func Attribute(prog *assemble.Program, r *Result) *Source {
 			if !f.AdmitsTask(task) {
 				continue
 			}
-			a, diags := prog.Render(assemble.Request{Task: task, Fixture: f})
-			if len(diags) == 0 {
+			a, err := prog.Render(assemble.Request{Task: task, Fixture: f})
+			if err == nil {
 				renders = append(renders, render{task, f.Name, a})
 			}
 		}
