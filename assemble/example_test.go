@@ -178,7 +178,7 @@ func ExampleArtifact_PrefixEnd() {
 // TestConcurrentRendering renders runbooks and turns from 16 goroutines sharing one Program and one Session per
 // task, and expects exactly what sequential rendering gives. Run it with -race.
 func TestConcurrentRendering(t *testing.T) {
-	prog := mustLoad(t, archive(richProject))
+	prog := mustLoad(t, richProject())
 	type job struct {
 		task    string
 		session blocks.Values
@@ -219,7 +219,7 @@ func TestConcurrentRendering(t *testing.T) {
 			t.Fatalf("job %d: %q", i, want[i])
 		}
 	}
-	wantBuild := snapshot(t, archive(richProject))
+	wantBuild := snapshot(t, richProject())
 
 	// Shared sessions, one per task and fixture, used by every goroutine.
 	shared := map[int]*assemble.Session{}
