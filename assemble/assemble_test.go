@@ -677,7 +677,7 @@ func TestArtifactFields(t *testing.T) {
 	}
 	checkSpans(t, turn)
 	req, rd := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixtures[1], Turn: 2})
-	if len(rd) > 0 || req.Text != "" || req.Kind != blocks.Turn {
+	if rd != nil || req.Text != "" || req.Kind != blocks.Turn {
 		t.Errorf("Render turn 2 of b for chat = %+v, %v", req, rd)
 	}
 }
@@ -1529,112 +1529,11 @@ b = "<!-- BEGIN X -->"
 	}
 }
 
-// scopeProject has a block of every scope (§3.11).
-const scopeProject = `
--- promptc.toml --
-name = "p"
-tasks = ["a", "b"]
-
-[runbook]
-order = ["g", "konst", "tk", "uses-task", "sess", "raw", "ex", "listed", "base", "sess-when", "sess-branch", "data", "sess-gated"]
-
-[turn]
-order = ["tb"]
-
-[vars.name]
-scope = "session"
-type = "string"
-trust = "trusted"
-
-[vars.flag]
-scope = "session"
-type = "bool"
-
-[vars.issue_id]
-scope = "turn"
-type = "string"
--- blocks/x.toml --
-[const]
-c = "C"
-
-[[block]]
-id = "g"
-body = "G"
-
-[[block]]
-id = "konst"
-body = '{{const "c"}}'
-
-[[block]]
-id = "tk"
-tasks = ["a"]
-body = "TK"
-
-[[block]]
-id = "uses-task"
-body = '{{.task}}'
-
-[[block]]
-id = "sess"
-body = '{{.name}}'
-
-[[block]]
-id = "raw"
-raw = true
-body = '{{.name}}'
-
-[[block]]
-id = "ex"
-except = ["b"]
-body = "EX"
-
-[[block]]
-id = "listed"
-tasks = ["a", "b"]
-body = "L"
-
-[[block]]
-id = "base"
-body = "BASE"
-
-[[block]]
-id = "r"
-replaces = "base"
-reason = "b differs"
-tasks = ["b"]
-body = "R"
-
-[[block]]
-id = "sess-when"
-when = "!flag"
-body = "SW"
-
-[[block]]
-id = "sess-branch"
-body = '{{if false}}{{.name}}{{end}}static'
-
-[[block]]
-id = "data"
-body = '{{len .}}'
-
-[[block]]
-id = "sess-gated"
-tasks = ["a"]
-body = '{{.name}}'
-
-[[block]]
-id = "tb"
-body = "turn"
--- fixtures/f.toml --
-[session]
-name = "N"
-
-[[turn]]
-issue_id = "X"
-`
+// scopeProject, testdata/scope.txtar, has a block of every scope (docs/reference.md#scopes).
+func scopeProject() fstest.MapFS { return testdataProject("scope.txtar") }
 
 func TestScope(t *testing.T) {
-	prog := mustLoad(t, archive(scopeProject))
+	prog := mustLoad(t, scopeProject())
 	want := map[string]blocks.Scope{
 		"g":           blocks.ScopeGlobal,
 		"konst":       blocks.ScopeGlobal,
@@ -1665,7 +1564,7 @@ func TestScope(t *testing.T) {
 // TestSourceMap checks the spans of each artifact: they tile it, the separator before a block and the final newline
 // belong to the blocks, and each names its block and scope. It also checks the prefixes of §3.11.
 func TestSourceMap(t *testing.T) {
-	arts := mustBuild(t, archive(scopeProject))
+	arts := mustBuild(t, scopeProject())
 	byPath := map[string]*assemble.Artifact{}
 	for _, a := range arts {
 		byPath[a.Path] = a

@@ -16,212 +16,11 @@ import (
 	"github.com/promptc/promptc/assemble"
 )
 
-// richProject has what an ordering bug needs to show: blocks files at several depths whose path order differs from
+// richProject, testdata/rich.txtar, has what an ordering bug needs to show: blocks files at several depths whose path order differs from
 // their directory-walk order (blocks/10.toml, blocks/10/…, blocks/10-x.toml), constants and replacements defined in
 // one file and used in another, templates in subdirectories, fixtures whose name order differs from their path
 // order, several turns, lists with limits, and every trust level.
-const richProject = `
--- promptc.toml --
-name  = "rich"
-tasks = ["issue", "chat", "quick"]
-
-[runbook]
-order = ["header", "safety", "commands", "format", "workflow", "identity", "repos", "leader", "context"]
-
-[turn]
-order     = ["assignment", "comment", "history"]
-separator = "\n\n---\n\n"
-
-[vars.agent]
-scope     = "session"
-type      = "string"
-required  = true
-max_runes = 12
-
-[vars.repos]
-scope = "session"
-type  = "list"
-trust = "trusted"
-
-[vars.leader]
-scope = "session"
-type  = "bool"
-
-[vars.ctx]
-scope     = "session"
-type      = "text"
-trust     = "background"
-max_runes = 40
-
-[vars.issue_id]
-scope    = "turn"
-type     = "string"
-trust    = "trusted"
-required = true
-
-[vars.comment]
-scope     = "turn"
-type      = "text"
-max_runes = 30
-overflow  = "notice"
-notice    = "(comment too long)"
-
-[vars.history]
-scope          = "turn"
-type           = "list"
-item_max_runes = 10
-max_items      = 3
-max_bytes      = 25
-pin_first      = true
-omitted        = "({n} more)"
-
-[[target]]
-name  = "claude"
-file  = "CLAUDE.md"
-begin = "<!-- BEGIN RICH -->"
-end   = "<!-- END RICH -->"
--- blocks/10.toml --
-[const]
-boundary = "Run only the commands listed here."
-
-[[block]]
-id    = "header"
-level = 1
-title = "Rich Runbook"
-body  = "You work on issues through the rich CLI."
--- blocks/10/safety.toml --
-[[block]]
-id    = "safety"
-title = "Safety"
-body  = '''
-{{const "boundary"}} Never force-push.
-'''
--- blocks/10-x.toml --
-[[block]]
-id       = "commands"
-title    = "Commands"
-template = "cmd/commands.md"
-
-[[block]]
-id     = "format"
-title  = "Comment Format"
-except = ["quick"]
-body   = "Write comments in Markdown."
--- blocks/roles/leader.toml --
-[[block]]
-id    = "leader"
-title = "Squad Leader"
-when  = "leader"
-body  = 'You lead the squad; follow {{ref "safety"}}.'
--- blocks/session.toml --
-[[block]]
-id    = "identity"
-title = "Identity"
-body  = 'You are {{.agent}}, working on {{.task}} tasks.'
-
-[[block]]
-id    = "repos"
-title = "Repositories"
-when  = "repos"
-body  = '{{bullets .repos}}'
-
-[[block]]
-id    = "context"
-title = "Project Context"
-when  = "ctx"
-body  = '{{.ctx}}'
--- blocks/workflows/all.toml --
-[[block]]
-id    = "workflow"
-title = "Workflow"
-tasks = ["issue", "chat"]
-template = "workflows/issue.md"
-
-[[block]]
-id       = "workflow-quick"
-replaces = "workflow"
-reason   = "quick create only creates issues"
-tasks    = ["quick"]
-title    = "Workflow"
-body     = 'Create the issue, then stop. {{const "boundary"}}'
--- blocks/workflows/commands-quick.toml --
-[[block]]
-id       = "commands-quick"
-replaces = "commands"
-reason   = "quick create may run only issue create"
-tasks    = ["quick"]
-title    = "Commands"
-body     = "- rich issue create"
--- blocks/turn/turn.toml --
-[[block]]
-id   = "assignment"
-body = '''
-{{- if eq .task "chat"}}Chat about {{.issue_id}}.
-{{- else if eq .task "quick"}}Create from {{.issue_id}}; see {{ref "workflow-quick"}}.
-{{- else}}Work on {{.issue_id}}; see {{ref "workflow"}}.{{end}}
-'''
-
-[[block]]
-id    = "comment"
-title = "New Comment"
-when  = "comment"
-body  = '{{quote .comment}}'
-
-[[block]]
-id    = "history"
-title = "Earlier Comments"
-when  = "history"
-body  = '{{bullets .history}}'
--- templates/cmd/commands.md --
-| command | does |
-|---|---|
-| rich issue view ID | read an issue |
-| rich comment add ID | reply |
-
-{{const "boundary"}}
--- templates/workflows/issue.md --
-1. Read the issue.
-2. {{if eq .task "chat"}}Answer in chat.{{else}}Fix it and comment.{{end}}
-3. Follow {{ref "format"}}.
--- fixtures/basic.toml --
-[session]
-agent = "Ada"
-repos = ["acme/api: Go service", "acme/web: TypeScript"]
-
-[[turn]]
-issue_id = "AC-1"
-comment  = "Please *fix* the <build>."
-history  = ["first comment, long", "second", "third", "fourth"]
-
-[[turn]]
-issue_id = "AC-1"
-comment  = "This comment is far longer than thirty runes, so it becomes the notice."
--- fixtures/basic-leader.toml --
-tasks = ["issue", "quick"]
-
-[session]
-agent  = "Bartholomew the Great"
-leader = true
-ctx    = "Line one of context.\nLine two is <html>."
-
-[[turn]]
-issue_id = "AC-2"
-history  = ["ünïcödé ünïcödé", "b", "c"]
--- fixtures/a/ignored.toml --
-[session]
-nothing = "fixtures/ is not read recursively"
--- fixtures/zz-edge.toml --
-tasks = ["chat"]
-
-[session]
-agent = "Zoë\u200b\u202e"
-ctx   = ""
-
-[[turn]]
-issue_id = "AC-3"
-comment  = ""
-history  = []
-`
+func richProject() fstest.MapFS { return testdataProject("rich.txtar") }
 
 // snapshot renders everything a project compiles to as one string: every artifact's path, bytes and source map,
 // in Build's order, so that any difference in content or order shows.
@@ -291,7 +90,7 @@ func (s shuffledFS) ReadDir(name string) ([]fs.DirEntry, error) {
 // TestRichProjectOutput pins a few bytes of the rich project by hand, so that the determinism tests below compare
 // real output, not a project that compiles to nothing.
 func TestRichProjectOutput(t *testing.T) {
-	got := tree(mustBuild(t, archive(richProject)))
+	got := tree(mustBuild(t, richProject()))
 	want := map[string]string{
 		"issue/basic.runbook.md": "# Rich Runbook\n\nYou work on issues through the rich CLI." +
 			"\n\n## Safety\n\nRun only the commands listed here. Never force-push." +
@@ -344,7 +143,7 @@ func TestRichProjectOutput(t *testing.T) {
 		"quick/basic.runbook.md", "quick/basic.turn-1.md", "quick/basic.turn-2.md",
 		"quick/basic-leader.runbook.md", "quick/basic-leader.turn-1.md",
 	}
-	if gotPaths := paths(mustBuild(t, archive(richProject))); strings.Join(gotPaths, " ") != strings.Join(wantPaths, " ") {
+	if gotPaths := paths(mustBuild(t, richProject())); strings.Join(gotPaths, " ") != strings.Join(wantPaths, " ") {
 		t.Errorf("artifacts:\n got %q\nwant %q", gotPaths, wantPaths)
 	}
 }
@@ -352,7 +151,7 @@ func TestRichProjectOutput(t *testing.T) {
 // TestDeterminism compiles the same project from different sources and environments (§3.10) and expects the same
 // bytes, the same source maps and the same order every time.
 func TestDeterminism(t *testing.T) {
-	fsys := archive(richProject)
+	fsys := richProject()
 	want := snapshot(t, fsys)
 
 	t.Run("build twice", func(t *testing.T) {

@@ -1,6 +1,7 @@
 package assemble_test
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
@@ -177,7 +178,7 @@ func ExampleArtifact_PrefixEnd() {
 // TestConcurrentRendering renders runbooks and turns from 16 goroutines sharing one Program and one Session per
 // task, and expects exactly what sequential rendering gives. Run it with -race.
 func TestConcurrentRendering(t *testing.T) {
-	prog := mustLoad(t, archive(richProject))
+	prog := mustLoad(t, richProject())
 	type job struct {
 		task    string
 		session blocks.Values
@@ -218,7 +219,7 @@ func TestConcurrentRendering(t *testing.T) {
 			t.Fatalf("job %d: %q", i, want[i])
 		}
 	}
-	wantBuild := snapshot(t, archive(richProject))
+	wantBuild := snapshot(t, richProject())
 
 	// Shared sessions, one per task and fixture, used by every goroutine.
 	shared := map[int]*assemble.Session{}
@@ -273,4 +274,37 @@ func TestConcurrentRendering(t *testing.T) {
 			t.Errorf("goroutine %d: concurrent Build differs:\n%s", w, firstDiff(builds[w], wantBuild))
 		}
 	}
+}
+
+// Render takes values files as a user writes them (JSON or TOML, docs/values.md), the way promptc render's
+// --session and --turn-file give them: each value is checked against its declaration, and every problem of both
+// files is reported with the compiler's own, at the line of the key. The error is a blocks.Diagnostics.
+func ExampleProgram_Render_valuesFiles() {
+	prog, diags := assemble.Load(exampleProject)
+	if len(diags) > 0 {
+		fmt.Print(diags.String())
+		return
+	}
+	session := &assemble.ValuesFile{Name: "session.json", Data: []byte(`{"agent_name": "Ada"}`)}
+	turn := &assemble.ValuesFile{Name: "turn.toml", Data: []byte("issue_id = \"NW-7\"\n")}
+	a, err := prog.Render(assemble.Request{Task: "issue", SessionFile: session, Turn: -1, TurnFile: turn})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(a.Text)
+	fmt.Println("----")
+	turn.Data = []byte("comment = \"Hi\"\nisue_id = \"NW-7\"\n")
+	_, err = prog.Render(assemble.Request{Task: "issue", SessionFile: session, Turn: -1, TurnFile: turn})
+	var problems blocks.Diagnostics
+	if errors.As(err, &problems) {
+		fmt.Println(len(problems), "problems:")
+		fmt.Println(problems)
+	}
+	// Output:
+	// Work on NW-7. Follow ## Issue Workflow.
+	// ----
+	// 2 problems:
+	// turn.toml:?:?: required turn variable "issue_id" has no value
+	// turn.toml:2:1: unknown turn variable "isue_id" (did you mean "issue_id"?)
 }

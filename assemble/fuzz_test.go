@@ -99,7 +99,7 @@ func FuzzLoadCompile(f *testing.F) {
 	for _, c := range problemCases {
 		f.Add(problemBase + c.files) // a later file of the same name wins, as in withBase
 	}
-	f.Add(richProject)
+	f.Add(toArchive(richProject()))
 	f.Add(toolsProject)
 	// Hostile values in a fixture: the loader, the compiler and the escapers meet them together.
 	for _, c := range hostile.Small() {

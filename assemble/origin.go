@@ -2,6 +2,7 @@ package assemble
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
 	"strings"
 
@@ -9,35 +10,96 @@ import (
 	"github.com/promptc/promptc/templates"
 )
 
-// OriginKind says which part of the sources wrote a byte of an artifact.
+// OriginKind says which part of the sources wrote a byte of an artifact. It is a closed set with one spelling per
+// kind (String, MarshalText), the word every report uses for it: check's, diff's and miss's "source", explain's
+// "from" lines and their JSON "kind" (docs/reference.md#origins).
 type OriginKind uint8
 
 const (
-	// OriginBlock: the block, nothing finer known: the separator before it, the final newline, or an action that
-	// prints neither a constant nor a variable (ref, title, tools, a literal).
+	// OriginBlock ("block"): the block, nothing finer known: the separator before it, the blank line after its
+	// heading, the final newline, or bytes of a body whose trace failed.
 	OriginBlock OriginKind = iota
-	// OriginHeading: the block's heading line, from its title.
+	// OriginHeading ("heading"): the block's heading line, from its title.
 	OriginHeading
-	// OriginText: literal text of the block's body, in its TOML string or its template file.
+	// OriginText ("text"): literal text of the block's body, in its TOML string.
 	OriginText
-	// OriginConst: a constant's text, or an entry of a lookup table, printed by const or lookup.
-	OriginConst
-	// OriginValue: a variable's value.
+	// OriginTemplate ("template"): literal text of the block's template file under templates/.
+	OriginTemplate
+	// OriginConstant ("constant"): a constant's text, or an entry of a lookup table, printed by const or lookup.
+	OriginConstant
+	// OriginValue ("value"): a variable's value.
 	OriginValue
+	// OriginReference ("reference"): another block's heading, printed by ref with a literal name.
+	OriginReference
+	// OriginAction ("action"): another action that prints neither a constant nor a variable: title, tools, a
+	// literal, ref with a computed name.
+	OriginAction
 )
+
+var originNames = [...]string{
+	OriginBlock:     "block",
+	OriginHeading:   "heading",
+	OriginText:      "text",
+	OriginTemplate:  "template",
+	OriginConstant:  "constant",
+	OriginValue:     "value",
+	OriginReference: "reference",
+	OriginAction:    "action",
+}
+
+// String is the kind's one spelling: "block", "heading", "text", "template", "constant", "value", "reference" or
+// "action".
+func (k OriginKind) String() string {
+	if int(k) < len(originNames) {
+		return originNames[k]
+	}
+	return fmt.Sprintf("OriginKind(%d)", k)
+}
+
+// MarshalText writes the kind as String spells it, so that JSON reports carry the same word as text ones; a value
+// outside the set is an error.
+func (k OriginKind) MarshalText() ([]byte, error) {
+	if int(k) >= len(originNames) {
+		return nil, fmt.Errorf("origin kind %d is outside the set", k)
+	}
+	return []byte(originNames[k]), nil
+}
+
+// UnmarshalText reads a kind as String spells it; any other word is an error naming the kinds, so that a program
+// reading a report back never holds a kind outside the set.
+func (k *OriginKind) UnmarshalText(b []byte) error {
+	for i, name := range originNames {
+		if string(b) == name {
+			*k = OriginKind(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown origin kind %q%s; the kinds are: %s", b, blocks.DidYouMean(string(b), originNames[:]), strings.Join(originNames[:], ", "))
+}
 
 // Origin is where a byte of an artifact comes from, as far back as the sources go.
 type Origin struct {
 	Kind OriginKind
 	// Block is the block that wrote the byte.
 	Block *blocks.Block
-	// Name is the constant, lookup table or variable (OriginConst, OriginValue).
+	// Name is the constant or lookup table (OriginConstant), the variable (OriginValue), the referenced block
+	// (OriginReference) or the template file's path under templates/ (OriginTemplate); "" for the other kinds.
 	Name string
 	// At is where that source is written: the byte's own place in the body's TOML string or template file
-	// (OriginText), the constant's definition (OriginConst), where the value is given — a fixture's key, a values
-	// file's entry — or, when it is not, the variable's declaration (OriginValue), the action that printed the byte
-	// (OriginBlock inside a body), else the block's id entry.
+	// (OriginText, OriginTemplate), the title's value (OriginHeading), the constant's definition (OriginConstant),
+	// where the value is given — a fixture's key, a values file's entry — or, when it is not, the variable's
+	// declaration (OriginValue), the action that printed the byte, "{{" to "}}" (OriginReference, OriginAction),
+	// else the block's id entry.
 	At blocks.Range
+}
+
+// String names the origin with its position, as check's text report prints it: "constant no_secrets
+// (blocks/00-constants.toml:3:1)", "text (blocks/main.toml:5:1)" for a kind without a name.
+func (o Origin) String() string {
+	if o.Name == "" {
+		return fmt.Sprintf("%s (%s)", o.Kind, o.At)
+	}
+	return fmt.Sprintf("%s %s (%s)", o.Kind, o.Name, o.At)
 }
 
 // Origin traces byte off of the artifact back to its source: the span's block, then the part of the block's body
@@ -134,6 +196,9 @@ func (a *Artifact) origin(off int, memo map[*compiled]*trace) (Origin, bool) {
 	p := tr.pieces[i]
 	if !p.Action {
 		o.Kind = OriginText
+		if c.Block.Template != "" {
+			o.Kind, o.Name = OriginTemplate, c.Block.Template
+		}
 		at := p.Src + k - p.Start
 		o.At = c.SourceRange(at, at)
 		return o, true
@@ -178,13 +243,14 @@ func (a *Artifact) traceBody(c *compiled, sp Span) *trace {
 
 // actionOrigin names the constant or variable an action printed byte k of raw from. An action may name several
 // (join .labels (const "sep")): a constant whose text lies around byte k wins, then the first variable, then the
-// first constant.
+// first constant. An action that names none is a reference when it calls ref with a literal name (the only call
+// whose output is another block's heading), else an action.
 func (a *Artifact) actionOrigin(o *Origin, body *templates.Body, tr *trace, piece, k int) {
 	p := tr.pieces[piece]
 	consts, tables, vars := body.UsesIn(p.Src, p.SrcEnd)
 	proj := a.prog.Project
 	constant := func(name string) {
-		o.Kind, o.Name = OriginConst, name
+		o.Kind, o.Name = OriginConstant, name
 		if c, ok := proj.Consts[name]; ok {
 			o.At = c.Range
 		}
@@ -219,10 +285,19 @@ func (a *Artifact) actionOrigin(o *Origin, body *templates.Body, tr *trace, piec
 		}
 		return
 	}
-	if len(consts) > 0 {
+	switch {
+	case len(consts) > 0:
 		constant(consts[0])
-	} else if len(tables) > 0 {
+	case len(tables) > 0:
 		constant(tables[0])
+	default:
+		o.Kind = OriginAction
+		for _, u := range body.Uses.Refs {
+			if u.Off >= p.Src && u.End <= p.SrcEnd {
+				o.Kind, o.Name = OriginReference, u.Name
+				break
+			}
+		}
 	}
 }
 

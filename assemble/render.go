@@ -49,6 +49,7 @@ type Session struct {
 
 // NewSession renders task's runbook with the given session values (Go values: string, bool, int, []string). Values
 // are checked against their declarations: unknown names, wrong types and missing required variables are errors.
+// The error, as Render's, Runbook's and Session.Turn's, is a blocks.Diagnostics listing every problem.
 func (prog *Program) NewSession(task string, session blocks.Values) (*Session, error) {
 	s, diags := prog.newSession(task, session, origin{}, nil)
 	if len(diags) > 0 {
@@ -72,7 +73,7 @@ func (s *Session) Runbook() *Artifact { return s.runbook }
 // Task returns the session's task.
 func (s *Session) Task() string { return s.task }
 
-// Turn renders the per-turn message for the given turn values.
+// Turn renders the per-turn message for the given turn values. The error is a blocks.Diagnostics, as NewSession's.
 func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
 	a, diags := s.renderTurn(turn, origin{}, 0)
 	if len(diags) > 0 {

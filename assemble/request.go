@@ -2,24 +2,86 @@ package assemble
 
 import "github.com/promptc/promptc/blocks"
 
-// Request names one artifact to render: a task's runbook or one of its turn messages, with values from a fixture or
-// given directly.
+// Request names one artifact to render: a task's runbook or one of its turn messages, with values from a fixture,
+// given directly, or read from values files.
 type Request struct {
 	Task string
-	// Fixture supplies the session values (and turns) unless Session is set.
+	// Fixture supplies the session values (and turns) unless Session or SessionFile is set.
 	Fixture *blocks.Fixture
 	Session blocks.Values
-	// Turn selects what to render: 0 the runbook; K >= 1 turn K of Fixture; -1 the turn message for TurnValues.
+	// Turn selects what to render: 0 the runbook; K >= 1 turn K of Fixture; -1 the turn message for TurnValues
+	// (or TurnFile's values).
 	Turn       int
 	TurnValues blocks.Values
 	// SessionOrigin and TurnOrigin name where values came from, for diagnostics (a values file, say), and
 	// SessionRanges and TurnRanges where each value is written in it (blocks.Project.ReadValues gives them).
 	SessionOrigin, TurnOrigin blocks.Range
 	SessionRanges, TurnRanges blocks.ValueRanges
+	// SessionFile, when set, supplies the session values in place of Session (and of Fixture's), with their
+	// origin and ranges; TurnFile likewise the turn values of Turn -1. See ValuesFile.
+	SessionFile, TurnFile *ValuesFile
 }
 
-// Render renders the artifact a request names.
-func (prog *Program) Render(req Request) (*Artifact, blocks.Diagnostics) {
+// ValuesFile is a values file as a user gives it (docs/values.md): a JSON object or a TOML table of name = value.
+// Name is the file's name as diagnostics print it, relative to the project root; "-" stands for standard input
+// (printed "<stdin>"). Data is its bytes.
+type ValuesFile struct {
+	Name string
+	Data []byte
+}
+
+// Render renders the artifact a request names. The error, when there is one, is a blocks.Diagnostics listing every
+// problem (errors.As finds it), sorted by position.
+//
+// Values files are read and checked against the declarations of their scope (blocks.Project.ReadValues), each
+// value placed at its key. A file with problems does not stop the render: the compiler runs with the values that
+// passed, so that its own problems (a required value missing) are reported along with the file's; a file that
+// could not be decoded at all does, after both files are read. A TurnFile needs Turn -1.
+func (prog *Program) Render(req Request) (*Artifact, error) {
+	fileDiags, decoded := prog.readFiles(&req)
+	if !decoded {
+		return nil, fileDiags.Sort()
+	}
+	a, diags := prog.renderRequest(req)
+	if diags = append(fileDiags, diags...); len(diags) > 0 {
+		return nil, diags.Sort()
+	}
+	return a, nil
+}
+
+// readFiles replaces req's SessionFile and TurnFile by the values they hold, their origin and ranges, and returns
+// the files' diagnostics; decoded is false when a file could not be decoded at all.
+func (prog *Program) readFiles(req *Request) (diags blocks.Diagnostics, decoded bool) {
+	decoded = true
+	read := func(f *ValuesFile, scope blocks.Scope) (blocks.Values, blocks.Range, blocks.ValueRanges) {
+		vals, ranges, ds := prog.Project.ReadValues(f.Name, f.Data, scope)
+		diags, decoded = append(diags, ds...), decoded && vals != nil
+		return vals, f.origin(), ranges
+	}
+	if f := req.SessionFile; f != nil {
+		req.Session, req.SessionOrigin, req.SessionRanges = read(f, blocks.ScopeSession)
+	}
+	if f := req.TurnFile; f != nil {
+		if req.Turn != -1 {
+			diags.Errorf(f.origin(), "a turn values file gives the turn message of Turn -1, not of turn %d", req.Turn)
+			return diags, false
+		}
+		req.TurnValues, req.TurnOrigin, req.TurnRanges = read(f, blocks.ScopeTurn)
+	}
+	req.SessionFile, req.TurnFile = nil, nil
+	return diags, decoded
+}
+
+// origin is the file as a whole, where diagnostics about it point.
+func (f *ValuesFile) origin() blocks.Range {
+	if f.Name == "-" {
+		return blocks.FileRange(blocks.StdinName)
+	}
+	return blocks.FileRange(f.Name)
+}
+
+// renderRequest renders a request whose values are all given.
+func (prog *Program) renderRequest(req Request) (*Artifact, blocks.Diagnostics) {
 	session, from := req.Session, fileOrigin(req.SessionOrigin, req.SessionRanges)
 	if req.Fixture != nil && session == nil {
 		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture, 0)

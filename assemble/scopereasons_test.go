@@ -32,7 +32,7 @@ func TestScopeReasons(t *testing.T) {
 		},
 		{
 			name: "scope",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(archive(scopeProject)) },
+			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(scopeProject()) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "g konst raw listed",
 				blocks.ScopeTask:    "tk uses-task ex base r",
@@ -42,7 +42,7 @@ func TestScopeReasons(t *testing.T) {
 		},
 		{
 			name: "rich",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(archive(richProject)) },
+			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(richProject()) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header safety",
 				blocks.ScopeTask:    "commands format workflow workflow-quick commands-quick",
@@ -67,7 +67,7 @@ func TestScopeReasons(t *testing.T) {
 		},
 		{
 			name: "hostile",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(archive(hostileProject)) },
+			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(hostileProject()) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header",
 				blocks.ScopeSession: "identity team context examples repos leader chat-only workspace functions aside",

@@ -2,10 +2,13 @@ package assemble_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -48,6 +51,20 @@ func fileLine(line string) (string, bool) {
 	}
 	name := strings.TrimSpace(line[3 : len(line)-3])
 	return name, name != ""
+}
+
+// testdataProject reads the project kept in testdata/NAME, a txtar archive (a "-- path --" line before each file),
+// into an in-memory project: the projects several tests share, too long to read well inside a Go string.
+func testdataProject(name string) fstest.MapFS {
+	a, err := txtar.ParseFile(filepath.Join("testdata", name))
+	if err != nil {
+		panic(err)
+	}
+	fsys := fstest.MapFS{}
+	for _, f := range a.Files {
+		fsys[f.Name] = &fstest.MapFile{Data: f.Data}
+	}
+	return fsys
 }
 
 // archive turns a txtar-like text into an in-memory project.

@@ -125,9 +125,9 @@ func render(prog *assemble.Program, task string, f *blocks.Fixture, section bloc
 	}
 	var out []*assemble.Artifact
 	for _, k := range turns {
-		a, diags := prog.Render(assemble.Request{Task: task, Fixture: f, Turn: k})
-		if len(diags) > 0 {
-			return nil, diags
+		a, err := prog.Render(assemble.Request{Task: task, Fixture: f, Turn: k})
+		if err != nil {
+			return nil, err
 		}
 		out = append(out, a)
 	}

@@ -50,7 +50,7 @@ func ExampleLine() {
 	//   block "safety" (blocks/core.toml:13:1), scope global, global prefix
 	//   body line at blocks/core.toml:16:1
 	//   text (blocks/core.toml:16:1)
-	//   const "boundary" (blocks/core.toml:2:1)
+	//   constant "boundary" (blocks/core.toml:2:1)
 }
 
 // ParseTarget reads the PATH:LINE form of promptc explain.

@@ -185,13 +185,13 @@ template = "t.md"
 	}
 	var got []string
 	for _, o := range r.From {
-		got = append(got, strings.TrimSpace(o.Kind+" "+o.Name)+" "+o.At.String())
+		got = append(got, strings.TrimSpace(o.Kind.String()+" "+o.Name)+" "+o.At.String())
 	}
 	want := []string{
-		"text templates/t.md:2:1",
-		"var who fixtures/f.toml:2:1",
-		"const sep blocks/b.toml:2:1",
-		"ref intro templates/t.md:2:41",
+		"template t.md templates/t.md:2:1",
+		"value who fixtures/f.toml:2:1",
+		"constant sep blocks/b.toml:2:1",
+		"reference intro templates/t.md:2:41",
 		"action templates/t.md:2:61",
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") || r.Source.String() != "templates/t.md:2:1" {

@@ -10,20 +10,6 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// Origin is a source that wrote (part of) a line, as the compiler traces it (assemble.Artifact.Origin).
-type Origin struct {
-	// Kind is "text" (the block's literal text, or its title), "const" (a constant's text or a lookup table's
-	// entry), "var" (a variable's value), "ref" (a reference to another block's heading) or "action" (another
-	// template action: title, tools, a literal).
-	Kind string
-	// Name is the constant, variable or referenced block ("" for text and action).
-	Name string
-	// At is where it is written: the line's first byte of that text in the body, template or title; the
-	// constant's definition; where the value is given (a fixture's key, a values file's entry) or, when no file
-	// gives it, the variable's declaration; the action, "{{" to "}}", for ref and action.
-	At blocks.Range
-}
-
 // LineReport is what Line finds about one line of an artifact.
 type LineReport struct {
 	Artifact string // the artifact's path, "chat/basic.runbook.md"
@@ -41,9 +27,10 @@ type LineReport struct {
 	// Source is where the line is written: the heading's title, the body or template line of its first literal
 	// text, else the source of its first origin, else (a separator, or a line traced no further) the block's id.
 	Source blocks.Range
-	// From lists what wrote the line's bytes, each source once, in the order of the bytes: literal text (once per
-	// source line), constants, variables, actions. Empty for a separator.
-	From []Origin
+	// From lists what wrote the line's bytes, each source once, in the order of the bytes: the heading, literal
+	// text of the body or template (once per source line, at its first byte there), constants, values, references,
+	// other actions (assemble.OriginKind names them). Empty for a separator.
+	From []assemble.Origin
 	// Budget is what the turn budget did to the turn message (nil without [turn] max_tokens, and for a runbook).
 	Budget *assemble.Budget
 }
@@ -99,11 +86,7 @@ func Artifact(prog *assemble.Program, path string) (*assemble.Artifact, error) {
 			return nil, fmt.Errorf("%s: fixture %q has %d turns", path, f.Name, len(f.Turns))
 		}
 	}
-	out, diags := prog.Render(assemble.Request{Task: a.Task, Fixture: f, Turn: a.Turn})
-	if len(diags) > 0 {
-		return nil, diags
-	}
-	return out, nil
+	return prog.Render(assemble.Request{Task: a.Task, Fixture: f, Turn: a.Turn})
 }
 
 // Line explains line n (from 1) of the artifact at path, rendered from the program as Artifact does: the block
@@ -157,9 +140,9 @@ func lineOfArtifact(prog *assemble.Program, a *assemble.Artifact, n int) (*LineR
 	default:
 		r.Part = "body"
 	}
-	r.From = origins(prog, a, b, start, end)
+	r.From = origins(a, b, start, end)
 	for _, o := range r.From {
-		if o.Kind == "text" {
+		if k := o.Kind; k == assemble.OriginHeading || k == assemble.OriginText || k == assemble.OriginTemplate {
 			r.Source = o.At
 			break
 		}
@@ -171,10 +154,11 @@ func lineOfArtifact(prog *assemble.Program, a *assemble.Artifact, n int) (*LineR
 }
 
 // origins lists what wrote bytes [start, end) of a, all of block b's text: each source once, in the order of the
-// bytes. Literal text counts once per source line, at its first byte there. Bytes traced no further than the block
-// (a body whose trace fails) add nothing.
-func origins(prog *assemble.Program, a *assemble.Artifact, b *blocks.Block, start, end int) []Origin {
-	// A source is known by its kind and name, and literal text by its file and line: one comparison per byte.
+// bytes. Literal text counts once per source line, at its first byte there; an action once, at its place. Bytes
+// traced no further than the block (a separator, a body whose trace fails) add nothing.
+func origins(a *assemble.Artifact, b *blocks.Block, start, end int) []assemble.Origin {
+	// A source is known by its kind and name, literal text by its file and line, an action by its place: one
+	// comparison per byte.
 	type key struct {
 		kind assemble.OriginKind
 		name string
@@ -182,54 +166,29 @@ func origins(prog *assemble.Program, a *assemble.Artifact, b *blocks.Block, star
 		line int
 		at   blocks.Range
 	}
-	var out []Origin
+	var out []assemble.Origin
 	seen := map[key]bool{}
 	for i, o := range a.Origins(start, end) {
 		if !utf8.RuneStart(a.Text[start+i]) || o.Block != b {
 			continue
 		}
-		var x Origin
 		var k key
 		switch o.Kind {
-		case assemble.OriginHeading, assemble.OriginText:
-			x = Origin{Kind: "text", At: o.At}
-			k = key{kind: assemble.OriginText, file: o.At.Filename, line: o.At.Start.Line}
-		case assemble.OriginConst:
-			x = Origin{Kind: "const", Name: o.Name, At: o.At}
-			k = key{kind: o.Kind, name: o.Name}
-		case assemble.OriginValue:
-			x = Origin{Kind: "var", Name: o.Name, At: o.At}
+		case assemble.OriginBlock:
+			continue
+		case assemble.OriginHeading, assemble.OriginText, assemble.OriginTemplate:
+			k = key{kind: o.Kind, file: o.At.Filename, line: o.At.Start.Line}
+		case assemble.OriginConstant, assemble.OriginValue:
 			k = key{kind: o.Kind, name: o.Name}
 		default:
-			if o.At == b.Range || !o.At.Known() {
-				continue // nothing finer than the block
-			}
 			k = key{kind: o.Kind, at: o.At}
-			if seen[k] {
-				continue
-			}
-			x = action(prog, b, o.At)
 		}
 		if !seen[k] {
 			seen[k] = true
-			out = append(out, x)
+			out = append(out, o)
 		}
 	}
 	return out
-}
-
-// action names an action that printed neither a constant nor a variable: a ref when it calls ref with a literal
-// name (the only call whose output is another block's heading), else "action".
-func action(prog *assemble.Program, b *blocks.Block, at blocks.Range) Origin {
-	if body := prog.Body(b.ID); body != nil {
-		for _, u := range body.Uses.Refs {
-			r := b.SourceRange(u.Off, u.End)
-			if r.Filename == at.Filename && r.Start.Byte >= at.Start.Byte && r.End.Byte <= at.End.Byte {
-				return Origin{Kind: "ref", Name: u.Name, At: at}
-			}
-		}
-	}
-	return Origin{Kind: "action", At: at}
 }
 
 // plural picks the singular or the plural form for n.

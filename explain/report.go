@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 )
 
@@ -149,7 +150,7 @@ func (r *BlockReport) WriteJSON(w io.Writer) error {
 //	  block "safety" (blocks/core.toml:13:1), scope global, global prefix
 //	  body line at blocks/core.toml:16:1
 //	  text (blocks/core.toml:16:1)
-//	  const "boundary" (blocks/core.toml:2:1)
+//	  constant "boundary" (blocks/core.toml:2:1)
 func (r *LineReport) WriteText(w io.Writer) error {
 	var sb strings.Builder
 	fmt.Fprintf(&sb, "%s:%d: %q\n", r.Artifact, r.Line, r.Text)
@@ -179,9 +180,9 @@ func (r *LineReport) WriteText(w io.Writer) error {
 //	 "from": [{"kind", "name", "at"}]}
 func (r *LineReport) WriteJSON(w io.Writer) error {
 	type origin struct {
-		Kind string `json:"kind"`
-		Name string `json:"name,omitempty"`
-		At   string `json:"at,omitempty"`
+		Kind assemble.OriginKind `json:"kind"`
+		Name string              `json:"name,omitempty"`
+		At   string              `json:"at,omitempty"`
 	}
 	from := make([]origin, len(r.From))
 	for i, o := range r.From {

@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"fmt"
 	"sort"
 	"strings"
 
@@ -66,8 +65,9 @@ type Change struct {
 	Scope  blocks.Scope
 	Side   string // "new" or "old"
 	// Origin is set when a source finer than the block wrote the first differing byte: a constant, a line of a
-	// template file, or a variable's value (from the side's source map, traced through the block's body).
-	Origin *Origin
+	// template file, or a variable's value (from the side's source map, traced through the block's body); its kind
+	// is OriginConstant, OriginTemplate or OriginValue.
+	Origin *assemble.Origin
 	// After names the last block before the change when no block owns it.
 	After string
 	// InvalidatedBytes and InvalidatedTokens price the change: the cached prefix from Offset to the end of the
@@ -190,31 +190,13 @@ func (c *Change) attribute(a *assemble.Artifact, side string) {
 	}
 }
 
-// Origin is a source finer than a block that wrote a byte: what an edit to change that byte most likely touched.
-type Origin struct {
-	// Kind is "constant" (a constant's text or a lookup table's entry), "template" (a line of a file under
-	// templates/) or "value" (a variable's value).
-	Kind string
-	// Name is the constant or variable, or the template's path under templates/.
-	Name string
-	// At is the constant's definition, the byte's place in the template file, or where the value is given (a
-	// fixture's key; the variable's declaration when no file gives it).
-	At blocks.Range
-}
-
-// String names the origin with its position: "constant no_secrets (blocks/00-constants.toml:3:1)".
-func (o *Origin) String() string { return fmt.Sprintf("%s %s (%s)", o.Kind, o.Name, o.At) }
-
-// newOrigin keeps the origins a report names: the block's own inline text and heading are already named by the
-// block's position.
-func newOrigin(o assemble.Origin) *Origin {
-	switch {
-	case o.Kind == assemble.OriginConst:
-		return &Origin{Kind: "constant", Name: o.Name, At: o.At}
-	case o.Kind == assemble.OriginValue:
-		return &Origin{Kind: "value", Name: o.Name, At: o.At}
-	case o.Kind == assemble.OriginText && o.Block.Template != "":
-		return &Origin{Kind: "template", Name: o.Block.Template, At: o.At}
+// newOrigin keeps the origins a report names: a constant, a template file's line or a value (assemble.OriginKind
+// spells them); the block's own inline text and heading are already named by the block's position, and an action
+// or a separator by the block.
+func newOrigin(o assemble.Origin) *assemble.Origin {
+	switch o.Kind {
+	case assemble.OriginConstant, assemble.OriginTemplate, assemble.OriginValue:
+		return &o
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/internal/plural"
@@ -525,9 +526,9 @@ type jsonChange struct {
 }
 
 type jsonOrigin struct {
-	Kind   string `json:"kind"`
-	Name   string `json:"name"`
-	Source string `json:"source"`
+	Kind   assemble.OriginKind `json:"kind"`
+	Name   string              `json:"name"`
+	Source string              `json:"source"`
 }
 
 func newJSONChange(c *Change) jsonChange {

@@ -209,7 +209,7 @@ func TestAttributeConstant(t *testing.T) {
 	if src == nil || src.Origin == nil {
 		t.Fatalf("no source: %+v", src)
 	}
-	if src.Origin.Kind != "constant" || src.Origin.Name != "never_post_secrets" || src.Side != "A" || !src.Exact || src.Block.ID != "safety" {
+	if src.Origin.Kind != assemble.OriginConstant || src.Origin.Name != "never_post_secrets" || src.Side != "A" || !src.Exact || src.Block.ID != "safety" {
 		t.Errorf("source %+v, origin %v", src, src.Origin)
 	}
 	if rb := s.Runbook.Text; rb[r.SystemOffset-len("Never put a"):r.SystemOffset] != "Never put a" {
@@ -228,9 +228,9 @@ func TestAttributeTemplate(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	rb, diags := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixture("none")})
-	if len(diags) > 0 {
-		t.Fatal(diags)
+	rb, err := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixture("none")})
+	if err != nil {
+		t.Fatal(err)
 	}
 	body := func(sys string) []byte {
 		js, _ := json.Marshal(map[string]any{"model": "gpt-5", "messages": []any{
@@ -242,7 +242,7 @@ func TestAttributeTemplate(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if src == nil || src.Origin == nil || src.Origin.Kind != "template" || src.Origin.Name != "b.md" ||
+	if src == nil || src.Origin == nil || src.Origin.Kind != assemble.OriginTemplate || src.Origin.Name != "b.md" ||
 		src.Origin.At.Start.Line != 2 || src.Block.ID != "b" || src.Side != "A" {
 		t.Fatalf("source %+v (origin %v), offset %d", src, src.Origin, r.SystemOffset)
 	}

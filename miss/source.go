@@ -6,7 +6,6 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 )
 
 // Source is what the project at hand wrote at the byte where B leaves A's prefix.
@@ -23,9 +22,9 @@ type Source struct {
 	// Block is the block that wrote the byte, and Scope its scope.
 	Block *blocks.Block
 	Scope blocks.Scope
-	// Origin is the finer source, when there is one: a constant, a template line or a value (nil: the block's own
-	// text).
-	Origin *guard.Origin
+	// Origin is the finer source, when there is one: a constant, a template line or a value (kinds OriginConstant,
+	// OriginTemplate, OriginValue; nil: the block's own text).
+	Origin *assemble.Origin
 }
 
 // Attribute names the project's source of the byte where r's bodies part, when the difference is in the system
@@ -46,8 +45,8 @@ func Attribute(prog *assemble.Program, r *Result) *Source {
 			if !f.AdmitsTask(task) {
 				continue
 			}
-			a, diags := prog.Render(assemble.Request{Task: task, Fixture: f})
-			if len(diags) == 0 {
+			a, err := prog.Render(assemble.Request{Task: task, Fixture: f})
+			if err == nil {
 				renders = append(renders, render{task, f.Name, a})
 			}
 		}
@@ -90,15 +89,11 @@ func Attribute(prog *assemble.Program, r *Result) *Source {
 	return nil
 }
 
-// origin keeps the sources finer than a block, in guard's vocabulary (constant, template, value).
-func origin(o assemble.Origin) *guard.Origin {
-	switch {
-	case o.Kind == assemble.OriginConst:
-		return &guard.Origin{Kind: "constant", Name: o.Name, At: o.At}
-	case o.Kind == assemble.OriginValue:
-		return &guard.Origin{Kind: "value", Name: o.Name, At: o.At}
-	case o.Kind == assemble.OriginText && o.Block != nil && o.Block.Template != "":
-		return &guard.Origin{Kind: "template", Name: o.Block.Template, At: o.At}
+// origin keeps the sources finer than a block, as check's report does: a constant, a template file's line, a value.
+func origin(o assemble.Origin) *assemble.Origin {
+	switch o.Kind {
+	case assemble.OriginConstant, assemble.OriginTemplate, assemble.OriginValue:
+		return &o
 	}
 	return nil
 }

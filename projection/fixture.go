@@ -12,15 +12,15 @@ import (
 // and the replies its [[turn]] tables give (the key assistant).
 func FixtureReplay(prog *assemble.Program, task string, f *blocks.Fixture) (Replay, error) {
 	s := Replay{Name: f.Name, Replies: f.Replies, After: f.After}
-	rb, diags := prog.Render(assemble.Request{Task: task, Fixture: f})
-	if len(diags) > 0 {
-		return Replay{}, diags
+	rb, err := prog.Render(assemble.Request{Task: task, Fixture: f})
+	if err != nil {
+		return Replay{}, err
 	}
 	s.Runbook = rb
 	for k := 1; k <= len(f.Turns); k++ {
-		a, diags := prog.Render(assemble.Request{Task: task, Fixture: f, Turn: k})
-		if len(diags) > 0 {
-			return Replay{}, diags
+		a, err := prog.Render(assemble.Request{Task: task, Fixture: f, Turn: k})
+		if err != nil {
+			return Replay{}, err
 		}
 		s.Turns = append(s.Turns, a.Text)
 	}

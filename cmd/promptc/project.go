@@ -169,14 +169,11 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 	task := c.String("task")
 	req := assemble.Request{Task: task}
 	if c.IsSet("session") {
-		vals, origin, ranges, diags, err := e.readValues(cmd, prog.Project, c.String("session"), blocks.ScopeSession)
+		f, err := e.valuesFile(cmd, c.String("session"))
 		if err != nil {
 			return in, err
 		}
-		if len(diags) > 0 || vals == nil {
-			return in, e.diagnostics(diags.Sort())
-		}
-		req.Session, req.SessionOrigin, req.SessionRanges = vals, origin, ranges
+		req.SessionFile = f
 	} else {
 		f, err := e.fixture(cmd, prog, task, c.String("fixture"), c.IsSet("fixture"))
 		if err != nil {
@@ -184,24 +181,21 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		}
 		req.Fixture = f
 	}
-	rb, diags := prog.Render(req)
-	if len(diags) > 0 {
-		return in, e.diagnostics(diags)
+	rb, err := prog.Render(req)
+	if err != nil {
+		return in, e.fail(err, nil)
 	}
 	in.Runbook = rb
 	if c.IsSet("turn-file") {
-		vals, origin, ranges, diags, err := e.readValues(cmd, prog.Project, c.String("turn-file"), blocks.ScopeTurn)
+		f, err := e.valuesFile(cmd, c.String("turn-file"))
 		if err != nil {
 			return in, err
 		}
-		if len(diags) > 0 || vals == nil {
-			return in, e.diagnostics(diags.Sort())
-		}
 		treq := req
-		treq.Turn, treq.TurnValues, treq.TurnOrigin, treq.TurnRanges = -1, vals, origin, ranges
-		a, diags := prog.Render(treq)
-		if len(diags) > 0 {
-			return in, e.diagnostics(diags)
+		treq.Turn, treq.TurnFile = -1, f
+		a, err := prog.Render(treq)
+		if err != nil {
+			return in, e.fail(err, nil)
 		}
 		in.Turn = a.Text
 	} else {

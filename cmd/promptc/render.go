@@ -78,19 +78,13 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	if wantTurn && len(prog.Project.Turn.Order) == 0 {
 		return "", cmdErr(e, cmd, "this project has no turn message ([turn] order is empty)")
 	}
-	// Values files are checked as they are read, and every problem of both is reported. The compiler runs even
-	// when they have problems, so that it reports its own (a missing required value) along with them; not when a
-	// file could not be decoded at all.
-	var valueDiags blocks.Diagnostics
-	decoded := true
 	switch {
 	case c.IsSet("session"):
-		vals, origin, ranges, diags, err := e.readValues(cmd, prog.Project, c.String("session"), blocks.ScopeSession)
+		f, err := e.valuesFile(cmd, c.String("session"))
 		if err != nil {
 			return "", err
 		}
-		valueDiags, decoded = append(valueDiags, diags...), decoded && vals != nil
-		req.Session, req.SessionOrigin, req.SessionRanges = vals, origin, ranges
+		req.SessionFile = f
 	default:
 		f, err := e.fixture(cmd, prog, req.Task, c.String("fixture"), c.IsSet("fixture"))
 		if err != nil {
@@ -109,20 +103,15 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 		}
 		req.Turn = k
 	case c.IsSet("turn-file"):
-		vals, origin, ranges, diags, err := e.readValues(cmd, prog.Project, c.String("turn-file"), blocks.ScopeTurn)
+		f, err := e.valuesFile(cmd, c.String("turn-file"))
 		if err != nil {
 			return "", err
 		}
-		valueDiags, decoded = append(valueDiags, diags...), decoded && vals != nil
-		req.TurnValues, req.TurnOrigin, req.TurnRanges = vals, origin, ranges
-		req.Turn = -1
+		req.TurnFile, req.Turn = f, -1
 	}
-	if !decoded {
-		return "", e.diagnostics(valueDiags.Sort())
-	}
-	a, diags := prog.Render(req)
-	if diags = append(valueDiags, diags...); len(diags) > 0 {
-		return "", e.diagnostics(diags.Sort())
+	a, err := prog.Render(req)
+	if err != nil {
+		return "", e.fail(err, nil)
 	}
 	if a.Budget.Over() {
 		// What the turn budget cut, on stderr: stdout holds the message alone, byte for byte.
@@ -162,17 +151,14 @@ func (e *env) fixture(cmd string, prog *assemble.Program, task, name string, nam
 	return nil, cmdErr(e, cmd, "%d fixtures render task %q (%s): choose one with --fixture", len(names), task, strings.Join(names, ", "))
 }
 
-// readValues reads a values file given on the command line ("-" for standard input) and checks its values against
-// the declarations of scope. The values are nil when the file could not be decoded; a file that cannot be read at
-// all is a usage error.
-func (e *env) readValues(cmd string, p *blocks.Project, name string, scope blocks.Scope) (blocks.Values, blocks.Range, blocks.ValueRanges, blocks.Diagnostics, error) {
+// valuesFile reads a values file given on the command line ("-" for standard input) for a Request's SessionFile or
+// TurnFile, which Render decodes and checks; a file that cannot be read at all is a usage error.
+func (e *env) valuesFile(cmd, name string) (*assemble.ValuesFile, error) {
 	var data []byte
 	var err error
-	origin := blocks.FileRange(name)
 	if name == "-" {
 		// One byte past the limit is enough for ReadValues to report a file that is too large.
 		data, err = io.ReadAll(io.LimitReader(os.Stdin, blocks.MaxSourceBytes+1))
-		origin = blocks.FileRange(blocks.StdinName)
 	} else {
 		data, err = readFileLimited(e.path(name), blocks.MaxSourceBytes+1)
 	}
@@ -184,10 +170,9 @@ func (e *env) readValues(cmd string, p *blocks.Project, name string, scope block
 		if name == "-" {
 			name = "standard input"
 		}
-		return nil, blocks.Range{}, nil, nil, cmdErr(e, cmd, "cannot read %s: %v", blocks.QuoteName(name), err)
+		return nil, cmdErr(e, cmd, "cannot read %s: %v", blocks.QuoteName(name), err)
 	}
-	vals, ranges, diags := p.ReadValues(name, data, scope)
-	return vals, origin, ranges, diags, nil
+	return &assemble.ValuesFile{Name: name, Data: data}, nil
 }
 
 // readFileLimited reads at most limit bytes of the file name.

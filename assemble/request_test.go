@@ -1,0 +1,77 @@
+package assemble_test
+
+import (
+	"errors"
+	"testing"
+
+	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
+)
+
+// TestRenderValuesFiles checks Render's values files: the problems of both files and the compiler's together,
+// sorted; a file that does not decode stops before the compiler; a turn file needs Turn -1; the error is always a
+// blocks.Diagnostics.
+func TestRenderValuesFiles(t *testing.T) {
+	prog, diags := assemble.Load(exampleProject)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	file := func(name, data string) *assemble.ValuesFile {
+		return &assemble.ValuesFile{Name: name, Data: []byte(data)}
+	}
+	tests := []struct {
+		name string
+		req  assemble.Request
+		text string // the artifact's text, when want is ""
+		want string // the diagnostics
+	}{
+		{
+			name: "runbook from a session file",
+			req:  assemble.Request{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`)},
+			text: "## Rules\n\nRun only the commands listed in this runbook.\n\nYou are Bo.\n",
+		},
+		{
+			name: "standard input is named <stdin>",
+			req:  assemble.Request{Task: "chat", SessionFile: file("-", `{}`)},
+			want: `<stdin>:?:?: required session variable "agent_name" has no value`,
+		},
+		{
+			name: "the problems of both files and the compiler's",
+			req: assemble.Request{Task: "chat", SessionFile: file("s.toml", "agent = \"Bo\"\n"), Turn: -1,
+				TurnFile: file("t.json", `{"comment": 3}`)},
+			want: "s.toml:?:?: required session variable \"agent_name\" has no value\n" +
+				"s.toml:1:1: unknown session variable \"agent\"\n" +
+				"t.json:1:2: variable \"comment\" is a text, so its value must be a JSON string, not a JSON number",
+		},
+		{
+			name: "a file that does not decode stops before the compiler",
+			req: assemble.Request{Task: "chat", SessionFile: file("s.toml", "agent_name = \n"), Turn: -1,
+				TurnFile: file("t.toml", "isue_id = \"x\"\n")},
+			want: "s.toml:1:14: TOML syntax error: expected value but found '\\n' instead\n" +
+				"t.toml:1:1: unknown turn variable \"isue_id\" (did you mean \"issue_id\"?)",
+		},
+		{
+			name: "a turn file needs Turn -1",
+			req:  assemble.Request{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`), Turn: 1, TurnFile: file("t.toml", "")},
+			want: "t.toml:?:?: a turn values file gives the turn message of Turn -1, not of turn 1",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			a, err := prog.Render(tt.req)
+			if tt.want == "" {
+				if err != nil || a.Text != tt.text {
+					t.Fatalf("Render = %q, %v; want %q", a.Text, err, tt.text)
+				}
+				return
+			}
+			var ds blocks.Diagnostics
+			if !errors.As(err, &ds) || a != nil {
+				t.Fatalf("Render = %v, %T %v; want no artifact and blocks.Diagnostics", a, err, err)
+			}
+			if got := err.Error(); got != tt.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
