@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/templates"
 	"github.com/promptc/promptc/tokens"
 )
@@ -130,6 +131,18 @@ func WriteFindingsJSON(w io.Writer, findings []Finding) error {
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
+}
+
+// WriteFindingsAs writes findings in format f: text (WriteFindings) or json (WriteFindingsJSON); any other format
+// is an error.
+func WriteFindingsAs(w io.Writer, f report.Format, findings []Finding) error {
+	switch f {
+	case report.Text:
+		return WriteFindings(w, findings)
+	case report.JSON:
+		return WriteFindingsJSON(w, findings)
+	}
+	return fmt.Errorf("lint findings are written as text or json, not %s", f)
 }
 
 // subject kinds: what an [[lint.allow]] entry's block key may name for a lint.

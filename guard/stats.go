@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -456,4 +457,15 @@ func writeTable(b *strings.Builder, rows [][]string, align string) {
 		b.WriteString(strings.TrimRight(line.String(), " "))
 		b.WriteByte('\n')
 	}
+}
+
+// Write writes the report in format f: text (WriteText) or json (WriteJSON); any other format is an error.
+func (r *StatsReport) Write(w io.Writer, f report.Format) error {
+	switch f {
+	case report.Text:
+		return r.WriteText(w)
+	case report.JSON:
+		return r.WriteJSON(w)
+	}
+	return fmt.Errorf("a stats report is written as text or json, not %s", f)
 }

@@ -7,10 +7,11 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/report"
 )
 
 func lintCommand(e *env) *cli.Command {
-	format := guard.Formats(guard.Text, guard.JSON)
+	format := report.Formats(report.Text, report.JSON)
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "report text that makes prompts unstable or repeats itself (exit 1 on errors)",
@@ -37,7 +38,7 @@ func lintCommand(e *env) *cli.Command {
 				return usageErr(e, "lint: %v", err)
 			}
 			errs, warns := guard.CountSeverities(findings)
-			if c.Bool("verbose") && m.format == guard.Text {
+			if c.Bool("verbose") && m.format == report.Text {
 				_, err = fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s, %s\n",
 					guard.Count(len(m.prog.Project.Blocks), "block"), guard.Count(len(m.prog.Project.Consts), "constant"),
 					assemble.TallyOf(m.arts), guard.Count(errs, "error"), guard.Count(warns, "warning"))

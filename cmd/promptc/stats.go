@@ -4,10 +4,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/report"
 )
 
 func statsCommand(e *env) *cli.Command {
-	format := guard.Formats(guard.Text, guard.JSON)
+	format := report.Formats(report.Text, report.JSON)
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "bytes and tokens per task, block and scope, and the prefixes runbooks share",
