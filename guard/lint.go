@@ -13,6 +13,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/templates"
 	"github.com/promptc/promptc/tokens"
 )
@@ -199,7 +200,7 @@ func Lint(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter
 // ("" for each task's first fixture by name); a task the fixture does not render is not measured. It fails only
 // when the project has no fixture of that name.
 func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) ([]Finding, error) {
-	if err := checkSample(prog.Project, fixture); err != nil {
+	if err := stats.CheckSample(prog.Project, fixture); err != nil {
 		return nil, err
 	}
 	if tok == nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/stats"
 )
 
 // shortPrefix reports each task whose stable prefix (global and task blocks, the part every session of the task
@@ -22,7 +23,7 @@ func (l *linter) shortPrefix() {
 	}
 	l.ran[LintShortPrefix] = true
 	for _, task := range l.p.Tasks {
-		a := sampleOf(l.p, task, runbooks[task], l.sample)
+		a := stats.Sample(l.p, task, runbooks[task], l.sample)
 		if a == nil {
 			continue
 		}

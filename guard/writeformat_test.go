@@ -8,7 +8,7 @@ import (
 	"github.com/promptc/promptc/report"
 )
 
-// The lint and stats writers take text and json and refuse markdown rather than print something else.
+// The lint writers take text and json and refuse markdown rather than print something else.
 func TestWriteByFormat(t *testing.T) {
 	var text, asText bytes.Buffer
 	if err := guard.WriteFindings(&text, nil); err != nil {
@@ -25,10 +25,5 @@ func TestWriteByFormat(t *testing.T) {
 	var md bytes.Buffer
 	if err := guard.WriteFindingsAs(&md, report.Markdown, nil); err == nil || md.Len() > 0 {
 		t.Errorf("WriteFindingsAs(Markdown) = %v, wrote %q; want an error and nothing written", err, md.String())
-	}
-	r := &guard.StatsReport{}
-	md.Reset()
-	if err := r.Write(&md, report.Markdown); err == nil || md.Len() > 0 {
-		t.Errorf("StatsReport.Write(Markdown) = %v, wrote %q; want an error and nothing written", err, md.String())
 	}
 }

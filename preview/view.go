@@ -11,6 +11,7 @@ import (
 	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -296,12 +297,12 @@ func (s *Snapshot) breakpoints(v *View, a *assemble.Artifact, provider string) e
 	return nil
 }
 
-// Stats is guard.Stats of the snapshot: bytes and tokens per task, block and scope, and the shared prefixes.
-func (s *Snapshot) Stats() *guard.StatsReport {
+// Stats is stats.Project of the snapshot: bytes and tokens per task, block and scope, and the shared prefixes.
+func (s *Snapshot) Stats() *stats.Report {
 	if s.Prog == nil {
-		return &guard.StatsReport{}
+		return &stats.Report{}
 	}
-	return guard.Stats(s.Prog, s.Arts, s.counter)
+	return stats.Project(s.Prog, s.Arts, s.counter)
 }
 
 // Simulate replays task's session fixtures (projection.ReplayFixtures) under provider's default model, as promptc
