@@ -11,6 +11,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -38,7 +39,7 @@ type Result struct {
 	Report *Report
 	// Findings are the error-level lint findings of the new side, sorted by position (Check only: warnings are
 	// promptc lint's business, and Diff runs no lints).
-	Findings []Finding
+	Findings []lint.Finding
 	// OldMissing is set by Diff when the revision has no project in the root's directory (no promptc.toml there in
 	// that commit: from before the project was added, say): the old side was compared as empty, and this says which
 	// commit and where it looked.
@@ -64,7 +65,7 @@ func (r *Result) Changed() bool { return len(r.Report.Changes) > 0 }
 // Passed reports whether no artifact differs and no lint finding is an error: promptc check exits 0 exactly when it
 // does (1 otherwise; problems that stop Check from comparing are its error, exit status 2).
 func (r *Result) Passed() bool {
-	errs, _ := CountSeverities(r.Findings)
+	errs, _ := lint.CountSeverities(r.Findings)
 	return !r.Changed() && errs == 0
 }
 
@@ -97,8 +98,8 @@ func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, err
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	linted := make(chan []Finding, 1)
-	go func() { linted <- LintErrors(prog, arts) }()
+	linted := make(chan []lint.Finding, 1)
+	go func() { linted <- lint.Errors(prog, arts) }()
 	// A golden file that holds the built bytes is compared in chunks, not read: its text is then the built one,
 	// and Compare finds them equal at once.
 	tree, err := golden.ReadAgainst(goldenDir, assemble.TreeOf(arts))

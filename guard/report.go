@@ -13,6 +13,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/lint"
 )
 
 // Summary says in a few lines what a set of changes costs: which tasks and scopes are hit, and the cached tokens
@@ -184,7 +185,7 @@ const (
 // then each artifact with its first differing byte, owning block, scope, the constant, template line or value that
 // wrote the byte (Change.Origin), cache impact and diff; a diff shown before (the same lines, wherever they are
 // numbered) is named, not repeated. With no golden files yet (NoGolden) and without opt.Verbose: the title and, per
-// task, how many artifacts of each kind and their bytes. Then the lint findings, as WriteFindings writes them
+// task, how many artifacts of each kind and their bytes. Then the lint findings, as lint.WriteText writes them
 // (after a blank line when a report precedes them). Nothing at all when nothing differs and there are no findings.
 func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
@@ -198,7 +199,7 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 		if r.Changed() {
 			b.WriteString("\n")
 		}
-		if err := WriteFindings(&b, r.Findings); err != nil {
+		if err := lint.WriteText(&b, r.Findings); err != nil {
 			return err
 		}
 	}
@@ -408,7 +409,7 @@ func (r *Result) WriteMarkdown(w io.Writer, opt MarkdownOptions) error {
 	r.Report.writeMarkdown(&b, r.Title(), opt)
 	if len(r.Findings) > 0 {
 		var f strings.Builder
-		if err := WriteFindings(&f, r.Findings); err != nil {
+		if err := lint.WriteText(&f, r.Findings); err != nil {
 			return err
 		}
 		fence := "```"
@@ -495,7 +496,7 @@ type jsonReport struct {
 	Summary  Summary      `json:"summary"`
 	Changes  []jsonChange `json:"changes"`
 	// Findings are a check result's error-level lint findings, in promptc lint's JSON form; absent when none.
-	Findings []Finding `json:"findings,omitempty"`
+	Findings []lint.Finding `json:"findings,omitempty"`
 }
 
 // jsonChange is the stable JSON form of a change: every field always in this order; block, scope, side, after, note

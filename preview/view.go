@@ -9,7 +9,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/explain"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
@@ -25,7 +25,7 @@ type Snapshot struct {
 	Arts    []*assemble.Artifact
 	// Problems are the load, compile and render diagnostics when the project does not build.
 	Problems blocks.Diagnostics
-	Findings []guard.Finding
+	Findings []lint.Finding
 
 	counter *tokens.Counter
 	byPath  map[string]*assemble.Artifact
@@ -54,7 +54,7 @@ func Load(root string, counter *tokens.Counter) (*Snapshot, error) {
 	for _, a := range arts {
 		s.byPath[a.Path] = a
 	}
-	s.Findings = guard.Lint(prog, arts, counter)
+	s.Findings = lint.Project(prog, arts, counter)
 	return s, nil
 }
 
@@ -155,7 +155,7 @@ func problem(d blocks.Diagnostic) Problem {
 
 // places are the artifact bytes a finding concerns: every span of the block it names, else of the block whose
 // source holds its position.
-func (s *Snapshot) places(f guard.Finding) []Place {
+func (s *Snapshot) places(f lint.Finding) []Place {
 	var out []Place
 	r := f.Range()
 	for _, a := range s.Arts {

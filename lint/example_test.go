@@ -1,12 +1,13 @@
-package guard_test
+package lint_test
 
 import (
 	"fmt"
 	"log"
 	"os"
+	"testing/fstest"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/lint"
 )
 
 // lintFiles is a two-task project with a constant nothing uses, another pasted into a block by hand, and the short-prefix lint silenced.
@@ -37,13 +38,19 @@ body  = "Issues only. Run only the commands listed in this runbook."
 `,
 }
 
-// Lint is promptc lint as a library call: build the project in memory, run the stability lints and print the
-// findings as the command does.
-func ExampleLint() {
-	dir := writeProject(lintFiles)
-	defer os.RemoveAll(dir)
+// project holds files in memory, as assemble.Load reads a project.
+func project(files map[string]string) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for name, text := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(text)}
+	}
+	return fsys
+}
 
-	prog, diags := assemble.LoadDir(dir)
+// Project is promptc lint as a library call: build the project in memory, run the stability lints and print the
+// findings as the command does.
+func ExampleProject() {
+	prog, diags := assemble.Load(project(lintFiles))
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
@@ -51,11 +58,11 @@ func ExampleLint() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	findings := guard.Lint(prog, arts, nil)
-	if err := guard.WriteFindings(os.Stdout, findings); err != nil {
+	findings := lint.Project(prog, arts, nil)
+	if err := lint.WriteText(os.Stdout, findings); err != nil {
 		log.Fatal(err)
 	}
-	errs, warnings := guard.CountSeverities(findings)
+	errs, warnings := lint.CountSeverities(findings)
 	fmt.Println("errors:", errs, "warnings:", warnings)
 	// Output:
 	// blocks/main.toml:3:1: warning: constant "spare" is never used: no block emits it with {{const "spare"}} (unused-constant)
@@ -66,13 +73,10 @@ func ExampleLint() {
 	// errors: 1 warnings: 1
 }
 
-// LintFixture measures the runbooks of one fixture; a fixture the project does not have is an error that suggests
+// Fixture measures the runbooks of one fixture; a fixture the project does not have is an error that suggests
 // the closest name, as promptc lint --fixture reports it.
-func ExampleLintFixture() {
-	dir := writeProject(lintFiles)
-	defer os.RemoveAll(dir)
-
-	prog, diags := assemble.LoadDir(dir)
+func ExampleFixture() {
+	prog, diags := assemble.Load(project(lintFiles))
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
@@ -80,12 +84,12 @@ func ExampleLintFixture() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	findings, err := guard.LintFixture(prog, arts, nil, "default")
+	findings, err := lint.Fixture(prog, arts, nil, "default")
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(guard.LintSummary(findings))
-	_, err = guard.LintFixture(prog, arts, nil, "defualt")
+	fmt.Println(lint.Summary(findings))
+	_, err = lint.Fixture(prog, arts, nil, "defualt")
 	fmt.Println(err)
 	// Output:
 	// 1 error, 1 warning
