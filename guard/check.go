@@ -11,6 +11,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/tokens"
 )
@@ -75,12 +76,12 @@ func (r *Result) Passed() bool {
 func (r *Result) Title() string {
 	n := len(r.Report.Changes)
 	if r.NoGolden {
-		return "promptc check: no golden files yet: " + Count(n, "artifact") + " to accept"
+		return "promptc check: no golden files yet: " + plural.Count(n, "artifact") + " to accept"
 	}
 	if r.check {
-		return "promptc check: " + Thousands(n) + " " + noun(n, "artifact differs", "artifacts differ") + " from golden/"
+		return "promptc check: " + plural.Thousands(n) + " " + plural.Noun(n, "artifact differs", "artifacts differ") + " from golden/"
 	}
-	return "promptc diff " + r.Report.Old.Label + ": " + Count(n, "artifact") + " changed"
+	return "promptc diff " + r.Report.Old.Label + ": " + plural.Count(n, "artifact") + " changed"
 }
 
 // Check compares the artifacts prog builds with the golden tree in goldenDir, byte for byte, and runs the
@@ -184,7 +185,7 @@ func (u *Updated) WriteText(w io.Writer) error {
 	for _, l := range lines {
 		b.WriteString("promptc: " + l.verb + " " + blocks.QuoteName("golden/"+l.path) + "\n")
 	}
-	b.WriteString("promptc: " + Count(u.Unchanged, "file") + " in golden/ left unchanged\n")
+	b.WriteString("promptc: " + plural.Count(u.Unchanged, "file") + " in golden/ left unchanged\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

@@ -282,14 +282,6 @@ func TestUpdatedWriteText(t *testing.T) {
 	}
 }
 
-func TestCount(t *testing.T) {
-	for n, want := range map[int]string{0: "0 files", 1: "1 file", 2: "2 files", 12345: "12,345 files"} {
-		if got := Count(n, "file"); got != want {
-			t.Errorf("Count(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // TestCheckDir: Check of a project directory, as promptc check runs it; a project that does not compile is an error
 // listing its diagnostics.
 func TestCheckDir(t *testing.T) {
