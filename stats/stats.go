@@ -13,7 +13,7 @@ import (
 // Report is the size of a project's prompts: per task, per block and per scope, and the prefixes that runbooks
 // share, which is what a provider's prompt cache can reuse. Its JSON form is stable (docs/stats.md).
 type Report struct {
-	// Encoding names the vocabulary tokens were counted with. Token counts are estimates (see Counter).
+	// Encoding names the vocabulary tokens were counted with. Token counts are estimates (see tokens.Counter).
 	Encoding string `json:"encoding"`
 	// Sample is the fixture asked for (Fixture), "" when each task's first fixture by name is measured.
 	Sample string `json:"sample"`
