@@ -1147,9 +1147,9 @@ func TestUnusedRecordFields(t *testing.T) {
 	}
 }
 
-// TestFixtureUnknown: a sample the project has no fixture for is refused, with the closest name suggested, as stats
-// refuses it (stats.CheckSample).
-func TestFixtureUnknown(t *testing.T) {
+// TestFixtureSample: a sample the project has no fixture for is refused, with the closest name suggested, as stats
+// refuses it (stats.CheckSample); the one asked for is the runbook short-prefix measures (stats.Sample).
+func TestFixtureSample(t *testing.T) {
 	prog, arts := ltCompile(t, map[string]string{
 		"promptc.toml":     "name = \"acme\"\ntasks = [\"issue\"]\n\n[runbook]\norder = [\"rules\"]\n",
 		"blocks/main.toml": "[[block]]\nid   = \"rules\"\nbody = \"Never push to main.\"\n",
@@ -1159,7 +1159,17 @@ func TestFixtureUnknown(t *testing.T) {
 	if _, err := Fixture(prog, arts, ltCounter(t), "bb"); err == nil || err.Error() != `no fixture "bb" (did you mean "b"?)` {
 		t.Errorf("unknown fixture: %v", err)
 	}
-	if _, err := Fixture(prog, arts, ltCounter(t), "b"); err != nil {
-		t.Errorf("fixture b: %v", err)
+	// short-prefix measures the runbook asked for, and says so; without a fixture, the first by name.
+	for sample, want := range map[string]string{
+		"b": `is the whole of issue/b.runbook.md (fixture "b", as asked)`,
+		"":  `is the whole of issue/a.runbook.md (fixture "a", the first by name of 2 rendering the task; --fixture picks another)`,
+	} {
+		findings, err := Fixture(prog, arts, ltCounter(t), sample)
+		if err != nil {
+			t.Fatalf("fixture %q: %v", sample, err)
+		}
+		if len(findings) != 1 || findings[0].Lint != ShortPrefix || !strings.Contains(findings[0].Summary, want) {
+			t.Errorf("fixture %q: findings %v, want one short-prefix finding that %s", sample, findings, want)
+		}
 	}
 }
