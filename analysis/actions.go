@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/lint"
 )
 
 // Action is a fix an editor can apply: a title, the diagnostic it fixes, and the edits by file.
@@ -43,9 +43,9 @@ func (s *Snapshot) CodeActions(name string, start, end int) []Action {
 			var a Action
 			var ok bool
 			switch f.Lint {
-			case guard.LintPastedConstant:
+			case lint.PastedConstant:
 				a, ok = s.pasteFix(f)
-			case guard.LintScopeInversion:
+			case lint.ScopeInversion:
 				a, ok = s.moveFix(f)
 			}
 			if ok {
@@ -86,7 +86,7 @@ func (s *Snapshot) suggestName(d blocks.Diagnostic) (Action, bool) {
 var pastedFix = regexp.MustCompile(`^replace the text with \{\{const ("(?:[^"\\]|\\.)*")\}\}$`)
 
 // pasteFix replaces the pasted text a pasted-constant finding points at by the const call its suggestion names.
-func (s *Snapshot) pasteFix(f guard.Finding) (Action, bool) {
+func (s *Snapshot) pasteFix(f lint.Finding) (Action, bool) {
 	m := pastedFix.FindStringSubmatch(f.Suggestion)
 	if m == nil {
 		return Action{}, false // a raw body: the fix is not an edit
@@ -124,7 +124,7 @@ var moveFixText = regexp.MustCompile(`^move ("(?:[^"\\]|\\.)*") (after|before) (
 // moveFix moves a block's entry in runbook.order where a scope-inversion finding suggests. Only the entries between
 // the old and the new place are rewritten, each in place, so comments and line breaks in the list stay where they
 // are.
-func (s *Snapshot) moveFix(f guard.Finding) (Action, bool) {
+func (s *Snapshot) moveFix(f lint.Finding) (Action, bool) {
 	m := moveFixText.FindStringSubmatch(f.Suggestion)
 	if m == nil {
 		return Action{}, false

@@ -6,7 +6,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/lint"
 )
 
 // Snapshot is one state of a project: loaded, compiled and indexed from one set of files. It is immutable and safe
@@ -29,7 +29,7 @@ type Snapshot struct {
 
 	lintOnce sync.Once
 	lint     blocks.Diagnostics
-	findings []guard.Finding
+	findings []lint.Finding
 	arts     []*assemble.Artifact
 }
 
@@ -85,7 +85,7 @@ func (s *Snapshot) Lint() blocks.Diagnostics {
 			return
 		}
 		s.arts = arts
-		s.findings = guard.Lint(s.Program, arts, counter())
+		s.findings = lint.Project(s.Program, arts, counter())
 		for _, f := range s.findings {
 			s.lint = append(s.lint, f.Diagnostic)
 		}
@@ -94,7 +94,7 @@ func (s *Snapshot) Lint() blocks.Diagnostics {
 }
 
 // Findings returns the lint findings of Lint, with their lint ids (running Lint if it has not run).
-func (s *Snapshot) Findings() []guard.Finding {
+func (s *Snapshot) Findings() []lint.Finding {
 	s.Lint()
 	return s.findings
 }

@@ -59,6 +59,9 @@ type TreeOptions struct {
 	// synced: it is the reviewed record of the prompts. Build output can be regenerated, so promptc build does
 	// without: a power loss may then leave a file empty, but a reader never sees one half-written.
 	Sync bool
+	// GitAttributes creates AttributesFile at the top of dir, marking every file of the tree binary for git, when
+	// dir has none; an existing one is never changed. golden/ has one (promptc check --update, promptc init).
+	GitAttributes bool
 }
 
 // TreeChanges is what WriteTree did, in slash paths relative to the directory.
@@ -170,6 +173,9 @@ func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChang
 		if err := writeManifest(dir, paths, opts.Sync); err != nil {
 			return ch, err
 		}
+	}
+	if opts.GitAttributes {
+		return writeAttributes(dir, ch)
 	}
 	return ch, nil
 }

@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/keytables"
+	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -181,10 +181,10 @@ func TestReferenceTrustExamples(t *testing.T) {
 	}
 }
 
-// TestLintDocumented: docs/lint.md lists every lint id guard registers, in its table and with a section.
+// TestLintDocumented: docs/lint.md lists every lint id package lint registers, in its table and with a section.
 func TestLintDocumented(t *testing.T) {
 	doc := read(t, "lint.md")
-	for _, id := range guard.LintIDs() {
+	for _, id := range lint.IDs() {
 		if !strings.Contains(doc, "| `"+id+"` |") {
 			t.Errorf("lint %q is not in the table of docs/lint.md", id)
 		}

@@ -64,16 +64,6 @@ type Entry struct {
 	Golden, Built []byte
 }
 
-// AttributesFile is the file Update creates at the top of the golden tree, unless one is there already.
-const AttributesFile = ".gitattributes"
-
-// attributes marks every golden file binary for git: with core.autocrlf or an eol rule in effect, a checkout
-// would otherwise rewrite line endings and promptc check would fail on bytes nobody changed.
-const attributes = `# Written by promptc. Golden files are compared byte for byte with what promptc build writes:
-# a checkout must never rewrite their bytes (no end-of-line conversion), so none of them is text to git.
-* -text
-`
-
 // Read returns every file of the golden tree under dir, keyed by slash path relative to dir: the files
 // assemble.ListTree lists, which are the files Update removes when they are not built. Dot files and dot directories
 // are not part of the tree: they hold the .gitattributes file and, after a process died inside Update, its leftover
@@ -177,15 +167,16 @@ func Compare(golden, built map[string][]byte) []Entry {
 }
 
 // Update makes the golden tree under dir hold exactly built, and returns what it wrote, removed and left alone. It
-// writes with assemble.WriteTree under assemble.StaleAll: golden/ belongs to promptc entirely, so every file Read
-// would return that built lacks is stale and removed, with the directories it leaves empty.
+// writes with assemble.WriteTree under assemble.GoldenOptions, as promptc init writes a new project's golden/:
+// golden/ belongs to promptc entirely (assemble.StaleAll), so every file Read would return that built lacks is stale
+// and removed, with the directories it leaves empty.
 //
 // Each changed or new file is replaced atomically and synced (a temporary file in the same directory, synced,
 // renamed over the target, the directory synced), so a process killed at any moment leaves every file with its old
 // bytes or its new bytes, never a mix; running Update again finishes the job and removes the temporary files the
 // killed one left. Files already holding the built bytes are not touched, so their modification times stay. A
-// .gitattributes file marking every golden file -text is created when dir has none (and then listed as written);
-// an existing one is never changed.
+// .gitattributes file (assemble.AttributesFile) marking every golden file -text is created when dir has none (and
+// then listed as written); an existing one is never changed.
 //
 // Paths in built must be slash paths relative to dir with no dot-file element (Read would not see such a file).
 // Update must not run concurrently with another Update of the same dir: each removes the other's temporary files.
@@ -194,26 +185,7 @@ func Update(dir string, built map[string][]byte) (assemble.TreeChanges, error) {
 	if err := CheckLinks(dir); err != nil {
 		return assemble.TreeChanges{}, err
 	}
-	ch, err := assemble.WriteTree(dir, built, assemble.TreeOptions{Stale: assemble.StaleAll, Sync: true})
-	if err != nil {
-		return ch, err
-	}
-	created, err := writeAttributes(dir)
-	if created {
-		// ".gitattributes" sorts before every artifact path, which has no dot-file element.
-		ch.Written = append([]string{AttributesFile}, ch.Written...)
-	}
-	return ch, err
-}
-
-// writeAttributes creates dir's .gitattributes when it has none, and reports whether it did.
-func writeAttributes(dir string) (bool, error) {
-	name := filepath.Join(dir, AttributesFile)
-	if _, err := os.Lstat(name); !errors.Is(err, fs.ErrNotExist) {
-		return false, err // nil when the user's file is there: it is theirs to keep
-	}
-	err := atomicfile.Write(name, []byte(attributes), 0o644)
-	return err == nil, err
+	return assemble.WriteTree(dir, built, assemble.GoldenOptions())
 }
 
 // LinkRule is what a golden tree must be, as a *assemble.LinkError about one says.

@@ -11,6 +11,8 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -38,7 +40,7 @@ type Result struct {
 	Report *Report
 	// Findings are the error-level lint findings of the new side, sorted by position (Check only: warnings are
 	// promptc lint's business, and Diff runs no lints).
-	Findings []Finding
+	Findings []lint.Finding
 	// OldMissing is set by Diff when the revision has no project in the root's directory (no promptc.toml there in
 	// that commit: from before the project was added, say): the old side was compared as empty, and this says which
 	// commit and where it looked.
@@ -64,7 +66,7 @@ func (r *Result) Changed() bool { return len(r.Report.Changes) > 0 }
 // Passed reports whether no artifact differs and no lint finding is an error: promptc check exits 0 exactly when it
 // does (1 otherwise; problems that stop Check from comparing are its error, exit status 2).
 func (r *Result) Passed() bool {
-	errs, _ := CountSeverities(r.Findings)
+	errs, _ := lint.CountSeverities(r.Findings)
 	return !r.Changed() && errs == 0
 }
 
@@ -74,12 +76,12 @@ func (r *Result) Passed() bool {
 func (r *Result) Title() string {
 	n := len(r.Report.Changes)
 	if r.NoGolden {
-		return "promptc check: no golden files yet: " + Count(n, "artifact") + " to accept"
+		return "promptc check: no golden files yet: " + plural.Count(n, "artifact") + " to accept"
 	}
 	if r.check {
-		return "promptc check: " + Thousands(n) + " " + noun(n, "artifact differs", "artifacts differ") + " from golden/"
+		return "promptc check: " + plural.Thousands(n) + " " + plural.Noun(n, "artifact differs", "artifacts differ") + " from golden/"
 	}
-	return "promptc diff " + r.Report.Old.Label + ": " + Count(n, "artifact") + " changed"
+	return "promptc diff " + r.Report.Old.Label + ": " + plural.Count(n, "artifact") + " changed"
 }
 
 // Check compares the artifacts prog builds with the golden tree in goldenDir, byte for byte, and runs the
@@ -97,8 +99,8 @@ func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, err
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	linted := make(chan []Finding, 1)
-	go func() { linted <- LintErrors(prog, arts) }()
+	linted := make(chan []lint.Finding, 1)
+	go func() { linted <- lint.Errors(prog, arts) }()
 	// A golden file that holds the built bytes is compared in chunks, not read: its text is then the built one,
 	// and Compare finds them equal at once.
 	tree, err := golden.ReadAgainst(goldenDir, assemble.TreeOf(arts))
@@ -183,7 +185,7 @@ func (u *Updated) WriteText(w io.Writer) error {
 	for _, l := range lines {
 		b.WriteString("promptc: " + l.verb + " " + blocks.QuoteName("golden/"+l.path) + "\n")
 	}
-	b.WriteString("promptc: " + Count(u.Unchanged, "file") + " in golden/ left unchanged\n")
+	b.WriteString("promptc: " + plural.Count(u.Unchanged, "file") + " in golden/ left unchanged\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

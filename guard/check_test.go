@@ -13,6 +13,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/lint"
 )
 
 // ckProgram compiles a project held in memory; it fails the test on diagnostics.
@@ -180,7 +181,7 @@ body = "Run only the commands listed in this runbook."
 		t.Fatal(err)
 	}
 	var findings bytes.Buffer
-	WriteFindings(&findings, res.Findings)
+	lint.WriteText(&findings, res.Findings)
 	if text.String() != findings.String() {
 		t.Errorf("text of a result with findings only:\n%s\nwant the findings as promptc lint prints them:\n%s", text.String(), findings.String())
 	}
@@ -196,7 +197,7 @@ body = "Run only the commands listed in this runbook."
 	var decoded struct {
 		Findings []struct{ Lint string } `json:"findings"`
 	}
-	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded.Findings) != 1 || decoded.Findings[0].Lint != LintPastedConstant {
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded.Findings) != 1 || decoded.Findings[0].Lint != lint.PastedConstant {
 		t.Errorf("JSON findings = %+v, %v; want the pasted-constant finding", decoded.Findings, err)
 	}
 	if err := res.WriteAnnotations(&ann, "p/"); err != nil {
@@ -277,14 +278,6 @@ func TestUpdatedWriteText(t *testing.T) {
 		var b bytes.Buffer
 		if err := tt.u.WriteText(&b); err != nil || b.String() != tt.want {
 			t.Errorf("WriteText = %q, %v; want %q", b.String(), err, tt.want)
-		}
-	}
-}
-
-func TestCount(t *testing.T) {
-	for n, want := range map[int]string{0: "0 files", 1: "1 file", 2: "2 files", 12345: "12,345 files"} {
-		if got := Count(n, "file"); got != want {
-			t.Errorf("Count(%d) = %q, want %q", n, got, want)
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gitfs"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // Diff compares the artifacts of the project at root as committed at git revision rev ("" means HEAD) with those of
@@ -85,7 +86,7 @@ func (r *Result) WriteNote(w io.Writer) error {
 		_, err = fmt.Fprintf(w, "promptc: %v; comparing against nothing\n", r.OldMissing)
 	case len(r.OldProblems) > 0:
 		_, err = fmt.Fprintf(w, "promptc: the project at %s does not compile (%s); comparing against nothing:\n%s",
-			r.Report.Old.Label, Count(len(r.OldProblems), "problem"), r.OldProblems.String())
+			r.Report.Old.Label, plural.Count(len(r.OldProblems), "problem"), r.OldProblems.String())
 	}
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/lint"
 )
 
 // Summary says in a few lines what a set of changes costs: which tasks and scopes are hit, and the cached tokens
@@ -75,10 +76,10 @@ func (r *Report) Summarize() Summary {
 			"text removed at the end of the runbooks of %s: the cached prefixes before it are intact"))
 	}
 	if len(added) > 0 {
-		s.Lines = append(s.Lines, fmt.Sprintf("%d new %s: %s", len(added), noun(len(added), "artifact", "artifacts"), listPaths(added)))
+		s.Lines = append(s.Lines, fmt.Sprintf("%d new %s: %s", len(added), plural.Noun(len(added), "artifact", "artifacts"), listPaths(added)))
 	}
 	if len(removed) > 0 {
-		s.Lines = append(s.Lines, fmt.Sprintf("%d %s no longer produced: %s", len(removed), noun(len(removed), "artifact", "artifacts"), listPaths(removed)))
+		s.Lines = append(s.Lines, fmt.Sprintf("%d %s no longer produced: %s", len(removed), plural.Noun(len(removed), "artifact", "artifacts"), listPaths(removed)))
 	}
 	return s
 }
@@ -111,17 +112,6 @@ func listPaths(paths []string) string {
 	}
 	return strings.Join(paths[:3], ", ") + fmt.Sprintf(" and %d more", len(paths)-3)
 }
-
-// noun picks the singular or plural form for n: promptc's one plural rule (plural.Noun).
-func noun(n int, one, many string) string { return plural.Noun(n, one, many) }
-
-// Count formats n with its unit, singular for 1 and with thousands separators: "1 byte", "12,345 tokens", "0 files".
-// Every count promptc prints goes through it (or internal/plural, where it lives), so that plurals read the same in
-// every report and message.
-func Count(n int, unit string) string { return plural.Count(n, unit) }
-
-// Thousands writes n with a comma between groups of three digits: 12,345 (reports and command output).
-func Thousands(n int) string { return plural.Thousands(n) }
 
 // TextOptions shape the text report.
 type TextOptions struct {
@@ -185,7 +175,7 @@ const (
 // then each artifact with its first differing byte, owning block, scope, the constant, template line or value that
 // wrote the byte (Change.Origin), cache impact and diff; a diff shown before (the same lines, wherever they are
 // numbered) is named, not repeated. With no golden files yet (NoGolden) and without opt.Verbose: the title and, per
-// task, how many artifacts of each kind and their bytes. Then the lint findings, as WriteFindings writes them
+// task, how many artifacts of each kind and their bytes. Then the lint findings, as lint.WriteText writes them
 // (after a blank line when a report precedes them). Nothing at all when nothing differs and there are no findings.
 func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 	var b strings.Builder
@@ -199,7 +189,7 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 		if r.Changed() {
 			b.WriteString("\n")
 		}
-		if err := WriteFindings(&b, r.Findings); err != nil {
+		if err := lint.WriteText(&b, r.Findings); err != nil {
 			return err
 		}
 	}
@@ -251,9 +241,9 @@ func (r *Result) writeNoGolden(b *strings.Builder, color bool) {
 		t := by[task]
 		parts := make([]string, 0, len(t.kinds))
 		for _, k := range t.kinds {
-			parts = append(parts, Count(t.count[k], k))
+			parts = append(parts, plural.Count(t.count[k], k))
 		}
-		fmt.Fprintf(b, "  %s: %s (%s)\n", task, strings.Join(parts, ", "), Count(t.bytes, "byte"))
+		fmt.Fprintf(b, "  %s: %s (%s)\n", task, strings.Join(parts, ", "), plural.Count(t.bytes, "byte"))
 	}
 }
 
@@ -271,7 +261,7 @@ func (r *Report) writeText(b *strings.Builder, title string, opt TextOptions) {
 		b.WriteString("  " + l + "\n")
 	}
 	if s.InvalidatedBytes > 0 {
-		fmt.Fprintf(b, "  cached prefix invalidated, summed over artifacts: %s, %s (%s estimates)\n", Count(s.InvalidatedBytes, "byte"), Count(s.InvalidatedTokens, "token"), r.Encoding)
+		fmt.Fprintf(b, "  cached prefix invalidated, summed over artifacts: %s, %s (%s estimates)\n", plural.Count(s.InvalidatedBytes, "byte"), plural.Count(s.InvalidatedTokens, "token"), r.Encoding)
 	}
 	// The same edit usually shows up in many artifacts (every task's runbook, every fixture): print each distinct
 	// diff once and point back to it.
@@ -288,7 +278,7 @@ func (r *Report) writeText(b *strings.Builder, title string, opt TextOptions) {
 			b.WriteString("  source: " + moved.String() + ", used by block " + c.Block + "\n")
 		}
 		if c.Kind == blocks.Runbook && c.Status != golden.Added {
-			fmt.Fprintf(b, "  cache: invalidates %s, %s of cached prefix\n", Count(c.InvalidatedBytes, "byte"), Count(c.InvalidatedTokens, "token"))
+			fmt.Fprintf(b, "  cache: invalidates %s, %s of cached prefix\n", plural.Count(c.InvalidatedBytes, "byte"), plural.Count(c.InvalidatedTokens, "token"))
 		} else if c.Kind == blocks.Turn {
 			b.WriteString("  cache: turn message, no cached prefix lost\n")
 		}
@@ -409,7 +399,7 @@ func (r *Result) WriteMarkdown(w io.Writer, opt MarkdownOptions) error {
 	r.Report.writeMarkdown(&b, r.Title(), opt)
 	if len(r.Findings) > 0 {
 		var f strings.Builder
-		if err := WriteFindings(&f, r.Findings); err != nil {
+		if err := lint.WriteText(&f, r.Findings); err != nil {
 			return err
 		}
 		fence := "```"
@@ -440,7 +430,7 @@ func (r *Report) writeMarkdown(b *strings.Builder, title string, opt MarkdownOpt
 	for _, l := range s.Lines {
 		b.WriteString("- " + l + "\n")
 	}
-	fmt.Fprintf(b, "\n**Cached prefix invalidated** (summed over artifacts): %s, %s (%s estimates)\n\n", Count(s.InvalidatedBytes, "byte"), Count(s.InvalidatedTokens, "token"), r.Encoding)
+	fmt.Fprintf(b, "\n**Cached prefix invalidated** (summed over artifacts): %s, %s (%s estimates)\n\n", plural.Count(s.InvalidatedBytes, "byte"), plural.Count(s.InvalidatedTokens, "token"), r.Encoding)
 	b.WriteString("| artifact | first change | block | scope | cached tokens invalidated |\n")
 	b.WriteString("|---|---|---|---|---:|\n")
 	for _, c := range r.Changes {
@@ -463,7 +453,7 @@ func (r *Report) writeMarkdown(b *strings.Builder, title string, opt MarkdownOpt
 		if c.attributed() {
 			scope = c.Scope.String()
 		}
-		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, Thousands(c.InvalidatedTokens))
+		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s |\n", c.Path, first, block, scope, plural.Thousands(c.InvalidatedTokens))
 	}
 	// Each distinct diff once, as in the text report: a global edit repeats in every runbook, and a pull-request
 	// comment has a size limit.
@@ -496,7 +486,7 @@ type jsonReport struct {
 	Summary  Summary      `json:"summary"`
 	Changes  []jsonChange `json:"changes"`
 	// Findings are a check result's error-level lint findings, in promptc lint's JSON form; absent when none.
-	Findings []Finding `json:"findings,omitempty"`
+	Findings []lint.Finding `json:"findings,omitempty"`
 }
 
 // jsonChange is the stable JSON form of a change: every field always in this order; block, scope, side, after, note
@@ -628,7 +618,7 @@ func (r *Result) Diagnostics() blocks.Diagnostics {
 			msg += "; also " + listPaths(paths)
 		}
 		if tokens > 0 {
-			msg += "; invalidates " + Count(tokens, "token") + " of cached prefix"
+			msg += "; invalidates " + plural.Count(tokens, "token") + " of cached prefix"
 		}
 		out = append(out, blocks.Diagnostic{Summary: msg, Subject: g.at.Ptr()})
 	}

@@ -415,14 +415,6 @@ func TestReportAnnotationsEscaping(t *testing.T) {
 	}
 }
 
-func TestReportThousands(t *testing.T) {
-	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 123456: "123,456", 1234567: "1,234,567", -1234: "-1,234"} {
-		if got := Thousands(n); got != want {
-			t.Errorf("Thousands(%d) = %q, want %q", n, got, want)
-		}
-	}
-}
-
 // TestReportPathsUnderDir: with Dir set, every source position of the text and markdown reports is named from
 // there (the working directory, the top of the repository), artifact names are not, and markdown links each
 // position to its line; without Dir nothing moves.

@@ -9,7 +9,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/lint"
 )
 
 // verify loads the project from r.Files as promptc would read it from disk, renders every task's runbook and
@@ -43,7 +43,7 @@ func (r *Result) verify() error {
 			return fmt.Errorf("task %q: the imported runbook differs from its input at byte %d (a bug in promptc import)", task, firstDiff(got[task], r.Runbooks[task]))
 		}
 	}
-	if fs := guard.LintErrors(prog, arts); len(fs) > 0 {
+	if fs := lint.Errors(prog, arts); len(fs) > 0 {
 		var b strings.Builder
 		for _, f := range fs {
 			b.WriteString("\n" + f.String())

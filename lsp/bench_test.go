@@ -44,7 +44,7 @@ func BenchmarkDidChange(b *testing.B) {
 	if ds, ok := c.waitDiags(uri, time.Minute, has(false)); !ok {
 		b.Fatalf("generated project has errors: %v", ds)
 	}
-	// The first lint of a project this size takes seconds; it is measured by guard's benchmarks, not here.
+	// The first lint of a project this size takes seconds; it is measured by lint's benchmarks, not here.
 	select {
 	case <-c.linted:
 	case <-time.After(2 * time.Minute):

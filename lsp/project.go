@@ -11,7 +11,7 @@ import (
 
 	"github.com/promptc/promptc/analysis"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/lint"
 )
 
 // project is one promptc project of the workspace: the latest snapshot of it, and the worker that makes new ones.
@@ -227,7 +227,7 @@ func (p *project) runLint(snap *analysis.Snapshot) (diags blocks.Diagnostics, co
 	return findingDiags(findings)
 }
 
-func findingDiags(fs []guard.Finding) (blocks.Diagnostics, []string) {
+func findingDiags(fs []lint.Finding) (blocks.Diagnostics, []string) {
 	diags := make(blocks.Diagnostics, len(fs))
 	codes := make([]string, len(fs))
 	for i, f := range fs {

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // Write prints r for a person, with src (nil: no project source found): whether B extends A and, when it does
@@ -18,11 +18,11 @@ func (r *Result) Write(w io.Writer, src *Source) error {
 	a := r.A
 	if r.Extends {
 		fmt.Fprintf(&b, "B extends A: A's %s (%s, %s) are B's first, byte for byte.\n",
-			guard.Count(len(a.Parts), "part"), guard.Count(r.Byte, "byte"), guard.Count(r.Tokens, "token"))
+			plural.Count(len(a.Parts), "part"), plural.Count(r.Byte, "byte"), plural.Count(r.Tokens, "token"))
 		if r.Cached > 0 {
-			fmt.Fprintf(&b, "B can read A's cache up to %s: %s.\n", r.entryName(r.Before), guard.Count(r.Cached, "token"))
+			fmt.Fprintf(&b, "B can read A's cache up to %s: %s.\n", r.entryName(r.Before), plural.Count(r.Cached, "token"))
 		} else {
-			fmt.Fprintf(&b, "A wrote no cache entry (its prefixes stay under the minimum of %s).\n", guard.Count(r.Rules.MinCacheTokens, "token"))
+			fmt.Fprintf(&b, "A wrote no cache entry (its prefixes stay under the minimum of %s).\n", plural.Count(r.Rules.MinCacheTokens, "token"))
 		}
 		_, err := io.WriteString(w, b.String())
 		return err
@@ -35,7 +35,7 @@ func (r *Result) Write(w io.Writer, src *Source) error {
 	default:
 		p := a.Parts[r.Part]
 		fmt.Fprintf(&b, "B breaks A's prefix at %s, byte %s of it (byte %s of the cached order, %s in)",
-			p.Label, guard.Thousands(r.Offset), guard.Thousands(r.Byte), guard.Count(r.Tokens, "token"))
+			p.Label, plural.Thousands(r.Offset), plural.Thousands(r.Byte), plural.Count(r.Tokens, "token"))
 		if src != nil {
 			fmt.Fprintf(&b, "; runbook line %d, column %d", src.Line, src.Column)
 		}
@@ -53,20 +53,20 @@ func (r *Result) Write(w io.Writer, src *Source) error {
 	}
 	switch {
 	case r.Cached == 0:
-		fmt.Fprintf(&b, "A wrote no cache entry (its prefixes stay under the minimum of %s): nothing is re-billed.\n", guard.Count(r.Rules.MinCacheTokens, "token"))
+		fmt.Fprintf(&b, "A wrote no cache entry (its prefixes stay under the minimum of %s): nothing is re-billed.\n", plural.Count(r.Rules.MinCacheTokens, "token"))
 	case r.Behind < 0:
-		fmt.Fprintf(&b, "That is after A's last cache breakpoint: B still reads %s; nothing is re-billed.\n", guard.Count(r.Reused, "token"))
+		fmt.Fprintf(&b, "That is after A's last cache breakpoint: B still reads %s; nothing is re-billed.\n", plural.Count(r.Reused, "token"))
 	default:
-		fmt.Fprintf(&b, "It falls behind %s: of the %s A cached, B reads ", r.entryName(r.Behind), guard.Count(r.Cached, "token"))
+		fmt.Fprintf(&b, "It falls behind %s: of the %s A cached, B reads ", r.entryName(r.Behind), plural.Count(r.Cached, "token"))
 		if r.Reused > 0 {
-			b.WriteString(guard.Thousands(r.Reused))
+			b.WriteString(plural.Thousands(r.Reused))
 			if r.Rules.Explicit {
 				fmt.Fprintf(&b, " (up to the breakpoint after %s)", a.Parts[r.Before].Label)
 			}
 		} else {
 			b.WriteString("none")
 		}
-		fmt.Fprintf(&b, " and pays for %s again.\n", guard.Count(r.Rebilled, "token"))
+		fmt.Fprintf(&b, " and pays for %s again.\n", plural.Count(r.Rebilled, "token"))
 	}
 	if src != nil {
 		b.WriteString("Behind that byte: ")

@@ -9,8 +9,9 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/explain"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -24,7 +25,7 @@ type Snapshot struct {
 	Arts    []*assemble.Artifact
 	// Problems are the load, compile and render diagnostics when the project does not build.
 	Problems blocks.Diagnostics
-	Findings []guard.Finding
+	Findings []lint.Finding
 
 	counter *tokens.Counter
 	byPath  map[string]*assemble.Artifact
@@ -53,7 +54,7 @@ func Load(root string, counter *tokens.Counter) (*Snapshot, error) {
 	for _, a := range arts {
 		s.byPath[a.Path] = a
 	}
-	s.Findings = guard.Lint(prog, arts, counter)
+	s.Findings = lint.Project(prog, arts, counter)
 	return s, nil
 }
 
@@ -154,7 +155,7 @@ func problem(d blocks.Diagnostic) Problem {
 
 // places are the artifact bytes a finding concerns: every span of the block it names, else of the block whose
 // source holds its position.
-func (s *Snapshot) places(f guard.Finding) []Place {
+func (s *Snapshot) places(f lint.Finding) []Place {
 	var out []Place
 	r := f.Range()
 	for _, a := range s.Arts {
@@ -296,12 +297,12 @@ func (s *Snapshot) breakpoints(v *View, a *assemble.Artifact, provider string) e
 	return nil
 }
 
-// Stats is guard.Stats of the snapshot: bytes and tokens per task, block and scope, and the shared prefixes.
-func (s *Snapshot) Stats() *guard.StatsReport {
+// Stats is stats.Project of the snapshot: bytes and tokens per task, block and scope, and the shared prefixes.
+func (s *Snapshot) Stats() *stats.Report {
 	if s.Prog == nil {
-		return &guard.StatsReport{}
+		return &stats.Report{}
 	}
-	return guard.Stats(s.Prog, s.Arts, s.counter)
+	return stats.Project(s.Prog, s.Arts, s.counter)
 }
 
 // Simulate replays task's session fixtures (projection.ReplayFixtures) under provider's default model, as promptc

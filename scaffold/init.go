@@ -12,7 +12,6 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/golden"
 )
 
 // project holds the starter project's sources. "all:" keeps .gitignore, which embed would skip as a dot file.
@@ -150,7 +149,9 @@ func WriteProject(dir string, files map[string][]byte) (written []string, err er
 		written = append(written, p)
 	}
 
-	// golden/ comes from the files just written, written as promptc check --update writes it (golden.Update).
+	// golden/ comes from the files just written, written as promptc check --update writes it: with the options of
+	// golden.Update. golden/ is empty or missing (checked above), so there is nothing stale to remove and no link
+	// below it to refuse; a link at golden/ itself was refused with the other directories.
 	prog, diags := assemble.LoadDir(dir)
 	if len(diags) > 0 {
 		return written, diags
@@ -159,7 +160,7 @@ func WriteProject(dir string, files map[string][]byte) (written []string, err er
 	if len(diags) > 0 {
 		return written, diags
 	}
-	ch, err := golden.Update(filepath.Join(dir, "golden"), assemble.TreeOf(arts))
+	ch, err := assemble.WriteTree(filepath.Join(dir, "golden"), assemble.TreeOf(arts), assemble.GoldenOptions())
 	for _, p := range ch.Written {
 		written = append(written, path.Join("golden", p))
 	}

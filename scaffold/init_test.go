@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/scaffold"
 	"github.com/promptc/promptc/tokens"
 )
@@ -61,7 +62,7 @@ func TestInit(t *testing.T) {
 		t.Fatal(diags)
 	}
 	tok := tokens.New(tokens.O200k)
-	if findings := guard.Lint(prog, arts, tok); len(findings) > 0 {
+	if findings := lint.Project(prog, arts, tok); len(findings) > 0 {
 		t.Errorf("lint findings on the starter project: %v", findings)
 	}
 

@@ -6,7 +6,7 @@ import (
 	"slices"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/tokens"
 )
@@ -145,7 +145,7 @@ func (r *Report) writePredictions(w io.Writer, markdown bool) error {
 		}
 		fmt.Fprintf(w, "%s%s: real %s, predicted %s%s\n", bullet, name, percent(p.Real), percent(p.Predicted), verdict(p.Below, p.Real, p.Predicted))
 		for _, t := range p.Turns {
-			fmt.Fprintf(w, "%sturn %d (%s): real %s, predicted %s%s\n", sub, t.Turn, guard.Count(t.Requests, "request"),
+			fmt.Fprintf(w, "%sturn %d (%s): real %s, predicted %s%s\n", sub, t.Turn, plural.Count(t.Requests, "request"),
 				percent(t.Real), percent(t.Predicted), verdict(t.Below, t.Real, t.Predicted))
 		}
 	}

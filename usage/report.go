@@ -7,7 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
 )
 
@@ -142,8 +142,8 @@ func (r *Row) cells() []string {
 	if model == "" {
 		model = "-"
 	}
-	return []string{r.Provider, model, task, guard.Thousands(r.Requests), guard.Thousands(r.InputTokens),
-		guard.Thousands(r.CacheReadTokens), guard.Thousands(r.CacheWriteTokens), guard.Thousands(r.OutputTokens),
+	return []string{r.Provider, model, task, plural.Thousands(r.Requests), plural.Thousands(r.InputTokens),
+		plural.Thousands(r.CacheReadTokens), plural.Thousands(r.CacheWriteTokens), plural.Thousands(r.OutputTokens),
 		percent(r.HitRate), cost}
 }
 
@@ -174,15 +174,15 @@ func (r *Report) writeText(w io.Writer) error {
 
 func (r *Report) summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s counted from %s (%s)", guard.Count(r.Total.Requests, "request"), guard.Count(r.Files, "file"), guard.Count(r.Lines, "line"))
+	fmt.Fprintf(&b, "%s counted from %s (%s)", plural.Count(r.Total.Requests, "request"), plural.Count(r.Files, "file"), plural.Count(r.Lines, "line"))
 	if r.Duplicates > 0 {
-		fmt.Fprintf(&b, "; %s of a request already counted", guard.Count(r.Duplicates, "line"))
+		fmt.Fprintf(&b, "; %s of a request already counted", plural.Count(r.Duplicates, "line"))
 	}
 	if r.NoID > 0 {
-		fmt.Fprintf(&b, "; %s without an id, each counted as its own", guard.Count(r.NoID, "request"))
+		fmt.Fprintf(&b, "; %s without an id, each counted as its own", plural.Count(r.NoID, "request"))
 	}
 	if r.Skipped > 0 {
-		fmt.Fprintf(&b, "; %s not read (reported above)", guard.Count(r.Skipped, "line"))
+		fmt.Fprintf(&b, "; %s not read (reported above)", plural.Count(r.Skipped, "line"))
 	}
 	for _, row := range r.Rows {
 		if !row.Priced {

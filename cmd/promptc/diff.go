@@ -6,10 +6,11 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/report"
 )
 
 func diffCommand(e *env) *cli.Command {
-	format := guard.Formats(guard.AllFormats...)
+	format := report.Formats(report.AllFormats...)
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "compare the artifacts of a git revision with the working tree's",
@@ -49,9 +50,9 @@ func diffCommand(e *env) *cli.Command {
 				return err
 			}
 			switch format.Format {
-			case guard.Markdown:
+			case report.Markdown:
 				err = res.WriteMarkdown(e.stdout, guard.MarkdownOptions{Dir: strings.TrimSuffix(e.repoPrefix(), "/"), Links: e.links()})
-			case guard.JSON:
+			case report.JSON:
 				err = res.WriteJSON(e.stdout)
 			default:
 				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Dir: e.reportDir()})

@@ -9,8 +9,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/importer"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 func importCommand(e *env) *cli.Command {
@@ -70,14 +70,14 @@ func importCommand(e *env) *cli.Command {
 			written, err := res.Write(e.path(out))
 			var b strings.Builder
 			inv, err := e.wroteProject(&b, "import", out, fmt.Sprintf(": %s, %s (%d shared)",
-				guard.Count(len(res.Tasks), "task"), guard.Count(res.Blocks, "block"), res.Shared), written, err)
+				plural.Count(len(res.Tasks), "task"), plural.Count(res.Blocks, "block"), res.Shared), written, err)
 			if err != nil {
 				return err
 			}
 			if n := len(res.Normalisations); n == 0 {
 				b.WriteString("Every runbook reproduces its file byte for byte.\n")
 			} else {
-				fmt.Fprintf(&b, "The runbooks reproduce their files but for %s, printed on stderr.\n", guard.Count(n, "normalisation"))
+				fmt.Fprintf(&b, "The runbooks reproduce their files but for %s, printed on stderr.\n", plural.Count(n, "normalisation"))
 			}
 			fmt.Fprintf(&b, "\nNext, try:\n  %s render --task %s\n  %s check\n", inv, res.Tasks[0], inv)
 			if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {

@@ -6,11 +6,13 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/lint"
+	"github.com/promptc/promptc/report"
 )
 
 func lintCommand(e *env) *cli.Command {
-	format := guard.Formats(guard.Text, guard.JSON)
+	format := report.Formats(report.Text, report.JSON)
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "report text that makes prompts unstable or repeats itself (exit 1 on errors)",
@@ -29,18 +31,18 @@ func lintCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			findings, err := guard.LintFixture(m.prog, m.arts, m.tok, m.fixture)
+			findings, err := lint.Fixture(m.prog, m.arts, m.tok, m.fixture)
 			if err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
-			if err := guard.WriteFindingsAs(e.stdout, m.format, findings); err != nil {
+			if err := lint.Write(e.stdout, m.format, findings); err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
-			errs, warns := guard.CountSeverities(findings)
-			if c.Bool("verbose") && m.format == guard.Text {
+			errs, warns := lint.CountSeverities(findings)
+			if c.Bool("verbose") && m.format == report.Text {
 				_, err = fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s, %s\n",
-					guard.Count(len(m.prog.Project.Blocks), "block"), guard.Count(len(m.prog.Project.Consts), "constant"),
-					assemble.TallyOf(m.arts), guard.Count(errs, "error"), guard.Count(warns, "warning"))
+					plural.Count(len(m.prog.Project.Blocks), "block"), plural.Count(len(m.prog.Project.Consts), "constant"),
+					assemble.TallyOf(m.arts), plural.Count(errs, "error"), plural.Count(warns, "warning"))
 				if err != nil {
 					return err
 				}

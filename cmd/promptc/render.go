@@ -13,7 +13,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 func renderCommand(e *env) *cli.Command {
@@ -99,7 +99,7 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 		case n == 0:
 			return "", cmdErr(e, cmd, "fixture %q has no [[turn]] entries; add one, or give turn values with --turn-file", req.Fixture.Name)
 		case k < 1 || k > n:
-			return "", cmdErr(e, cmd, "fixture %q has %s; --turn must be between 1 and %d", req.Fixture.Name, guard.Count(n, "turn"), n)
+			return "", cmdErr(e, cmd, "fixture %q has %s; --turn must be between 1 and %d", req.Fixture.Name, plural.Count(n, "turn"), n)
 		}
 		req.Turn = k
 	case c.IsSet("turn-file"):

@@ -3,11 +3,12 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/stats"
 )
 
 func statsCommand(e *env) *cli.Command {
-	format := guard.Formats(guard.Text, guard.JSON)
+	format := report.Formats(report.Text, report.JSON)
 	return &cli.Command{
 		Name:      "stats",
 		Usage:     "bytes and tokens per task, block and scope, and the prefixes runbooks share",
@@ -23,7 +24,7 @@ func statsCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			r, err := guard.StatsFixture(m.prog, m.arts, m.tok, m.fixture)
+			r, err := stats.Fixture(m.prog, m.arts, m.tok, m.fixture)
 			if err != nil {
 				return usageErr(e, "stats: %v", err)
 			}

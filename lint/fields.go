@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"fmt"
@@ -76,7 +76,7 @@ func (l *linter) fieldsUnread(v *blocks.Var, top, prefix string, read, whole map
 			if i := strings.LastIndexByte(path, '.'); i > 0 {
 				owner = path[:i]
 			}
-			l.add(LintUnusedVariable, f.Range, path,
+			l.add(UnusedVariable, f.Range, path,
 				fmt.Sprintf("read it in a block, or delete [vars.%s.fields.%s] and its values in fixtures/", top, strings.ReplaceAll(p, ".", ".fields.")),
 				"field %q of %q is declared but no block reads it: a value given for it changes no output", f.Name, owner)
 		}

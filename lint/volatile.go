@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"regexp"
@@ -141,7 +141,7 @@ func timeInPath(text string, start, end int) bool {
 // volatileText reports volatile-looking literal text in runbook blocks and in the constants they use. Turn blocks
 // are volatile by design and are not checked.
 func (l *linter) volatileText() {
-	l.ran[LintVolatileText] = true
+	l.ran[VolatileText] = true
 	for _, bd := range l.bodies {
 		if bd.b.Section != blocks.Runbook {
 			continue
@@ -150,7 +150,7 @@ func (l *linter) volatileText() {
 		for _, seg := range bd.lits {
 			for _, m := range findVolatile(seg.text) {
 				text := seg.text[m.start:m.end]
-				l.add(LintVolatileText, bd.b.SourceRange(seg.off+m.start, seg.off+m.end), bd.b.ID, m.pat.fix,
+				l.add(VolatileText, bd.b.SourceRange(seg.off+m.start, seg.off+m.end), bd.b.ID, m.pat.fix,
 					"runbook block %q (%s scope) contains %s, %q: %s", bd.b.ID, scope, m.pat.what, text, m.pat.why)
 			}
 		}
@@ -167,7 +167,7 @@ func (l *linter) volatileText() {
 		}
 		for _, m := range findVolatile(ct.Value) {
 			text := ct.Value[m.start:m.end]
-			l.add(LintVolatileText, ct.SourceRange(m.start, m.end), ct.Name, m.pat.fix,
+			l.add(VolatileText, ct.SourceRange(m.start, m.end), ct.Name, m.pat.fix,
 				"constant %q, used by runbook block %s, contains %s, %q: %s", ct.Name, strings.Join(runbook, ", "), m.pat.what, text, m.pat.why)
 		}
 	}

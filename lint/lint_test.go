@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"encoding/json"
@@ -100,7 +100,7 @@ id   = "intro"
 body = "Released on 2024-05-01 at 10:30, build 1715000000, see 3f2a9c1e4b5d6a7f8e9d."
 ` + assignment,
 			},
-			only: []string{LintVolatileText},
+			only: []string{VolatileText},
 			want: []string{
 				"blocks/a.toml:3:21 volatile-text intro",
 				"blocks/a.toml:3:35 volatile-text intro",
@@ -123,7 +123,7 @@ First line.
 Second line: as of 12 March 2025 {{.agent_name}} is currently on call."""
 ` + assignment,
 			},
-			only: []string{LintVolatileText},
+			only: []string{VolatileText},
 			want: []string{
 				"blocks/a.toml:3:33 volatile-text intro",
 				"blocks/a.toml:9:20 volatile-text more",
@@ -143,7 +143,7 @@ id       = "intro"
 template = "intro.md"
 ` + assignment,
 			},
-			only: []string{LintVolatileText},
+			only: []string{VolatileText},
 			want: []string{
 				"blocks/a.toml:2:23 volatile-text ops",
 				"templates/intro.md:3:22 volatile-text intro",
@@ -162,7 +162,7 @@ id   = "assignment"
 body = "Today, 2024-05-01, work on {{.issue_id}}."
 `,
 			},
-			only: []string{LintVolatileText},
+			only: []string{VolatileText},
 		},
 		{
 			name: "volatile-text silenced by an allow for its block",
@@ -178,7 +178,7 @@ id   = "intro"
 body = "Released on 2024-05-01."
 ` + assignment,
 			},
-			only: []string{LintVolatileText, LintUnusedAllow},
+			only: []string{VolatileText, UnusedAllow},
 		},
 		{
 			name: "unused-allow",
@@ -193,7 +193,7 @@ id   = "intro"
 body = "Nothing volatile {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{LintVolatileText, LintUnusedAllow},
+			only: []string{VolatileText, UnusedAllow},
 			want: []string{"promptc.toml:18:1 unused-allow"},
 		},
 		{
@@ -209,7 +209,7 @@ id   = "rules"
 body = "Never push to main."
 ` + assignment,
 			},
-			only: []string{LintScopeInversion},
+			only: []string{ScopeInversion},
 			want: []string{"promptc.toml:5:10 scope-inversion who"},
 		},
 		{
@@ -230,7 +230,7 @@ id   = "who"
 body = "You are {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{LintScopeInversion},
+			only: []string{ScopeInversion},
 			want: []string{"promptc.toml:5:10 scope-inversion issue-only"},
 		},
 		{
@@ -251,7 +251,7 @@ id   = "who"
 body = "You are {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{LintScopeInversion},
+			only: []string{ScopeInversion},
 		},
 		{
 			name: "scope-inversion silenced",
@@ -271,7 +271,7 @@ id   = "rules"
 body = "Never push to main."
 ` + assignment,
 			},
-			only: []string{LintScopeInversion, LintUnusedAllow},
+			only: []string{ScopeInversion, UnusedAllow},
 		},
 		{
 			name: "duplicate-sentence in two blocks",
@@ -289,7 +289,7 @@ body = """
 - Short one."""
 ` + assignment,
 			},
-			only: []string{LintDuplicateSentence},
+			only: []string{DuplicateSentence},
 			want: []string{"blocks/a.toml:8:3 duplicate-sentence b"},
 		},
 		{
@@ -299,7 +299,7 @@ body = """
 				"blocks/a.toml": "[[block]]\nid   = \"a\"\nraw  = true\nbody = '''\nRead the issue first. Then act.\n`tracker issue create --title <title> --body-file <file>`.\n```\nThis line is code and is repeated in another block.\n```\nThe same sentence twice within one single block is fine.\nThe same sentence twice within one single block is fine.\n'''\n\n" +
 					"[[block]]\nid   = \"b\"\nbody = '''\nRead the issue first.\n`tracker issue create --title <title> --body-file <file>`.\n```\nThis line is code and is repeated in another block.\n```\n'''\n" + assignment,
 			},
-			only: []string{LintDuplicateSentence},
+			only: []string{DuplicateSentence},
 		},
 		{
 			name: "duplicate-sentence between a constant and a block",
@@ -317,7 +317,7 @@ id   = "c"
 body = "First. Always run the full test suite before you push a branch."
 ` + assignment,
 			},
-			only: []string{LintDuplicateSentence},
+			only: []string{DuplicateSentence},
 			want: []string{"blocks/a.toml:10:16 duplicate-sentence c"},
 		},
 		{
@@ -335,7 +335,7 @@ Run only the commands listed
 in this runbook, and nothing else. {{const "boundary"}}"""
 ` + assignment,
 			},
-			only: []string{LintPastedConstant, LintDuplicateSentence},
+			only: []string{PastedConstant, DuplicateSentence},
 			want: []string{"blocks/a.toml:8:1 pasted-constant a"},
 		},
 		{
@@ -355,7 +355,7 @@ id   = "a"
 body = "Run only the commands listed in this runbook, and nothing else. {{const \"boundary\"}}"
 ` + assignment,
 			},
-			only: []string{LintPastedConstant, LintDuplicateSentence, LintUnusedAllow},
+			only: []string{PastedConstant, DuplicateSentence, UnusedAllow},
 		},
 		{
 			name: "unused constant and variable",
@@ -379,7 +379,7 @@ when = "flag"
 body = "{{const \"used\"}}"
 ` + assignment,
 			},
-			only: []string{LintUnusedConstant, LintUnusedVariable},
+			only: []string{UnusedConstant, UnusedVariable},
 			want: []string{
 				"blocks/a.toml:3:1 unused-constant unused",
 				"promptc.toml:18:1 unused-variable spare",
@@ -402,7 +402,7 @@ id   = "assignment"
 body = "{{.issue_id}}"
 `,
 			},
-			only: []string{LintUnusedConstant, LintUnusedVariable},
+			only: []string{UnusedConstant, UnusedVariable},
 		},
 		{
 			name: "unused silenced by name",
@@ -422,7 +422,7 @@ id   = "a"
 body = "Hi."
 ` + assignment,
 			},
-			only: []string{LintUnusedVariable, LintUnusedAllow},
+			only: []string{UnusedVariable, UnusedAllow},
 		},
 		{
 			// Fixtures hold sample values, hostile on purpose, and escaping strips format characters from them: not
@@ -433,7 +433,7 @@ body = "Hi."
 				"blocks/a.toml":   "[[block]]\nid   = \"a\"\nbody = \"Never\u200b push \u202eto main.\"\n\n[[block]]\nid   = \"b\"\nbody = \"Hidden\\u2066 text.\"\n" + assignment,
 				"fixtures/f.toml": "[session]\nagent_name = \"A\u200dB\"\n",
 			},
-			only: []string{LintInvisibleChar},
+			only: []string{InvisibleChar},
 			want: []string{
 				"blocks/a.toml:3:14 invisible-char a",
 				"blocks/a.toml:3:21 invisible-char a",
@@ -453,7 +453,7 @@ id   = "who"
 body = "You are {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{LintShortPrefix},
+			only: []string{ShortPrefix},
 			want: []string{
 				"promptc.toml:2:10 short-prefix issue",
 				"promptc.toml:2:19 short-prefix chat",
@@ -472,7 +472,7 @@ id   = "who"
 body = "You are {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{LintShortPrefix},
+			only: []string{ShortPrefix},
 		},
 		{
 			name: "short-prefix silenced for one task",
@@ -488,7 +488,7 @@ id   = "a"
 body = "Never push to main."
 ` + assignment,
 			},
-			only: []string{LintShortPrefix, LintUnusedAllow},
+			only: []string{ShortPrefix, UnusedAllow},
 			want: []string{"promptc.toml:2:10 short-prefix issue"},
 		},
 		{
@@ -518,7 +518,7 @@ id   = "a"
 body = "Hello."
 ` + assignment,
 			},
-			only: []string{LintUnknownAllow, LintUnusedAllow},
+			only: []string{UnknownAllow, UnusedAllow},
 			want: []string{
 				"promptc.toml:19:10 unknown-allow",
 				"promptc.toml:24:10 unknown-allow",
@@ -531,7 +531,7 @@ body = "Hello."
 		t.Run(tt.name, func(t *testing.T) {
 			prog, arts := ltCompile(t, tt.files)
 			var got []string
-			for _, f := range Lint(prog, arts, ltCounter(t)) {
+			for _, f := range Project(prog, arts, ltCounter(t)) {
 				if len(tt.only) == 0 || lintHas(tt.only, f.Lint) {
 					got = append(got, ltBrief(f))
 				}
@@ -594,7 +594,7 @@ body = "Work on {{.issue_id}}."
 	prog, arts := ltCompile(t, files)
 	tok := ltCounter(t)
 	var b strings.Builder
-	if err := WriteFindings(&b, Lint(prog, arts, tok)); err != nil {
+	if err := WriteText(&b, Project(prog, arts, tok)); err != nil {
 		t.Fatal(err)
 	}
 	// The inversion's cost: the spans of "rules" and "more" after "who" in issue/default.runbook.md.
@@ -625,10 +625,10 @@ promptc.toml:22:1: warning: [[lint.allow]] of "duplicate-sentence" silences noth
 }
 
 func TestLintJSON(t *testing.T) {
-	f := Finding{Lint: LintPastedConstant, Block: "rules", Diagnostic: blocks.Diagnostic{Severity: blocks.SeverityError,
+	f := Finding{Lint: PastedConstant, Block: "rules", Diagnostic: blocks.Diagnostic{Severity: blocks.SeverityError,
 		Summary: "m", Suggestion: "f", Subject: &blocks.Range{Filename: "blocks/a.toml", Start: blocks.Pos{Line: 3, Column: 9}}}}
 	var b strings.Builder
-	if err := WriteFindingsJSON(&b, []Finding{f}); err != nil {
+	if err := WriteJSON(&b, []Finding{f}); err != nil {
 		t.Fatal(err)
 	}
 	want := `[
@@ -648,7 +648,7 @@ func TestLintJSON(t *testing.T) {
 		t.Errorf("JSON:\n%s\nwant:\n%s", b.String(), want)
 	}
 	b.Reset()
-	if err := WriteFindingsJSON(&b, nil); err != nil || b.String() != "[]\n" {
+	if err := WriteJSON(&b, nil); err != nil || b.String() != "[]\n" {
 		t.Errorf("no findings: %q, %v; want []", b.String(), err)
 	}
 	var back []map[string]any
@@ -674,9 +674,9 @@ id   = "b"
 body = "Never merge a pull request that you opened yourself."
 `,
 	})
-	first := Lint(prog, arts, ltCounter(t))
+	first := Project(prog, arts, ltCounter(t))
 	for i := 0; i < 5; i++ {
-		again := Lint(prog, arts, ltCounter(t))
+		again := Project(prog, arts, ltCounter(t))
 		if fmt.Sprint(again) != fmt.Sprint(first) {
 			t.Fatalf("run %d differs:\n%v\nwant:\n%v", i, again, first)
 		}
@@ -696,7 +696,7 @@ func TestLintTracker(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatalf("examples/tracker does not build:\n%s", diags)
 	}
-	for _, f := range Lint(prog, arts, ltCounter(t)) {
+	for _, f := range Project(prog, arts, ltCounter(t)) {
 		if f.Severity == blocks.SeverityError {
 			t.Errorf("%s", f)
 		} else {
@@ -856,7 +856,7 @@ func FuzzLint(f *testing.F) {
 		if len(diags) > 0 {
 			return
 		}
-		Lint(prog, arts, tok)
+		Project(prog, arts, tok)
 	})
 }
 
@@ -933,13 +933,13 @@ body = "You are {{.agent_name}}."
 				t.Fatalf("%s: the stable prefix counts %d tokens, want %d", rb.Path, got, tt.tokens)
 			}
 			var only []Finding
-			for _, f := range Lint(prog, arts, tok) {
-				if f.Lint == LintShortPrefix {
+			for _, f := range Project(prog, arts, tok) {
+				if f.Lint == ShortPrefix {
 					only = append(only, f)
 				}
 			}
 			var b strings.Builder
-			if err := WriteFindings(&b, only); err != nil {
+			if err := WriteText(&b, only); err != nil {
 				t.Fatal(err)
 			}
 			want := tt.want
@@ -962,8 +962,8 @@ func TestUnusedLookupTable(t *testing.T) {
 	}
 	prog, arts := ltCompile(t, files)
 	var got []string
-	for _, f := range Lint(prog, arts, ltCounter(t)) {
-		if f.Lint == LintUnusedConstant {
+	for _, f := range Project(prog, arts, ltCounter(t)) {
+		if f.Lint == UnusedConstant {
 			got = append(got, f.String()+" / "+f.Suggestion)
 		}
 	}
@@ -994,8 +994,8 @@ body = "Never push to main."
 `,
 	})
 	var got []string
-	for _, f := range Lint(prog, arts, ltCounter(t)) {
-		if f.Lint == LintScopeInversion {
+	for _, f := range Project(prog, arts, ltCounter(t)) {
+		if f.Lint == ScopeInversion {
 			got = append(got, f.String()+"\n    fix: "+f.Suggestion)
 		}
 	}
@@ -1045,7 +1045,7 @@ func TestTaskMoves(t *testing.T) {
 }
 
 // TestUncoveredTask: a task no fixture's tasks admit is an uncovered-task error at its name in the manifest, from
-// Lint and from LintErrors (so check fails on it); a "*" fixture, or no fixture at all (the implicit default),
+// Project and from Errors (so check fails on it); a "*" fixture, or no fixture at all (the implicit default),
 // covers every task.
 func TestUncoveredTask(t *testing.T) {
 	block := "[[block]]\nid = \"intro\"\nbody = \"Rules.\"\n"
@@ -1069,10 +1069,10 @@ func TestUncoveredTask(t *testing.T) {
 				files[k] = v
 			}
 			prog, arts := ltCompile(t, files)
-			for name, findings := range map[string][]Finding{"Lint": Lint(prog, arts, ltCounter(t)), "LintErrors": LintErrors(prog, arts)} {
+			for name, findings := range map[string][]Finding{"Project": Project(prog, arts, ltCounter(t)), "Errors": Errors(prog, arts)} {
 				var got []string
 				for _, f := range findings {
-					if f.Lint == LintUncoveredTask {
+					if f.Lint == UncoveredTask {
 						got = append(got, ltBrief(f))
 						if f.Severity != blocks.SeverityError || !strings.Contains(f.Suggestion, `tasks admit "chat"`) {
 							t.Errorf("%s: %s: severity %v, fix %q", name, f, f.Severity, f.Suggestion)
@@ -1096,7 +1096,7 @@ func TestUncoveredTaskNotSilenced(t *testing.T) {
 		"fixtures/a.toml": "tasks = [\"issue\"]\n",
 	})
 	var got []string
-	for _, f := range LintErrors(prog, arts) {
+	for _, f := range Errors(prog, arts) {
 		got = append(got, f.Lint+": "+f.Summary)
 	}
 	want := []string{
@@ -1135,8 +1135,8 @@ func TestUnusedRecordFields(t *testing.T) {
 			files := map[string]string{"promptc.toml": manifest, "blocks/a.toml": "[[block]]\nid = \"b\"\nbody = '" + tt.body + "'\n"}
 			prog, arts := ltCompile(t, files)
 			var got []string
-			for _, f := range Lint(prog, arts, ltCounter(t)) {
-				if f.Lint == LintUnusedVariable {
+			for _, f := range Project(prog, arts, ltCounter(t)) {
+				if f.Lint == UnusedVariable {
 					got = append(got, f.String()+" / "+f.Suggestion)
 				}
 			}
@@ -1144,5 +1144,32 @@ func TestUnusedRecordFields(t *testing.T) {
 				t.Errorf("unused-variable findings:\n%s\nwant:\n%s", strings.Join(got, "\n"), tt.want)
 			}
 		})
+	}
+}
+
+// TestFixtureSample: a sample the project has no fixture for is refused, with the closest name suggested, as stats
+// refuses it (stats.CheckSample); the one asked for is the runbook short-prefix measures (stats.Sample).
+func TestFixtureSample(t *testing.T) {
+	prog, arts := ltCompile(t, map[string]string{
+		"promptc.toml":     "name = \"acme\"\ntasks = [\"issue\"]\n\n[runbook]\norder = [\"rules\"]\n",
+		"blocks/main.toml": "[[block]]\nid   = \"rules\"\nbody = \"Never push to main.\"\n",
+		"fixtures/a.toml":  "",
+		"fixtures/b.toml":  "",
+	})
+	if _, err := Fixture(prog, arts, ltCounter(t), "bb"); err == nil || err.Error() != `no fixture "bb" (did you mean "b"?)` {
+		t.Errorf("unknown fixture: %v", err)
+	}
+	// short-prefix measures the runbook asked for, and says so; without a fixture, the first by name.
+	for sample, want := range map[string]string{
+		"b": `is the whole of issue/b.runbook.md (fixture "b", as asked)`,
+		"":  `is the whole of issue/a.runbook.md (fixture "a", the first by name of 2 rendering the task; --fixture picks another)`,
+	} {
+		findings, err := Fixture(prog, arts, ltCounter(t), sample)
+		if err != nil {
+			t.Fatalf("fixture %q: %v", sample, err)
+		}
+		if len(findings) != 1 || findings[0].Lint != ShortPrefix || !strings.Contains(findings[0].Summary, want) {
+			t.Errorf("fixture %q: findings %v, want one short-prefix finding that %s", sample, findings, want)
+		}
 	}
 }

@@ -1,16 +1,16 @@
-package guard_test
+package stats_test
 
 import (
 	"fmt"
 	"log"
 	"os"
+	"testing/fstest"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/stats"
 )
 
-// lintFiles is a two-task project with a constant nothing uses, another pasted into a block by hand, and the short-prefix lint silenced.
-var lintFiles = map[string]string{
+var statsFiles = map[string]string{
 	"promptc.toml": `name  = "acme"
 tasks = ["issue", "chat"]
 
@@ -37,68 +37,19 @@ body  = "Issues only. Run only the commands listed in this runbook."
 `,
 }
 
-// Lint is promptc lint as a library call: build the project in memory, run the stability lints and print the
-// findings as the command does.
-func ExampleLint() {
-	dir := writeProject(lintFiles)
-	defer os.RemoveAll(dir)
-
-	prog, diags := assemble.LoadDir(dir)
-	if len(diags) > 0 {
-		log.Fatal(diags)
+// project holds files in memory, as assemble.Load reads a project.
+func project(files map[string]string) fstest.MapFS {
+	fsys := fstest.MapFS{}
+	for name, text := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(text)}
 	}
-	arts, diags := prog.Build()
-	if len(diags) > 0 {
-		log.Fatal(diags)
-	}
-	findings := guard.Lint(prog, arts, nil)
-	if err := guard.WriteFindings(os.Stdout, findings); err != nil {
-		log.Fatal(err)
-	}
-	errs, warnings := guard.CountSeverities(findings)
-	fmt.Println("errors:", errs, "warnings:", warnings)
-	// Output:
-	// blocks/main.toml:3:1: warning: constant "spare" is never used: no block emits it with {{const "spare"}} (unused-constant)
-	//     fix: emit it with {{const "spare"}} where the rule applies, or delete it
-	// blocks/main.toml:13:23: error: block "issue-only" pastes the text of constant "boundary" (blocks/main.toml:2:1) instead of using it: one rule, one place; the copy will drift from the constant (pasted-constant)
-	//     fix: replace the text with {{const "boundary"}}
-	// 1 error, 1 warning
-	// errors: 1 warnings: 1
+	return fsys
 }
 
-// LintFixture measures the runbooks of one fixture; a fixture the project does not have is an error that suggests
-// the closest name, as promptc lint --fixture reports it.
-func ExampleLintFixture() {
-	dir := writeProject(lintFiles)
-	defer os.RemoveAll(dir)
-
-	prog, diags := assemble.LoadDir(dir)
-	if len(diags) > 0 {
-		log.Fatal(diags)
-	}
-	arts, diags := prog.Build()
-	if len(diags) > 0 {
-		log.Fatal(diags)
-	}
-	findings, err := guard.LintFixture(prog, arts, nil, "default")
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(guard.LintSummary(findings))
-	_, err = guard.LintFixture(prog, arts, nil, "defualt")
-	fmt.Println(err)
-	// Output:
-	// 1 error, 1 warning
-	// no fixture "defualt" (did you mean "default"?)
-}
-
-// Stats is promptc stats: bytes and tokens per block and scope of each task's runbook, and the prefix the tasks
+// Project is promptc stats: bytes and tokens per block and scope of each task's runbook, and the prefix the tasks
 // share.
-func ExampleStats() {
-	dir := writeProject(lintFiles)
-	defer os.RemoveAll(dir)
-
-	prog, diags := assemble.LoadDir(dir)
+func ExampleProject() {
+	prog, diags := assemble.Load(project(statsFiles))
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
@@ -106,7 +57,7 @@ func ExampleStats() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	if err := guard.Stats(prog, arts, nil).WriteText(os.Stdout); err != nil {
+	if err := stats.Project(prog, arts, nil).WriteText(os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
@@ -151,12 +102,9 @@ func ExampleStats() {
 	//   chat   chat/default.runbook.md   (end of runbook)
 }
 
-// StatsFixture samples the named fixture's runbooks; the report says which fixture it measured.
-func ExampleStatsFixture() {
-	dir := writeProject(lintFiles)
-	defer os.RemoveAll(dir)
-
-	prog, diags := assemble.LoadDir(dir)
+// Fixture samples the named fixture's runbooks; the report says which fixture it measured.
+func ExampleFixture() {
+	prog, diags := assemble.Load(project(statsFiles))
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
@@ -164,7 +112,7 @@ func ExampleStatsFixture() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	r, err := guard.StatsFixture(prog, arts, nil, "default")
+	r, err := stats.Fixture(prog, arts, nil, "default")
 	if err != nil {
 		log.Fatal(err)
 	}

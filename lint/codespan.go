@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 // (docs/lint.md#untrusted-in-code-span-warning). Escaping puts a backslash before each Markdown character of an untrusted
 // value, and inside backticks Markdown shows backslashes as they are: `client/retry\_test.go`.
 func (l *linter) untrustedInCodeSpans() {
-	l.ran[LintUntrustedInCodeSpan] = true
+	l.ran[UntrustedInCodeSpan] = true
 	type printed struct {
 		off, end   int
 		what, decl string // how the message names the value; the table that declares it
@@ -52,7 +52,7 @@ func (l *linter) untrustedInCodeSpans() {
 			if !inCodeSpan(mask[start:end], u.off-start) {
 				continue
 			}
-			l.add(LintUntrustedInCodeSpan, bd.b.SourceRange(u.off, u.end), bd.b.ID,
+			l.add(UntrustedInCodeSpan, bd.b.SourceRange(u.off, u.end), bd.b.ID,
 				"for a value such as a path or an identifier, give "+u.decl+" a pattern that admits only those and trust = \"trusted\"; "+
 					"for longer text, trust = \"code\" prints it as a fenced block (its action alone on a line); or print it outside the backticks",
 				"block %q prints %s inside a code span: escaping puts a backslash before each Markdown character of the value, and between backticks the backslashes show (`retry\\_test.go`)",

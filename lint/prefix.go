@@ -1,10 +1,11 @@
-package guard
+package lint
 
 import (
 	"fmt"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/stats"
 )
 
 // shortPrefix reports each task whose stable prefix (global and task blocks, the part every session of the task
@@ -20,9 +21,9 @@ func (l *linter) shortPrefix() {
 	if len(runbooks) == 0 {
 		return
 	}
-	l.ran[LintShortPrefix] = true
+	l.ran[ShortPrefix] = true
 	for _, task := range l.p.Tasks {
-		a := sampleOf(l.p, task, runbooks[task], l.sample)
+		a := stats.Sample(l.p, task, runbooks[task], l.sample)
 		if a == nil {
 			continue
 		}
@@ -44,7 +45,7 @@ func (l *linter) shortPrefix() {
 			where = fmt.Sprintf("ends at %d:%d of %s (%s), where session block %q starts", at.Line, at.Column, a.Path, sampled, sp.Block.ID)
 			fix = fmt.Sprintf("move stable text (rules, command tables, formats) before %q, or accept that sessions of this task share no cache", sp.Block.ID)
 		}
-		l.add(LintShortPrefix, l.p.TaskRange(task), task, fix,
+		l.add(ShortPrefix, l.p.TaskRange(task), task, fix,
 			"task %q shares only %d bytes (~%d tokens, %s estimate) between sessions: its stable prefix, the global and task blocks, %s; Anthropic and OpenAI cache no prefix under %d tokens, so no new session of this task starts from the cache",
 			task, end, tokens, l.tok.Encoding(), where, MinCacheTokens)
 	}

@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"fmt"
@@ -31,7 +31,7 @@ func BenchmarkLint(b *testing.B) {
 			tok.Count("warm up") // load the vocabulary outside the timer
 			b.ResetTimer()
 			for b.Loop() {
-				Lint(prog, arts, tok)
+				Project(prog, arts, tok)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/block")
 		})

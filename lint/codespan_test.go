@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"slices"
@@ -56,8 +56,8 @@ trust = "trusted"
 		"fixtures/f.toml": "[session]\nagent_name = \"a_b\"\npath = \"x\"\n[[session.repos]]\nname = \"n\"\nurl = \"u\"\n\n[[turn]]\nissue_id = \"I-1\"\n",
 	})
 	var got []string
-	for _, f := range Lint(prog, arts, ltCounter(t)) {
-		if f.Lint == LintUntrustedInCodeSpan {
+	for _, f := range Project(prog, arts, ltCounter(t)) {
+		if f.Lint == UntrustedInCodeSpan {
 			got = append(got, ltBrief(f)+": "+f.Summary+" | "+f.Suggestion)
 		}
 	}

@@ -1,14 +1,13 @@
-package guard
+package report
 
 import (
 	"fmt"
-	"io"
 	"slices"
 	"strings"
 )
 
-// Format is an output format of guard's reports: the value of promptc's --format flag for check's relatives (diff,
-// lint, stats). A report is written in the formats its Write method documents; FormatChoice limits a flag to those.
+// Format is an output format of a report: the value of promptc's --format flag for diff, lint and stats. A report
+// is written in the formats its Write function documents; FormatChoice limits a flag to those.
 type Format uint8
 
 const (
@@ -22,7 +21,7 @@ const (
 
 var formatNames = [...]string{Text: "text", Markdown: "markdown", JSON: "json"}
 
-// AllFormats are the formats of a check or diff report, in the order promptc's usage lines list them.
+// AllFormats are the formats of a diff report (guard.Result), in the order promptc's usage lines list them.
 var AllFormats = []Format{Text, Markdown, JSON}
 
 // String is the format as the flag takes it: text, markdown or json.
@@ -87,26 +86,3 @@ func (c *FormatChoice) Set(s string) error { return c.Format.set(s, c.choices) }
 
 // UnmarshalText is Set.
 func (c *FormatChoice) UnmarshalText(text []byte) error { return c.Set(string(text)) }
-
-// Write writes the report in format f: text (WriteText) or json (WriteJSON); any other format is an error.
-func (r *StatsReport) Write(w io.Writer, f Format) error {
-	switch f {
-	case Text:
-		return r.WriteText(w)
-	case JSON:
-		return r.WriteJSON(w)
-	}
-	return fmt.Errorf("a stats report is written as text or json, not %s", f)
-}
-
-// WriteFindingsAs writes findings in format f: text (WriteFindings) or json (WriteFindingsJSON); any other format
-// is an error.
-func WriteFindingsAs(w io.Writer, f Format, findings []Finding) error {
-	switch f {
-	case Text:
-		return WriteFindings(w, findings)
-	case JSON:
-		return WriteFindingsJSON(w, findings)
-	}
-	return fmt.Errorf("lint findings are written as text or json, not %s", f)
-}

@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"cmp"
@@ -53,7 +53,7 @@ func bidiControl(r rune) bool {
 // characters) in every source file, and those written as escapes in block bodies and constants, since they reach
 // the model while a reviewer sees nothing. A run of them is one finding.
 func (l *linter) invisibleChars() {
-	l.ran[LintInvisibleChar] = true
+	l.ran[InvisibleChar] = true
 	seen := map[blocks.Range]bool{}
 	// A character written as itself in a body is found both in the file and in the decoded body: report it once.
 	report := func(at blocks.Range, subject string, run []rune, escaped bool) {
@@ -87,7 +87,7 @@ func (l *linter) invisibleChars() {
 		if bidi {
 			why = "bidi controls make text display in a different order than the model reads it"
 		}
-		l.add(LintInvisibleChar, at, subject,
+		l.add(InvisibleChar, at, subject,
 			"delete it; if it is deliberate (an emoji sequence, a script that needs joiners), silence it with [[lint.allow]] and say why",
 			"%s %s%s: %s", what, strings.Join(codes, ", "), how, why)
 	}

@@ -1,10 +1,7 @@
-package guard
+package stats
 
 import (
-	"encoding/json"
 	"fmt"
-	"io"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -13,22 +10,22 @@ import (
 	"github.com/promptc/promptc/tokens"
 )
 
-// StatsReport is the size of a project's prompts: per task, per block and per scope, and the prefixes that runbooks
+// Report is the size of a project's prompts: per task, per block and per scope, and the prefixes that runbooks
 // share, which is what a provider's prompt cache can reuse. Its JSON form is stable (docs/stats.md).
-type StatsReport struct {
-	// Encoding names the vocabulary tokens were counted with. Token counts are estimates (see Counter).
+type Report struct {
+	// Encoding names the vocabulary tokens were counted with. Token counts are estimates (see tokens.Counter).
 	Encoding string `json:"encoding"`
-	// Sample is the fixture asked for (StatsFixture), "" when each task's first fixture by name is measured.
-	Sample string      `json:"sample"`
-	Tasks  []TaskStats `json:"tasks"`
+	// Sample is the fixture asked for (Fixture), "" when each task's first fixture by name is measured.
+	Sample string `json:"sample"`
+	Tasks  []Task `json:"tasks"`
 	// Shared is the prefix that every task's runbook shares by construction, what one cache entry can serve to all:
 	// their common prefix, cut back to the shortest global prefix among them.
 	Shared SharedPrefix `json:"shared_prefix"`
 }
 
-// TaskStats measures one task. Blocks, Scopes and the prefixes measure the runbook of one fixture, the sample: the
+// Task measures one task. Blocks, Scopes and the prefixes measure the runbook of one fixture, the sample: the
 // one asked for, else the first (by name) that renders the task; Fixtures gives every fixture's totals.
-type TaskStats struct {
+type Task struct {
 	Task string `json:"task"`
 	// Fixture and Artifact name the runbook measured; both are empty when no fixture renders the task, or when the
 	// fixture asked for does not (then every number is 0 and every list empty).
@@ -38,11 +35,11 @@ type TaskStats struct {
 	Tokens   int    `json:"tokens"`
 	// Blocks lists the rendered blocks in runbook order. A block's bytes are its span in the source map: the
 	// separator before it and, for the last block, the final newline, so the bytes add up to the runbook's.
-	Blocks []BlockStats `json:"blocks"`
+	Blocks []Block `json:"blocks"`
 	// Scopes totals the blocks by scope: global, task and session from the runbook; turn from the fixture's turn
 	// messages, all of them together.
-	Scopes       []ScopeStats `json:"scopes"`
-	TurnMessages int          `json:"turn_messages"`
+	Scopes       []Scope `json:"scopes"`
+	TurnMessages int     `json:"turn_messages"`
 	// GlobalPrefix ends where the first non-global block starts, TaskPrefix where the first session block starts
 	// (Artifact.PrefixEnd): the parts shared by every task, and by every session of this task, when the order keeps
 	// stable blocks first.
@@ -50,12 +47,12 @@ type TaskStats struct {
 	TaskPrefix   Prefix `json:"task_prefix"`
 	// FixturePrefix is the longest prefix common to the task's runbooks over every fixture that renders it: what
 	// the sessions sampled by the fixtures really share.
-	FixturePrefix FixturePrefix  `json:"fixture_prefix"`
-	Fixtures      []FixtureStats `json:"fixtures"`
+	FixturePrefix FixturePrefix `json:"fixture_prefix"`
+	Fixtures      []Runbook     `json:"fixtures"`
 }
 
-// BlockStats is one rendered block of a runbook.
-type BlockStats struct {
+// Block is one rendered block of a runbook.
+type Block struct {
 	Block  string       `json:"block"`
 	Scope  blocks.Scope `json:"scope"`
 	Source string       `json:"source"` // the block's position, path:line:col
@@ -63,8 +60,8 @@ type BlockStats struct {
 	Tokens int          `json:"tokens"`
 }
 
-// ScopeStats totals the blocks of one scope.
-type ScopeStats struct {
+// Scope totals the blocks of one scope.
+type Scope struct {
 	Scope  blocks.Scope `json:"scope"`
 	Blocks int          `json:"blocks"` // distinct blocks rendered
 	Bytes  int          `json:"bytes"`
@@ -88,8 +85,8 @@ type FixturePrefix struct {
 	Fixtures int `json:"fixtures"` // how many runbooks were compared
 }
 
-// FixtureStats is one fixture's runbook for a task.
-type FixtureStats struct {
+// Runbook is one fixture's runbook for a task.
+type Runbook struct {
 	Fixture      string `json:"fixture"`
 	Artifact     string `json:"artifact"`
 	Bytes        int    `json:"bytes"`
@@ -122,25 +119,25 @@ type TaskBlock struct {
 	Block string `json:"block"`
 }
 
-// Stats measures the artifacts a program built (as Program.Build returns them), counting tokens with tok (nil: an
+// Project measures the artifacts a program built (as Program.Build returns them), counting tokens with tok (nil: an
 // o200k_base counter), sampling each task's first fixture by name. Tasks are in manifest order. A prefix common to
 // several runbooks is cut back to a whole character, so that its line, column and tokens are those of valid text.
-func Stats(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *StatsReport {
-	r, _ := StatsFixture(prog, arts, tok, "")
+func Project(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *Report {
+	r, _ := Fixture(prog, arts, tok, "")
 	return r
 }
 
-// StatsFixture is Stats sampling the runbooks of the named fixture ("" for each task's first fixture by name). A
+// Fixture is Project sampling the runbooks of the named fixture ("" for each task's first fixture by name). A
 // task the fixture does not render is reported without numbers and left out of the shared prefix. It fails only
 // when the project has no fixture of that name.
-func StatsFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) (*StatsReport, error) {
-	if err := checkSample(prog.Project, fixture); err != nil {
+func Fixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) (*Report, error) {
+	if err := CheckSample(prog.Project, fixture); err != nil {
 		return nil, err
 	}
 	if tok == nil {
 		tok = tokens.New(tokens.O200k)
 	}
-	r := &StatsReport{Encoding: tok.Encoding().String(), Sample: fixture, Tasks: []TaskStats{}}
+	r := &Report{Encoding: tok.Encoding().String(), Sample: fixture, Tasks: []Task{}}
 	runbooks := map[string][]*assemble.Artifact{}
 	turns := map[string][]*assemble.Artifact{} // by runbook path prefix "task/fixture."
 	for _, a := range arts {
@@ -157,8 +154,10 @@ func StatsFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens
 	return r, nil
 }
 
-// checkSample fails when fixture is not "" and names no fixture of p.
-func checkSample(p *blocks.Project, fixture string) error {
+// CheckSample returns an error when fixture, the sample asked for (promptc stats --fixture, lint --fixture), is not
+// "" and names no fixture of p; the message suggests the closest name. Fixture and lint.Fixture refuse such a
+// fixture with it.
+func CheckSample(p *blocks.Project, fixture string) error {
 	if fixture == "" || p.Fixture(fixture) != nil {
 		return nil
 	}
@@ -169,10 +168,10 @@ func checkSample(p *blocks.Project, fixture string) error {
 	return fmt.Errorf("no fixture %q%s", fixture, blocks.DidYouMean(fixture, names))
 }
 
-// sampleOf returns the runbook of rbs (task's, one per fixture rendering it) that stats and the lints measure: the
-// named fixture's, else that of p.SampleFixture(task), the first by name
-// (docs/reference.md#default-and-sample-fixtures); nil when there is none.
-func sampleOf(p *blocks.Project, task string, rbs []*assemble.Artifact, fixture string) *assemble.Artifact {
+// Sample returns the runbook of rbs (task's, one per fixture rendering it) that stats and the lints that measure
+// one runbook per task (short-prefix) measure: the named fixture's, else that of p.SampleFixture(task), the first by
+// name (docs/reference.md#default-and-sample-fixtures); nil when there is none.
+func Sample(p *blocks.Project, task string, rbs []*assemble.Artifact, fixture string) *assemble.Artifact {
 	if fixture == "" {
 		f := p.SampleFixture(task)
 		if f == nil {
@@ -183,24 +182,24 @@ func sampleOf(p *blocks.Project, task string, rbs []*assemble.Artifact, fixture 
 	return findFixture(rbs, fixture)
 }
 
-func taskStats(p *blocks.Project, task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *tokens.Counter, fixture string) TaskStats {
-	ts := TaskStats{Task: task, Blocks: []BlockStats{}, Scopes: []ScopeStats{}, Fixtures: []FixtureStats{}}
-	a := sampleOf(p, task, rbs, fixture)
+func taskStats(p *blocks.Project, task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *tokens.Counter, fixture string) Task {
+	ts := Task{Task: task, Blocks: []Block{}, Scopes: []Scope{}, Fixtures: []Runbook{}}
+	a := Sample(p, task, rbs, fixture)
 	if a == nil {
 		return ts
 	}
 	ts.Fixture, ts.Artifact = a.Fixture, a.Path
 	ts.Bytes, ts.Tokens = len(a.Text), tok.Count(a.Text)
-	byScope := map[blocks.Scope]*ScopeStats{}
+	byScope := map[blocks.Scope]*Scope{}
 	for scope := blocks.ScopeGlobal; scope <= blocks.ScopeTurn; scope++ {
-		ts.Scopes = append(ts.Scopes, ScopeStats{Scope: scope})
+		ts.Scopes = append(ts.Scopes, Scope{Scope: scope})
 	}
 	for i := range ts.Scopes {
 		byScope[ts.Scopes[i].Scope] = &ts.Scopes[i]
 	}
 	for _, sp := range a.Spans {
 		n := tok.Count(a.Text[sp.Start:sp.End])
-		ts.Blocks = append(ts.Blocks, BlockStats{Block: sp.Block.ID, Scope: sp.Scope, Source: sp.Block.Range.String(),
+		ts.Blocks = append(ts.Blocks, Block{Block: sp.Block.ID, Scope: sp.Scope, Source: sp.Block.Range.String(),
 			Bytes: sp.End - sp.Start, Tokens: n})
 		if s := byScope[sp.Scope]; s != nil {
 			s.Blocks++
@@ -226,7 +225,7 @@ func taskStats(p *blocks.Project, task string, rbs []*assemble.Artifact, turns m
 	texts := make([]string, len(rbs))
 	for i, f := range rbs {
 		texts[i] = f.Text
-		ts.Fixtures = append(ts.Fixtures, FixtureStats{Fixture: f.Fixture, Artifact: f.Path, Bytes: len(f.Text),
+		ts.Fixtures = append(ts.Fixtures, Runbook{Fixture: f.Fixture, Artifact: f.Path, Bytes: len(f.Text),
 			Tokens: tok.Count(f.Text), GlobalPrefix: f.PrefixEnd(blocks.ScopeGlobal), TaskPrefix: f.PrefixEnd(blocks.ScopeTask)})
 	}
 	ts.FixturePrefix = FixturePrefix{Prefix: prefixOf(a, sharedLen(texts), tok), Fixtures: len(rbs)}
@@ -268,7 +267,7 @@ func sharedPrefix(p *blocks.Project, runbooks map[string][]*assemble.Artifact, t
 	sp := SharedPrefix{Artifacts: []string{}, Ends: []TaskBlock{}}
 	var rendered []string
 	for _, task := range p.Tasks {
-		if sampleOf(p, task, runbooks[task], fixture) != nil {
+		if Sample(p, task, runbooks[task], fixture) != nil {
 			rendered = append(rendered, task)
 		}
 	}
@@ -292,7 +291,7 @@ func sharedPrefix(p *blocks.Project, runbooks map[string][]*assemble.Artifact, t
 	picked := make([]*assemble.Artifact, len(rendered))
 	texts := make([]string, len(rendered))
 	for i, task := range rendered {
-		picked[i] = sampleOf(p, task, runbooks[task], "")
+		picked[i] = Sample(p, task, runbooks[task], "")
 		if a := findFixture(runbooks[task], common); common != "" && a != nil {
 			picked[i] = a
 		}
@@ -326,134 +325,16 @@ func findFixture(arts []*assemble.Artifact, fixture string) *assemble.Artifact {
 	return nil
 }
 
-// WriteJSON writes the report as indented JSON (docs/stats.md).
-func (r *StatsReport) WriteJSON(w io.Writer) error {
-	data, err := json.MarshalIndent(r, "", "  ")
-	if err != nil {
-		return err
+// commonPrefix is the length of the longest common prefix of a and b, in bytes.
+func commonPrefix(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	// Compare eight bytes at a time: runbooks are large and mostly equal.
+	for i+8 <= n && a[i:i+8] == b[i:i+8] {
+		i += 8
 	}
-	_, err = w.Write(append(data, '\n'))
-	return err
-}
-
-// WriteText writes the report as aligned tables, one section per task, then the prefix shared by all tasks.
-func (r *StatsReport) WriteText(w io.Writer) error {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Token counts are %s estimates. Block bytes include the separator before the block.\n", r.Encoding)
-	for _, ts := range r.Tasks {
-		b.WriteByte('\n')
-		if ts.Fixture == "" && r.Sample != "" {
-			fmt.Fprintf(&b, "task %s: fixture %q does not render this task\n", ts.Task, r.Sample)
-			continue
-		}
-		if ts.Fixture == "" {
-			fmt.Fprintf(&b, "task %s: no fixture renders this task\n", ts.Task)
-			continue
-		}
-		which := "the only fixture rendering it"
-		switch {
-		case r.Sample != "":
-			which = fmt.Sprintf("as asked, of %s rendering it", Count(len(ts.Fixtures), "fixture"))
-		case len(ts.Fixtures) > 1:
-			which = fmt.Sprintf("the first by name of %d fixtures rendering it; --fixture picks another", len(ts.Fixtures))
-		}
-		fmt.Fprintf(&b, "task %s: %s (fixture %q, %s)\n", ts.Task, ts.Artifact, ts.Fixture, which)
-		rows := [][]string{{"block", "scope", "bytes", "tokens", "source"}}
-		for _, bs := range ts.Blocks {
-			rows = append(rows, []string{bs.Block, bs.Scope.String(), strconv.Itoa(bs.Bytes), strconv.Itoa(bs.Tokens), bs.Source})
-		}
-		rows = append(rows, []string{"total", "", strconv.Itoa(ts.Bytes), strconv.Itoa(ts.Tokens), ""})
-		writeTable(&b, rows, "llrrl")
-
-		b.WriteByte('\n')
-		rows = [][]string{{"scope", "blocks", "bytes", "tokens", ""}}
-		for _, s := range ts.Scopes {
-			note := ""
-			if s.Scope == blocks.ScopeTurn {
-				note = "in " + Count(ts.TurnMessages, "turn message")
-			}
-			rows = append(rows, []string{s.Scope.String(), strconv.Itoa(s.Blocks), strconv.Itoa(s.Bytes), strconv.Itoa(s.Tokens), note})
-		}
-		writeTable(&b, rows, "lrrrl")
-
-		b.WriteByte('\n')
-		rows = [][]string{{"prefix", "bytes", "tokens", "ends at", "ends in"}}
-		prefixRow := func(name string, p Prefix) {
-			rows = append(rows, []string{name, strconv.Itoa(p.Bytes), strconv.Itoa(p.Tokens), fmt.Sprintf("%d:%d", p.Line, p.Col), endsIn(p.Block)})
-		}
-		prefixRow("global", ts.GlobalPrefix)
-		prefixRow("task", ts.TaskPrefix)
-		prefixRow("common to "+Count(ts.FixturePrefix.Fixtures, "fixture"), ts.FixturePrefix.Prefix)
-		writeTable(&b, rows, "lrrll")
-
-		if len(ts.Fixtures) > 1 {
-			b.WriteByte('\n')
-			rows = [][]string{{"fixture", "bytes", "tokens", "global prefix", "task prefix"}}
-			for _, f := range ts.Fixtures {
-				rows = append(rows, []string{f.Fixture, strconv.Itoa(f.Bytes), strconv.Itoa(f.Tokens), strconv.Itoa(f.GlobalPrefix), strconv.Itoa(f.TaskPrefix)})
-			}
-			writeTable(&b, rows, "lrrrr")
-		}
+	for i < n && a[i] == b[i] {
+		i++
 	}
-	if sp := r.Shared; len(sp.Artifacts) > 0 {
-		var left []string
-		for _, ts := range r.Tasks {
-			if ts.Fixture == "" {
-				left = append(left, ts.Task)
-			}
-		}
-		note := ""
-		if len(left) > 0 && r.Sample != "" {
-			note = fmt.Sprintf(" (left out, not rendered by fixture %q: %s)", r.Sample, strings.Join(left, ", "))
-		} else if len(left) > 0 {
-			note = " (left out, no fixture: " + strings.Join(left, ", ") + ")"
-		}
-		fmt.Fprintf(&b, "\nshared by every task%s: %d bytes, %d tokens, up to %d:%d\n", note, sp.Bytes, sp.Tokens, sp.Line, sp.Col)
-		if sp.Agreed > sp.Bytes {
-			fmt.Fprintf(&b, "  (the runbooks compared agree on %d bytes, %d past the global prefix: task or session text that\n"+
-				"  coincides in these fixtures, which other sessions do not share)\n", sp.Agreed, sp.Agreed-sp.Bytes)
-		}
-		rows := [][]string{{"task", "runbook", "ends in"}}
-		for i, e := range sp.Ends {
-			rows = append(rows, []string{e.Task, sp.Artifacts[i], endsIn(e.Block)})
-		}
-		writeTable(&b, rows, "lll")
-	}
-	_, err := io.WriteString(w, b.String())
-	return err
-}
-
-func endsIn(block string) string {
-	if block == "" {
-		return "(end of runbook)"
-	}
-	return strconv.Quote(block)
-}
-
-// writeTable writes rows as columns two spaces apart, indented by two, each column aligned left (l) or right (r)
-// as align says. Trailing blanks are dropped.
-func writeTable(b *strings.Builder, rows [][]string, align string) {
-	widths := make([]int, len(align))
-	for _, row := range rows {
-		for i, cell := range row {
-			widths[i] = max(widths[i], utf8.RuneCountInString(cell))
-		}
-	}
-	for _, row := range rows {
-		var line strings.Builder
-		line.WriteString("  ")
-		for i, cell := range row {
-			if i > 0 {
-				line.WriteString("  ")
-			}
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(cell))
-			if align[i] == 'r' {
-				line.WriteString(pad + cell)
-			} else {
-				line.WriteString(cell + pad)
-			}
-		}
-		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
-	}
+	return i
 }

@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"encoding/json"
@@ -12,26 +12,29 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/templates"
 	"github.com/promptc/promptc/tokens"
 )
 
 // Lint ids (docs/lint.md argues each one and its severity).
 const (
-	LintVolatileText      = "volatile-text"
-	LintScopeInversion    = "scope-inversion"
-	LintDuplicateSentence = "duplicate-sentence"
-	LintPastedConstant    = "pasted-constant"
-	LintUnusedConstant    = "unused-constant"
-	LintUnusedVariable    = "unused-variable"
-	LintInvisibleChar     = "invisible-char"
-	LintShortPrefix       = "short-prefix"
-	LintUnknownAllow      = "unknown-allow"
-	LintUnusedAllow       = "unused-allow"
-	LintUnknownRef        = "unknown-ref"
-	LintUncoveredTask     = "uncovered-task"
-	// LintUntrustedInCodeSpan: an untrusted value printed between backticks, where its escapes show.
-	LintUntrustedInCodeSpan = "untrusted-in-code-span"
+	VolatileText      = "volatile-text"
+	ScopeInversion    = "scope-inversion"
+	DuplicateSentence = "duplicate-sentence"
+	PastedConstant    = "pasted-constant"
+	UnusedConstant    = "unused-constant"
+	UnusedVariable    = "unused-variable"
+	InvisibleChar     = "invisible-char"
+	ShortPrefix       = "short-prefix"
+	UnknownAllow      = "unknown-allow"
+	UnusedAllow       = "unused-allow"
+	UnknownRef        = "unknown-ref"
+	UncoveredTask     = "uncovered-task"
+	// UntrustedInCodeSpan: an untrusted value printed between backticks, where its escapes show.
+	UntrustedInCodeSpan = "untrusted-in-code-span"
 )
 
 // MinCacheTokens is the shortest prompt prefix Anthropic (cache_control breakpoints) and OpenAI (automatic prefix
@@ -91,15 +94,15 @@ func CountSeverities(findings []Finding) (errs, warnings int) {
 	return errs, warnings
 }
 
-// LintSummary returns "N errors, M warnings".
-func LintSummary(findings []Finding) string {
+// Summary returns "N errors, M warnings".
+func Summary(findings []Finding) string {
 	e, w := CountSeverities(findings)
-	return Count(e, "error") + ", " + Count(w, "warning")
+	return plural.Count(e, "error") + ", " + plural.Count(w, "warning")
 }
 
-// WriteFindings writes findings as text: one `path:line:col: severity: message (lint-id)` line each, followed by an
+// WriteText writes findings as text: one `path:line:col: severity: message (lint-id)` line each, followed by an
 // indented `fix: …` line, then the summary line. It writes nothing when there are no findings.
-func WriteFindings(w io.Writer, findings []Finding) error {
+func WriteText(w io.Writer, findings []Finding) error {
 	if len(findings) == 0 {
 		return nil
 	}
@@ -113,14 +116,14 @@ func WriteFindings(w io.Writer, findings []Finding) error {
 			b.WriteByte('\n')
 		}
 	}
-	b.WriteString(LintSummary(findings))
+	b.WriteString(Summary(findings))
 	b.WriteByte('\n')
 	_, err := io.WriteString(w, b.String())
 	return err
 }
 
-// WriteFindingsJSON writes findings as an indented JSON array ([] when there are none).
-func WriteFindingsJSON(w io.Writer, findings []Finding) error {
+// WriteJSON writes findings as an indented JSON array ([] when there are none).
+func WriteJSON(w io.Writer, findings []Finding) error {
 	if findings == nil {
 		findings = []Finding{}
 	}
@@ -130,6 +133,17 @@ func WriteFindingsJSON(w io.Writer, findings []Finding) error {
 	}
 	_, err = w.Write(append(data, '\n'))
 	return err
+}
+
+// Write writes findings in format f: text (WriteText) or json (WriteJSON); any other format is an error.
+func Write(w io.Writer, f report.Format, findings []Finding) error {
+	switch f {
+	case report.Text:
+		return WriteText(w, findings)
+	case report.JSON:
+		return WriteJSON(w, findings)
+	}
+	return fmt.Errorf("lint findings are written as text or json, not %s", f)
 }
 
 // subject kinds: what an [[lint.allow]] entry's block key may name for a lint.
@@ -146,24 +160,24 @@ type lintRule struct {
 }
 
 var lintRules = map[string]lintRule{
-	LintVolatileText:      {blocks.SeverityWarning, subjBlock | subjConst},
-	LintScopeInversion:    {blocks.SeverityWarning, subjBlock},
-	LintDuplicateSentence: {blocks.SeverityWarning, subjBlock | subjConst},
-	LintPastedConstant:    {blocks.SeverityError, subjBlock},
-	LintUnusedConstant:    {blocks.SeverityWarning, subjConst},
-	LintUnusedVariable:    {blocks.SeverityWarning, subjVar},
-	LintInvisibleChar:     {blocks.SeverityError, subjBlock | subjConst},
-	LintShortPrefix:       {blocks.SeverityWarning, subjTask},
-	LintUnknownAllow:      {blocks.SeverityError, 0},
-	LintUnusedAllow:       {blocks.SeverityWarning, 0},
-	LintUnknownRef:        {blocks.SeverityError, subjBlock},
+	VolatileText:      {blocks.SeverityWarning, subjBlock | subjConst},
+	ScopeInversion:    {blocks.SeverityWarning, subjBlock},
+	DuplicateSentence: {blocks.SeverityWarning, subjBlock | subjConst},
+	PastedConstant:    {blocks.SeverityError, subjBlock},
+	UnusedConstant:    {blocks.SeverityWarning, subjConst},
+	UnusedVariable:    {blocks.SeverityWarning, subjVar},
+	InvisibleChar:     {blocks.SeverityError, subjBlock | subjConst},
+	ShortPrefix:       {blocks.SeverityWarning, subjTask},
+	UnknownAllow:      {blocks.SeverityError, 0},
+	UnusedAllow:       {blocks.SeverityWarning, 0},
+	UnknownRef:        {blocks.SeverityError, subjBlock},
 	// A fixture is the fix, and a silenced task would be exactly the unguarded task the lint exists to prevent.
-	LintUncoveredTask:       {blocks.SeverityError, 0},
-	LintUntrustedInCodeSpan: {blocks.SeverityWarning, subjBlock},
+	UncoveredTask:       {blocks.SeverityError, 0},
+	UntrustedInCodeSpan: {blocks.SeverityWarning, subjBlock},
 }
 
-// LintIDs returns every lint id, sorted.
-func LintIDs() []string {
+// IDs returns every lint id, sorted.
+func IDs() []string {
 	ids := make([]string, 0, len(lintRules))
 	for id := range lintRules {
 		ids = append(ids, id)
@@ -172,21 +186,21 @@ func LintIDs() []string {
 	return ids
 }
 
-// Lint runs the stability lints (docs/lint.md) over a compiled program and the artifacts it built (as Program.Build
+// Project runs the stability lints (docs/lint.md) over a compiled program and the artifacts it built (as Program.Build
 // returns them), counting tokens with tok (nil: an o200k_base counter). Findings that a [[lint.allow]] entry of the
 // manifest matches are dropped; an entry that matches nothing is itself reported (unused-allow). The result is sorted
 // by position, then lint id, then message, and depends on the inputs alone. The lints that measure one runbook per
 // task (short-prefix) sample each task's first fixture by name, and say so.
-func Lint(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) []Finding {
-	out, _ := LintFixture(prog, arts, tok, "")
+func Project(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) []Finding {
+	out, _ := Fixture(prog, arts, tok, "")
 	return out
 }
 
-// LintFixture is Lint with the lints that measure one runbook per task (short-prefix) sampling the named fixture
+// Fixture is Project with the lints that measure one runbook per task (short-prefix) sampling the named fixture
 // ("" for each task's first fixture by name); a task the fixture does not render is not measured. It fails only
 // when the project has no fixture of that name.
-func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) ([]Finding, error) {
-	if err := checkSample(prog.Project, fixture); err != nil {
+func Fixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) ([]Finding, error) {
+	if err := stats.CheckSample(prog.Project, fixture); err != nil {
 		return nil, err
 	}
 	if tok == nil {
@@ -207,9 +221,9 @@ func LintFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.
 	return sortFindings(l.applyAllows()), nil
 }
 
-// LintErrors runs only the error-level lints, which need no token counts: the ones promptc check fails on. It stays
+// Errors runs only the error-level lints, which need no token counts: the ones promptc check fails on. It stays
 // cheap enough for a pre-commit hook on every commit.
-func LintErrors(prog *assemble.Program, arts []*assemble.Artifact) []Finding {
+func Errors(prog *assemble.Program, arts []*assemble.Artifact) []Finding {
 	tok := tokens.New(tokens.O200k)
 	l := newLinter(prog, arts, tok)
 	l.pastedConstants()
@@ -228,12 +242,12 @@ func LintErrors(prog *assemble.Program, arts []*assemble.Artifact) []Finding {
 // unknownRefs reports refs to ids no block has. The compiler checks a ref only when it runs (docs/reference.md#functions), so a typo in a
 // branch no fixture takes would otherwise surface in production.
 func (l *linter) unknownRefs() {
-	l.ran[LintUnknownRef] = true
+	l.ran[UnknownRef] = true
 	ids := lintKeys(l.p.ByID)
 	for _, bd := range l.bodies {
 		for _, u := range bd.uses.Refs {
 			if _, ok := l.p.ByID[u.Name]; !ok {
-				l.add(LintUnknownRef, bd.b.SourceRange(u.Off, u.End), bd.b.ID, "name an existing block id"+blocks.DidYouMean(u.Name, ids),
+				l.add(UnknownRef, bd.b.SourceRange(u.Off, u.End), bd.b.ID, "name an existing block id"+blocks.DidYouMean(u.Name, ids),
 					"block %q refers to unknown block %q: the ref fails whenever its branch runs", bd.b.ID, u.Name)
 			}
 		}

@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"fmt"
@@ -22,7 +22,7 @@ func (l *linter) oneRuleOnePlace() {
 // pastedConstants reports a constant's text written out in a block body instead of emitted with {{const "name"}}.
 // Whitespace runs compare equal, so a re-wrapped copy is found too.
 func (l *linter) pastedConstants() {
-	l.ran[LintPastedConstant] = true
+	l.ran[PastedConstant] = true
 	// Every constant is looked for in every literal segment. Rather than one scan per constant, each segment is
 	// scanned once: a window of its first 8 bytes selects the candidate constants through a bitset and a map, and
 	// only those are compared in full.
@@ -95,7 +95,7 @@ func (l *linter) pastedAt(bd *lintBody, ct *blocks.Const, start, end int) {
 	if bd.b.Raw {
 		fix = fmt.Sprintf(`raw bodies cannot call const: move the text into a block without raw = true that uses {{const %q}}`, ct.Name)
 	}
-	l.add(LintPastedConstant, bd.b.SourceRange(start, end), bd.b.ID, fix,
+	l.add(PastedConstant, bd.b.SourceRange(start, end), bd.b.ID, fix,
 		"block %q pastes the text of constant %q (%s) instead of using it: one rule, one place; the copy will drift from the constant", bd.b.ID, ct.Name, ct.Range)
 }
 
@@ -110,7 +110,7 @@ type sentenceUse struct {
 // duplicateSentences reports a sentence written literally in two blocks or constants (or a block and a constant).
 // The first occurrence in source order is the original; each later one gets a finding.
 func (l *linter) duplicateSentences() {
-	l.ran[LintDuplicateSentence] = true
+	l.ran[DuplicateSentence] = true
 	byKey := map[string][]sentenceUse{}
 	var keys []string
 	record := func(o sentenceUse, key string) {
@@ -154,7 +154,7 @@ func (l *linter) duplicateSentences() {
 			if strings.HasPrefix(first.owner, "constant") {
 				fix = fmt.Sprintf("emit %s with {{const %q}} instead of repeating its sentence (split the constant if only this sentence is shared)", first.owner, first.name)
 			}
-			l.add(LintDuplicateSentence, o.at, o.name, fix,
+			l.add(DuplicateSentence, o.at, o.name, fix,
 				"%s repeats a sentence of %s (%s): %q; one rule, one place: two copies drift apart", o.owner, first.owner, first.at, lintClip(key, 80))
 		}
 	}

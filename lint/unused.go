@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"fmt"
@@ -12,25 +12,25 @@ func (l *linter) unusedConstants() {
 			return // a computed const name may use any constant: nothing can be called unused
 		}
 	}
-	l.ran[LintUnusedConstant] = true
+	l.ran[UnusedConstant] = true
 	for _, ct := range l.consts {
 		if len(l.usedBy[ct.Name]) > 0 {
 			continue
 		}
 		if ct.Lookup != nil {
-			l.add(LintUnusedConstant, ct.Range, ct.Name,
+			l.add(UnusedConstant, ct.Range, ct.Name,
 				fmt.Sprintf("read it with {{lookup %q KEY}} where it applies, or delete it", ct.Name),
 				"lookup table %q is never used: no block reads it with {{lookup %q …}}", ct.Name, ct.Name)
 			continue
 		}
-		l.add(LintUnusedConstant, ct.Range, ct.Name,
+		l.add(UnusedConstant, ct.Range, ct.Name,
 			fmt.Sprintf("emit it with {{const %q}} where the rule applies, or delete it", ct.Name),
 			"constant %q is never used: no block emits it with {{const %q}}", ct.Name, ct.Name)
 	}
 }
 
 func (l *linter) unusedVariables() {
-	l.ran[LintUnusedVariable] = true
+	l.ran[UnusedVariable] = true
 	used := map[string]bool{}
 	for _, bd := range l.bodies {
 		for _, u := range bd.uses.Vars {
@@ -54,7 +54,7 @@ func (l *linter) unusedVariables() {
 			continue
 		}
 		v := l.p.Vars[name]
-		l.add(LintUnusedVariable, v.Range, name,
+		l.add(UnusedVariable, v.Range, name,
 			fmt.Sprintf("use it in a block ({{.%s}} or when = %q), or delete [vars.%s] and its values in fixtures/", name, name, name),
 			"%s variable %q is declared but no block uses it: a value given for it changes no output", v.Scope, name)
 	}

@@ -1,21 +1,101 @@
-package guard
+package stats
 
 import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"testing/fstest"
+
+	"github.com/promptc/promptc/assemble"
 
 	"github.com/promptc/promptc/tokens"
 )
+
+// stBase is a two-task project: a global block, a block for issue only, a session block and a turn block, with one
+// fixture.
+var stBase = map[string]string{
+	"promptc.toml": `name  = "acme"
+tasks = ["issue", "chat"]
+
+[runbook]
+order = ["rules", "issue-only", "who"]
+
+[turn]
+order = ["assignment"]
+
+[vars.agent_name]
+scope = "session"
+type  = "string"
+
+[vars.issue_id]
+scope = "turn"
+type  = "string"
+`,
+	"blocks/main.toml": `[[block]]
+id    = "rules"
+title = "Rules"
+body  = "Never push to main."
+
+[[block]]
+id    = "issue-only"
+tasks = ["issue"]
+body  = "Issues only."
+
+[[block]]
+id   = "who"
+body = "You are {{.agent_name}}."
+
+[[block]]
+id   = "assignment"
+body = "Work on {{.issue_id}}."
+`,
+	"fixtures/a.toml": `[session]
+agent_name = "Ada"
+
+[[turn]]
+issue_id = "ISS-1"
+`,
+}
+
+var (
+	stTokOnce sync.Once
+	stTok     *tokens.Counter
+)
+
+// stCounter returns one o200k counter shared by every test, so the vocabulary loads once.
+func stCounter(t testing.TB) *tokens.Counter {
+	t.Helper()
+	stTokOnce.Do(func() { stTok = tokens.New(tokens.O200k) })
+	return stTok
+}
+
+// stCompile loads a project from files held in memory and builds its artifacts; it fails the test on diagnostics.
+func stCompile(t *testing.T, files map[string]string) (*assemble.Program, []*assemble.Artifact) {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	for name, text := range files {
+		fsys[name] = &fstest.MapFile{Data: []byte(text)}
+	}
+	prog, diags := assemble.Load(fsys)
+	if len(diags) > 0 {
+		t.Fatalf("project does not compile:\n%s", diags)
+	}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		t.Fatalf("project does not build:\n%s", diags)
+	}
+	return prog, arts
+}
 
 // stProject is small enough to measure by hand. issue/a.runbook.md is
 //
 //	"## Rules\n\nNever push to main." (29 bytes, global) + "\n\nIssues only." (14, task) + "\n\nYou are Ada.\n" (15, session)
 //
-// and chat/a.runbook.md the same without "issue-only". It is cmpProject (compare_test.go) with a second turn and a
-// second fixture for issue only, so that the prefixes shared across fixtures can be measured.
-var stProject = withFiles(cmpProject, map[string]string{
+// and chat/a.runbook.md the same without "issue-only". It is stBase with a second turn and a second fixture for
+// issue only, so that the prefixes shared across fixtures can be measured.
+var stProject = withFiles(stBase, map[string]string{
 	"fixtures/a.toml": `[session]
 agent_name = "Ada"
 
@@ -45,9 +125,9 @@ func withFiles(project, files map[string]string) map[string]string {
 }
 
 func TestStats(t *testing.T) {
-	prog, arts := ltCompile(t, stProject)
-	tok := ltCounter(t)
-	r := Stats(prog, arts, tok)
+	prog, arts := stCompile(t, stProject)
+	tok := stCounter(t)
+	r := Project(prog, arts, tok)
 	if r.Encoding != tokens.O200k.String() || len(r.Tasks) != 2 {
 		t.Fatalf("encoding %q, %d tasks; want o200k_base, 2", r.Encoding, len(r.Tasks))
 	}
@@ -77,7 +157,7 @@ func TestStats(t *testing.T) {
 		{"task prefix", issue.TaskPrefix, Prefix{Bytes: 45, Line: 7, Col: 1, Tokens: tok.Count(issueText[:45]), Block: "who"}},
 		{"fixture prefix", issue.FixturePrefix, FixturePrefix{Prefix{Bytes: 53, Line: 7, Col: 9, Tokens: tok.Count(issueText[:53]), Block: "who"}, 2}},
 		{"fixtures", len(issue.Fixtures), 2},
-		{"fixture b", issue.Fixtures[1], FixtureStats{Fixture: "b", Artifact: "issue/b.runbook.md", Bytes: 58,
+		{"fixture b", issue.Fixtures[1], Runbook{Fixture: "b", Artifact: "issue/b.runbook.md", Bytes: 58,
 			Tokens: tok.Count(strings.Replace(issueText, "Ada", "Bob", 1)), GlobalPrefix: 31, TaskPrefix: 45}},
 	}
 	chat := r.Tasks[1]
@@ -112,7 +192,7 @@ func TestStats(t *testing.T) {
 	}
 }
 
-func stBlockList(bs []BlockStats) string {
+func stBlockList(bs []Block) string {
 	var parts []string
 	for _, b := range bs {
 		parts = append(parts, strings.Join([]string{b.Block, b.Scope.String(), strconv.Itoa(b.Bytes), b.Source}, " "))
@@ -120,7 +200,7 @@ func stBlockList(bs []BlockStats) string {
 	return strings.Join(parts, "; ")
 }
 
-func stScopeList(ss []ScopeStats) string {
+func stScopeList(ss []Scope) string {
 	var parts []string
 	for _, s := range ss {
 		parts = append(parts, strings.Join([]string{s.Scope.String(), strconv.Itoa(s.Blocks), strconv.Itoa(s.Bytes)}, " "))
@@ -144,8 +224,8 @@ func TestStatsUnrendered(t *testing.T) {
 		files[k] = v
 	}
 	delete(files, "fixtures/a.toml")
-	prog, arts := ltCompile(t, files)
-	r := Stats(prog, arts, ltCounter(t))
+	prog, arts := stCompile(t, files)
+	r := Project(prog, arts, stCounter(t))
 	chat := r.Tasks[1]
 	if chat.Fixture != "" || chat.Bytes != 0 || len(chat.Blocks) != 0 {
 		t.Errorf("chat = %+v, want no numbers", chat)
@@ -193,15 +273,15 @@ func TestSharedLen(t *testing.T) {
 
 // TestStatsDeterministic: the same artifacts give the same report, byte for byte.
 func TestStatsDeterministic(t *testing.T) {
-	prog, arts := ltCompile(t, stProject)
+	prog, arts := stCompile(t, stProject)
 	var first strings.Builder
-	if err := Stats(prog, arts, ltCounter(t)).WriteJSON(&first); err != nil {
+	if err := Project(prog, arts, stCounter(t)).WriteJSON(&first); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
-		_, arts := ltCompile(t, stProject)
+		_, arts := stCompile(t, stProject)
 		var again strings.Builder
-		if err := Stats(prog, arts, ltCounter(t)).WriteJSON(&again); err != nil {
+		if err := Project(prog, arts, stCounter(t)).WriteJSON(&again); err != nil {
 			t.Fatal(err)
 		}
 		if again.String() != first.String() {
@@ -214,11 +294,11 @@ func TestStatsDeterministic(t *testing.T) {
 // prefix (issue 10: "shared by every task: 2333 bytes" exceeded the global prefix of 1,751). --fixture picks the
 // sample, and an unknown one is an error.
 func TestStatsSharedCapped(t *testing.T) {
-	prog, arts := ltCompile(t, withFiles(stProject, map[string]string{
+	prog, arts := stCompile(t, withFiles(stProject, map[string]string{
 		"promptc.toml": strings.Replace(stProject["promptc.toml"], `order = ["rules", "issue-only", "who"]`, `order = ["rules", "who", "issue-only"]`, 1),
 	}))
-	tok := ltCounter(t)
-	r := Stats(prog, arts, tok)
+	tok := stCounter(t)
+	r := Project(prog, arts, tok)
 	// Both runbooks of fixture a start "## Rules\n\nNever push to main.\n\nYou are Ada." (the session block who), but
 	// only the rules are the same in every session.
 	if sp := r.Shared; sp.Bytes != 31 || sp.Agreed <= sp.Bytes || sp.Ends[0].Block != "who" || sp.Ends[1].Block != "who" {
@@ -230,7 +310,7 @@ func TestStatsSharedCapped(t *testing.T) {
 		}
 	}
 
-	r, err := StatsFixture(prog, arts, tok, "b")
+	r, err := Fixture(prog, arts, tok, "b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,10 +331,7 @@ func TestStatsSharedCapped(t *testing.T) {
 		}
 	}
 
-	if _, err := StatsFixture(prog, arts, tok, "c"); err == nil || err.Error() != `no fixture "c" (did you mean "a"?)` {
+	if _, err := Fixture(prog, arts, tok, "c"); err == nil || err.Error() != `no fixture "c" (did you mean "a"?)` {
 		t.Errorf("unknown fixture: %v", err)
-	}
-	if _, err := LintFixture(prog, arts, tok, "bb"); err == nil || err.Error() != `no fixture "bb" (did you mean "b"?)` {
-		t.Errorf("lint, unknown fixture: %v", err)
 	}
 }

@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"fmt"
@@ -20,7 +20,7 @@ func (l *linter) applyAllows() []Finding {
 	problem := func(lint string, at blocks.Range, fix, format string, args ...any) {
 		out = append(out, newFinding(lint, at, "", fix, fmt.Sprintf(format, args...)))
 	}
-	ids := LintIDs()
+	ids := IDs()
 	for _, a := range l.p.Allow {
 		if a.Lint == "" {
 			continue // reported by the loader
@@ -29,22 +29,22 @@ func (l *linter) applyAllows() []Finding {
 		r, known := lintRules[a.Lint]
 		switch {
 		case !known:
-			problem(LintUnknownAllow, lintPos, "name one of: "+strings.Join(silenceable(), ", "),
+			problem(UnknownAllow, lintPos, "name one of: "+strings.Join(silenceable(), ", "),
 				"[[lint.allow]] names unknown lint %q%s", a.Lint, blocks.DidYouMean(a.Lint, ids))
 			continue
-		case a.Lint == LintUncoveredTask:
-			problem(LintUnknownAllow, lintPos, "remove this [[lint.allow]] and add a fixture whose tasks admit the task",
+		case a.Lint == UncoveredTask:
+			problem(UnknownAllow, lintPos, "remove this [[lint.allow]] and add a fixture whose tasks admit the task",
 				"[[lint.allow]] cannot silence %s: a task no fixture renders is unguarded, and a fixture is the fix", a.Lint)
 			continue
 		case r.subjects == 0:
-			problem(LintUnknownAllow, lintPos, "remove this [[lint.allow]]; those findings go away when the allows they name are fixed or removed",
+			problem(UnknownAllow, lintPos, "remove this [[lint.allow]]; those findings go away when the allows they name are fixed or removed",
 				"[[lint.allow]] cannot silence %s: it reports the silences themselves", a.Lint)
 			continue
 		}
 		if a.Block != "" {
 			if s := l.subjects(r.subjects); !s.has[a.Block] {
 				blockPos := a.Table.Value("block")
-				problem(LintUnknownAllow, blockPos, "name an existing "+s.kind+", or remove block to silence the lint everywhere",
+				problem(UnknownAllow, blockPos, "name an existing "+s.kind+", or remove block to silence the lint everywhere",
 					"[[lint.allow]] for %s names unknown %s %q%s", a.Lint, s.kind, a.Block, blocks.DidYouMean(a.Block, s.names))
 				continue
 			}
@@ -81,7 +81,7 @@ func (l *linter) applyAllows() []Finding {
 		if al.a.Block != "" {
 			what += fmt.Sprintf(" for %q", al.a.Block)
 		}
-		problem(LintUnusedAllow, al.a.Range, "remove this [[lint.allow]]",
+		problem(UnusedAllow, al.a.Range, "remove this [[lint.allow]]",
 			"[[lint.allow]] of %s silences nothing: the finding it was written for is gone", what)
 	}
 	return out
@@ -89,7 +89,7 @@ func (l *linter) applyAllows() []Finding {
 
 func silenceable() []string {
 	var ids []string
-	for _, id := range LintIDs() {
+	for _, id := range IDs() {
 		if lintRules[id].subjects != 0 {
 			ids = append(ids, id)
 		}

@@ -1,4 +1,4 @@
-package guard
+package lint
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // scopeInversion reports the moves in runbook.order that put every task's runbook in order from most to least
@@ -24,7 +25,7 @@ import (
 //
 // The passes are linear in the blocks times the tasks: a project with tens of thousands of blocks lints in seconds.
 func (l *linter) scopeInversion() {
-	l.ran[LintScopeInversion] = true
+	l.ran[ScopeInversion] = true
 	slots := l.prog.Slots(blocks.Runbook)
 	taskIndex := make(map[string]int, len(l.p.Tasks))
 	for ti, task := range l.p.Tasks {
@@ -340,7 +341,7 @@ func (l *linter) reportMove(m *invMove, slots []*assemble.Slot) {
 	}
 	price := "no fixture renders these tasks, so the cost is not measured"
 	if m.runbooks > 0 {
-		price = fmt.Sprintf("over %s it keeps nothing out yet (no fixture renders the blocks together)", Count(m.runbooks, "runbook"))
+		price = fmt.Sprintf("over %s it keeps nothing out yet (no fixture renders the blocks together)", plural.Count(m.runbooks, "runbook"))
 	}
 	var fix, summary string
 	if m.down {
@@ -352,23 +353,23 @@ func (l *linter) reportMove(m *invMove, slots []*assemble.Slot) {
 		fix = fmt.Sprintf("move %q after %q in runbook.order (%s), or make it %s", b.Slot, anchor, l.p.Runbook.EntryRange(m.lo-1), free)
 		if m.where != nil {
 			price = fmt.Sprintf("over %s it keeps up to %d bytes (~%d tokens, %s estimate) of stable text %s, in %s",
-				Count(m.runbooks, "runbook"), m.bytes, m.tokens, l.tok.Encoding(), lost, m.where.Path)
+				plural.Count(m.runbooks, "runbook"), m.bytes, m.tokens, l.tok.Encoding(), lost, m.where.Path)
 		}
 		summary = fmt.Sprintf("%s has %s scope but comes before %s %s in %s %s: %s",
-			what, m.rank, noun(m.count, "more stable block", "more stable blocks"), strings.Join(names, ", "),
-			noun(len(tasks), "task", "tasks"), strings.Join(tasks, ", "), price)
+			what, m.rank, plural.Noun(m.count, "more stable block", "more stable blocks"), strings.Join(names, ", "),
+			plural.Noun(len(tasks), "task", "tasks"), strings.Join(tasks, ", "), price)
 	} else {
 		anchor := slots[m.hi].Base.ID
 		fix = fmt.Sprintf("move %q before %q in runbook.order (%s)", b.Slot, anchor, l.p.Runbook.EntryRange(m.hi))
 		if m.where != nil {
 			price = fmt.Sprintf("over %s it keeps up to %d bytes (~%d tokens, %s estimate) of its own stable text %s, in %s",
-				Count(m.runbooks, "runbook"), m.bytes, m.tokens, l.tok.Encoding(), lost, m.where.Path)
+				plural.Count(m.runbooks, "runbook"), m.bytes, m.tokens, l.tok.Encoding(), lost, m.where.Path)
 		}
 		summary = fmt.Sprintf("%s has %s scope but comes after %s %s in %s %s: %s",
-			what, m.rank, noun(m.count, "less stable block", "less stable blocks"), strings.Join(names, ", "),
-			noun(len(tasks), "task", "tasks"), strings.Join(tasks, ", "), price)
+			what, m.rank, plural.Noun(m.count, "less stable block", "less stable blocks"), strings.Join(names, ", "),
+			plural.Noun(len(tasks), "task", "tasks"), strings.Join(tasks, ", "), price)
 	}
-	l.add(LintScopeInversion, l.orderRange(b), b.ID, fix, "%s", summary)
+	l.add(ScopeInversion, l.orderRange(b), b.ID, fix, "%s", summary)
 }
 
 // picked reports whether b fills its slot in task by the gates alone.

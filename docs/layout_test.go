@@ -1,0 +1,90 @@
+package docs_test
+
+import (
+	"go/build"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/promptc/promptc/"
+
+// imports returns the packages of this module that the package at slash path rel (relative to the module root)
+// imports from its non-test files, as slash paths relative to the module root, sorted.
+func imports(t *testing.T, rel string) []string {
+	t.Helper()
+	p, err := build.ImportDir(filepath.Join("..", filepath.FromSlash(rel)), 0)
+	if err != nil {
+		t.Fatalf("reading package %s: %v", rel, err)
+	}
+	var out []string
+	for _, imp := range p.Imports {
+		if dep, ok := strings.CutPrefix(imp, module); ok {
+			out = append(out, dep)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// dependsOn returns the chain of imports that leads from package from to package to (both slash paths relative to
+// the module root), or nil when from does not depend on to, directly or not.
+func dependsOn(t *testing.T, from, to string) []string {
+	t.Helper()
+	via := map[string]string{from: ""}
+	queue := []string{from}
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		for _, dep := range imports(t, p) {
+			if _, seen := via[dep]; seen {
+				continue
+			}
+			via[dep] = p
+			if dep == to {
+				chain := []string{to}
+				for q := p; q != ""; q = via[q] {
+					chain = append([]string{q}, chain...)
+				}
+				return chain
+			}
+			queue = append(queue, dep)
+		}
+	}
+	return nil
+}
+
+// TestLayout: the packages stand where the README's layout says (README.md, "Development"). The golden machinery
+// (golden, the golden tree; guard, check and diff against it) is the end of the chain: provider requests
+// (projection) and a new project (scaffold) are built without it, and the lints and stats measure a build without
+// reading golden/. A package that starts importing one of them fails here with the chain of imports that does.
+func TestLayout(t *testing.T) {
+	tests := []struct {
+		pkg     string
+		without []string
+	}{
+		{pkg: "projection", without: []string{"guard", "golden", "lint", "stats"}},
+		{pkg: "scaffold", without: []string{"guard", "golden", "lint", "stats"}},
+		{pkg: "lint", without: []string{"guard", "golden"}},
+		{pkg: "stats", without: []string{"guard", "golden", "lint"}},
+		{pkg: "report", without: []string{"guard", "golden", "lint", "stats"}},
+		{pkg: "tokens", without: []string{"blocks", "assemble", "guard", "golden"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.pkg, func(t *testing.T) {
+			for _, dep := range tt.without {
+				if chain := dependsOn(t, tt.pkg, dep); chain != nil {
+					t.Errorf("%s depends on %s: %s", tt.pkg, dep, strings.Join(chain, " -> "))
+				}
+			}
+		})
+	}
+	// The test would pass on a typo: make sure it sees real dependencies.
+	if chain := dependsOn(t, "guard", "golden"); chain == nil {
+		t.Errorf("guard does not depend on golden: the layout test reads no imports")
+	}
+	if chain := dependsOn(t, "scaffold", "internal/atomicfile"); len(chain) < 3 {
+		t.Errorf("scaffold -> internal/atomicfile = %v, want a chain through assemble", chain)
+	}
+}
