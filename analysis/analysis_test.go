@@ -427,7 +427,7 @@ func TestCodeActions(t *testing.T) {
 	lints := func(s *Snapshot) []string {
 		var out []string
 		for _, f := range s.Findings() {
-			out = append(out, f.Lint)
+			out = append(out, string(f.Lint))
 		}
 		return out
 	}

@@ -185,10 +185,10 @@ func TestReferenceTrustExamples(t *testing.T) {
 func TestLintDocumented(t *testing.T) {
 	doc := read(t, "lint.md")
 	for _, id := range lint.IDs() {
-		if !strings.Contains(doc, "| `"+id+"` |") {
+		if !strings.Contains(doc, "| `"+string(id)+"` |") {
 			t.Errorf("lint %q is not in the table of docs/lint.md", id)
 		}
-		if !regexp.MustCompile(`(?m)^### .*\b` + regexp.QuoteMeta(id) + `\b`).MatchString(doc) {
+		if !regexp.MustCompile(`(?m)^### .*\b` + regexp.QuoteMeta(string(id)) + `\b`).MatchString(doc) {
 			t.Errorf("lint %q has no section (### …) in docs/lint.md", id)
 		}
 	}

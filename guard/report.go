@@ -624,7 +624,7 @@ func (r *Result) Diagnostics() blocks.Diagnostics {
 	}
 	for _, f := range r.Findings {
 		d := f.Diagnostic
-		d.Summary += " (" + f.Lint + ")"
+		d.Summary += " (" + string(f.Lint) + ")"
 		out = append(out, d)
 	}
 	return out

@@ -17,7 +17,7 @@ func (l *linter) applyAllows() []Finding {
 	}
 	var valid []*allow
 	var out []Finding
-	problem := func(lint string, at blocks.Range, fix, format string, args ...any) {
+	problem := func(lint ID, at blocks.Range, fix, format string, args ...any) {
 		out = append(out, newFinding(lint, at, "", fix, fmt.Sprintf(format, args...)))
 	}
 	ids := IDs()
@@ -26,13 +26,13 @@ func (l *linter) applyAllows() []Finding {
 			continue // reported by the loader
 		}
 		lintPos := a.Table.Value("lint")
-		r, known := lintRules[a.Lint]
+		r, known := lintRules[ID(a.Lint)]
 		switch {
 		case !known:
 			problem(UnknownAllow, lintPos, "name one of: "+strings.Join(silenceable(), ", "),
-				"[[lint.allow]] names unknown lint %q%s", a.Lint, blocks.DidYouMean(a.Lint, ids))
+				"[[lint.allow]] names unknown lint %q%s", a.Lint, blocks.DidYouMean(a.Lint, idStrings(ids)))
 			continue
-		case a.Lint == UncoveredTask:
+		case ID(a.Lint) == UncoveredTask:
 			problem(UnknownAllow, lintPos, "remove this [[lint.allow]] and add a fixture whose tasks admit the task",
 				"[[lint.allow]] cannot silence %s: a task no fixture renders is unguarded, and a fixture is the fix", a.Lint)
 			continue
@@ -53,10 +53,13 @@ func (l *linter) applyAllows() []Finding {
 	}
 	// Each finding is matched against the entries for its lint with no block and those naming its block: a map
 	// look-up, so that thousands of entries (as import writes for invisible characters) cost no more per finding.
-	type match struct{ lint, block string }
+	type match struct {
+		lint  ID
+		block string
+	}
 	byMatch := map[match][]*allow{}
 	for _, al := range valid {
-		m := match{al.a.Lint, al.a.Block}
+		m := match{ID(al.a.Lint), al.a.Block}
 		byMatch[m] = append(byMatch[m], al)
 	}
 	for _, f := range l.out {
@@ -74,7 +77,7 @@ func (l *linter) applyAllows() []Finding {
 		}
 	}
 	for _, al := range valid {
-		if al.used || !l.ran[al.a.Lint] {
+		if al.used || !l.ran[ID(al.a.Lint)] {
 			continue
 		}
 		what := fmt.Sprintf("%q", al.a.Lint)
@@ -91,10 +94,18 @@ func silenceable() []string {
 	var ids []string
 	for _, id := range IDs() {
 		if lintRules[id].subjects != 0 {
-			ids = append(ids, id)
+			ids = append(ids, string(id))
 		}
 	}
 	return ids
+}
+
+func idStrings(ids []ID) []string {
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = string(id)
+	}
+	return out
 }
 
 // subjectList is what an allow's block key may name for a lint: the names, sorted, as a set, and how to call them.
@@ -139,13 +150,4 @@ func (l *linter) subjects(kinds int) *subjectList {
 	}
 	l.subjectLists[kinds] = s
 	return s
-}
-
-func lintHas(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }

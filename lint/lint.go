@@ -19,22 +19,26 @@ import (
 	"github.com/promptc/promptc/tokens"
 )
 
+// ID names a lint: one of the closed set below (docs/lint.md argues each one and its severity). IDs lists them;
+// ParseID reads one from a user's text.
+type ID string
+
 // Lint ids (docs/lint.md argues each one and its severity).
 const (
-	VolatileText      = "volatile-text"
-	ScopeInversion    = "scope-inversion"
-	DuplicateSentence = "duplicate-sentence"
-	PastedConstant    = "pasted-constant"
-	UnusedConstant    = "unused-constant"
-	UnusedVariable    = "unused-variable"
-	InvisibleChar     = "invisible-char"
-	ShortPrefix       = "short-prefix"
-	UnknownAllow      = "unknown-allow"
-	UnusedAllow       = "unused-allow"
-	UnknownRef        = "unknown-ref"
-	UncoveredTask     = "uncovered-task"
+	VolatileText      ID = "volatile-text"
+	ScopeInversion       = "scope-inversion"
+	DuplicateSentence    = "duplicate-sentence"
+	PastedConstant       = "pasted-constant"
+	UnusedConstant       = "unused-constant"
+	UnusedVariable       = "unused-variable"
+	InvisibleChar        = "invisible-char"
+	ShortPrefix          = "short-prefix"
+	UnknownAllow         = "unknown-allow"
+	UnusedAllow          = "unused-allow"
+	UnknownRef           = "unknown-ref"
+	UncoveredTask        = "uncovered-task"
 	// UntrustedInCodeSpan: an untrusted value printed between backticks, where its escapes show.
-	UntrustedInCodeSpan = "untrusted-in-code-span"
+	UntrustedInCodeSpan ID = "untrusted-in-code-span"
 )
 
 // MinCacheTokens is the shortest prompt prefix Anthropic (cache_control breakpoints) and OpenAI (automatic prefix
@@ -51,7 +55,7 @@ const minRuleRunes = 40
 // says what to do about it.
 type Finding struct {
 	blocks.Diagnostic
-	Lint string // lint id, such as "scope-inversion"
+	Lint ID // such as "scope-inversion"
 	// Block names what the finding is about, as an [[lint.allow]] entry's block key names it: a block id; for
 	// unused-constant and findings inside a constant's text, the constant; for unused-variable, the variable; for
 	// short-prefix, the task. Empty when the finding is about none of these.
@@ -60,7 +64,7 @@ type Finding struct {
 
 // String formats the finding as path:line:col: severity: summary (lint-id).
 func (f Finding) String() string {
-	return f.Range().String() + ": " + f.Severity.String() + ": " + f.Summary + " (" + f.Lint + ")"
+	return f.Range().String() + ": " + f.Severity.String() + ": " + f.Summary + " (" + string(f.Lint) + ")"
 }
 
 // findingJSON is the stable JSON form of a finding (docs/lint.md).
@@ -79,7 +83,7 @@ type findingJSON struct {
 // col are 0 when unknown.
 func (f Finding) MarshalJSON() ([]byte, error) {
 	r := f.Range()
-	return json.Marshal(findingJSON{f.Lint, f.Severity.String(), r.Filename, r.Start.Line, r.Start.Column, f.Block, f.Summary, f.Suggestion})
+	return json.Marshal(findingJSON{string(f.Lint), f.Severity.String(), r.Filename, r.Start.Line, r.Start.Column, f.Block, f.Summary, f.Suggestion})
 }
 
 // CountSeverities returns how many findings are errors and how many are warnings.
@@ -159,7 +163,7 @@ type lintRule struct {
 	subjects int // 0: the lint cannot be silenced
 }
 
-var lintRules = map[string]lintRule{
+var lintRules = map[ID]lintRule{
 	VolatileText:      {blocks.SeverityWarning, subjBlock | subjConst},
 	ScopeInversion:    {blocks.SeverityWarning, subjBlock},
 	DuplicateSentence: {blocks.SeverityWarning, subjBlock | subjConst},
@@ -177,12 +181,12 @@ var lintRules = map[string]lintRule{
 }
 
 // IDs returns every lint id, sorted.
-func IDs() []string {
-	ids := make([]string, 0, len(lintRules))
+func IDs() []ID {
+	ids := make([]ID, 0, len(lintRules))
 	for id := range lintRules {
 		ids = append(ids, id)
 	}
-	sort.Strings(ids)
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	return ids
 }
 
@@ -304,7 +308,7 @@ type linter struct {
 	bodies []*lintBody            // one per block, in project order
 	byID   map[string]*lintBody   // by block id
 	consts []*blocks.Const        // by name
-	ran    map[string]bool        // lints that could run (so a silence of one that could not is not called unused)
+	ran    map[ID]bool            // lints that could run (so a silence of one that could not is not called unused)
 	out    []Finding              // before silencing
 	pasted map[*lintBody][][2]int // body ranges reported as pasted constants
 	usedBy map[string][]string    // constant name → ids of the blocks using it
@@ -342,7 +346,7 @@ func (seg *litSegment) squeezed() (string, []int) {
 
 func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *linter {
 	p := prog.Project
-	l := &linter{prog: prog, p: p, arts: arts, tok: tok, byID: map[string]*lintBody{}, ran: map[string]bool{},
+	l := &linter{prog: prog, p: p, arts: arts, tok: tok, byID: map[string]*lintBody{}, ran: map[ID]bool{},
 		pasted: map[*lintBody][][2]int{}, usedBy: map[string][]string{}}
 	for _, b := range p.Blocks {
 		bd := &lintBody{b: b}
@@ -375,11 +379,11 @@ func lintKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func (l *linter) add(lint string, at blocks.Range, subject, fix, format string, args ...any) {
+func (l *linter) add(lint ID, at blocks.Range, subject, fix, format string, args ...any) {
 	l.out = append(l.out, newFinding(lint, at, subject, fix, fmt.Sprintf(format, args...)))
 }
 
-func newFinding(lint string, at blocks.Range, subject, fix, summary string) Finding {
+func newFinding(lint ID, at blocks.Range, subject, fix, summary string) Finding {
 	return Finding{Diagnostic: blocks.Diagnostic{Severity: lintRules[lint].severity, Summary: summary, Suggestion: fix,
 		Subject: at.Ptr()}, Lint: lint, Block: subject}
 }

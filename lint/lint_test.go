@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"github.com/promptc/promptc/internal/hostile"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -68,7 +69,7 @@ type  = "string"
 
 // ltBrief formats a finding as "file:line:col lint [block]" for table tests; messages are checked in their own tests.
 func ltBrief(f Finding) string {
-	s := f.Range().String() + " " + f.Lint
+	s := f.Range().String() + " " + string(f.Lint)
 	if f.Block != "" {
 		s += " " + f.Block
 	}
@@ -88,7 +89,7 @@ body = "Work on {{.issue_id}} as {{.agent_name}}."
 	tests := []struct {
 		name  string
 		files map[string]string
-		only  []string // compare only findings of these lints (every lint when empty)
+		only  []ID // compare only findings of these lints (every lint when empty)
 		want  []string
 	}{
 		{
@@ -100,7 +101,7 @@ id   = "intro"
 body = "Released on 2024-05-01 at 10:30, build 1715000000, see 3f2a9c1e4b5d6a7f8e9d."
 ` + assignment,
 			},
-			only: []string{VolatileText},
+			only: []ID{VolatileText},
 			want: []string{
 				"blocks/a.toml:3:21 volatile-text intro",
 				"blocks/a.toml:3:35 volatile-text intro",
@@ -123,7 +124,7 @@ First line.
 Second line: as of 12 March 2025 {{.agent_name}} is currently on call."""
 ` + assignment,
 			},
-			only: []string{VolatileText},
+			only: []ID{VolatileText},
 			want: []string{
 				"blocks/a.toml:3:33 volatile-text intro",
 				"blocks/a.toml:9:20 volatile-text more",
@@ -143,7 +144,7 @@ id       = "intro"
 template = "intro.md"
 ` + assignment,
 			},
-			only: []string{VolatileText},
+			only: []ID{VolatileText},
 			want: []string{
 				"blocks/a.toml:2:23 volatile-text ops",
 				"templates/intro.md:3:22 volatile-text intro",
@@ -162,7 +163,7 @@ id   = "assignment"
 body = "Today, 2024-05-01, work on {{.issue_id}}."
 `,
 			},
-			only: []string{VolatileText},
+			only: []ID{VolatileText},
 		},
 		{
 			name: "volatile-text silenced by an allow for its block",
@@ -178,7 +179,7 @@ id   = "intro"
 body = "Released on 2024-05-01."
 ` + assignment,
 			},
-			only: []string{VolatileText, UnusedAllow},
+			only: []ID{VolatileText, UnusedAllow},
 		},
 		{
 			name: "unused-allow",
@@ -193,7 +194,7 @@ id   = "intro"
 body = "Nothing volatile {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{VolatileText, UnusedAllow},
+			only: []ID{VolatileText, UnusedAllow},
 			want: []string{"promptc.toml:18:1 unused-allow"},
 		},
 		{
@@ -209,7 +210,7 @@ id   = "rules"
 body = "Never push to main."
 ` + assignment,
 			},
-			only: []string{ScopeInversion},
+			only: []ID{ScopeInversion},
 			want: []string{"promptc.toml:5:10 scope-inversion who"},
 		},
 		{
@@ -230,7 +231,7 @@ id   = "who"
 body = "You are {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{ScopeInversion},
+			only: []ID{ScopeInversion},
 			want: []string{"promptc.toml:5:10 scope-inversion issue-only"},
 		},
 		{
@@ -251,7 +252,7 @@ id   = "who"
 body = "You are {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{ScopeInversion},
+			only: []ID{ScopeInversion},
 		},
 		{
 			name: "scope-inversion silenced",
@@ -271,7 +272,7 @@ id   = "rules"
 body = "Never push to main."
 ` + assignment,
 			},
-			only: []string{ScopeInversion, UnusedAllow},
+			only: []ID{ScopeInversion, UnusedAllow},
 		},
 		{
 			name: "duplicate-sentence in two blocks",
@@ -289,7 +290,7 @@ body = """
 - Short one."""
 ` + assignment,
 			},
-			only: []string{DuplicateSentence},
+			only: []ID{DuplicateSentence},
 			want: []string{"blocks/a.toml:8:3 duplicate-sentence b"},
 		},
 		{
@@ -299,7 +300,7 @@ body = """
 				"blocks/a.toml": "[[block]]\nid   = \"a\"\nraw  = true\nbody = '''\nRead the issue first. Then act.\n`tracker issue create --title <title> --body-file <file>`.\n```\nThis line is code and is repeated in another block.\n```\nThe same sentence twice within one single block is fine.\nThe same sentence twice within one single block is fine.\n'''\n\n" +
 					"[[block]]\nid   = \"b\"\nbody = '''\nRead the issue first.\n`tracker issue create --title <title> --body-file <file>`.\n```\nThis line is code and is repeated in another block.\n```\n'''\n" + assignment,
 			},
-			only: []string{DuplicateSentence},
+			only: []ID{DuplicateSentence},
 		},
 		{
 			name: "duplicate-sentence between a constant and a block",
@@ -317,7 +318,7 @@ id   = "c"
 body = "First. Always run the full test suite before you push a branch."
 ` + assignment,
 			},
-			only: []string{DuplicateSentence},
+			only: []ID{DuplicateSentence},
 			want: []string{"blocks/a.toml:10:16 duplicate-sentence c"},
 		},
 		{
@@ -335,7 +336,7 @@ Run only the commands listed
 in this runbook, and nothing else. {{const "boundary"}}"""
 ` + assignment,
 			},
-			only: []string{PastedConstant, DuplicateSentence},
+			only: []ID{PastedConstant, DuplicateSentence},
 			want: []string{"blocks/a.toml:8:1 pasted-constant a"},
 		},
 		{
@@ -355,7 +356,7 @@ id   = "a"
 body = "Run only the commands listed in this runbook, and nothing else. {{const \"boundary\"}}"
 ` + assignment,
 			},
-			only: []string{PastedConstant, DuplicateSentence, UnusedAllow},
+			only: []ID{PastedConstant, DuplicateSentence, UnusedAllow},
 		},
 		{
 			name: "unused constant and variable",
@@ -379,7 +380,7 @@ when = "flag"
 body = "{{const \"used\"}}"
 ` + assignment,
 			},
-			only: []string{UnusedConstant, UnusedVariable},
+			only: []ID{UnusedConstant, UnusedVariable},
 			want: []string{
 				"blocks/a.toml:3:1 unused-constant unused",
 				"promptc.toml:18:1 unused-variable spare",
@@ -402,7 +403,7 @@ id   = "assignment"
 body = "{{.issue_id}}"
 `,
 			},
-			only: []string{UnusedConstant, UnusedVariable},
+			only: []ID{UnusedConstant, UnusedVariable},
 		},
 		{
 			name: "unused silenced by name",
@@ -422,7 +423,7 @@ id   = "a"
 body = "Hi."
 ` + assignment,
 			},
-			only: []string{UnusedVariable, UnusedAllow},
+			only: []ID{UnusedVariable, UnusedAllow},
 		},
 		{
 			// Fixtures hold sample values, hostile on purpose, and escaping strips format characters from them: not
@@ -433,7 +434,7 @@ body = "Hi."
 				"blocks/a.toml":   "[[block]]\nid   = \"a\"\nbody = \"Never\u200b push \u202eto main.\"\n\n[[block]]\nid   = \"b\"\nbody = \"Hidden\\u2066 text.\"\n" + assignment,
 				"fixtures/f.toml": "[session]\nagent_name = \"A\u200dB\"\n",
 			},
-			only: []string{InvisibleChar},
+			only: []ID{InvisibleChar},
 			want: []string{
 				"blocks/a.toml:3:14 invisible-char a",
 				"blocks/a.toml:3:21 invisible-char a",
@@ -453,7 +454,7 @@ id   = "who"
 body = "You are {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{ShortPrefix},
+			only: []ID{ShortPrefix},
 			want: []string{
 				"promptc.toml:2:10 short-prefix issue",
 				"promptc.toml:2:19 short-prefix chat",
@@ -472,7 +473,7 @@ id   = "who"
 body = "You are {{.agent_name}}."
 ` + assignment,
 			},
-			only: []string{ShortPrefix},
+			only: []ID{ShortPrefix},
 		},
 		{
 			name: "short-prefix silenced for one task",
@@ -488,7 +489,7 @@ id   = "a"
 body = "Never push to main."
 ` + assignment,
 			},
-			only: []string{ShortPrefix, UnusedAllow},
+			only: []ID{ShortPrefix, UnusedAllow},
 			want: []string{"promptc.toml:2:10 short-prefix issue"},
 		},
 		{
@@ -518,7 +519,7 @@ id   = "a"
 body = "Hello."
 ` + assignment,
 			},
-			only: []string{UnknownAllow, UnusedAllow},
+			only: []ID{UnknownAllow, UnusedAllow},
 			want: []string{
 				"promptc.toml:19:10 unknown-allow",
 				"promptc.toml:24:10 unknown-allow",
@@ -532,7 +533,7 @@ body = "Hello."
 			prog, arts := ltCompile(t, tt.files)
 			var got []string
 			for _, f := range Project(prog, arts, ltCounter(t)) {
-				if len(tt.only) == 0 || lintHas(tt.only, f.Lint) {
+				if len(tt.only) == 0 || slices.Contains(tt.only, f.Lint) {
 					got = append(got, ltBrief(f))
 				}
 			}
@@ -1097,7 +1098,7 @@ func TestUncoveredTaskNotSilenced(t *testing.T) {
 	})
 	var got []string
 	for _, f := range Errors(prog, arts) {
-		got = append(got, f.Lint+": "+f.Summary)
+		got = append(got, string(f.Lint)+": "+f.Summary)
 	}
 	want := []string{
 		`uncovered-task: no fixture renders task "chat", so no golden file guards it: check cannot see its runbook change, and a ref that fails in it is found in production`,

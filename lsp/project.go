@@ -231,7 +231,7 @@ func findingDiags(fs []lint.Finding) (blocks.Diagnostics, []string) {
 	diags := make(blocks.Diagnostics, len(fs))
 	codes := make([]string, len(fs))
 	for i, f := range fs {
-		diags[i], codes[i] = f.Diagnostic, f.Lint
+		diags[i], codes[i] = f.Diagnostic, string(f.Lint)
 	}
 	return diags, codes
 }

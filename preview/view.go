@@ -129,7 +129,7 @@ func (s *Snapshot) Index() Index {
 	}
 	for _, f := range s.Findings {
 		pr := problem(f.Diagnostic)
-		pr.Lint, pr.Fix = f.Lint, f.Suggestion
+		pr.Lint, pr.Fix = string(f.Lint), f.Suggestion
 		pr.Bytes = s.places(f)
 		ix.Problems = append(ix.Problems, pr)
 	}
