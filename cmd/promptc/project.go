@@ -63,13 +63,11 @@ func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Progr
 	if opt.Model, err = cat.Model(p, c.String("model")); err != nil {
 		return opt, cmdErr(e, cmd, "--model: %v", err)
 	}
-	switch c.String("tools") {
-	case "text":
-	case "native":
-		opt.Tools = prog.Project.ToolsFor(task)
-	default:
-		return opt, cmdErr(e, cmd, "--tools is text or native, not %q", c.String("tools"))
+	var tools projection.ToolsMode
+	if err := tools.Set(c.String("tools")); err != nil {
+		return opt, cmdErr(e, cmd, "--tools: %v", err)
 	}
+	opt.Tools = tools.Tools(prog.Project, task)
 	if c.IsSet("cache") {
 		if err := opt.Cache.Set(c.String("cache")); err != nil {
 			return opt, cmdErr(e, cmd, "--cache: %v", err)
