@@ -18,11 +18,13 @@ var fixtureKeys = []key[*Fixture]{
 	{name: "session", kind: kindTable, set: func(r *tableReader, f *Fixture, v value) {
 		sr := r.l.table(r.file, r.ix, "session", 0, "[session]", v.table)
 		f.SessionTable = sr.src
+		f.SessionTable.ValueKeys = valueKeys(r.file, f.keys, r.l.p.Vars, []valueStep{{key: "session", index: -1}})
 		f.Session = r.l.values(sr, ScopeSession, f.badSession, f.badSession)
 	}},
 	{name: "turn", kind: kindTables, set: func(r *tableReader, f *Fixture, v value) {
 		for i, m := range v.tables {
 			tr := r.l.table(r.file, r.ix, "turn", i, "[[turn]]", m)
+			tr.src.ValueKeys = valueKeys(r.file, f.keys, r.l.p.Vars, []valueStep{{key: "turn", index: -1}, {index: i}})
 			f.TurnTables = append(f.TurnTables, tr.src)
 			f.Replies = append(f.Replies, reply(tr))
 			// A turn's invalid values are its own; a session variable misplaced in a turn is the session's.
@@ -48,8 +50,10 @@ func (l *loader) fixture(sf *sourceFile) {
 		Table:   r.src,
 		// Filled while [session] and [[turn]] are read, and used once extends is resolved.
 		badSession: map[string]bool{},
+		keys:       walkKeys(sf.file.Text),
 	}
 	decode(r, f, fixtureKeys)
+	f.keys = nil
 	l.p.Fixtures = append(l.p.Fixtures, f)
 }
 
