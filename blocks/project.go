@@ -263,7 +263,7 @@ type Fixture struct {
 	// a fixture it extends.
 	sessionFrom map[string]*Table
 	// keys holds every key of the fixture's file with its path, while the file is read (walkKeys).
-	keys []pathKey
+	keys *docKeys
 }
 
 // ValueRange returns where the value of variable name is written for turn k of the fixture (0 for the session

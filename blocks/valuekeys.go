@@ -1,6 +1,10 @@
 package blocks
 
-import "strings"
+import (
+	"slices"
+	"strconv"
+	"strings"
+)
 
 // A fixture gives a record or records value (docs/reference.md#nested-data) in any of TOML's shapes: an array of
 // tables ([[session.repos]], [[turn.changed]] under each [[turn]]), sub-tables of its records
@@ -63,13 +67,21 @@ func (n *docNode) child(name string) *docNode {
 // that BurntSushi/toml has already accepted; on anything else it records what it can and never panics or loops:
 // every pass of every loop consumes at least one byte, or returns.
 type keyWalker struct {
-	s    tomlScanner
-	keys []pathKey
+	s tomlScanner
+	docKeys
 }
 
-// walkKeys returns every key of text (headers' parts, dotted keys' parts, inline tables' keys) in the order
-// written, with its path.
-func walkKeys(text string) []pathKey {
+// docKeys is what walkKeys finds in a document.
+type docKeys struct {
+	// keys holds every key (headers' parts, dotted keys' parts, inline tables' keys) in the order written, with
+	// its path.
+	keys []pathKey
+	// heads holds every [[name]] header, with the path of the element it opens (ending with its index).
+	heads []pathKey
+}
+
+// walkKeys returns every key and every array-of-tables header of text.
+func walkKeys(text string) *docKeys {
 	w := &keyWalker{s: tomlScanner{src: text}}
 	root := &docNode{}
 	var cur []valueStep
@@ -78,7 +90,7 @@ func walkKeys(text string) []pathKey {
 		s.skipSpace()
 		switch s.peek(0) {
 		case tomlEOF:
-			return w.keys
+			return &w.docKeys
 		case '#':
 			s.skipLine()
 		case '[':
@@ -126,6 +138,7 @@ func (w *keyWalker) parts() ([]keyPart, bool) {
 // header reads a [name] or [[name]] header, records its parts and returns the path of the table it opens.
 func (w *keyWalker) header(root *docNode) ([]valueStep, bool) {
 	s := &w.s
+	start := s.i
 	s.i++
 	array := s.eat('[')
 	parts, ok := w.parts()
@@ -149,6 +162,9 @@ func (w *keyWalker) header(root *docNode) ([]valueStep, bool) {
 		}
 		path = append(path, valueStep{index: len(n.elems) - 1})
 		n = n.elems[len(n.elems)-1]
+	}
+	if array {
+		w.heads = append(w.heads, pathKey{path: path, start: start, end: s.i})
 	}
 	return path, true
 }
@@ -278,6 +294,36 @@ next:
 		out = append(out, ValueKey{Var: rest[0].key, Field: strings.Join(fields, "."), Range: f.Range(k.start, k.end)})
 	}
 	return out
+}
+
+// place returns where the part of a value at path is written: a key, or the header of an element of an array of
+// tables, else the closest enclosing one, as long as it is below within (the path of a table's record, say). field
+// continues path in the form ValueError.Field has: "ref.url", "items[2].name" (records from 1).
+func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool) {
+	full := slices.Clip(within)
+	for part := range strings.SplitSeq(field, ".") {
+		if part == "" {
+			continue
+		}
+		name, idx, indexed := strings.Cut(part, "[")
+		full = append(full, valueStep{key: name, index: -1})
+		if n, err := strconv.Atoi(strings.TrimSuffix(idx, "]")); indexed && err == nil && n > 0 {
+			full = append(full, valueStep{index: n - 1})
+		}
+	}
+	for cut := len(full); cut >= len(within) && cut > 0; cut-- {
+		p := full[:cut]
+		list := d.keys
+		if p[cut-1].index >= 0 {
+			list = d.heads
+		}
+		for _, k := range list {
+			if slices.Equal(k.path, p) {
+				return f.Range(k.start, k.end), true
+			}
+		}
+	}
+	return Range{}, false
 }
 
 func samePrefix(path, prefix []valueStep) bool {

@@ -3,6 +3,7 @@ package blocks_test
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
@@ -152,6 +153,52 @@ func TestFixtureValueKeys(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := list(tc.table); !slices.Equal(got, tc.want) {
 				t.Errorf("value keys:\n got %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// A mistake in a record is reported at the key that holds it, at any depth, or at the record's own header: in the
+// second [[turn]], the records count from that turn's first [[turn.changed]], not from the file's.
+func TestRecordMistakePlaces(t *testing.T) {
+	manifest := fixtureShapes[:strings.Index(fixtureShapes, "-- fixtures/one.toml --")]
+	for _, tc := range []struct{ name, fixture, want string }{
+		{"an undeclared field in the second turn's second record", `[[turn]]
+[[turn.changed]]
+path = "a"
+[[turn.changed]]
+path = "b"
+
+[[turn]]
+[[turn.changed]]
+path = "c"
+[[turn.changed]]
+pth = "d"
+`, `fixtures/one.toml:11:1: variable "changed", record 2 has undeclared field "pth" (did you mean "path"?) (declared: path, status)`},
+		{"a field of the wrong type in the second turn's first record", `[[turn]]
+[[turn.changed]]
+status = "M"
+
+[[turn]]
+[[turn.changed]]
+path = "c"
+status = 4
+`, `fixtures/one.toml:8:1: variable "changed", record 1: field "status" is a string, so its value must be a string, not an integer`},
+		{"a field at depth 3 in an inline table", `[session]
+resources = [{name = "a"}, {name = "b", ref = {tags = [{label = "x"}, {lable = "y"}]}}]
+`, `fixtures/one.toml:2:72: variable "resources", record 2, field "ref", field "tags", record 2 has undeclared field "lable" (did you mean "label"?) (declared: label)`},
+		{"a field at depth 3 under nested headers", `[[session.resources]]
+name = "a"
+[[session.resources]]
+name = "b"
+[[session.resources.ref.tags]]
+label = 1
+`, `fixtures/one.toml:6:1: variable "resources", record 2, field "ref", field "tags", record 1: field "label" is a string, so its value must be a string, not an integer`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, diags := blocks.Load(archive(manifest + "-- fixtures/one.toml --\n" + tc.fixture))
+			if got := strings.TrimSpace(diags.String()); got != tc.want {
+				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.want)
 			}
 		})
 	}

@@ -34,7 +34,7 @@ func FuzzWalkKeys(f *testing.F) {
 		f.Add("a = {" + strconv.Quote(c.Value) + " = 1}\n[[" + strconv.Quote(c.Value) + "]]\n")
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		keys := walkKeys(src)
+		keys := walkKeys(src).keys
 		var doc map[string]any
 		_, err := toml.Decode(src, &doc)
 		for _, k := range keys {
@@ -84,7 +84,7 @@ func lookupPath(doc any, path []valueStep) bool {
 
 func TestWalkKeysSeeds(t *testing.T) {
 	// The second [[turn]]'s only record is its record 0, not the file's third.
-	keys := walkKeys(walkSeeds[0])
+	keys := walkKeys(walkSeeds[0]).keys
 	var got []string
 	for _, k := range keys {
 		var b strings.Builder
