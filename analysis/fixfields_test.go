@@ -266,6 +266,7 @@ func TestRenameFixtureFields(t *testing.T) {
 		}},
 		{"a field of a record in an inline table", "fixtures/one.toml", "login", 0, "handle", nil},
 		{"a nested record field, in a sub-table header", "fixtures/one.toml", "ref]", 0, "reference", nil},
+		{"a field in the middle of a path, in headers of both kinds", "fixtures/one.toml", "tags", 0, "labels", nil},
 		{"a records variable, in every header", "fixtures/one.toml", "[[session.resources]]", 0, "items", nil},
 		{"a turn variable of records, in [[turn.changed]]", "fixtures/one.toml", "[[turn.changed]]", 0, "diffs", nil},
 	} {
