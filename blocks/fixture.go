@@ -20,14 +20,14 @@ var fixtureKeys = []key[*Fixture]{
 		sr := r.l.table(r.file, r.ix, "session", 0, "[session]", v.table)
 		sr.doc, sr.at = f.keys, []valueStep{{key: "session", index: -1}}
 		f.SessionTable = sr.src
-		f.SessionTable.ValueKeys = valueKeys(r.file, f.keys.keys, r.l.p.Vars, sr.at)
+		f.SessionTable.ValueKeys = f.keys.valueKeys(r.file, r.l.p.Vars, fixtureTable{name: "session", turn: -1})
 		f.Session = r.l.values(sr, ScopeSession, f.badSession, f.badSession)
 	}},
 	{name: "turn", kind: kindTables, set: func(r *tableReader, f *Fixture, v value) {
 		for i, m := range v.tables {
 			tr := r.l.table(r.file, r.ix, "turn", i, "[[turn]]", m)
 			tr.doc, tr.at = f.keys, []valueStep{{key: "turn", index: -1}, {index: i}}
-			tr.src.ValueKeys = valueKeys(r.file, f.keys.keys, r.l.p.Vars, tr.at)
+			tr.src.ValueKeys = f.keys.valueKeys(r.file, r.l.p.Vars, fixtureTable{name: "turn", turn: i})
 			f.TurnTables = append(f.TurnTables, tr.src)
 			f.Replies = append(f.Replies, reply(tr))
 			// A turn's invalid values are its own; a session variable misplaced in a turn is the session's.

@@ -35,12 +35,20 @@ type valueStep struct {
 	index int // -1 for a key step
 }
 
-// pathKey is one key of a document: its full path from the root, ending with the key itself, and where it is
-// written.
+// pathNode is one step of a path, stored once in docKeys.nodes and shared by every path that goes through it, so
+// that a document's keys cost one node each, not a copy of their path.
+type pathNode struct {
+	parent int32 // the node of the step before, or noNode
+	valueStep
+}
+
+const noNode = -1
+
+// pathKey is one key of a document: its path from the root, ending with the key itself (a node of docKeys), and
+// where it is written.
 type pathKey struct {
-	path  []valueStep
-	start int
-	end   int
+	node       int32
+	start, end int
 }
 
 // docNode follows the tables a document's headers open, so that a header under an array of tables lands in its
@@ -67,24 +75,43 @@ func (n *docNode) child(name string) *docNode {
 // that BurntSushi/toml has already accepted; on anything else it records what it can and never panics or loops:
 // every pass of every loop consumes at least one byte, or returns.
 type keyWalker struct {
-	s tomlScanner
+	s     tomlScanner
+	parts []keyPart // reused by readParts
 	docKeys
 }
 
 // docKeys is what walkKeys finds in a document.
 type docKeys struct {
-	// keys holds every key (headers' parts, dotted keys' parts, inline tables' keys) in the order written, with
-	// its path.
+	nodes []pathNode
+	// keys holds every key (headers' parts, dotted keys' parts, inline tables' keys) in the order written.
 	keys []pathKey
 	// heads holds every [[name]] header, with the path of the element it opens (ending with its index).
 	heads []pathKey
+	// byTable holds the keys of keys by the table of a fixture they are in (tableOf), made on first use.
+	byTable map[fixtureTable][]pathKey
+}
+
+// step adds the step st after node parent and returns the new node.
+func (d *docKeys) step(parent int32, st valueStep) int32 {
+	d.nodes = append(d.nodes, pathNode{parent: parent, valueStep: st})
+	return int32(len(d.nodes) - 1)
+}
+
+// path appends the steps of the path ending at node to buf[:0], from the root.
+func (d *docKeys) path(node int32, buf []valueStep) []valueStep {
+	buf = buf[:0]
+	for n := node; n != noNode && len(buf) <= len(d.nodes); n = d.nodes[n].parent {
+		buf = append(buf, d.nodes[n].valueStep)
+	}
+	slices.Reverse(buf)
+	return buf
 }
 
 // walkKeys returns every key and every array-of-tables header of text.
 func walkKeys(text string) *docKeys {
 	w := &keyWalker{s: tomlScanner{src: text}}
 	root := &docNode{}
-	var cur []valueStep
+	cur := int32(noNode)
 	for {
 		s := &w.s
 		s.skipSpace()
@@ -116,10 +143,11 @@ type keyPart struct {
 	start, end int
 }
 
-// parts reads a dotted key and the blanks after it.
-func (w *keyWalker) parts() ([]keyPart, bool) {
+// readParts reads a dotted key and the blanks after it, into w.parts.
+func (w *keyWalker) readParts() ([]keyPart, bool) {
 	s := &w.s
-	var out []keyPart
+	out := w.parts[:0]
+	defer func() { w.parts = out[:0] }()
 	for {
 		s.skipBlank()
 		start := s.i
@@ -136,20 +164,20 @@ func (w *keyWalker) parts() ([]keyPart, bool) {
 }
 
 // header reads a [name] or [[name]] header, records its parts and returns the path of the table it opens.
-func (w *keyWalker) header(root *docNode) ([]valueStep, bool) {
+func (w *keyWalker) header(root *docNode) (int32, bool) {
 	s := &w.s
 	start := s.i
 	s.i++
 	array := s.eat('[')
-	parts, ok := w.parts()
+	parts, ok := w.readParts()
 	if !ok || !s.eat(']') || array && !s.eat(']') {
-		return nil, false
+		return noNode, false
 	}
-	var path []valueStep
+	path := int32(noNode)
 	n := root
 	for k, p := range parts {
-		path = append(path, valueStep{key: p.name, index: -1})
-		w.add(path, p)
+		path = w.step(path, valueStep{key: p.name, index: -1})
+		w.keys = append(w.keys, pathKey{node: path, start: p.start, end: p.end})
 		n = n.child(p.name)
 		switch {
 		case k == len(parts)-1 && array:
@@ -160,30 +188,25 @@ func (w *keyWalker) header(root *docNode) ([]valueStep, bool) {
 		case len(n.elems) == 0:
 			n.elems = append(n.elems, &docNode{}) // not TOML: a header under an array with no element yet
 		}
-		path = append(path, valueStep{index: len(n.elems) - 1})
+		path = w.step(path, valueStep{index: len(n.elems) - 1})
 		n = n.elems[len(n.elems)-1]
 	}
 	if array {
-		w.heads = append(w.heads, pathKey{path: path, start: start, end: s.i})
+		w.heads = append(w.heads, pathKey{node: path, start: start, end: s.i})
 	}
 	return path, true
 }
 
-func (w *keyWalker) add(path []valueStep, p keyPart) {
-	w.keys = append(w.keys, pathKey{path: append([]valueStep(nil), path...), start: p.start, end: p.end})
-}
-
 // keyValue reads key = value in the table at path, recording the key's parts and the keys inside the value.
-func (w *keyWalker) keyValue(path []valueStep, depth int) {
+func (w *keyWalker) keyValue(path int32, depth int) {
 	s := &w.s
-	parts, ok := w.parts()
+	parts, ok := w.readParts()
 	if !ok || !s.eat('=') {
 		return
 	}
-	path = path[:len(path):len(path)] // appends below never write into the caller's array
 	for _, p := range parts {
-		path = append(path, valueStep{key: p.name, index: -1})
-		w.add(path, p)
+		path = w.step(path, valueStep{key: p.name, index: -1})
+		w.keys = append(w.keys, pathKey{node: path, start: p.start, end: p.end})
 	}
 	s.skipBlank()
 	w.value(path, depth)
@@ -192,7 +215,7 @@ func (w *keyWalker) keyValue(path []valueStep, depth int) {
 // value skips the value at path, recording the keys of the inline tables it holds. depth counts the arrays and
 // inline tables around it, which the loader has already bounded (MaxNesting); the bound here only keeps the
 // recursion finite on text it never sees.
-func (w *keyWalker) value(path []valueStep, depth int) {
+func (w *keyWalker) value(path int32, depth int) {
 	s := &w.s
 	switch q := s.peek(0); {
 	case depth > MaxNesting:
@@ -205,7 +228,6 @@ func (w *keyWalker) value(path []valueStep, depth int) {
 		s.single(q)
 	case q == '[':
 		s.i++
-		path = path[:len(path):len(path)]
 		for i := 0; ; {
 			s.skipSpaceAndComments()
 			switch s.peek(0) {
@@ -219,7 +241,7 @@ func (w *keyWalker) value(path []valueStep, depth int) {
 				continue
 			}
 			before := s.i
-			w.value(append(path, valueStep{index: i}), depth+1)
+			w.value(w.step(path, valueStep{index: i}), depth+1)
 			if s.i == before {
 				s.i++ // nothing this walker reads as a value: step over it
 			}
@@ -263,25 +285,51 @@ func (w *keyWalker) bare() {
 	}
 }
 
-// valueKeys returns the keys of keys (a fixture file's, from walkKeys) that name a declared variable, or one of
-// the declared fields of its record or records value, in the table at prefix: [session] (prefix "session"), or
-// [[turn]] number i (prefix "turn", element i).
-func valueKeys(f *File, keys []pathKey, vars map[string]*Var, prefix []valueStep) []ValueKey {
+// fixtureTable names a table of a fixture: [session] (turn -1), or [[turn]] number turn (from 0).
+type fixtureTable struct {
+	name string
+	turn int
+}
+
+// tableOf returns the table of a fixture that a key at path is in: [session] ({"session", -1}), [[turn]] number i
+// ({"turn", i}); or false for a key of the root table (extends, tasks) or the key of the table itself.
+func tableOf(path []valueStep) (fixtureTable, bool) {
+	switch {
+	case len(path) >= 2 && path[0].key == "session" && path[0].index < 0 && path[1].index < 0:
+		return fixtureTable{name: "session", turn: -1}, true
+	case len(path) >= 3 && path[0].key == "turn" && path[0].index < 0 && path[1].index >= 0 && path[2].index < 0:
+		return fixtureTable{name: "turn", turn: path[1].index}, true
+	}
+	return fixtureTable{}, false
+}
+
+// valueKeys returns the keys of the fixture's table t (tableOf) that name a declared variable, or one of the
+// declared fields of its record or records value.
+func (d *docKeys) valueKeys(f *File, vars map[string]*Var, t fixtureTable) []ValueKey {
+	var buf []valueStep
+	if d.byTable == nil {
+		d.byTable = map[fixtureTable][]pathKey{}
+		for _, k := range d.keys {
+			buf = d.path(k.node, buf)
+			if t, ok := tableOf(buf); ok {
+				d.byTable[t] = append(d.byTable[t], k)
+			}
+		}
+	}
+	skip := 1 // the steps of the table: "session", or "turn" and the turn's index
+	if t.name == "turn" {
+		skip = 2
+	}
 	var out []ValueKey
 next:
-	for _, k := range keys {
-		if len(k.path) <= len(prefix) || !samePrefix(k.path, prefix) {
-			continue
-		}
-		rest := k.path[len(prefix):]
-		if rest[0].index >= 0 {
-			continue
-		}
+	for _, k := range d.byTable[t] {
+		buf = d.path(k.node, buf)
+		rest := buf[skip:]
 		v := vars[rest[0].key]
 		if v == nil {
 			continue
 		}
-		var fields []string
+		field := ""
 		for _, st := range rest[1:] {
 			if st.index >= 0 {
 				continue // a record of a records value
@@ -289,9 +337,9 @@ next:
 			if v = v.Field(st.key); v == nil {
 				continue next // not a declared field: a mistake the loader reports
 			}
-			fields = append(fields, st.key)
+			field = joinKey(field, st.key)
 		}
-		out = append(out, ValueKey{Var: rest[0].key, Field: strings.Join(fields, "."), Range: f.Range(k.start, k.end)})
+		out = append(out, ValueKey{Var: rest[0].key, Field: field, Range: f.Range(k.start, k.end)})
 	}
 	return out
 }
@@ -317,20 +365,12 @@ func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool)
 		if p[cut-1].index >= 0 {
 			list = d.heads
 		}
+		var buf []valueStep
 		for _, k := range list {
-			if slices.Equal(k.path, p) {
+			if buf = d.path(k.node, buf); slices.Equal(buf, p) {
 				return f.Range(k.start, k.end), true
 			}
 		}
 	}
 	return Range{}, false
-}
-
-func samePrefix(path, prefix []valueStep) bool {
-	for i, st := range prefix {
-		if path[i] != st {
-			return false
-		}
-	}
-	return true
 }

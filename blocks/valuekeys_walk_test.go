@@ -34,18 +34,29 @@ func FuzzWalkKeys(f *testing.F) {
 		f.Add("a = {" + strconv.Quote(c.Value) + " = 1}\n[[" + strconv.Quote(c.Value) + "]]\n")
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		keys := walkKeys(src).keys
+		d := walkKeys(src)
+		keys := d.keys
 		var doc map[string]any
 		_, err := toml.Decode(src, &doc)
 		for _, k := range keys {
-			if k.start < 0 || k.start >= k.end || k.end > len(src) || len(k.path) == 0 || k.path[len(k.path)-1].index >= 0 {
+			path := d.path(k.node, nil)
+			if k.start < 0 || k.start >= k.end || k.end > len(src) || len(path) == 0 || path[len(path)-1].index >= 0 {
 				t.Fatalf("key %+v is not a key of %q", k, src)
 			}
 			if c := src[k.start]; c != '"' && c != '\'' && !isBareKeyByte(int(c)) {
 				t.Fatalf("key %+v of %q starts with %q", k, src, c)
 			}
-			if err == nil && !lookupPath(doc, k.path) {
-				t.Fatalf("key %q at %d: path %+v is not in the decoded %q", src[k.start:k.end], k.start, k.path, src)
+			if err == nil && !lookupPath(doc, path) {
+				t.Fatalf("key %q at %d: path %+v is not in the decoded %q", src[k.start:k.end], k.start, path, src)
+			}
+		}
+		for _, h := range d.heads {
+			path := d.path(h.node, nil)
+			if h.start < 0 || h.start >= h.end || h.end > len(src) || src[h.start] != '[' || len(path) == 0 || path[len(path)-1].index < 0 {
+				t.Fatalf("header %+v is not an [[array]] header of %q", h, src)
+			}
+			if err == nil && !lookupPath(doc, path) {
+				t.Fatalf("header %q: path %+v is not in the decoded %q", src[h.start:h.end], path, src)
 			}
 		}
 	})
@@ -84,11 +95,11 @@ func lookupPath(doc any, path []valueStep) bool {
 
 func TestWalkKeysSeeds(t *testing.T) {
 	// The second [[turn]]'s only record is its record 0, not the file's third.
-	keys := walkKeys(walkSeeds[0]).keys
+	d := walkKeys(walkSeeds[0])
 	var got []string
-	for _, k := range keys {
+	for _, k := range d.keys {
 		var b strings.Builder
-		for _, st := range k.path {
+		for _, st := range d.path(k.node, nil) {
 			if st.index >= 0 {
 				b.WriteString("[" + string(rune('0'+st.index)) + "]")
 			} else {
@@ -100,5 +111,23 @@ func TestWalkKeysSeeds(t *testing.T) {
 	want := ".turn .turn .turn[0].c .turn[0].c[0].p .turn .turn[0].c .turn[0].c[1].p .turn .turn .turn[1].c .turn[1].c[0].p"
 	if strings.Join(got, " ") != want {
 		t.Errorf("paths = %s\nwant    %s", strings.Join(got, " "), want)
+	}
+}
+
+// BenchmarkWalkKeys walks a 1 MB fixture of records, inline and as arrays of tables, over ten turns: the walk runs
+// once per fixture file at every load, so it must cost about what the decoder's own pass does, linear in the size.
+func BenchmarkWalkKeys(b *testing.B) {
+	var src strings.Builder
+	for turn := 0; src.Len() < 1<<20; turn++ {
+		src.WriteString("[[turn]]\nchanged = [{path = \"a.go\", status = \"M\"}, {path = \"b.go\", status = \"A\"}]\n")
+		for r := 0; r < 200; r++ {
+			src.WriteString("[[turn.files]]\npath = \"internal/x/y.go\"\nref = {url = \"https://example.com/a\", tags = [{label = \"go\"}]}\n")
+		}
+	}
+	text := src.String()
+	b.SetBytes(int64(len(text)))
+	b.ResetTimer()
+	for b.Loop() {
+		walkKeys(text)
 	}
 }
