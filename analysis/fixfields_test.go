@@ -331,3 +331,32 @@ func TestRenameFixtureFields(t *testing.T) {
 }
 
 var _ fs.FS = nestProject
+
+// In a fixture, the keys of [session] and [[turn]] are the variables of their scope, and those of a record's table
+// the fields declared for that part of the value, at any depth.
+func TestCompleteFixtureKeys(t *testing.T) {
+	s := Load(nestProject)
+	for _, tc := range []struct {
+		name, needle string
+		n            int
+		want         []string
+	}{
+		{"[session]", "owner = {", 0, []string{"owner", "resources"}},
+		{"[[session.resources]]", `name = "api"`, 0, []string{"name", "ref"}},
+		{"[[session.resources.ref.tags]]", `label = "go"`, 0, []string{"label"}},
+		{"[session.resources.ref]", `url = "https://w"`, 0, []string{"tags", "url"}},
+		{"[[turn]]", "changed = [", 0, []string{"changed", "after", "assistant"}},
+		{"[[turn.changed]] of the second turn", `path = "b.go"`, 0, []string{"path", "status"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			off := offsetOf(t, s, "fixtures/one.toml", tc.needle, tc.n, 1)
+			var got []string
+			for _, c := range s.Complete("fixtures/one.toml", off) {
+				got = append(got, c.Label)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("completions = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
