@@ -95,9 +95,60 @@ func (s *Snapshot) Complete(name string, off int) []Completion {
 		return nil
 	}
 	if m := bareKey.FindStringSubmatch(line); m != nil {
-		return keysFor(kindOf(name), tableAt(f.Text, off), rng(m[1]))
+		path := tableAt(f.Text, off)
+		if kindOf(name) == schema.Fixture {
+			if out, ok := s.fixtureKeys(path, rng(m[1])); ok {
+				if path == "turn" {
+					out = append(out, keysFor(schema.Fixture, path, rng(m[1]))...) // assistant and after
+				}
+				return out
+			}
+		}
+		return keysFor(kindOf(name), path, rng(m[1]))
 	}
 	return nil
+}
+
+// fixtureKeys lists the keys a fixture's table at path takes from the project's declarations: in [session] the
+// session variables, in a [[turn]] the turn variables, and in a table of a record or records value
+// ([[session.repos]], [session.resources.ref], [[turn.changed]]) the fields declared for that part of the value. ok
+// is false for the other tables, whose keys the schema gives.
+func (s *Snapshot) fixtureKeys(path string, r blocks.Range) (out []Completion, ok bool) {
+	parts := strings.Split(path, ".")
+	for i, p := range parts {
+		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
+	}
+	var scope blocks.Scope
+	switch parts[0] {
+	case "session":
+		scope = blocks.ScopeSession
+	case "turn":
+		scope = blocks.ScopeTurn
+	default:
+		return nil, false
+	}
+	if len(parts) == 1 {
+		for _, n := range sortedKeys(s.Project.Vars) {
+			if v := s.Project.Vars[n]; v.Scope == scope {
+				out = append(out, Completion{Label: n, Kind: CompleteVar, Detail: v.Scope.String() + " " + v.Type.String(), Range: r})
+			}
+		}
+		return out, true
+	}
+	v := s.Project.Vars[parts[1]]
+	for _, p := range parts[2:] {
+		if v == nil {
+			break
+		}
+		v = v.Field(p)
+	}
+	if v == nil {
+		return nil, true // not a declared variable or field: nothing fits
+	}
+	for _, f := range v.Fields {
+		out = append(out, Completion{Label: f.Name, Kind: CompleteField, Detail: fmt.Sprintf("%s field of %s", f.Type, strings.Join(parts[1:], ".")), Range: r})
+	}
+	return out, true
 }
 
 func callKind(fn string) CompletionKind {

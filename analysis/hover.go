@@ -199,16 +199,14 @@ func (s *Snapshot) hoverVar(sym Symbol) string {
 func (s *Snapshot) hoverField(sym Symbol) string {
 	i := strings.IndexByte(sym.Name, '.')
 	v := s.Project.Vars[sym.Name[:i]]
-	var f *blocks.Var
-	if v != nil {
-		f = v.Field(sym.Name[i+1:])
-	}
+	f, _ := s.fieldDecl(sym.Name)
 	var w strings.Builder
-	if f == nil {
+	if v == nil || f == nil {
 		fmt.Fprintf(&w, "unknown field %q of variable %q\n", sym.Name[i+1:], sym.Name[:i])
 		return w.String()
 	}
-	fmt.Fprintf(&w, "**field %q of records variable %q** (%s)\n\n", f.Name, v.Name, f.Range)
+	// A nested field is named by its path below the variable: field "ref.url" of records variable "resources".
+	fmt.Fprintf(&w, "**field %q of %s variable %q** (%s)\n\n", sym.Name[i+1:], v.Type, v.Name, f.Range)
 	describeVar(&w, f, false)
 	s.users(&w, sym)
 	return w.String()

@@ -18,8 +18,10 @@ const (
 	KindConst
 	// KindVar is a variable: [vars.NAME], .NAME in a body, when, dropped, a fixture's key.
 	KindVar
-	// KindField is a field of a records variable, named "var.field": [vars.VAR.fields.FIELD], .field inside a range
-	// over the variable.
+	// KindField is a field of a record or records variable, named by its path: "var.field" for a field of the
+	// variable, "var.field.sub" for a field of that field (docs/reference.md#nested-data), and so on. It is written
+	// in [vars.VAR.fields.FIELD], .field inside a range over the variable (or .field.sub), and in the keys of the
+	// fixtures' records.
 	KindField
 	// KindTemplate is a file under templates/, named by its path there: template = "x.md".
 	KindTemplate
@@ -45,7 +47,9 @@ type Symbol struct {
 }
 
 // Occurrence is where a symbol's name is written: exactly the name's characters (no quotes, no leading dot), so
-// that a rename replaces Range and nothing else. Def marks the definition.
+// that a rename replaces Range and nothing else. The one exception is a fixture's quoted key written with escapes
+// ("\u0075rl" = …), whose range is the whole key, quotes included: a rename writes the new name there bare, which
+// TOML accepts, since variable and field names are bare keys ([a-z][a-z0-9_]*). Def marks the definition.
 type Occurrence struct {
 	Symbol Symbol
 	Range  blocks.Range
@@ -108,10 +112,7 @@ func buildIndex(s *Snapshot) *index {
 	for _, name := range sortedKeys(p.Vars) {
 		v := p.Vars[name]
 		ix.named(KindVar, name, v.Range, true)
-		for _, f := range v.Fields {
-			ix.named(KindField, name+"."+f.Name, f.Range, true)
-			ix.fieldHeaders(name, f.Name, f)
-		}
+		ix.fields(name, v)
 	}
 	for _, name := range sortedKeys(p.Templates) {
 		ix.add(Occurrence{Symbol: Symbol{KindTemplate, name}, Range: blocks.Range{Filename: "templates/" + name, Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 1, Column: 1}}, Def: true})
@@ -132,9 +133,11 @@ func buildIndex(s *Snapshot) *index {
 			if t == nil {
 				continue
 			}
-			for key, e := range t.Keys {
-				if _, ok := p.Vars[key]; ok {
-					ix.named(KindVar, key, e.Key, false)
+			for _, k := range t.ValueKeys {
+				if k.Field == "" {
+					ix.key(KindVar, k.Var, k.Var, k.Range)
+				} else {
+					ix.key(KindField, k.Var+"."+k.Field, k.Field[strings.LastIndexByte(k.Field, '.')+1:], k.Range)
 				}
 			}
 		}
@@ -199,7 +202,11 @@ func (ix *indexer) block(b *blocks.Block) {
 		ix.bodyUse(b, KindVar, x.Name, x.Name, x.Off, x.End)
 	}
 	for _, x := range u.Fields {
-		ix.bodyUse(b, KindField, x.Var+"."+x.Name, x.Name, x.Off, x.End)
+		sym := x.Var + "."
+		if x.Path != "" {
+			sym += x.Path + "." // a field of a nested field: {{.ref.url}} inside a range over resources
+		}
+		ix.bodyUse(b, KindField, sym+x.Name, x.Name, x.Off, x.End)
 	}
 	for _, x := range u.Consts {
 		ix.bodyUse(b, KindConst, x.Name, x.Name, x.Off, x.End)
@@ -258,7 +265,7 @@ func (ix *indexer) named(kind Kind, name string, r blocks.Range, def bool) {
 	}
 	short := name
 	if kind == KindField {
-		short = name[strings.IndexByte(name, '.')+1:]
+		short = name[strings.LastIndexByte(name, '.')+1:]
 	}
 	text := f.Text[r.Start.Byte:r.End.Byte]
 	start := -1
@@ -279,27 +286,71 @@ func (ix *indexer) named(kind Kind, name string, r blocks.Range, def bool) {
 	ix.add(Occurrence{Symbol: Symbol{kind, name}, Range: f.Range(start, start+len(short)), Def: def})
 }
 
-// fieldHeaders records the names of variable v and of its field top written in the headers of field f's table
-// and of its nested fields' tables ([vars.V.fields.TOP], [vars.V.fields.TOP.fields.X]), so that renaming the
-// variable or the field renames every table that declares a part of it.
-func (ix *indexer) fieldHeaders(v, top string, f *blocks.Var) {
-	r := f.Range
-	if file := ix.s.Files[r.Filename]; file != nil && r.Start.Line > 0 && r.End.Byte <= len(file.Text) && r.Start.Byte < r.End.Byte {
-		text := file.Text[r.Start.Byte:r.End.Byte]
-		// Only the plain form [vars.V.fields.TOP…]: bare keys, no spaces; anything else keeps its name unindexed.
-		prefix := "[vars." + v + ".fields." + top
-		if strings.HasPrefix(text, prefix) && len(text) > len(prefix) && (text[len(prefix)] == '.' || text[len(prefix)] == ']') {
-			at := r.Start.Byte + len("[vars.")
-			ix.add(Occurrence{Symbol: Symbol{KindVar, v}, Range: file.Range(at, at+len(v))})
-			at += len(v) + len(".fields.")
-			if f.Name != top {
-				ix.add(Occurrence{Symbol: Symbol{KindField, v + "." + top}, Range: file.Range(at, at+len(top))})
-			}
+// fields records the declarations of the fields of v, at every depth, named by their paths below v.
+func (ix *indexer) fields(v string, decl *blocks.Var) {
+	var walk func(path string, f *blocks.Var)
+	walk = func(path string, f *blocks.Var) {
+		ix.named(KindField, v+"."+path, f.Range, true)
+		ix.fieldHeaders(v, f)
+		for _, g := range f.Fields {
+			walk(path+"."+g.Name, g)
 		}
 	}
-	for _, g := range f.Fields {
-		ix.fieldHeaders(v, top, g)
+	for _, f := range decl.Fields {
+		walk(f.Name, f)
 	}
+}
+
+// fieldHeaders records the names of variable v and of the fields written in the header of field f's table
+// ([vars.V.fields.A], [vars.V.fields.A.fields.B]), so that renaming the variable or any of those fields renames
+// every table that declares a part of it. Only the plain form is read: bare keys, no spaces; anything else keeps
+// its names unindexed.
+func (ix *indexer) fieldHeaders(v string, f *blocks.Var) {
+	r := f.Range
+	file := ix.s.Files[r.Filename]
+	if file == nil || r.Start.Line == 0 || r.End.Byte > len(file.Text) || r.Start.Byte >= r.End.Byte {
+		return
+	}
+	text := file.Text[r.Start.Byte:r.End.Byte]
+	prefix := "[vars." + v
+	if !strings.HasPrefix(text, prefix+".fields.") || !strings.HasSuffix(text, "]") {
+		return
+	}
+	at := r.Start.Byte + len("[vars.")
+	ix.add(Occurrence{Symbol: Symbol{KindVar, v}, Range: file.Range(at, at+len(v))})
+	at += len(v)
+	sym := v
+	for rest := text[len(prefix) : len(text)-1]; rest != ""; {
+		name, ok := strings.CutPrefix(rest, ".fields.")
+		if !ok {
+			return
+		}
+		name, rest, _ = strings.Cut(name, ".")
+		if rest != "" {
+			rest = "." + rest
+		}
+		at += len(".fields.")
+		sym += "." + name
+		if !isName(name) {
+			return
+		}
+		ix.add(Occurrence{Symbol: Symbol{KindField, sym}, Range: file.Range(at, at+len(name))})
+		at += len(name)
+	}
+}
+
+// key records the name of a variable or field written as the TOML key at r (quotes included, as blocks.ValueKey
+// holds it): the name's characters, or for a quoted key with escapes the whole key (see Occurrence).
+func (ix *indexer) key(kind Kind, sym, short string, r blocks.Range) {
+	f := ix.s.Files[r.Filename]
+	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.Start.Byte >= r.End.Byte {
+		return
+	}
+	start, end := r.Start.Byte, r.End.Byte
+	if q := f.Text[start]; (q == '"' || q == '\'') && end-start >= 2 && f.Text[start+1:end-1] == short {
+		start, end = start+1, end-1
+	}
+	ix.add(Occurrence{Symbol: Symbol{kind, sym}, Range: f.Range(start, end)})
 }
 
 func (ix *indexer) add(o Occurrence) {

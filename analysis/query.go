@@ -68,9 +68,6 @@ func (s *Snapshot) PrepareRename(name string, off int) (Occurrence, error) {
 	if !slices.ContainsFunc(s.index().bySym[o.Symbol], func(x Occurrence) bool { return x.Def }) {
 		return Occurrence{}, &RenameError{fmt.Sprintf("%s %q is not defined: there is nothing to rename", o.Symbol.Kind, shortName(o.Symbol))}
 	}
-	if msg := s.recordValues(o.Symbol); msg != "" {
-		return Occurrence{}, &RenameError{msg}
-	}
 	if s.Project.Incomplete {
 		return Occurrence{}, &RenameError{"a file under blocks/ does not load: fix it first, or the rename would miss what it holds"}
 	}
@@ -108,44 +105,27 @@ func (s *Snapshot) Rename(name string, off int, newName string) (map[string][]Ed
 	return out, nil
 }
 
-// recordValues refuses to rename a records variable, or one of its fields, that a fixture gives values for: the
-// loader keeps where the variable's key or first [[session.NAME]] header is written, not where each record and its
-// fields are, and a rename that misses one leaves the fixture broken.
-func (s *Snapshot) recordValues(sym Symbol) string {
-	name := sym.Name
-	switch sym.Kind {
-	case KindField:
-		name = name[:strings.IndexByte(name, '.')]
-	case KindVar:
-		if v := s.Project.Vars[name]; v == nil || len(v.Fields) == 0 {
-			return ""
-		}
-	default:
-		return ""
-	}
-	for _, f := range s.Project.Fixtures {
-		given := f.SessionTable != nil && hasKey(f.SessionTable, name)
-		for _, t := range f.TurnTables {
-			given = given || hasKey(t, name)
-		}
-		if given {
-			return fmt.Sprintf("fixture %q (%s) gives records of %q, whose every record promptc cannot locate for a rename: rename it there and in promptc.toml by hand", f.Name, f.Range.Filename, name)
-		}
-	}
-	return ""
-}
-
-func hasKey(t *blocks.Table, key string) bool {
-	_, ok := t.Keys[key]
-	return ok
-}
-
-// shortName is the name as written: a field's own name for a field.
+// shortName is the name as written: a field's own name for a field (the last part of its path).
 func shortName(sym Symbol) string {
 	if sym.Kind == KindField {
-		return sym.Name[strings.IndexByte(sym.Name, '.')+1:]
+		return sym.Name[strings.LastIndexByte(sym.Name, '.')+1:]
 	}
 	return sym.Name
+}
+
+// fieldDecl returns the declaration of the field named by path ("var.field.sub"), or nil, with its parent: the
+// variable or field that declares it.
+func (s *Snapshot) fieldDecl(path string) (f, parent *blocks.Var) {
+	name, rest, _ := strings.Cut(path, ".")
+	parent = s.Project.Vars[name]
+	for parent != nil {
+		name, rest, _ = strings.Cut(rest, ".")
+		if f = parent.Field(name); f == nil || rest == "" {
+			return f, parent
+		}
+		parent = f
+	}
+	return nil, nil
 }
 
 func (s *Snapshot) checkNewName(sym Symbol, n string) string {
@@ -176,8 +156,12 @@ func (s *Snapshot) checkNewName(sym Symbol, n string) string {
 		if !isName(n) {
 			return fmt.Sprintf("%q is not a valid field name: names match [a-z][a-z0-9_]*", n)
 		}
-		if v := p.Vars[sym.Name[:strings.IndexByte(sym.Name, '.')]]; v != nil && v.Field(n) != nil {
-			return fmt.Sprintf("variable %q already has a field %q", v.Name, n)
+		if _, parent := s.fieldDecl(sym.Name); parent != nil && parent.Field(n) != nil {
+			what := "variable"
+			if i := strings.LastIndexByte(sym.Name, '.'); strings.IndexByte(sym.Name[:i], '.') >= 0 {
+				what = "field"
+			}
+			return fmt.Sprintf("%s %q already has a field %q", what, parent.Name, n)
 		}
 	}
 	return ""

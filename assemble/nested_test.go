@@ -131,7 +131,7 @@ func TestNestedValueErrors(t *testing.T) {
 		{"JSON that does not fit", "[[session.resources]]\nname = \"a\"\nref = '{\"uri\": \"x\"}'\n",
 			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" has undeclared field "uri" (did you mean "url"?) (declared: git_ref, url), in the JSON text it was given`},
 		{"nested field of the wrong type", "[[session.resources]]\nname = \"a\"\nref = {url = 1}\n",
-			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref": field "url" is a string, so its value must be a string, not an integer`},
+			`fixtures/f.toml:4:8: variable "resources", record 1, field "ref": field "url" is a string, so its value must be a string, not an integer`},
 		{"nested records item of the wrong type", "[[session.resources]]\nname = \"a\"\ntags = [\"x\"]\n",
 			`fixtures/f.toml:4:1: variable "resources", record 1, field "tags" is records, but record 1 is a string, not a table`},
 	}

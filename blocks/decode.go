@@ -70,6 +70,10 @@ type tableReader struct {
 	known map[string]bool
 	// src is where the table and its keys are written.
 	src *Table
+	// doc and at are set for a fixture's [session] and [[turn]] tables: every key of the fixture's file, and the
+	// path of the table among them, to place a mistake in a record (recordRange).
+	doc *docKeys
+	at  []valueStep
 }
 
 func (l *loader) table(file *File, ix *tomlIndex, name string, n int, what string, m map[string]any) *tableReader {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,12 +18,16 @@ var fixtureKeys = []key[*Fixture]{
 	}},
 	{name: "session", kind: kindTable, set: func(r *tableReader, f *Fixture, v value) {
 		sr := r.l.table(r.file, r.ix, "session", 0, "[session]", v.table)
+		sr.doc, sr.at = f.keys, []valueStep{{key: "session", index: -1}}
 		f.SessionTable = sr.src
+		f.SessionTable.ValueKeys = f.keys.valueKeys(r.file, r.l.p.Vars, fixtureTable{name: "session", turn: -1})
 		f.Session = r.l.values(sr, ScopeSession, f.badSession, f.badSession)
 	}},
 	{name: "turn", kind: kindTables, set: func(r *tableReader, f *Fixture, v value) {
 		for i, m := range v.tables {
 			tr := r.l.table(r.file, r.ix, "turn", i, "[[turn]]", m)
+			tr.doc, tr.at = f.keys, []valueStep{{key: "turn", index: -1}, {index: i}}
+			tr.src.ValueKeys = f.keys.valueKeys(r.file, r.l.p.Vars, fixtureTable{name: "turn", turn: i})
 			f.TurnTables = append(f.TurnTables, tr.src)
 			f.Replies = append(f.Replies, reply(tr))
 			// A turn's invalid values are its own; a session variable misplaced in a turn is the session's.
@@ -48,8 +53,10 @@ func (l *loader) fixture(sf *sourceFile) {
 		Table:   r.src,
 		// Filled while [session] and [[turn]] are read, and used once extends is resolved.
 		badSession: map[string]bool{},
+		keys:       walkKeys(sf.file.Text),
 	}
 	decode(r, f, fixtureKeys)
+	f.keys = nil
 	l.p.Fixtures = append(l.p.Fixtures, f)
 }
 
@@ -265,10 +272,17 @@ func (l *loader) varNamesOfScope(scope Scope) []string {
 }
 
 // recordRange is where record n (from 1; 0 for the whole value) of key's records value is written, and its field
-// when it is one of the record's keys: an item of an inline array, or the n-th [[table.key]].
+// when it is one of the record's keys: in a fixture's table, the key of the field (at any depth) or else the
+// record's [[table.key]] header, which the fixture's walk (walkKeys) counts within the table; elsewhere an item of
+// an inline array, or the n-th [[table.key]] of the file.
 func (r *tableReader) recordRange(key string, n int, field string) Range {
 	if n == 0 {
 		return r.keyRange(key)
+	}
+	if r.doc != nil {
+		if rng, ok := r.doc.place(r.file, append(slices.Clip(r.at), valueStep{key: key, index: -1}, valueStep{index: n - 1}), field); ok {
+			return rng
+		}
 	}
 	if e, ok := r.src.Keys[key]; ok {
 		return e.Item(n - 1)

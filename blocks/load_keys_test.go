@@ -250,7 +250,7 @@ url = "https://example.com/b"
 		{"[[session.repos]]\nurl = \"a\"\n[[session.repos]]\nstars = 1\n",
 			"fixtures/basic.toml:3:1: variable \"repos\", record 2 lacks required field \"url\"\n"},
 		{"[session]\nrepos = [{url = \"a\"}, {url = \"b\", owner = \"me\"}]\n",
-			"fixtures/basic.toml:2:23: variable \"repos\", record 2 has undeclared field \"owner\" (declared: stars, url)\n"},
+			"fixtures/basic.toml:2:35: variable \"repos\", record 2 has undeclared field \"owner\" (declared: stars, url)\n"},
 	} {
 		_, diags := blocks.Load(with(base, manifestWith(vars), "-- fixtures/basic.toml --\n"+tt.fixture))
 		if got := diags.String(); got != tt.want {

@@ -62,6 +62,12 @@ func (p *Project) TaskRange(task string) Range {
 type Table struct {
 	Header Range
 	Keys   map[string]Entry
+	// ValueKeys is set for a fixture's [session] table and each of its [[turn]] tables: every key naming a
+	// declared variable or, at any depth, a declared field of a record or records value the table gives, wherever
+	// TOML lets it be written (the table's own keys, the headers of its arrays of tables and sub-tables, dotted
+	// keys, inline tables), in the order written. The keys of a field's value given as a JSON text (decode =
+	// "json") are not TOML keys and are not in it.
+	ValueKeys []ValueKey
 }
 
 // Key returns where key is written, or the table's header when it is not.
@@ -256,6 +262,8 @@ type Fixture struct {
 	// sessionFrom holds, for each session value, the [session] table it is written in: this fixture's, or that of
 	// a fixture it extends.
 	sessionFrom map[string]*Table
+	// keys holds every key of the fixture's file with its path, while the file is read (walkKeys).
+	keys *docKeys
 }
 
 // ValueRange returns where the value of variable name is written for turn k of the fixture (0 for the session

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/promptc/promptc/analysis"
 	"github.com/promptc/promptc/blocks"
@@ -173,8 +174,9 @@ func prepareRename(s *server, ctx context.Context, params json.RawMessage) (any,
 	}
 	placeholder := o.Symbol.Name
 	if o.Symbol.Kind == analysis.KindField {
-		f := snap.File(o.Range.Filename)
-		placeholder = f.Text[o.Range.Start.Byte:o.Range.End.Byte]
+		// A field is named by its path ("resources.ref.url"); its own name is the last part. (The range may hold
+		// more: a fixture's quoted key written with escapes.)
+		placeholder = placeholder[strings.LastIndexByte(placeholder, '.')+1:]
 	}
 	return prepareRenameResult{Range: toRange(snap.File(o.Range.Filename), o.Range), Placeholder: placeholder}, nil
 }
