@@ -9,7 +9,10 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/miss"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
+
+var counter = tokens.New(tokens.O200k)
 
 func parse(t *testing.T, body, provider string) *miss.Body {
 	t.Helper()
@@ -257,5 +260,28 @@ func TestSystemIsLeading(t *testing.T) {
 	}
 	if k := b.Parts[3].Kind; k != miss.Message {
 		t.Errorf("the late system message is a %s part", k)
+	}
+}
+
+// TestBedrockToolCachePoint: a cachePoint closing toolConfig.tools is an entry at the tools' end, so a change in
+// the system prompt still reads the tools back: Reused is the tools' tokens, the breakpoint fallen behind is the
+// system's.
+func TestBedrockToolCachePoint(t *testing.T) {
+	const tools = `"toolConfig":{"tools":[{"toolSpec":{"name":"f","description":"d","inputSchema":{"json":{"type":"object"}}}},{"cachePoint":{"type":"default"}}]}`
+	a := parse(t, `{`+tools+`,"system":[{"text":"Rules one."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"hi"}]}]}`, "")
+	b := parse(t, `{`+tools+`,"system":[{"text":"Rules two."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"hi"}]}]}`, "")
+	if a.Provider != "bedrock" || len(a.Parts) != 3 || a.Parts[0].Kind != miss.Tool || !a.Parts[0].Marker {
+		t.Fatalf("parts %+v: want the tool marked, then the system, then the message", a.Parts)
+	}
+	r, err := miss.Compare(a, b, miss.Rules{Explicit: true, MinCacheTokens: 1, Step: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := counter.Count(`{"toolSpec":{"description":"d","inputSchema":{"json":{"type":"object"}},"name":"f"}}`)
+	if r.Part != 1 || r.Before != 0 || r.Behind != 1 || r.Reused != tool {
+		t.Errorf("part %d, before %d, behind %d, reused %d; want part 1, before 0 (the tools), behind 1, reused %d", r.Part, r.Before, r.Behind, r.Reused, tool)
+	}
+	if want := tool + counter.Count("Rules one."); r.Cached != want || r.Rebilled != want-tool {
+		t.Errorf("cached %d, rebilled %d; want %d and %d", r.Cached, r.Rebilled, want, want-tool)
 	}
 }

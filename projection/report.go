@@ -111,6 +111,8 @@ func (p *Projection) Summary() string {
 			continue
 		}
 		switch {
+		case pt.Kind == ToolPart:
+			fmt.Fprintf(&b, " the tools (%s tokens);", plural.Thousands(pt.Prefix))
 		case pt.Kind == SystemPart:
 			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, pt.Scope, plural.Thousands(pt.Prefix))
 		case pt.History:
