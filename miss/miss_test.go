@@ -285,3 +285,31 @@ func TestBedrockToolCachePoint(t *testing.T) {
 		t.Errorf("cached %d, rebilled %d; want %d and %d", r.Cached, r.Rebilled, want, want-tool)
 	}
 }
+
+// TestCacheLimit: with a model that caches at most MaxCacheTokens tokens of a prompt (Amazon Nova), an entry holds
+// no more than that, and a difference after the limit re-bills nothing.
+func TestCacheLimit(t *testing.T) {
+	a := parse(t, `{"system":[{"text":"Rules one."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"Turn one."},{"cachePoint":{"type":"default"}}]}]}`, "")
+	b := parse(t, `{"system":[{"text":"Rules one."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"Turn two."},{"cachePoint":{"type":"default"}}]}]}`, "")
+	sys := counter.Count("Rules one.")
+	for _, tc := range []struct {
+		limit, cached, reused int
+	}{
+		{0, sys + counter.Count("Turn one."), sys},
+		{sys, sys, sys}, // the limit at the system's end: the message's entry holds nothing more, nothing is lost
+		{sys - 1, sys - 1, sys - 1},
+	} {
+		r, err := miss.Compare(a, b, miss.Rules{Explicit: true, MinCacheTokens: 1, Step: 1, MaxCacheTokens: tc.limit}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Cached != tc.cached || r.Reused != tc.reused || r.Rebilled != tc.cached-tc.reused {
+			t.Errorf("limit %d: cached %d reused %d rebilled %d, want %d, %d, %d", tc.limit, r.Cached, r.Reused, r.Rebilled, tc.cached, tc.reused, tc.cached-tc.reused)
+		}
+	}
+	cat, _ := projection.NewCatalog(nil)
+	nova := parse(t, `{"modelId":"amazon.nova-pro-v1:0","system":[{"text":"S"}],"messages":[]}`, "bedrock")
+	if r := miss.RulesFor(cat, nova); r.MaxCacheTokens != 20000 || r.MinCacheTokens != 1000 {
+		t.Errorf("Nova's rules %+v: want at most 20,000 cached from 1,000 on", r)
+	}
+}

@@ -1,0 +1,95 @@
+package projection_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/promptc/promptc/projection"
+)
+
+// TestSimulateCacheLimit: a model that caches at most MaxCacheTokens tokens of a prompt (Amazon Nova) reads and
+// writes no token after them; they are sent uncached and counted beyond the limit, and the report says so.
+func TestSimulateCacheLimit(t *testing.T) {
+	m := model(projection.Bedrock, 1, 4)
+	g, gt, sys := tokens("G\n\n"), tokens("G\n\n")+tokens("T\n\n"), tokens("G\n\n")+tokens("T\n\n")+tokens("S\n")
+	m.MaxCacheTokens = gt // the limit falls at the end of the task segment
+	sim, err := projection.Simulate([]projection.Replay{session}, projection.Options{Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in1 := sys + tokens("u1")
+	in2 := sys + tokens("u1") + tokens("a1") + tokens("u2")
+	want := []projection.Usage{
+		// Turn 1 marks G, T and S: the cache takes G and T (gt tokens), S and the turn are sent uncached.
+		{Session: "s", Turn: 1, InputTokens: in1, CacheWriteTokens: gt, UncachedTokens: in1 - gt, BeyondCapTokens: sys - gt},
+		// Turn 2 reads the first gt tokens back through S's entry, writes nothing new (the history's marker is past the
+		// limit), and everything after the limit up to the history's marker is beyond it.
+		{Session: "s", Turn: 2, InputTokens: in2, CacheReadTokens: gt, UncachedTokens: in2 - gt,
+			BeyondCapTokens: sys + tokens("u1") + tokens("a1") - gt},
+	}
+	u := usage(t, sim, projection.LayoutPromptc)
+	for i := range want {
+		g := u[i]
+		g.HitRate, g.RelativeCost, g.WriteCost = 0, 0, 0
+		if g != want[i] {
+			t.Errorf("turn %d: %+v, want %+v", i+1, g, want[i])
+		}
+	}
+	if g >= gt {
+		t.Fatalf("the test needs G shorter than G and T")
+	}
+	var text bytes.Buffer
+	if err := sim.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	total := want[0].BeyondCapTokens + want[1].BeyondCapTokens
+	for _, frag := range []string{
+		fmt.Sprintf("minimum 1 tokens, at most %d cached", gt),
+		fmt.Sprintf("beyond the cache limit: %d tokens after the first %d of a prompt were sent uncached", total, gt),
+	} {
+		if !strings.Contains(text.String(), frag) {
+			t.Errorf("report lacks %q:\n%s", frag, text.String())
+		}
+	}
+	// Without a limit, nothing is beyond it and the report has no such line.
+	m.MaxCacheTokens = 0
+	sim, _ = projection.Simulate([]projection.Replay{session}, projection.Options{Model: m})
+	text.Reset()
+	_ = sim.WriteText(&text)
+	if sim.Layouts[0].Total.BeyondCapTokens != 0 || strings.Contains(text.String(), "beyond the cache limit") {
+		t.Errorf("no limit, yet tokens beyond it:\n%s", text.String())
+	}
+}
+
+// TestProjectCacheLimitSummary: project's summary says how many of a request's cached tokens the limit drops.
+func TestProjectCacheLimitSummary(t *testing.T) {
+	m := model(projection.Bedrock, 1, 4)
+	m.MaxCacheTokens = tokens("G\n\n")
+	pr := project(t, projection.Input{Runbook: gts, History: convo, Turn: "u2"}, projection.Options{Model: m})
+	last := tokens("G\n\n") + tokens("T\n\n") + tokens("S\n") + tokens("u1") + tokens("a1")
+	want := fmt.Sprintf("this model caches at most %d tokens of a prompt: the %d after them are billed as input", m.MaxCacheTokens, last-m.MaxCacheTokens)
+	if !strings.Contains(pr.Summary(), want) {
+		t.Errorf("summary %q lacks %q", pr.Summary(), want)
+	}
+}
+
+// TestNovaRows: the Nova rows carry the model cards' figures: a 1,000-token minimum per checkpoint, 4 checkpoints,
+// 5 minutes, at most 20,000 tokens cached, and no checkpoint in the tools.
+func TestNovaRows(t *testing.T) {
+	cat, err := projection.NewCatalog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"amazon.nova-pro-v1:0", "amazon.nova-lite-v1:0", "amazon.nova-micro-v1:0"} {
+		m, err := cat.Model(projection.Bedrock, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.MinCacheTokens != 1000 || m.MaxBreakpoints != 4 || m.MaxCacheTokens != 20000 || m.ToolMarkers ||
+			len(m.TTLs) != 1 || m.TTLs[0] != projection.TTL5m {
+			t.Errorf("%s: %+v", name, m)
+		}
+	}
+}
