@@ -313,3 +313,21 @@ func TestCacheLimit(t *testing.T) {
 		t.Errorf("Nova's rules %+v: want at most 20,000 cached from 1,000 on", r)
 	}
 }
+
+// TestDeepSeekStorageUnits: DeepSeek's entry is A's whole prompt in whole 64-token storage units (the model table's
+// row), read only whole.
+func TestDeepSeekStorageUnits(t *testing.T) {
+	prompt := strings.Repeat("Check the invoice. ", 20) // 81 tokens as a message's content (the trailing space its own)
+	if n := counter.Count(prompt); n != 81 {
+		t.Fatalf("the prompt counts %d tokens; the figures below need 81", n)
+	}
+	a := parse(t, `{"model":"deepseek-chat","messages":[{"role":"system","content":"`+prompt+`"}]}`, "")
+	b := parse(t, `{"model":"deepseek-chat","messages":[{"role":"system","content":"`+prompt+`"},{"role":"user","content":"Why?"}]}`, "")
+	r, err := miss.Compare(a, b, miss.RulesFor(nil, a), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Extends || r.Cached != 64 || r.Reused != 64 || r.Rebilled != 0 {
+		t.Errorf("extends %v, cached %d, reused %d, rebilled %d; want an extension reading 64 of the 81 tokens", r.Extends, r.Cached, r.Reused, r.Rebilled)
+	}
+}

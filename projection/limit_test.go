@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/projection"
 )
 
@@ -91,5 +92,48 @@ func TestNovaRows(t *testing.T) {
 			len(m.TTLs) != 1 || m.TTLs[0] != projection.TTL5m {
 			t.Errorf("%s: %+v", name, m)
 		}
+	}
+}
+
+// TestSimulateDeepSeekUnits: DeepSeek reads a cached prefix unit only whole, and in whole 64-token storage units:
+// turn 2 begins with turn 1's request and reply, a unit of 96 tokens, of which it reads 64 (the catalog's row:
+// minimum 64, step 64). Counted by hand: the runbook is 81 tokens, "Look at NW-142 first." 7, the reply 8, "Why?" 2.
+func TestSimulateDeepSeekUnits(t *testing.T) {
+	cat, err := projection.NewCatalog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := cat.Model(projection.DeepSeek, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rb := &assemble.Artifact{Text: strings.Repeat("Check the invoice. ", 20) + "\n"}
+	s := projection.Replay{Name: "s", Runbook: rb, Turns: []string{"Look at NW-142 first.", "Why?"},
+		Replies: []string{"The login fails because the cookie expired."}}
+	if got := []int{tokens(rb.Text), tokens(s.Turns[0]), tokens(s.Replies[0]), tokens(s.Turns[1])}; fmt.Sprint(got) != "[81 7 8 2]" {
+		t.Fatalf("token counts %v, want [81 7 8 2]: the hand count below needs them", got)
+	}
+	sim, err := projection.Simulate([]projection.Replay{s}, projection.Options{Model: m})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := usage(t, sim, projection.LayoutPromptc)
+	want := []projection.Usage{
+		{Session: "s", Turn: 1, InputTokens: 88, UncachedTokens: 88},
+		// 81 + 7 + 8 = 96 tokens in the unit turn 2 begins with; whole 64-token units: 64 read, 98 - 64 uncached.
+		{Session: "s", Turn: 2, InputTokens: 98, CacheReadTokens: 64, UncachedTokens: 34, HitRate: 0.6531},
+	}
+	for i := range want {
+		g := u[i]
+		g.RelativeCost, g.WriteCost = 0, 0
+		if g != want[i] {
+			t.Errorf("turn %d: %+v, want %+v", i+1, g, want[i])
+		}
+	}
+	// The same unit with no storage unit (step 1) is read whole: 96.
+	m.Step = 1
+	sim, _ = projection.Simulate([]projection.Replay{s}, projection.Options{Model: m})
+	if r := usage(t, sim, projection.LayoutPromptc)[1].CacheReadTokens; r != 96 {
+		t.Errorf("step 1: read %d, want the whole unit's 96", r)
 	}
 }
