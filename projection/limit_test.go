@@ -137,3 +137,36 @@ func TestSimulateDeepSeekUnits(t *testing.T) {
 		t.Errorf("step 1: read %d, want the whole unit's 96", r)
 	}
 }
+
+// TestBedrockClaudeRows: the Claude rows on Bedrock carry the prompt-caching page's table, whose minimums differ
+// from Anthropic's own API for Sonnet 4.5 (4,096 on Bedrock, 1,024 at Anthropic), and whose 1-hour lifetime only
+// some models take.
+func TestBedrockClaudeRows(t *testing.T) {
+	cat, err := projection.NewCatalog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		min  int
+		ttls string
+	}{
+		{"anthropic.claude-sonnet-4-5-20250929-v1:0", 4096, "[5m 1h]"},
+		{"anthropic.claude-sonnet-4-6", 1024, "[5m]"},
+		{"anthropic.claude-opus-4-5-20251101-v1:0", 4096, "[5m 1h]"},
+		{"anthropic.claude-opus-4-6-v1", 4096, "[5m]"},
+		{"anthropic.claude-haiku-4-5-20251001-v1:0", 4096, "[5m 1h]"},
+	} {
+		m, err := cat.Model(projection.Bedrock, tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.MinCacheTokens != tc.min || fmt.Sprint(m.TTLs) != tc.ttls || m.MaxBreakpoints != 4 || !m.ToolMarkers ||
+			!m.Supports(projection.CacheAutomatic) || m.MaxCacheTokens != 0 {
+			t.Errorf("%s: minimum %d, lifetimes %v; want %d and %s, 4 checkpoints, tools, automatic, no limit", tc.name, m.MinCacheTokens, m.TTLs, tc.min, tc.ttls)
+		}
+		if err := m.Check(projection.CacheExplicit, projection.TTL1h); (err == nil) != (tc.ttls == "[5m 1h]") {
+			t.Errorf("%s: --ttl 1h accepted: %v", tc.name, err)
+		}
+	}
+}
