@@ -170,3 +170,28 @@ func TestBedrockClaudeRows(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiRows: the Gemini rows carry the caching page's 2,048-token minimum for both 2.5 models and the pricing
+// page's ratios: hits a tenth of the input price, storage $1.00 against $0.30 (Flash) and $4.50 against $1.25
+// (Pro) per million tokens an hour.
+func TestGeminiRows(t *testing.T) {
+	cat, err := projection.NewCatalog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name    string
+		storage float64
+	}{
+		{"gemini-2.5-flash", 1.00 / 0.30},
+		{"gemini-2.5-pro", 4.50 / 1.25},
+	} {
+		m, err := cat.Model(projection.Gemini, tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.MinCacheTokens != 2048 || m.CacheRead != 0.1 || abs(m.StoragePerHour-tc.storage) > 1e-4 {
+			t.Errorf("%s: minimum %d, read %v, storage %v; want 2,048, 0.1, %.4f", tc.name, m.MinCacheTokens, m.CacheRead, m.StoragePerHour, tc.storage)
+		}
+	}
+}
