@@ -195,3 +195,32 @@ func TestGeminiRows(t *testing.T) {
 		}
 	}
 }
+
+// TestDeepSeekRows: every DeepSeek row reads whole units in 64-token storage units, at the pricing page's ratios:
+// deepseek-flash $0.003 against $0.15 (0.02), deepseek-v4-pro $0.022 against $0.66 (0.0333), and deepseek-chat,
+// billed as deepseek-flash, 0.02.
+func TestDeepSeekRows(t *testing.T) {
+	cat, err := projection.NewCatalog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		read float64
+	}{
+		{"deepseek-chat", 0.003 / 0.15},
+		{"deepseek-flash", 0.003 / 0.15},
+		{"deepseek-v4-pro", 0.022 / 0.66},
+	} {
+		m, err := cat.Model(projection.DeepSeek, tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.MinCacheTokens != 64 || m.Step != 64 || !m.ReplyUnits || abs(m.CacheRead-tc.read) > 1e-4 || m.CacheWrite != 1 {
+			t.Errorf("%s: %+v; want units of 64 from 64, read %.4f", tc.name, m, tc.read)
+		}
+	}
+	if m, _ := cat.Model(projection.DeepSeek, ""); m.Name != "deepseek-chat" {
+		t.Errorf("default DeepSeek model %s, want deepseek-chat", m.Name)
+	}
+}
