@@ -20,6 +20,8 @@ type Rules struct {
 	Step int
 	// Whole: a later request reads an automatic entry only whole (DeepSeek's prefix units), never a part of it.
 	Whole bool
+	// MaxCacheTokens is the most an entry holds (Amazon Nova: a prompt's first 20,000 tokens); 0 for no limit.
+	MaxCacheTokens int
 }
 
 // RulesFor returns the rules for body b's provider and model, from the model table (cat; nil: the built-in rows)
@@ -41,7 +43,7 @@ func RulesFor(cat *projection.Catalog, a *Body) Rules {
 		if err != nil {
 			m, _ = cat.Model(p, "")
 		}
-		r.MinCacheTokens = m.MinCacheTokens
+		r.MinCacheTokens, r.MaxCacheTokens = m.MinCacheTokens, m.MaxCacheTokens
 		if m.Step > 0 {
 			r.Step = m.Step
 		}
@@ -148,15 +150,19 @@ func Compare(a, b *Body, rules Rules, counter *tokens.Counter) (*Result, error) 
 }
 
 // stepped is how much of a prefix of n tokens an entry holds: 0 under the minimum, else the minimum plus whole
-// steps (explicit entries hold their whole prefix).
+// steps (explicit entries hold their whole prefix), never more than MaxCacheTokens.
 func (r Rules) stepped(n int) int {
 	switch {
 	case n < r.MinCacheTokens:
 		return 0
 	case r.Explicit || r.Step <= 1:
-		return n
+	default:
+		n = r.MinCacheTokens + (n-r.MinCacheTokens)/r.Step*r.Step
 	}
-	return r.MinCacheTokens + (n-r.MinCacheTokens)/r.Step*r.Step
+	if r.MaxCacheTokens > 0 {
+		return min(n, r.MaxCacheTokens)
+	}
+	return n
 }
 
 // countParts counts the tokens of each part, and last that of the first off bytes of part at: tokenizing is most

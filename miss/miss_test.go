@@ -9,7 +9,10 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/miss"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/tokens"
 )
+
+var counter = tokens.New(tokens.O200k)
 
 func parse(t *testing.T, body, provider string) *miss.Body {
 	t.Helper()
@@ -257,5 +260,74 @@ func TestSystemIsLeading(t *testing.T) {
 	}
 	if k := b.Parts[3].Kind; k != miss.Message {
 		t.Errorf("the late system message is a %s part", k)
+	}
+}
+
+// TestBedrockToolCachePoint: a cachePoint closing toolConfig.tools is an entry at the tools' end, so a change in
+// the system prompt still reads the tools back: Reused is the tools' tokens, the breakpoint fallen behind is the
+// system's.
+func TestBedrockToolCachePoint(t *testing.T) {
+	const tools = `"toolConfig":{"tools":[{"toolSpec":{"name":"f","description":"d","inputSchema":{"json":{"type":"object"}}}},{"cachePoint":{"type":"default"}}]}`
+	a := parse(t, `{`+tools+`,"system":[{"text":"Rules one."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"hi"}]}]}`, "")
+	b := parse(t, `{`+tools+`,"system":[{"text":"Rules two."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"hi"}]}]}`, "")
+	if a.Provider != "bedrock" || len(a.Parts) != 3 || a.Parts[0].Kind != miss.Tool || !a.Parts[0].Marker {
+		t.Fatalf("parts %+v: want the tool marked, then the system, then the message", a.Parts)
+	}
+	r, err := miss.Compare(a, b, miss.Rules{Explicit: true, MinCacheTokens: 1, Step: 1}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := counter.Count(`{"toolSpec":{"description":"d","inputSchema":{"json":{"type":"object"}},"name":"f"}}`)
+	if r.Part != 1 || r.Before != 0 || r.Behind != 1 || r.Reused != tool {
+		t.Errorf("part %d, before %d, behind %d, reused %d; want part 1, before 0 (the tools), behind 1, reused %d", r.Part, r.Before, r.Behind, r.Reused, tool)
+	}
+	if want := tool + counter.Count("Rules one."); r.Cached != want || r.Rebilled != want-tool {
+		t.Errorf("cached %d, rebilled %d; want %d and %d", r.Cached, r.Rebilled, want, want-tool)
+	}
+}
+
+// TestCacheLimit: with a model that caches at most MaxCacheTokens tokens of a prompt (Amazon Nova), an entry holds
+// no more than that, and a difference after the limit re-bills nothing.
+func TestCacheLimit(t *testing.T) {
+	a := parse(t, `{"system":[{"text":"Rules one."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"Turn one."},{"cachePoint":{"type":"default"}}]}]}`, "")
+	b := parse(t, `{"system":[{"text":"Rules one."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"Turn two."},{"cachePoint":{"type":"default"}}]}]}`, "")
+	sys := counter.Count("Rules one.")
+	for _, tc := range []struct {
+		limit, cached, reused int
+	}{
+		{0, sys + counter.Count("Turn one."), sys},
+		{sys, sys, sys}, // the limit at the system's end: the message's entry holds nothing more, nothing is lost
+		{sys - 1, sys - 1, sys - 1},
+	} {
+		r, err := miss.Compare(a, b, miss.Rules{Explicit: true, MinCacheTokens: 1, Step: 1, MaxCacheTokens: tc.limit}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Cached != tc.cached || r.Reused != tc.reused || r.Rebilled != tc.cached-tc.reused {
+			t.Errorf("limit %d: cached %d reused %d rebilled %d, want %d, %d, %d", tc.limit, r.Cached, r.Reused, r.Rebilled, tc.cached, tc.reused, tc.cached-tc.reused)
+		}
+	}
+	cat, _ := projection.NewCatalog(nil)
+	nova := parse(t, `{"modelId":"amazon.nova-pro-v1:0","system":[{"text":"S"}],"messages":[]}`, "bedrock")
+	if r := miss.RulesFor(cat, nova); r.MaxCacheTokens != 20000 || r.MinCacheTokens != 1000 {
+		t.Errorf("Nova's rules %+v: want at most 20,000 cached from 1,000 on", r)
+	}
+}
+
+// TestDeepSeekStorageUnits: DeepSeek's entry is A's whole prompt in whole 64-token storage units (the model table's
+// row), read only whole.
+func TestDeepSeekStorageUnits(t *testing.T) {
+	prompt := strings.Repeat("Check the invoice. ", 20) // 81 tokens as a message's content (the trailing space its own)
+	if n := counter.Count(prompt); n != 81 {
+		t.Fatalf("the prompt counts %d tokens; the figures below need 81", n)
+	}
+	a := parse(t, `{"model":"deepseek-chat","messages":[{"role":"system","content":"`+prompt+`"}]}`, "")
+	b := parse(t, `{"model":"deepseek-chat","messages":[{"role":"system","content":"`+prompt+`"},{"role":"user","content":"Why?"}]}`, "")
+	r, err := miss.Compare(a, b, miss.RulesFor(nil, a), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Extends || r.Cached != 64 || r.Reused != 64 || r.Rebilled != 0 {
+		t.Errorf("extends %v, cached %d, reused %d, rebilled %d; want an extension reading 64 of the 81 tokens", r.Extends, r.Cached, r.Reused, r.Rebilled)
 	}
 }

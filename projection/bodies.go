@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -71,6 +72,7 @@ type bedrockToolConfig struct {
 	Tools []json.RawMessage `json:"tools"`
 }
 
+// bedrockTool is one entry of toolConfig.tools: a tool's spec, or the cache point that follows the specs.
 type bedrockTool struct {
 	ToolSpec   *bedrockToolSpec   `json:"toolSpec,omitempty"`
 	CachePoint *bedrockCachePoint `json:"cachePoint,omitempty"`
@@ -98,6 +100,15 @@ func cachePoint(t TTL) bedrockBlock {
 	return bedrockBlock{CachePoint: cp}
 }
 
+// markedTools returns the last tool's part when a cache marker follows the tools (placeMarkers), else nil.
+func (b *builder) markedTools() *Part {
+	n := len(b.toolJSON)
+	if n == 0 || n > len(b.parts) || b.parts[n-1].Kind != ToolPart || !b.parts[n-1].Marker || b.mode != CacheExplicit {
+		return nil
+	}
+	return &b.parts[n-1]
+}
+
 // bedrockContent is an Anthropic block as a Converse block.
 func bedrockContent(blk contentBlock, _ *Part) bedrockBlock {
 	switch blk.Type {
@@ -123,6 +134,11 @@ func (b *builder) bedrock() bedrockBody {
 	body := bedrockBody{InferenceConfig: bedrockInference{MaxTokens: b.opt.MaxTokens}}
 	if len(b.toolJSON) > 0 {
 		body.ToolConfig = &bedrockToolConfig{Tools: b.toolJSON}
+		if t := b.markedTools(); t != nil {
+			// The Converse API's tools checkpoint: a tool of its own, {"cachePoint": …}, after the specs it caches.
+			cp, _ := blocks.CanonicalJSON(bedrockTool{CachePoint: cachePoint(t.TTL).CachePoint}, "")
+			body.ToolConfig.Tools = append(slices.Clip(b.toolJSON), cp)
+		}
 	}
 	for i := range b.parts {
 		p := &b.parts[i]

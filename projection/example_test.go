@@ -190,14 +190,15 @@ func ExampleOptions_Check() {
 // task's tools sent natively, and cache points after the runbook's segments and the history, at most 4, for the
 // provider's default model.
 func ExampleProjectTurn() {
-	pr, err := projection.ProjectTurn("../examples/tracker", "chat", "conversation", 2, projection.Bedrock, "", projection.Options{})
+	// On Bedrock, Claude Sonnet 4.5 (the default) caches from 4,096 tokens; Sonnet 4.6 from 1,024.
+	pr, err := projection.ProjectTurn("../examples/tracker", "chat", "conversation", 2, projection.Bedrock, "anthropic.claude-sonnet-4-6", projection.Options{})
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(pr.Model.Name, len(pr.Markers()), "cache points")
 	fmt.Println(strings.Contains(string(pr.Body), `"cachePoint"`), strings.Contains(string(pr.Body), `"toolSpec"`))
 	// Output:
-	// anthropic.claude-sonnet-4-5-20250929-v1:0 4 cache points
+	// anthropic.claude-sonnet-4-6 4 cache points
 	// true true
 }
 

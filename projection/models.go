@@ -85,6 +85,13 @@ type Model struct {
 	// (Practice says where that is reported); promptc places markers from the larger of the two. 0 for none.
 	PracticeMinCacheTokens int
 	Practice               string
+	// ToolMarkers: the model takes a cache marker after the tool definitions (Claude's cache_control on its last
+	// tool, a cachePoint closing Bedrock's toolConfig.tools; Amazon Nova takes none there). promptc places one only
+	// with a breakpoint to spare (docs/providers.md#tools-and-the-breakpoint-limit).
+	ToolMarkers bool
+	// MaxCacheTokens is the longest prefix the provider caches (Amazon Nova on Bedrock: 20,000 tokens); the tokens
+	// of a request after it are never read from or written to the cache. 0 for no limit.
+	MaxCacheTokens int
 }
 
 // offered is Modes, or, for a row that lists none (a Model built in Go), what its matching implies: automatic
@@ -206,6 +213,8 @@ var builtin = sync.OnceValue(func() []Model {
 			ReplyUnits             bool      `toml:"reply_units"`
 			PracticeMin            int       `toml:"practice_min_cache_tokens"`
 			Practice               string    `toml:"practice"`
+			ToolMarkers            bool      `toml:"tool_markers"`
+			MaxCacheTokens         int       `toml:"max_cache_tokens"`
 		} `toml:"model"`
 	}
 	md, err := toml.Decode(modelsTOML, &doc)
@@ -232,6 +241,7 @@ var builtin = sync.OnceValue(func() []Model {
 			ImplicitCacheRead: r.ImplicitCacheRead, Default: r.Default, Source: r.Source, Checked: r.Checked,
 			TTLWrite: r.TTLWrite, NoRefresh: r.NoRefresh, Considered: r.Considered, StoragePerHour: r.StoragePerHour,
 			ReplyUnits: r.ReplyUnits, PracticeMinCacheTokens: r.PracticeMin, Practice: r.Practice,
+			ToolMarkers: r.ToolMarkers, MaxCacheTokens: r.MaxCacheTokens,
 		}
 		for _, s := range r.Modes {
 			c, err := ParseCacheMode(s)

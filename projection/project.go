@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"time"
 
 	"github.com/promptc/promptc/assemble"
@@ -436,7 +437,8 @@ func (s partSlice) Prefix(i int) int { return s[i].Prefix }
 
 // placeMarkers returns the parts cache markers follow, in order: the end of each system part whose prefix reaches
 // the minimum, and the end of the history (lastHistory, -1 for none); at most MaxBreakpoints, the history's kept
-// first, then the system's from the first (the prefixes shared most widely). naive places one marker, on the
+// first, then the system's from the first (the prefixes shared most widely), then, where the model takes one
+// (ToolMarkers), the end of the tools. naive places one marker, on the
 // request's last part, as automatic caching does. None where the model takes no markers.
 func placeMarkers(m Model, mode CacheMode, naive bool, ps parts, lastHistory int) []int {
 	if ps.Len() == 0 {
@@ -493,7 +495,22 @@ func placeMarkers(m Model, mode CacheMode, naive bool, ps parts, lastHistory int
 	if hist >= 0 {
 		out = append(out, hist) // system parts come before the history: the list stays in order
 	}
+	// The tools come first and change least (with the task's gate alone), but the first system marker's prefix
+	// holds them already; a marker of their own only keeps them cached when the runbook's global segment changes,
+	// so it gets a breakpoint only when one is left (docs/providers.md#tools-and-the-breakpoint-limit).
+	if t := lastTool(ps); m.ToolMarkers && budget > 0 && t >= 0 && ps.Prefix(t) >= min {
+		out = append([]int{t}, out...)
+	}
 	return out
+}
+
+// lastTool is the index of the last native tool definition, -1 without tools (they open the request).
+func lastTool(ps parts) int {
+	t := -1
+	for i := 0; i < ps.Len() && ps.At(i).Kind == ToolPart; i++ {
+		t = i
+	}
+	return t
 }
 
 func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
@@ -556,9 +573,10 @@ func control(t TTL) *cacheControl {
 }
 
 type anthropicTool struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"input_schema"`
+	Name         string          `json:"name"`
+	Description  string          `json:"description"`
+	InputSchema  json.RawMessage `json:"input_schema"`
+	CacheControl *cacheControl   `json:"cache_control,omitempty"`
 }
 
 type anthropicBody struct {
@@ -590,6 +608,12 @@ type contentBlock struct {
 
 func (b *builder) anthropic() anthropicBody {
 	body := anthropicBody{Model: b.m.Name, MaxTokens: b.opt.MaxTokens, Tools: b.toolJSON}
+	if p := b.markedTools(); p != nil {
+		t := b.opt.Tools[len(b.toolJSON)-1]
+		js, _ := blocks.CanonicalJSON(anthropicTool{Name: t.Name, Description: t.Description,
+			InputSchema: json.RawMessage(t.SchemaJSON()), CacheControl: control(p.TTL)}, "")
+		body.Tools = append(slices.Clip(b.toolJSON[:len(b.toolJSON)-1]), js)
+	}
 	if b.mode == CacheAutomatic {
 		body.CacheControl = control(b.m.Lifetime(b.ttl))
 	}

@@ -85,6 +85,10 @@ func (p *Projection) Summary() string {
 		fmt.Fprintf(&b, "; %s cache", p.Cache)
 	}
 	marks := p.Markers()
+	if c := m.MaxCacheTokens; c > 0 && len(marks) > 0 && p.Parts[marks[len(marks)-1]].Prefix > c {
+		fmt.Fprintf(&b, "; this model caches at most %s tokens of a prompt: the %s after them are billed as input",
+			plural.Thousands(c), plural.Thousands(p.Parts[marks[len(marks)-1]].Prefix-c))
+	}
 	if len(marks) == 0 {
 		if p.Cache != CacheExplicit {
 			fmt.Fprintf(&b, ", from %s tokens on", plural.Thousands(m.MinCacheTokens))
@@ -111,6 +115,8 @@ func (p *Projection) Summary() string {
 			continue
 		}
 		switch {
+		case pt.Kind == ToolPart:
+			fmt.Fprintf(&b, " the tools (%s tokens);", plural.Thousands(pt.Prefix))
 		case pt.Kind == SystemPart:
 			fmt.Fprintf(&b, " system part %d (%s prefix, %s tokens);", sys, pt.Scope, plural.Thousands(pt.Prefix))
 		case pt.History:
@@ -137,8 +143,12 @@ func (s *Simulation) WriteText(w io.Writer) error {
 	if s.TTL != "" {
 		ttl = ", entries live " + s.TTL
 	}
-	fmt.Fprintf(w, "%s %s, %s cache%s: minimum %s tokens, reads cost %gx and writes %gx the input price\n",
-		s.Provider, s.Model, s.Cache, ttl, plural.Thousands(m.MinCacheTokens), m.CacheRead, m.WritePrice(TTLDefault))
+	limit := ""
+	if m.MaxCacheTokens > 0 {
+		limit = ", at most " + plural.Thousands(m.MaxCacheTokens) + " cached"
+	}
+	fmt.Fprintf(w, "%s %s, %s cache%s: minimum %s tokens%s, reads cost %gx and writes %gx the input price\n",
+		s.Provider, s.Model, s.Cache, ttl, plural.Thousands(m.MinCacheTokens), limit, m.CacheRead, m.WritePrice(TTLDefault))
 	fmt.Fprintf(w, "Token counts are %s estimates.\n", s.Encoding)
 	if c := s.Closest; c != nil {
 		fmt.Fprintf(w, "Nothing is cached: no prefix reaches the minimum of %s counted tokens. The closest, %s of session %s turn %d, has %s: %s short.\n",
@@ -161,6 +171,10 @@ func (s *Simulation) WriteText(w io.Writer) error {
 		}
 		if l.Total.ExpiredTokens > 0 {
 			fmt.Fprintf(w, "expired: %s tokens cached by an earlier turn had expired and were sent again\n", plural.Thousands(l.Total.ExpiredTokens))
+		}
+		if l.Total.BeyondCapTokens > 0 {
+			fmt.Fprintf(w, "beyond the cache limit: %s tokens after the first %s of a prompt were sent uncached (this model caches no more)\n",
+				plural.Thousands(l.Total.BeyondCapTokens), plural.Thousands(m.MaxCacheTokens))
 		}
 	}
 	if len(s.Lifetimes) > 1 {

@@ -183,6 +183,59 @@ func TestSDKBedrock(t *testing.T) {
 	}
 }
 
+// TestSDKToolCachePoint: the tools' own checkpoint (a cachePoint entry closing Bedrock's toolConfig.tools, a
+// cache_control on Anthropic's last tool) fills the SDKs' request types, ToolMemberCachePoint for Bedrock, and goes
+// out as built. The rows' minimum is lowered so that the tools alone reach it; turn 1 has no history, so a
+// breakpoint is left for them.
+func TestSDKToolCachePoint(t *testing.T) {
+	f := sdkSetup(t)
+	c := sdkCase{name: "turn-1+tools", in: f.first.in, tools: sdkHandTools()}
+	for _, p := range []projection.Provider{projection.Bedrock, projection.Anthropic} {
+		for _, ttl := range []projection.TTL{projection.TTLDefault, projection.TTL1h} {
+			t.Run(p.String()+"/"+ttl.String(), func(t *testing.T) {
+				m := sdkModel(t, f.cat, p)
+				m.MinCacheTokens, m.Safety = 1, 1
+				pr := sdkProjectWith(t, c, projection.Options{Model: m, TTL: ttl})
+				marks := pr.Markers()
+				if len(marks) == 0 || pr.Parts[marks[0]].Kind != projection.ToolPart || marks[0] != len(c.tools)-1 {
+					t.Fatalf("no marker after the last tool: markers at %v", marks)
+				}
+				if p == projection.Anthropic {
+					sdkCheckAnthropic(t, c, pr)
+					return
+				}
+				want := sdkDecode(t, pr.Body)
+				in := sdkConverseInput(t, want)
+				tools := in.ToolConfig.Tools
+				if len(tools) != len(c.tools)+1 {
+					t.Fatalf("%d entries in toolConfig.tools, want %d specs and a cache point", len(tools), len(c.tools))
+				}
+				last, ok := tools[len(tools)-1].(*btypes.ToolMemberCachePoint)
+				if !ok || last.Value.Type != btypes.CachePointTypeDefault {
+					t.Fatalf("toolConfig.tools ends with %T, want a default ToolMemberCachePoint", tools[len(tools)-1])
+				}
+				if wantTTL := map[bool]btypes.CacheTTL{true: "1h", false: ""}[ttl == projection.TTL1h]; last.Value.Ttl != wantTTL {
+					t.Errorf("tools cache point ttl %q, want %q", last.Value.Ttl, wantTTL)
+				}
+				in.ModelId = aws.String(m.Name)
+				srv := newSDKServer(t, sdkBedrockReply)
+				client := bedrockruntime.New(bedrockruntime.Options{Region: "us-east-1", BaseEndpoint: aws.String(srv.URL),
+					Credentials: aws.CredentialsProviderFunc(func(context.Context) (aws.Credentials, error) {
+						return aws.Credentials{AccessKeyID: "AKIDSDKTEST", SecretAccessKey: "sdk-test-secret"}, nil
+					}), AuthSchemePreference: []string{"sigv4"}, HTTPClient: srv.Client()})
+				if _, err := client.Converse(sdkContext(t), in); err != nil {
+					t.Fatalf("Converse: %v", err)
+				}
+				got := sdkDecode(t, srv.wire(t, "/model/"+url.PathEscape(m.Name)+"/converse"))
+				sdkSame(t, "wire", want, got, nil)
+				if n := strings.Count(string(pr.Body), `"cachePoint"`); n != len(marks) || n > 4 {
+					t.Errorf("%d cachePoints, %d markers (at most 4)", n, len(marks))
+				}
+			})
+		}
+	}
+}
+
 // sdkConverseInput fills a ConverseInput from a Converse body's JSON.
 func sdkConverseInput(t *testing.T, body map[string]any) *bedrockruntime.ConverseInput {
 	t.Helper()

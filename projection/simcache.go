@@ -263,11 +263,11 @@ func (c *cache) explicitRequest(v *view, markers []int, chosen TTL, now time.Dur
 		if !found {
 			return false
 		}
-		stale = max(stale, v.Prefix(j)) // what would be read had nothing expired
+		stale = max(stale, c.limit(v.Prefix(j))) // what would be read had nothing expired
 		if !c.alive(e, now) {
 			return false
 		}
-		u.CacheReadTokens = max(u.CacheReadTokens, v.Prefix(j))
+		u.CacheReadTokens = max(u.CacheReadTokens, c.limit(v.Prefix(j)))
 		if c.refresh {
 			e.used = now
 			c.entries[k] = e
@@ -291,8 +291,12 @@ func (c *cache) explicitRequest(v *view, markers []int, chosen TTL, now time.Dur
 	}
 	done := u.CacheReadTokens // the tokens up to here are read or written already
 	for _, i := range markers {
-		end := v.Prefix(i)
-		if end < c.min || end <= done {
+		if v.Prefix(i) < c.min {
+			continue
+		}
+		u.BeyondCapTokens = max(u.BeyondCapTokens, v.Prefix(i)-c.limit(v.Prefix(i)))
+		end := c.limit(v.Prefix(i))
+		if end <= done {
 			continue
 		}
 		t := markerTTL(c.m, c.mode, chosen, v.At(i))
@@ -331,13 +335,23 @@ func (c *cache) explicitRequest(v *view, markers []int, chosen TTL, now time.Dur
 	}
 }
 
-// cacheable is the tokens automatic caching reads of a shared prefix of n tokens: from the minimum on, in steps.
+// limit is what the cache holds of a prefix of n tokens: all of it, or the model's first MaxCacheTokens (Amazon
+// Nova's 20,000); the tokens after them are never read or written, and are sent uncached.
+func (c *cache) limit(n int) int {
+	if c.m.MaxCacheTokens > 0 {
+		return min(n, c.m.MaxCacheTokens)
+	}
+	return n
+}
+
+// cacheable is the tokens automatic caching reads of a shared prefix of n tokens: from the minimum on, in steps,
+// up to the model's limit.
 func (c *cache) cacheable(n int) int {
 	if n < c.min || c.min <= 0 {
 		return 0
 	}
 	step := max(c.m.Step, 1)
-	return c.min + (n-c.min)/step*step
+	return c.limit(c.min + (n-c.min)/step*step)
 }
 
 // prefixRequest: the longest run of leading parts some earlier request also began with, and that is still cached,
@@ -357,6 +371,9 @@ func (c *cache) prefixRequest(v *view, now time.Duration, u *Usage) {
 	if c.write != 1 {
 		u.CacheWriteTokens = max(c.cacheable(u.InputTokens)-u.CacheReadTokens, 0)
 		u.WriteCost = float64(u.CacheWriteTokens) * c.write
+	}
+	if u.InputTokens >= c.min && c.min > 0 {
+		u.BeyondCapTokens = u.InputTokens - c.limit(u.InputTokens)
 	}
 	u.ExpiredTokens = max(stale-u.CacheReadTokens, 0)
 	c.root.insert(v, c, now)

@@ -60,6 +60,9 @@ func TestSimulateMatchesReference(t *testing.T) {
 			if p == Anthropic {
 				m.Lookback, m.MaxBreakpoints = 2, 2
 				out = append(out, m)
+				m.Lookback, m.MaxBreakpoints, m.MaxCacheTokens = 20, 4, min+60 // a cache limit inside the runbook or the history
+				m.ToolMarkers = true                                           // and the tools' own marker, with tools
+				out = append(out, m)
 			}
 		}
 		return out

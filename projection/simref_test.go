@@ -112,6 +112,13 @@ func (c *refCache) explicitRequest(pr *Projection, hashes [][32]byte, u *Usage) 
 	if last >= 0 && pr.Parts[last].Prefix > u.CacheReadTokens {
 		u.CacheWriteTokens = pr.Parts[last].Prefix - u.CacheReadTokens
 	}
+	if cp := c.m.MaxCacheTokens; cp > 0 {
+		// The cache holds a prompt's first cp tokens: what is read stops there, and so does what is written.
+		cached := u.CacheReadTokens + u.CacheWriteTokens
+		u.CacheReadTokens = min(u.CacheReadTokens, cp)
+		u.CacheWriteTokens = min(cached, cp) - u.CacheReadTokens
+		u.BeyondCapTokens = cached - min(cached, cp)
+	}
 	for _, i := range pr.Markers() {
 		if pr.Parts[i].Prefix >= c.min {
 			c.entries[hashes[i]] = true

@@ -55,6 +55,10 @@ type Usage struct {
 	// StorageCost is what keeping an explicit cache costs (Gemini's cachedContents: tokens × hours × the storage
 	// price), in input tokens' worth.
 	StorageCost float64 `json:"storage_cost,omitempty"`
+	// BeyondCapTokens are the tokens after the model's cache limit (Model.MaxCacheTokens: Amazon Nova caches at
+	// most 20,000 tokens of a prompt) that the request would otherwise have read or written: they are in
+	// UncachedTokens.
+	BeyondCapTokens int `json:"beyond_cap_tokens,omitempty"`
 	// WriteCost is the written tokens' price, in input tokens' worth (CacheWriteTokens at each lifetime's price).
 	WriteCost float64 `json:"write_cost"`
 	// HitRate is CacheReadTokens ÷ InputTokens.
@@ -71,6 +75,7 @@ func (u *Usage) add(v Usage) {
 	u.ExpiredTokens += v.ExpiredTokens
 	u.LongTTLWriteTokens += v.LongTTLWriteTokens
 	u.StorageCost += v.StorageCost
+	u.BeyondCapTokens += v.BeyondCapTokens
 	u.WriteCost += v.WriteCost
 }
 

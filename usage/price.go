@@ -2,6 +2,7 @@ package usage
 
 import (
 	"regexp"
+	"slices"
 
 	"github.com/promptc/promptc/projection"
 )
@@ -20,9 +21,8 @@ var datedSuffix = regexp.MustCompile(`-(\d{8}|\d{4}-\d{2}-\d{2})$`)
 // ratesFor is the adapter between a logged model and the model table (projection.Catalog): ok is false when the
 // table has no row for it, and the bucket is left unpriced.
 //
-// The table gives one cache-write multiple (Model.CacheWrite, the default lifetime's). The one-hour lifetime's is
-// Anthropic's published 2× (docs/providers.md) until the table carries it; point write1h at that field when it
-// does.
+// The one-hour lifetime's write price is the row's own (its ttl_write for "1h": Anthropic's and Bedrock Claude's
+// 2×, docs/providers.md#model-data).
 func ratesFor(cat *projection.Catalog, provider, model string) (rates, bool) {
 	if cat == nil || model == "" {
 		return rates{}, false
@@ -44,10 +44,11 @@ func ratesFor(cat *projection.Catalog, provider, model string) (rates, bool) {
 	return rates{Row: m, Read: m.CacheRead, Write: m.CacheWrite, Write1h: write1h(m)}, true
 }
 
-// write1h is the price of a token written with a one-hour lifetime.
+// write1h is the price of a token written with a one-hour lifetime: the row's price for 1h where it offers that
+// lifetime, else its one write price (a log's 1h writes on such a model were priced by the provider as written).
 func write1h(m projection.Model) float64 {
-	if m.Provider == projection.Anthropic {
-		return 2
+	if slices.Contains(m.TTLs, projection.TTL1h) {
+		return m.WritePrice(projection.TTL1h)
 	}
 	return m.CacheWrite
 }

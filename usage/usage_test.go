@@ -166,3 +166,25 @@ func TestLongLine(t *testing.T) {
 		t.Errorf("the line after the long one: %+v", c)
 	}
 }
+
+// TestReportCostBedrock1h: a Bedrock Claude request that wrote with the one-hour lifetime is priced at the row's
+// 2×, as Anthropic's is. Counted by hand: 40 uncached + 2,000 written for 1h × 2 = 4,040; ÷ 2,040 = 1.98039.
+func TestReportCostBedrock1h(t *testing.T) {
+	cat, err := projection.NewCatalog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tally := usage.NewTally()
+	log := `{"request_id":"b1","model":"anthropic.claude-sonnet-4-5-20250929-v1:0","response":{"output":{"message":{"role":"assistant","content":[{"text":"ok"}]}},"usage":{"inputTokens":40,"outputTokens":25,"totalTokens":2065,"cacheReadInputTokens":0,"cacheWriteInputTokens":2000,"cacheDetails":[{"ttl":"1h","inputTokens":2000}]}}}
+`
+	if diags, err := tally.Read(strings.NewReader(log), "log"); err != nil || len(diags) > 0 {
+		t.Fatal(err, diags)
+	}
+	rep := usage.NewReport(tally, cat)
+	if len(rep.Rows) != 1 {
+		t.Fatalf("rows %+v", rep.Rows)
+	}
+	if r := rep.Rows[0]; r.Provider != "bedrock" || r.Cost != 4040 || r.RelativeCost != 1.9804 {
+		t.Errorf("row %+v: want cost 4,040 and 1.9804", r)
+	}
+}
