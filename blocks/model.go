@@ -18,6 +18,10 @@ type ModelRow struct {
 	// CacheWrite and CacheRead (≥ 0) are the prices of a token written to and read from the cache, as multiples of
 	// the input price; Safety (≥ 1) the factor by which a counted prefix must exceed MinCacheTokens.
 	CacheWrite, CacheRead, Safety *float64
+	// MaxCacheTokens (≥ 0) is the longest prefix the provider caches, 0 for no limit (Amazon Nova: 20,000).
+	MaxCacheTokens *int
+	// ToolMarkers says whether the model takes a cache marker after the tool definitions.
+	ToolMarkers *bool
 	// Source and Checked cite where the data was read, and when.
 	Source, Checked string
 	// Range is the row's [[model]] header.
@@ -62,6 +66,11 @@ var modelKeys = []key[*ModelRow]{
 	modelNumber("cache_read", 0, func(m *ModelRow, f *float64) { m.CacheRead = f }),
 	modelNumber("safety", 1, func(m *ModelRow, f *float64) { m.Safety = f }),
 	modelInt("step", 1, func(m *ModelRow, n *int) { m.Step = n }),
+	modelInt("max_cache_tokens", 0, func(m *ModelRow, n *int) { m.MaxCacheTokens = n }),
+	{name: "tool_markers", kind: kindBool, set: func(_ *tableReader, m *ModelRow, v value) {
+		b := v.b
+		m.ToolMarkers = &b
+	}},
 	{name: "source", kind: kindString, set: func(_ *tableReader, m *ModelRow, v value) { m.Source = v.str }},
 	{name: "checked", kind: kindString, set: func(_ *tableReader, m *ModelRow, v value) { m.Checked = v.str }},
 }

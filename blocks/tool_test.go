@@ -244,6 +244,8 @@ cache_write     = 1
 cache_read      = 0.1
 safety          = 1.1
 step            = 64
+max_cache_tokens = 0
+tool_markers    = false
 `)))
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics:\n%s", diags)
@@ -257,10 +259,12 @@ step            = 64
 	a, d := p.Models[0], p.Models[1]
 	if a.Provider != "anthropic" || a.Name != "claude-sonnet-4-5" || a.MinCacheTokens == nil || *a.MinCacheTokens != 2048 ||
 		a.MaxBreakpoints != nil || a.Lookback != nil || a.Step != nil || a.CacheWrite != nil || a.CacheRead != nil || a.Safety != nil ||
+		a.MaxCacheTokens != nil || a.ToolMarkers != nil ||
 		a.Source != "measured" || a.Checked != "2026-12-02" || a.Range.String() != "promptc.toml:13:1" {
 		t.Errorf("anthropic row = %+v", a)
 	}
-	if d.MinCacheTokens != nil || *d.MaxBreakpoints != 0 || *d.Lookback != 20 || *d.CacheWrite != 1 || *d.CacheRead != 0.1 || *d.Safety != 1.1 || *d.Step != 64 {
+	if d.MinCacheTokens != nil || *d.MaxBreakpoints != 0 || *d.Lookback != 20 || *d.CacheWrite != 1 || *d.CacheRead != 0.1 || *d.Safety != 1.1 || *d.Step != 64 ||
+		d.MaxCacheTokens == nil || *d.MaxCacheTokens != 0 || d.ToolMarkers == nil || *d.ToolMarkers {
 		t.Errorf("dashscope row = %+v", d)
 	}
 
@@ -283,7 +287,7 @@ func TestLoadModelErrors(t *testing.T) {
 		{
 			name: "values out of range or of the wrong kind",
 			manifest: "[[model]]\nprovider = \"openai\"\nname = \"gpt\"\nmin_cache_tokens = 0\nmax_breakpoints = -1\nlookback = -2\ncache_write = -0.5\n" +
-				"cache_read = \"x\"\nsafety = 0.9\nstep = 0\nsorce = \"x\"\nchecked = 3\n",
+				"cache_read = \"x\"\nsafety = 0.9\nstep = 0\nsorce = \"x\"\nchecked = 3\nmax_cache_tokens = -1\ntool_markers = \"no\"\n",
 			want: "promptc.toml:12:1: min_cache_tokens must be at least 1, not 0\n" +
 				"promptc.toml:13:1: max_breakpoints must be at least 0, not -1\n" +
 				"promptc.toml:14:1: lookback must be at least 0, not -2\n" +
@@ -292,7 +296,9 @@ func TestLoadModelErrors(t *testing.T) {
 				"promptc.toml:17:1: safety must be at least 1, not 0.9\n" +
 				"promptc.toml:18:1: step must be at least 1, not 0\n" +
 				"promptc.toml:19:1: unknown key \"sorce\" in [[model]] (did you mean \"source\"?)\n" +
-				"promptc.toml:20:1: checked must be a string, not an integer\n",
+				"promptc.toml:20:1: checked must be a string, not an integer\n" +
+				"promptc.toml:21:1: max_cache_tokens must be at least 0, not -1\n" +
+				"promptc.toml:22:1: tool_markers must be true or false, not a string\n",
 		},
 		{
 			name:     "not finite, a float for an int",

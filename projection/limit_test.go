@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
 )
 
@@ -222,5 +223,39 @@ func TestDeepSeekRows(t *testing.T) {
 	}
 	if m, _ := cat.Model(projection.DeepSeek, ""); m.Name != "deepseek-chat" {
 		t.Errorf("default DeepSeek model %s, want deepseek-chat", m.Name)
+	}
+}
+
+// TestModelRowLimits: a [[model]] row sets max_cache_tokens and tool_markers like any other key, and only what it
+// sets: a Nova model the table lacks starts from Bedrock's default (Claude: tool markers, no cap) until its row says
+// otherwise, and a row that lifts Nova Pro's cap with 0 leaves the rest of the shipped row alone.
+func TestModelRowLimits(t *testing.T) {
+	no, zero, cap := false, 0, 20000
+	cat, err := projection.NewCatalog([]*blocks.ModelRow{
+		{Provider: "bedrock", Name: "amazon.nova-premier-v1:0", ToolMarkers: &no, MaxCacheTokens: &cap},
+		{Provider: "bedrock", Name: "amazon.nova-next-v1:0"},
+		{Provider: "bedrock", Name: "amazon.nova-pro-v1:0", MaxCacheTokens: &zero},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name  string
+		tools bool
+		cap   int
+		min   int
+	}{
+		{"amazon.nova-premier-v1:0", false, 20000, 4096},
+		{"amazon.nova-next-v1:0", true, 0, 4096},
+		{"amazon.nova-pro-v1:0", false, 0, 1000},
+	} {
+		m, err := cat.Model(projection.Bedrock, tt.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.ToolMarkers != tt.tools || m.MaxCacheTokens != tt.cap || m.MinCacheTokens != tt.min {
+			t.Errorf("%s: tool markers %v, max %d, min %d; want %v, %d, %d", tt.name, m.ToolMarkers, m.MaxCacheTokens,
+				m.MinCacheTokens, tt.tools, tt.cap, tt.min)
+		}
 	}
 }

@@ -301,6 +301,10 @@ func NewCatalog(rows []*blocks.ModelRow) (*Catalog, error) {
 		setFloat(&m.CacheWrite, r.CacheWrite)
 		setFloat(&m.CacheRead, r.CacheRead)
 		setFloat(&m.Safety, r.Safety)
+		setInt(&m.MaxCacheTokens, r.MaxCacheTokens)
+		if r.ToolMarkers != nil {
+			m.ToolMarkers = *r.ToolMarkers
+		}
 		if r.Source != "" {
 			m.Source = r.Source
 		}

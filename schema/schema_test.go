@@ -373,3 +373,19 @@ func TestGetUnknown(t *testing.T) {
 		t.Errorf("Get(manifests) = %v, want %s", err, want)
 	}
 }
+
+// TestSchemaProviders: the manifest schema's [[model]] provider enum is the loader's list of providers, in order, so
+// an editor validating with the schema accepts every provider the loader does (bedrock, gemini and deepseek were once
+// missing here).
+func TestSchemaProviders(t *testing.T) {
+	doc := load(t, schema.Manifest)
+	defs := doc["$defs"].(map[string]any)
+	props := defs["model"].(map[string]any)["properties"].(map[string]any)
+	var got []string
+	for _, p := range props["provider"].(map[string]any)["enum"].([]any) {
+		got = append(got, p.(string))
+	}
+	if !slices.Equal(got, blocks.Providers) {
+		t.Errorf("schema providers %q, loader's %q", got, blocks.Providers)
+	}
+}
