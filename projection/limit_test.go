@@ -259,3 +259,33 @@ func TestModelRowLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarySafetyWording: the tokenizer margin is said of a marker where markers are placed, and of the cached
+// prefix where the provider caches without them (DeepSeek's rows take no marker at all).
+func TestSummarySafetyWording(t *testing.T) {
+	cat, err := projection.NewCatalog(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		p     projection.Provider
+		cache projection.CacheMode
+		want  string
+		not   string
+	}{
+		{projection.DeepSeek, projection.CacheDefault, "so a cached prefix needs ", "a marker needs"},
+		{projection.DashScope, projection.CacheExplicit, "so a marker needs ", "a cached prefix needs"},
+	} {
+		m, err := cat.Model(tt.p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m.Safety <= 1 {
+			t.Fatalf("%s's default row has no tokenizer margin (safety %v): the test needs one", tt.p, m.Safety)
+		}
+		pr := project(t, projection.Input{Runbook: gts, History: convo, Turn: "u2"}, projection.Options{Model: m, Cache: tt.cache})
+		if s := pr.Summary(); !strings.Contains(s, tt.want) || strings.Contains(s, tt.not) {
+			t.Errorf("%s summary %q: want %q, not %q", tt.p, s, tt.want, tt.not)
+		}
+	}
+}

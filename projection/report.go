@@ -68,8 +68,14 @@ func (p *Projection) Summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s %s: %s input tokens (o200k_base estimate", m.Provider, m.Name, plural.Thousands(p.Tokens))
 	if m.Safety > 1 {
-		fmt.Fprintf(&b, "; this model's tokenizer differs, so a marker needs %s counted tokens, %.2f × its minimum of %s",
-			plural.Thousands(m.Minimum()), m.Safety, plural.Thousands(max(m.MinCacheTokens, m.PracticeMinCacheTokens)))
+		// Where no marker is placed (automatic or implicit caching: DeepSeek's, OpenAI's) the margin applies to the
+		// cached prefix itself.
+		what := "a marker"
+		if p.Cache != CacheExplicit {
+			what = "a cached prefix"
+		}
+		fmt.Fprintf(&b, "; this model's tokenizer differs, so %s needs %s counted tokens, %.2f × its minimum of %s",
+			what, plural.Thousands(m.Minimum()), m.Safety, plural.Thousands(max(m.MinCacheTokens, m.PracticeMinCacheTokens)))
 	}
 	b.WriteString(")")
 	if p.CacheKey != "" {
