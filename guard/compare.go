@@ -7,6 +7,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/internal/prefix"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -141,7 +142,7 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *tokens
 		c.Task, c.Fixture, c.Kind = a.Task, a.Fixture, a.Kind
 	}
 	c.OldBytes, c.NewBytes = len(oldText), len(newText)
-	c.Offset = commonPrefix(oldText, newText)
+	c.Offset = prefix.Common(oldText, newText)
 	// Line and column name the character holding the first differing byte, which may be inside it.
 	text := newText
 	if c.Offset >= len(newText) {
@@ -199,17 +200,4 @@ func newOrigin(o assemble.Origin) *assemble.Origin {
 		return &o
 	}
 	return nil
-}
-
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	// Compare eight bytes at a time: artifacts are large and mostly equal.
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }

@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/promptc/promptc/internal/prefix"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/tokens"
 )
@@ -205,20 +206,8 @@ func firstDifference(a, b []Part) (part, offset int, why string) {
 		case x.Head != y.Head:
 			return i, 0, "head"
 		case x.Text != y.Text:
-			return i, commonPrefix(x.Text, y.Text), "text"
+			return i, prefix.Common(x.Text, y.Text), "text"
 		}
 	}
 	return len(a), 0, ""
-}
-
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }

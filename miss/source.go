@@ -6,6 +6,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/prefix"
 )
 
 // Source is what the project at hand wrote at the byte where B leaves A's prefix.
@@ -62,7 +63,7 @@ func Attribute(prog *assemble.Program, r *Result) *Source {
 		}
 		best, bestLen, exact := -1, off, false
 		for i, rd := range renders {
-			switch n := commonPrefix(rd.a.Text, sys); {
+			switch n := prefix.Common(rd.a.Text, sys); {
 			case rd.a.Text == sys && !exact:
 				best, exact = i, true
 			case !exact && n > bestLen:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/prefix"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -250,7 +251,7 @@ func sharedLen(texts []string) int {
 	}
 	n := len(texts[0])
 	for _, t := range texts[1:] {
-		n = commonPrefix(texts[0][:n], t)
+		n = prefix.Common(texts[0][:n], t)
 	}
 	for n > 0 && n < len(texts[0]) && !utf8.RuneStart(texts[0][n]) {
 		n--
@@ -323,18 +324,4 @@ func findFixture(arts []*assemble.Artifact, fixture string) *assemble.Artifact {
 		}
 	}
 	return nil
-}
-
-// commonPrefix is the length of the longest common prefix of a and b, in bytes.
-func commonPrefix(a, b string) int {
-	n := min(len(a), len(b))
-	i := 0
-	// Compare eight bytes at a time: runbooks are large and mostly equal.
-	for i+8 <= n && a[i:i+8] == b[i:i+8] {
-		i += 8
-	}
-	for i < n && a[i] == b[i] {
-		i++
-	}
-	return i
 }
