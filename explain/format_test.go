@@ -1,40 +1,31 @@
 package explain_test
 
 import (
-	"encoding"
-	"flag"
+	"bytes"
+	"slices"
 	"testing"
 
 	"github.com/promptc/promptc/explain"
+	"github.com/promptc/promptc/report"
 )
 
-var (
-	_ flag.Value               = new(explain.Format)
-	_ encoding.TextUnmarshaler = new(explain.Format)
-)
-
-func TestFormatSet(t *testing.T) {
-	for _, tt := range []struct {
-		in      string
-		want    explain.Format
-		wantErr string
-	}{
-		{in: "text", want: explain.Text},
-		{in: "json", want: explain.JSON},
-		{in: "markdown", wantErr: `must be text or json, not "markdown"`},
-		{in: "Text", wantErr: `must be text or json, not "Text"`},
-		{in: "", wantErr: `must be text or json, not ""`},
-	} {
-		f := explain.JSON
-		err := f.Set(tt.in)
-		switch {
-		case tt.wantErr != "" && (err == nil || err.Error() != tt.wantErr || f != explain.JSON):
-			t.Errorf("Set(%q) = %v, value %v; want error %s, value unchanged", tt.in, err, f, tt.wantErr)
-		case tt.wantErr == "" && (err != nil || f != tt.want || f.String() != tt.in):
-			t.Errorf("Set(%q) = %v, value %v; want %v", tt.in, err, f, tt.want)
-		}
+// TestFormats: an explain report is written as text or json, and Write refuses a format it does not write rather
+// than falling back to another one.
+func TestFormats(t *testing.T) {
+	if !slices.Equal(explain.Formats, []report.Format{report.Text, report.JSON}) {
+		t.Errorf("Formats = %v, want text and json, text first (the flag's default)", explain.Formats)
 	}
-	if got := explain.Format(5).String(); got != "Format(5)" {
-		t.Errorf("Format(5).String() = %q", got)
+	c := report.Formats(explain.Formats...)
+	if err := c.Set("markdown"); err == nil || err.Error() != `must be text or json, not "markdown"` {
+		t.Errorf(`Set("markdown") = %v`, err)
+	}
+	var b bytes.Buffer
+	err := (&explain.LineReport{}).Write(&b, report.Markdown)
+	if err == nil || b.Len() > 0 {
+		t.Errorf("LineReport.Write(markdown) = %v, wrote %q: want an error and nothing written", err, b.String())
+	}
+	err = (&explain.BlockReport{}).Write(&b, report.Markdown)
+	if err == nil || b.Len() > 0 {
+		t.Errorf("BlockReport.Write(markdown) = %v, wrote %q: want an error and nothing written", err, b.String())
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/report"
 )
 
 // where formats a range for a report: path:line:col, or "" when it names no file.
@@ -212,58 +213,26 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-// Format is the output format of an explain report: the value of promptc explain's --format flag. It implements
-// flag.Value and encoding.TextUnmarshaler, so that the flag cannot hold another.
-type Format uint8
+// Formats are the formats an explain report is written in: text (WriteText) and json (WriteJSON, its fields listed
+// in docs/explain.md). report.Formats(Formats...) is promptc explain's --format flag.
+var Formats = []report.Format{report.Text, report.JSON}
 
-const (
-	// Text is the report for a person (WriteText).
-	Text Format = iota
-	// JSON is the report as one JSON object (WriteJSON), its fields listed in docs/explain.md.
-	JSON
-)
+// Write writes the report in format f, one of Formats.
+func (r *BlockReport) Write(w io.Writer, f report.Format) error {
+	return write(w, f, r.WriteText, r.WriteJSON)
+}
 
-// String is the format as the flag takes it: text or json.
-func (f Format) String() string {
+// Write writes the report in format f, one of Formats.
+func (r *LineReport) Write(w io.Writer, f report.Format) error {
+	return write(w, f, r.WriteText, r.WriteJSON)
+}
+
+func write(w io.Writer, f report.Format, text, json func(io.Writer) error) error {
 	switch f {
-	case Text:
-		return "text"
-	case JSON:
-		return "json"
+	case report.Text:
+		return text(w)
+	case report.JSON:
+		return json(w)
 	}
-	return fmt.Sprintf("Format(%d)", uint8(f))
-}
-
-// Set parses s, text or json (exactly, in lower case). On error f is unchanged and the message reads after the
-// flag's name: `must be text or json, not "yaml"`.
-func (f *Format) Set(s string) error {
-	for _, c := range []Format{Text, JSON} {
-		if c.String() == s {
-			*f = c
-			return nil
-		}
-	}
-	return fmt.Errorf("must be text or json, not %q", s)
-}
-
-// UnmarshalText is Set, for configuration files.
-func (f *Format) UnmarshalText(text []byte) error { return f.Set(string(text)) }
-
-// MarshalText is String.
-func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
-
-// Write writes the report in format f.
-func (r *BlockReport) Write(w io.Writer, f Format) error {
-	if f == JSON {
-		return r.WriteJSON(w)
-	}
-	return r.WriteText(w)
-}
-
-// Write writes the report in format f.
-func (r *LineReport) Write(w io.Writer, f Format) error {
-	if f == JSON {
-		return r.WriteJSON(w)
-	}
-	return r.WriteText(w)
+	return fmt.Errorf("an explain report is written as text or json, not %s", f)
 }

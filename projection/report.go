@@ -10,6 +10,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/report"
 )
 
 // FixtureInput returns the request of turn k (from 1) of fixture f's session of task: the runbook, turns 1 to k-1
@@ -132,6 +133,21 @@ func (p *Projection) Summary() string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), ";")
+}
+
+// SimulationFormats are the formats a Simulation is written in: text (WriteText) and json (WriteJSON).
+// report.Formats(SimulationFormats...) is promptc simulate's --format flag.
+var SimulationFormats = []report.Format{report.Text, report.JSON}
+
+// Write writes the simulation in format f, one of SimulationFormats.
+func (s *Simulation) Write(w io.Writer, f report.Format) error {
+	switch f {
+	case report.Text:
+		return s.WriteText(w)
+	case report.JSON:
+		return s.WriteJSON(w)
+	}
+	return fmt.Errorf("a simulation is written as text or json, not %s", f)
 }
 
 // WriteJSON writes the simulation as indented JSON (the fields' json names), ending in a newline.

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -24,7 +25,7 @@ func ExampleTally_Read() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := usage.NewReport(t, cat).Write(os.Stdout, usage.Markdown); err != nil {
+	if err := usage.NewReport(t, cat).Write(os.Stdout, report.Markdown); err != nil {
 		log.Fatal(err)
 	}
 	// Output:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/report"
 )
 
 // Report is a tally priced with a model table: one row per bucket, sorted by provider, model and task, and the
@@ -84,46 +85,15 @@ func (r *Row) finish() {
 	}
 }
 
-// Format is a report's output format.
-type Format uint8
-
-const (
-	// Text is a table for a terminal.
-	Text Format = iota
-	// Markdown is a table for a pull request or a dashboard.
-	Markdown
-	// JSON is the Report as a JSON object.
-	JSON
-)
-
-var formatNames = []string{"text", "markdown", "json"}
-
-func (f Format) String() string {
-	if int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", f)
-}
-
-// Set parses s (text, markdown or json), so that a Format is a command-line flag.
-func (f *Format) Set(s string) error {
-	for i, n := range formatNames {
-		if s == n {
-			*f = Format(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown format %q: use text, markdown or json", s)
-}
-
-// Write prints the report in format f.
-func (r *Report) Write(w io.Writer, f Format) error {
+// Write prints the report in format f: report.Text (a table for a terminal), report.Markdown (a table for a pull
+// request or a dashboard) or report.JSON (the Report as a JSON object).
+func (r *Report) Write(w io.Writer, f report.Format) error {
 	switch f {
-	case JSON:
+	case report.JSON:
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(r)
-	case Markdown:
+	case report.Markdown:
 		return r.writeMarkdown(w)
 	}
 	return r.writeText(w)

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -127,20 +126,6 @@ func (e *env) checkError(what string, err error) error {
 		}
 		return usageErr(e, "%s: %v", what, err)
 	})
-}
-
-// formatFlag is --format, taking one of formats; the first is the default.
-func formatFlag(usage string, formats ...string) cli.Flag {
-	return &cli.StringFlag{Name: "format", Value: formats[0], Usage: usage + " `FORMAT`: " + orList(formats)}
-}
-
-// format returns the --format value, or a usage error naming the choices.
-func (e *env) format(c *cli.Context, formats ...string) (string, error) {
-	f := c.String("format")
-	if !slices.Contains(formats, f) {
-		return "", usageErr(e, "%s: --format must be %s, not %q", c.Command.Name, orList(formats), f)
-	}
-	return f, nil
 }
 
 // orList joins choices as "a, b or c".

@@ -7,10 +7,11 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/explain"
+	"github.com/promptc/promptc/report"
 )
 
 func explainCommand(e *env) *cli.Command {
-	var format explain.Format
+	format := report.Formats(explain.Formats...)
 	return &cli.Command{
 		Name:      "explain",
 		Usage:     "say why a block renders (or not) in a task, or which block and source wrote a line of an artifact",
@@ -27,7 +28,7 @@ func explainCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "explain BLOCK in task `T`"},
 			&cli.StringFlag{Name: "fixture", Usage: "decide when conditions and placement with fixtures/`F`.toml"},
-			choiceFlag("format", &format, "output `FORMAT`: text or json"),
+			formatChoiceFlag("output", format),
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -43,7 +44,7 @@ func explainCommand(e *env) *cli.Command {
 				if c.IsSet("fixture") {
 					return usageErr(e, "explain: --fixture applies to BLOCK with --task; PATH:LINE names its fixture")
 				}
-				return e.explainLine(arg, format)
+				return e.explainLine(arg, format.Format)
 			}
 			prog, err := e.load()
 			if err != nil {
@@ -59,13 +60,13 @@ func explainCommand(e *env) *cli.Command {
 			if err != nil {
 				return e.explainErr(err)
 			}
-			return r.Write(e.stdout, format)
+			return r.Write(e.stdout, format.Format)
 		},
 	}
 }
 
 // explainLine explains PATH:LINE.
-func (e *env) explainLine(arg string, format explain.Format) error {
+func (e *env) explainLine(arg string, format report.Format) error {
 	path, n, err := explain.ParseTarget(arg)
 	if err != nil {
 		return usageErr(e, "explain: %v", err)

@@ -11,6 +11,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -235,6 +236,7 @@ func (e *env) problems(err error) error {
 }
 
 func simulateCommand(e *env) *cli.Command {
+	format := report.Formats(projection.SimulationFormats...)
 	return &cli.Command{
 		Name:      "simulate",
 		Usage:     "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
@@ -251,7 +253,7 @@ func simulateCommand(e *env) *cli.Command {
 		Flags: append(providerFlags(),
 			&cli.StringSliceFlag{Name: "fixture", Usage: "replay fixtures/`F`.toml (repeat for several sessions, in order)"},
 			&cli.DurationFlag{Name: "gap", DefaultText: "each turn's after, else 30s", Usage: "the time `D` between every two turns (e.g. 4m30s), instead of each turn's after"},
-			formatFlag("write the report as", "text", "json"),
+			formatChoiceFlag("write the report as", format),
 		),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -260,10 +262,6 @@ func simulateCommand(e *env) *cli.Command {
 				return usageErr(e, "simulate takes no arguments, got %q", c.Args().First())
 			}
 			if err := e.requireProvider(c, cmd); err != nil {
-				return err
-			}
-			format, err := e.format(c, "text", "json")
-			if err != nil {
 				return err
 			}
 			prog, opt, err := e.loadForProjection(c, cmd)
@@ -283,10 +281,7 @@ func simulateCommand(e *env) *cli.Command {
 			if err != nil {
 				return cmdErr(e, cmd, "%v", err)
 			}
-			if format == "json" {
-				return sim.WriteJSON(e.stdout)
-			}
-			return sim.WriteText(e.stdout)
+			return sim.Write(e.stdout, format.Format)
 		},
 	}
 }

@@ -8,11 +8,13 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/tokens"
 	"github.com/promptc/promptc/usage"
 )
 
 func usageCommand(e *env) *cli.Command {
+	format := report.Formats(report.AllFormats...)
 	return &cli.Command{
 		Name:      "usage",
 		Usage:     "read logs of real provider responses: tokens, cache hit rate and cost per provider, model and task",
@@ -26,7 +28,7 @@ func usageCommand(e *env) *cli.Command {
 			"project's fixtures and the report names where the real hit rate falls below the prediction. See\n" +
 			"docs/usage.md.",
 		Flags: []cli.Flag{
-			formatFlag("write the report as", "text", "markdown", "json"),
+			formatChoiceFlag("write the report as", format),
 			&cli.BoolFlag{Name: "predict", Usage: "compare each task's hit rate with promptc simulate on the project's fixtures"},
 		},
 		OnUsageError: commandUsageError(e),
@@ -34,14 +36,6 @@ func usageCommand(e *env) *cli.Command {
 			const cmd = "usage"
 			if c.NArg() == 0 {
 				return cmdErr(e, cmd, "name the log files to read (FILE... ; - for stdin)")
-			}
-			name, err := e.format(c, "text", "markdown", "json")
-			if err != nil {
-				return err
-			}
-			var format usage.Format
-			if err := format.Set(name); err != nil {
-				return cmdErr(e, cmd, "%v", err)
 			}
 			prog, cat, err := e.usageCatalog(c.Bool("predict"))
 			if err != nil {
@@ -66,7 +60,7 @@ func usageCommand(e *env) *cli.Command {
 					return e.problems(err)
 				}
 			}
-			return rep.Write(e.stdout, format)
+			return rep.Write(e.stdout, format.Format)
 		},
 	}
 }
