@@ -245,11 +245,7 @@ func (f installFix) commandLine(c *cli.Context) string {
 
 // workspaceError prints the problems workspace reported and returns exit status 2.
 func (e *env) workspaceError(err error) error {
-	var ds blocks.Diagnostics
-	if errors.As(err, &ds) {
-		return e.diagnostics(ds)
-	}
-	return usageErr(e, "%v", err)
+	return e.fail(err, func(err error) error { return usageErr(e, "%v", err) })
 }
 
 // unwrapPathError drops the operation and path an *fs.PathError adds, for a message that names the path already.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -204,11 +203,7 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		}
 		var err error
 		if in, err = projection.FixtureInput(prog, task, req.Fixture, k); err != nil {
-			var ds blocks.Diagnostics
-			if errors.As(err, &ds) {
-				return in, e.diagnostics(ds)
-			}
-			return in, cmdErr(e, cmd, "%v", err)
+			return in, e.fail(err, func(err error) error { return cmdErr(e, cmd, "%v", err) })
 		}
 	}
 	if name := c.String("history"); name != "" {
@@ -218,22 +213,13 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 		}
 		h, err := projection.ReadHistory(bytes.NewReader(data), name, prog.Project.Volatile)
 		if err != nil {
-			return in, e.problems(err)
+			return in, e.fail(err, nil)
 		}
 		in.History = append(in.History, h...)
 	}
 	return in, nil
 }
 
-// problems reports err: its diagnostics when it holds them (a fixture that does not render, a history file's
-// mistakes), or err itself.
-func (e *env) problems(err error) error {
-	var ds blocks.Diagnostics
-	if errors.As(err, &ds) {
-		return e.diagnostics(ds)
-	}
-	return err
-}
 
 func simulateCommand(e *env) *cli.Command {
 	format := report.Formats(projection.SimulationFormats...)
@@ -311,7 +297,7 @@ func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]pr
 	for _, f := range fixtures {
 		s, err := projection.FixtureReplay(prog, task, f)
 		if err != nil {
-			return nil, e.problems(err)
+			return nil, e.fail(err, nil)
 		}
 		out = append(out, s)
 	}

@@ -57,7 +57,7 @@ func usageCommand(e *env) *cli.Command {
 			if prog != nil {
 				tok := tokens.New(tokens.O200k)
 				if err := usage.Predict(rep, prog, cat, tok); err != nil {
-					return e.problems(err)
+					return e.fail(err, nil)
 				}
 			}
 			return rep.Write(e.stdout, format.Format)
