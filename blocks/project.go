@@ -1,7 +1,9 @@
 package blocks
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -334,6 +336,70 @@ func (p *Project) SampleFixture(task string) *Fixture {
 		return fs[0]
 	}
 	return nil
+}
+
+// FixtureFor returns the fixture to render task with: the one named name, which must render the task, or with name
+// "" the task's DefaultFixture. Every refusal is a *FixtureError saying which of the four it is.
+func (p *Project) FixtureFor(task, name string) (*Fixture, error) {
+	if name != "" {
+		f := p.Fixture(name)
+		if f == nil {
+			all := make([]string, len(p.Fixtures))
+			for i, f := range p.Fixtures {
+				all[i] = f.Name
+			}
+			return nil, &FixtureError{Problem: UnknownFixture, Task: task, Name: name, Names: all}
+		}
+		if !f.AdmitsTask(task) {
+			return nil, &FixtureError{Problem: FixtureExcludesTask, Task: task, Name: name}
+		}
+		return f, nil
+	}
+	f, names := p.DefaultFixture(task)
+	switch {
+	case f != nil:
+		return f, nil
+	case len(names) == 0:
+		return nil, &FixtureError{Problem: NoFixtureForTask, Task: task}
+	}
+	return nil, &FixtureError{Problem: SeveralFixturesForTask, Task: task, Names: names}
+}
+
+// FixtureProblem says why FixtureFor found no fixture.
+type FixtureProblem uint8
+
+const (
+	// UnknownFixture: no fixture has the name asked for.
+	UnknownFixture FixtureProblem = iota
+	// FixtureExcludesTask: the fixture named does not render the task (its tasks do not admit it).
+	FixtureExcludesTask
+	// NoFixtureForTask: no name was given and no fixture renders the task.
+	NoFixtureForTask
+	// SeveralFixturesForTask: no name was given and several fixtures render the task.
+	SeveralFixturesForTask
+)
+
+// FixtureError is FixtureFor's refusal. Its message names the fixture and the task, with a did-you-mean for an
+// unknown name and the choices when several fixtures would do; a command adds how to choose (a flag, a file).
+type FixtureError struct {
+	Problem FixtureProblem
+	// Task is the task asked for; Name the fixture named (UnknownFixture, FixtureExcludesTask).
+	Task, Name string
+	// Names are the project's fixtures (UnknownFixture) or those rendering the task (SeveralFixturesForTask), by
+	// name.
+	Names []string
+}
+
+func (e *FixtureError) Error() string {
+	switch e.Problem {
+	case UnknownFixture:
+		return fmt.Sprintf("no fixture %q%s", e.Name, DidYouMean(e.Name, e.Names))
+	case FixtureExcludesTask:
+		return fmt.Sprintf("fixture %q does not render task %q (see its tasks)", e.Name, e.Task)
+	case NoFixtureForTask:
+		return fmt.Sprintf("no fixture renders task %q", e.Task)
+	}
+	return fmt.Sprintf("%d fixtures render task %q (%s): choose one", len(e.Names), e.Task, strings.Join(e.Names, ", "))
 }
 
 // Fixture returns the fixture named name, or nil.

@@ -83,7 +83,7 @@ func Block(prog *assemble.Program, task, id string, f *blocks.Fixture) (*BlockRe
 		f, sure = DefaultFixture(p, task)
 		r.FixtureGuessed = f != nil && !sure
 	} else if !f.AdmitsTask(task) {
-		return nil, fmt.Errorf("fixture %q does not render task %q (see its tasks)", f.Name, task)
+		return nil, &blocks.FixtureError{Problem: blocks.FixtureExcludesTask, Task: task, Name: f.Name}
 	}
 	arts, err := render(prog, task, f, b.Section)
 	if err != nil {

@@ -31,8 +31,9 @@ func FixtureInput(prog *assemble.Program, task string, f *blocks.Fixture, k int)
 }
 
 // ProjectTurn is the one call for the common case: it loads the project in dir, and returns the request body of
-// turn k (from 1) of fixture's session of task for provider p's model named model ("" for the provider's default,
-// a [[model]] row of the project included), with the task's [[tool]]s sent natively. opt's other fields (cache
+// turn k (from 1) of fixture's session of task ("" for the task's only fixture: blocks.Project.FixtureFor) for
+// provider p's model named model ("" for the provider's default, a [[model]] row of the project included), with
+// the task's [[tool]]s sent natively. opt's other fields (cache
 // mode, lifetime, history budget) apply as given; its Model and Tools are set here. A project that does not load
 // returns its diagnostics (blocks.Diagnostics) as the error.
 func ProjectTurn(dir, task, fixture string, k int, p Provider, model string, opt Options) (*Projection, error) {
@@ -40,12 +41,12 @@ func ProjectTurn(dir, task, fixture string, k int, p Provider, model string, opt
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	f := prog.Project.Fixture(fixture)
-	if f == nil {
-		return nil, fmt.Errorf("no fixture %q in %q", fixture, dir)
+	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
+		return nil, err
 	}
-	if !f.AdmitsTask(task) {
-		return nil, fmt.Errorf("fixture %q does not render task %q (see its tasks)", fixture, task)
+	f, err := prog.Project.FixtureFor(task, fixture)
+	if err != nil {
+		return nil, err
 	}
 	cat, err := NewCatalog(prog.Project.Models)
 	if err != nil {

@@ -7,7 +7,6 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -124,31 +123,27 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	return a.Text, nil
 }
 
-// fixture picks the fixture to render task with: the named one, or the project's default for the task.
+// fixture picks the fixture to render task with: the named one, or the project's default for the task
+// (blocks.Project.FixtureFor), saying how to choose where the project leaves the choice to the user.
 func (e *env) fixture(cmd string, prog *assemble.Program, task, name string, named bool) (*blocks.Fixture, error) {
-	p := prog.Project
-	if named {
-		f := p.Fixture(name)
-		if f == nil {
-			all := make([]string, len(p.Fixtures))
-			for i, f := range p.Fixtures {
-				all[i] = f.Name
-			}
-			return nil, cmdErr(e, cmd, "no fixture %q%s", name, blocks.DidYouMean(name, all))
-		}
-		if !f.AdmitsTask(task) {
-			return nil, cmdErr(e, cmd, "fixture %q does not render task %q (see its tasks)", name, task)
-		}
-		return f, nil
-	}
-	f, names := p.DefaultFixture(task)
 	switch {
-	case f != nil:
-		return f, nil
-	case len(names) == 0:
-		return nil, cmdErr(e, cmd, "no fixture renders task %q; give session values with --session FILE", task)
+	case !named:
+		name = ""
+	case name == "":
+		return nil, cmdErr(e, cmd, "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
 	}
-	return nil, cmdErr(e, cmd, "%d fixtures render task %q (%s): choose one with --fixture", len(names), task, strings.Join(names, ", "))
+	f, err := prog.Project.FixtureFor(task, name)
+	var fe *blocks.FixtureError
+	if errors.As(err, &fe) {
+		switch fe.Problem {
+		case blocks.NoFixtureForTask:
+			return nil, cmdErr(e, cmd, "%v; give session values with --session FILE", err)
+		case blocks.SeveralFixturesForTask:
+			return nil, cmdErr(e, cmd, "%v with --fixture", err)
+		}
+		return nil, cmdErr(e, cmd, "%v", err)
+	}
+	return f, err
 }
 
 // valuesFile reads a values file given on the command line ("-" for standard input) for a Request's SessionFile or
