@@ -12,7 +12,7 @@ import (
 )
 
 // buildCases are valid projects with every artifact they compile to. The expected bytes are worked out by hand from
-// DESIGN §3 and §4; the comment on each case shows the reasoning where it is not obvious.
+// docs/reference.md#how-a-runbook-is-assembled and docs/reference.md#artifacts; the comment on each case shows the reasoning where it is not obvious.
 var buildCases = []struct {
 	name  string
 	files string
@@ -20,8 +20,8 @@ var buildCases = []struct {
 	order []string // artifact paths in Build's order, when the case checks it
 }{
 	{
-		// §3.3: leading newlines go, leading spaces stay; trailing spaces, tabs and newlines go.
-		// §3.4: "#"×level + " " + title + "\n\n" + body. §3.5: joined by "\n\n", one final "\n".
+		// docs/reference.md#how-a-runbook-is-assembled: leading newlines go, leading spaces stay; trailing spaces, tabs and newlines go.
+		// docs/reference.md#how-a-runbook-is-assembled: "#"×level + " " + title + "\n\n" + body. docs/reference.md#how-a-runbook-is-assembled: joined by "\n\n", one final "\n".
 		name: "heading, trim, default separator, one final newline",
 		files: `
 -- promptc.toml --
@@ -230,7 +230,7 @@ n = 3
 		},
 	},
 	{
-		// §3.6 and §2.2: tasks "*" or T, not in except, when truthy; "!name" negates. Truthy: bool true, non-empty
+		// docs/reference.md#gates-and-when and docs/reference.md#blockstoml: tasks "*" or T, not in except, when truthy; "!name" negates. Truthy: bool true, non-empty
 		// string or text (" " and "false" are non-empty), non-zero int (-1 too), non-empty list.
 		name: "gates and truthiness",
 		files: `
@@ -417,7 +417,7 @@ leader = true
 		},
 	},
 	{
-		// §4: task in manifest order, fixture in name order, runbook then turn-1..K. A fixture's tasks filter its
+		// docs/reference.md#artifacts: task in manifest order, fixture in name order, runbook then turn-1..K. A fixture's tasks filter its
 		// artifacts; a turn that renders nothing is an empty file; a fixture without turns has a runbook only.
 		// Turn blocks see session and turn variables, and ref into their task's runbook.
 		name: "artifact paths and order with turns",
@@ -519,8 +519,8 @@ issue_id = "Y"
 		order: []string{"t/f.runbook.md"},
 	},
 	{
-		// §3.8 through fixtures: TOML escapes put CR, LF, tab and control characters into values; limits apply to
-		// the raw value and escaping follows. Trusted values are only CRLF→LF normalised (§2.1).
+		// docs/reference.md#trust-levels through fixtures: TOML escapes put CR, LF, tab and control characters into values; limits apply to
+		// the raw value and escaping follows. Trusted values are only CRLF→LF normalised (docs/reference.md#varsname).
 		name: "escaping and limits of fixture values",
 		files: `
 -- promptc.toml --
@@ -682,7 +682,7 @@ func TestArtifactFields(t *testing.T) {
 	}
 }
 
-// TestEscapingByTrust checks §3.8 through the Go API, which takes any string: every character class of each trust
+// TestEscapingByTrust checks docs/reference.md#trust-levels through the Go API, which takes any string: every character class of each trust
 // level, list items escaped one by one, and values of other types untouched.
 func TestEscapingByTrust(t *testing.T) {
 	prog := mustLoad(t, archive(`
@@ -848,7 +848,7 @@ body = '{{if .b}}[{{.b}}]{{end}}'
 	}
 }
 
-// TestLimits checks §2.1 limits through the Go API: rune counting, cut and notice, the four list steps in order,
+// TestLimits checks docs/reference.md#varsname limits through the Go API: rune counting, cut and notice, the four list steps in order,
 // and limits applied to the raw value before escaping.
 func TestLimits(t *testing.T) {
 	prog := mustLoad(t, archive(`
@@ -1008,7 +1008,7 @@ body = 'Hi {{.name}}.'
 		want: "",
 	},
 	{
-		// §3.7: the offset of ".issue_id" in the body is 8, so column 9+8. A variable reached through $ is
+		// docs/reference.md#the-static-scope-rule: the offset of ".issue_id" in the body is 8, so column 9+8. A variable reached through $ is
 		// positioned at its field, ".issue_id", one past the "$".
 		name: "turn variable in a runbook block body",
 		files: `
@@ -1154,7 +1154,7 @@ body = 'See {{ref "target"}}.'
 		want: "blocks/x.toml:3:19: block \"rb\": ref \"target\" points at a block that is not rendered in task \"b\"'s runbook; gate the ref with the same tasks and when, or refer to a block that is there (rendering b/f)\n",
 	},
 	{
-		// An omitted block (§3.3) is not rendered, so a ref to it fails in every task.
+		// An omitted block (docs/reference.md#how-a-runbook-is-assembled) is not rendered, so a ref to it fails in every task.
 		name: "ref to a block whose body renders empty",
 		files: `
 -- blocks/base.toml --
@@ -1190,7 +1190,7 @@ body = '{{if eq .task "a"}}See {{ref "target"}}.{{end}}{{if false}}{{ref "untitl
 		want: "",
 	},
 	{
-		// §3.2 makes exactly one ref check static (a runbook block naming a turn block); every other check runs
+		// docs/reference.md#functions makes exactly one ref check static (a runbook block naming a turn block); every other check runs
 		// with the call, and "a ref inside a branch that does not run checks nothing", an unknown id included.
 		name: "ref to an unknown block in a branch that does not run",
 		files: `
@@ -1338,7 +1338,7 @@ func TestProblems(t *testing.T) {
 	}
 }
 
-// TestMissingKey checks missingkey=error (§3.2): a name the data does not hold is an error, found statically or
+// TestMissingKey checks missingkey=error (docs/reference.md#functions): a name the data does not hold is an error, found statically or
 // when the body runs, however the body reaches the data; it never renders as "<no value>".
 func TestMissingKey(t *testing.T) {
 	for _, body := range []string{
@@ -1389,7 +1389,7 @@ body = '{{if eq .task "a"}}Follow {{ref "target"}}.{{else}}No target.{{end}}'
 	diffTrees(t, tree(mustBuild(t, fsys)), want)
 }
 
-// TestMarkers checks §3.9: no artifact may hold a target's begin or end marker, whether it comes from a block's
+// TestMarkers checks docs/reference.md#target: no artifact may hold a target's begin or end marker, whether it comes from a block's
 // text or from a value; untrusted values cannot produce one, since "<" and ">" are escaped.
 func TestMarkers(t *testing.T) {
 	const manifest = `
@@ -1562,7 +1562,7 @@ func TestScope(t *testing.T) {
 }
 
 // TestSourceMap checks the spans of each artifact: they tile it, the separator before a block and the final newline
-// belong to the blocks, and each names its block and scope. It also checks the prefixes of §3.11.
+// belong to the blocks, and each names its block and scope. It also checks the prefixes of docs/reference.md#scopes.
 func TestSourceMap(t *testing.T) {
 	arts := mustBuild(t, scopeProject())
 	byPath := map[string]*assemble.Artifact{}

@@ -148,7 +148,7 @@ func TestRichProjectOutput(t *testing.T) {
 	}
 }
 
-// TestDeterminism compiles the same project from different sources and environments (§3.10) and expects the same
+// TestDeterminism compiles the same project from different sources and environments (docs/reference.md#artifacts) and expects the same
 // bytes, the same source maps and the same order every time.
 func TestDeterminism(t *testing.T) {
 	fsys := richProject()

@@ -120,7 +120,7 @@ func Example() {
 	// > Fix it # now
 }
 
-// Build renders every artifact of DESIGN §4: for each task, each fixture admitting it, the runbook and each turn
+// Build renders every artifact of docs/reference.md#artifacts: for each task, each fixture admitting it, the runbook and each turn
 // message, with the path it has under build/ and golden/.
 func ExampleProgram_Build() {
 	prog, diags := assemble.Load(exampleProject)

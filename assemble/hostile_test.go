@@ -15,7 +15,7 @@ import (
 	"github.com/promptc/promptc/internal/hostile"
 )
 
-// The property of §3.8–3.9, end to end: whatever an untrusted, background or code value holds, the artifact has
+// The property of docs/reference.md#trust-levels, end to end: whatever an untrusted, background or code value holds, the artifact has
 // exactly the headings, marker occurrences (none) and block boundaries it has with the plain value "x" in its
 // place, and rendering never fails because of a value.
 //

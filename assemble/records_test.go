@@ -58,7 +58,7 @@ func recordsCase(runbook, turn string) string {
 	return recordsProject + "-- blocks/x.toml --\n[[block]]\nid = \"rb\"\nbody = '" + runbook + "'\n\n[[block]]\nid = \"tb\"\nbody = '''\n" + turn + "'''\n"
 }
 
-// TestRecordsStatic: fields of records are checked when the project compiles (§2.1): an undeclared field is an
+// TestRecordsStatic: fields of records are checked when the project compiles (docs/reference.md#varsname): an undeclared field is an
 // error naming it and listing the declared ones, a field of a plain list is an error, the scope rule sees through
 // a range over records, and code fields keep the code rule.
 func TestRecordsStatic(t *testing.T) {

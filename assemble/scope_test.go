@@ -6,7 +6,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 )
 
-// TestScopeRuleSeesThroughData: the static scope rule (§3.7) reads every way a body can reach a variable, so that a
+// TestScopeRuleSeesThroughData: the static scope rule (docs/reference.md#the-static-scope-rule) reads every way a body can reach a variable, so that a
 // turn variable in a runbook block is a compile error, never a failure at render time.
 func TestScopeRuleSeesThroughData(t *testing.T) {
 	for _, tt := range []struct{ body, want string }{

@@ -157,7 +157,7 @@ func diffTrees(t testing.TB, got, want map[string]string) {
 	}
 }
 
-// checkSpans asserts the source-map invariants of §3 and the API: the spans tile the text from 0 to its end, in
+// checkSpans asserts the source-map invariants of docs/reference.md#how-a-runbook-is-assembled and the API: the spans tile the text from 0 to its end, in
 // order, each non-empty; the text of a span starts after its separator; every span names a block and a scope.
 func checkSpans(t testing.TB, a *assemble.Artifact) {
 	t.Helper()
@@ -167,7 +167,7 @@ func checkSpans(t testing.TB, a *assemble.Artifact) {
 		}
 		return
 	}
-	// The last block's text loses its trailing whitespace (§3.3), so the artifact's final newline is the only one.
+	// The last block's text loses its trailing whitespace (docs/reference.md#how-a-runbook-is-assembled), so the artifact's final newline is the only one.
 	if !strings.HasSuffix(a.Text, "\n") || strings.HasSuffix(a.Text, "\n\n") {
 		t.Errorf("%s: artifact must end with exactly one newline: %q", a.Path, a.Text)
 	}

@@ -68,7 +68,7 @@ func TestEscapeCode(t *testing.T) {
 
 var backtickRun = regexp.MustCompile("`+")
 
-// refCode applies the rules of §3.8 code literally, one after the other.
+// refCode applies the rules of docs/reference.md#trust-levels code literally, one after the other.
 func refCode(s, lang string) string {
 	s = refValid(s)
 	s = strings.ReplaceAll(s, "\r\n", "\n")

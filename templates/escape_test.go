@@ -66,7 +66,7 @@ var untrustedTests = []escapeTest{
 	{name: "invalid then special", in: "\xc0<", want: "\ufffd\\<"},
 	{name: "valid U+FFFD kept", in: "\ufffd", want: "\ufffd"},
 
-	// The line-start rule (§3.8): the value cannot open a block where a template places it at a line's start.
+	// The line-start rule (docs/reference.md#trust-levels): the value cannot open a block where a template places it at a line's start.
 	{name: "heading", in: "# Commands", want: `\# Commands`},
 	{name: "indented heading", in: "  # Commands", want: `\# Commands`},
 	{name: "heading after a newline", in: "\n## Available Commands", want: `\## Available Commands`},
@@ -217,7 +217,7 @@ func TestNormalizeNewlines(t *testing.T) {
 	}
 }
 
-// The reference escapers below apply the rules of §3.8 literally, one step after the other, so the fuzzers can
+// The reference escapers below apply the rules of docs/reference.md#trust-levels literally, one step after the other, so the fuzzers can
 // check the single-pass escapers against them.
 
 var breakRun = regexp.MustCompile(`[\n\t]+`)
@@ -261,7 +261,7 @@ var (
 	orderedStart = regexp.MustCompile(`^([0-9]+)([.)])`)
 )
 
-// refLineStart is the line-start rule of §3.8, one regular expression at a time.
+// refLineStart is the line-start rule of docs/reference.md#trust-levels, one regular expression at a time.
 func refLineStart(s string) string {
 	s = strings.TrimLeft(s, " ")
 	if blockStart.MatchString(s) {

@@ -53,7 +53,7 @@ func TestNeutralize(t *testing.T) {
 	}
 }
 
-// refNeutralize applies §3.9 literally: scan left to right; where a marker starts, copy the occurrence's first
+// refNeutralize applies docs/reference.md#target literally: scan left to right; where a marker starts, copy the occurrence's first
 // character, insert a backslash and resume after it.
 func refNeutralize(s string, markers []string) string {
 	var b strings.Builder

@@ -71,7 +71,7 @@ func TestExecErrorOnLaterLine(t *testing.T) {
 }
 
 // TestUsesSeeThroughData: every way of reading a variable from the data is a use of it, so that the scope rule
-// (§3.7) sees it before rendering does.
+// (docs/reference.md#the-static-scope-rule) sees it before rendering does.
 func TestUsesSeeThroughData(t *testing.T) {
 	tests := []struct {
 		body string

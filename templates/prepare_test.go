@@ -14,7 +14,7 @@ import (
 // pattern compiles p as the loader does: the whole value must match.
 func pattern(p string) *regexp.Regexp { return regexp.MustCompile("^(?:" + p + ")$") }
 
-// reposVar is a records variable as §2.1 declares it, fields sorted by name.
+// reposVar is a records variable as docs/reference.md#varsname declares it, fields sorted by name.
 func reposVar(trust blocks.Trust) *blocks.Var {
 	return &blocks.Var{Name: "repos", Type: blocks.TypeRecords, Fields: []*blocks.Var{
 		{Name: "description", Type: blocks.TypeText, Trust: trust, Trim: true, MaxRunes: 5},
