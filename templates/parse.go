@@ -29,11 +29,8 @@ type Body struct {
 	// perExecution is set when an execution needs functions of its own: ref, title, dropped or tools (bound to its
 	// environment) or a range (bound to its budget).
 	perExecution bool
-	// executors holds templates of tmpl's tree bound to functions of their own, reused across executions: one costs
-	// more to build than most executions, and is in use by one execution at a time. A plain list, not a sync.Pool,
-	// which every garbage collection would empty: there are never more than the executions running at once.
-	mu        sync.Mutex
-	executors []*executor
+	// parser is the parser that made the body, whose function sets such executions borrow.
+	parser *Parser
 	// printed is tmpl's tree with each action printing a variable alone reading its record (see SetPrinted), and
 	// printedKeys the records it reads; nil for none. whole is set when the body reads the data whole.
 	printed     *template.Template
@@ -41,12 +38,61 @@ type Body struct {
 	whole       bool
 }
 
-// executor is a clone of a body's template whose functions read f, which each execution sets up anew; printed is
-// the body's printed tree bound to the same functions.
+// executor is a body's template bound to the functions of an execSet, which each execution sets up anew; printed
+// is the body's printed tree bound to the same functions.
 type executor struct {
 	t       *template.Template
 	printed *template.Template
-	f       *funcs
+}
+
+// execSet is one set of functions bound per execution (f), in use by one execution at a time, with a template of
+// its own for each body that has run with it, all sharing one function map: building a function map costs more
+// than most executions, so a project builds one per execution running at once, not one per body.
+type execSet struct {
+	f      *funcs
+	root   *template.Template
+	bodies map[*Body]*executor
+}
+
+// executor returns the template of b bound to the set's functions, made on b's first execution with the set.
+func (s *execSet) executor(b *Body) (*executor, error) {
+	if x, ok := s.bodies[b]; ok {
+		return x, nil
+	}
+	// Not a clone: the body's template is one of a project's whole set. The parse trees are shared; no execution
+	// changes them.
+	t, err := s.root.AddParseTree(b.Block.ID, b.tmpl.Tree)
+	if err != nil {
+		return nil, err
+	}
+	x := &executor{t: t}
+	if b.printed != nil {
+		if x.printed, err = addPrinted(s.root, b.Block.ID, b.printed.Tree); err != nil {
+			return nil, err
+		}
+	}
+	s.bodies[b] = x
+	return x, nil
+}
+
+// takeExecSet returns an idle function set, or a new one. A plain list, not a sync.Pool, which every garbage
+// collection would empty: there are never more sets than the executions running at once.
+func (p *Parser) takeExecSet() *execSet {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.idle); n > 0 {
+		s := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		return s
+	}
+	f := &funcs{consts: p.consts}
+	return &execSet{f: f, root: template.New("").Option("missingkey=error").Funcs(f.execMap()), bodies: map[*Body]*executor{}}
+}
+
+func (p *Parser) putExecSet(s *execSet) {
+	p.mu.Lock()
+	p.idle = append(p.idle, s)
+	p.mu.Unlock()
 }
 
 // Literal is a piece of a body's literal text at byte offset Off of its source.
@@ -69,6 +115,7 @@ type Parser struct {
 	consts Consts
 	mu     sync.Mutex
 	root   *template.Template // the bodies' templates, sharing its function map
+	idle   []*execSet         // function sets no execution is using (see execSet)
 }
 
 // NewParser returns a parser for bodies that read the constants and lookup tables c.
@@ -86,7 +133,7 @@ func NewParser(c Consts) *Parser {
 // Parse parses a block's body as the package function Parse does.
 func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	c := p.consts
-	body := &Body{Block: b, consts: c}
+	body := &Body{Block: b, consts: c, parser: p}
 	text := b.Body
 	if b.Raw || !strings.Contains(text, "{{") {
 		body.Static, body.output, body.Literals = true, text, []Literal{{0, text}}
