@@ -172,7 +172,11 @@ func parseTOML(f *File) (map[string]any, *tomlIndex, *Diagnostic) {
 	if d := checkTOMLLimits(f); d != nil {
 		return nil, nil, d
 	}
-	var m map[string]any
+	// Most files take the fast path; the rest, and every error, are BurntSushi/toml's (see decodeTOMLFast).
+	m, fast := decodeTOMLFast(f.Text)
+	if fast {
+		return m, scanTOML(f), nil
+	}
 	if _, err := toml.Decode(f.Text, &m); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
