@@ -2,11 +2,13 @@ package assemble
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
@@ -145,7 +147,8 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	byName(prog.sessionVars)
 	byName(prog.turnVars)
 
-	for _, b := range p.Blocks {
+	parsed := parseBodies(parser, p.Blocks)
+	for k, b := range p.Blocks {
 		if !b.BodyRange.Known() {
 			continue // body missing or unreadable: already reported by the loader
 		}
@@ -153,7 +156,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		for i, t := range p.Tasks {
 			c.admit[i] = b.AdmitsTask(t)
 		}
-		body, errs := parser.Parse(b)
+		body, errs := parsed[k].body, parsed[k].diags
 		diags = append(diags, errs...)
 		if body == nil {
 			continue
@@ -169,6 +172,33 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	prog.runbook = prog.slots(p.Runbook.Order)
 	prog.turn = prog.slots(p.Turn.Order)
 	return prog, diags.Sort()
+}
+
+// parsedBody is what parsing one block's body gave.
+type parsedBody struct {
+	body  *templates.Body
+	diags blocks.Diagnostics
+}
+
+// parseBodies parses the bodies of bs on as many goroutines as there are processors: parsing is most of compiling,
+// and each body parses on its own. The results are by index, so that Compile reads them in block order.
+func parseBodies(parser *templates.Parser, bs []*blocks.Block) []parsedBody {
+	out := make([]parsedBody, len(bs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(bs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(bs); i = int(next.Add(1)) - 1 {
+				if bs[i].BodyRange.Known() {
+					out[i].body, out[i].diags = parser.Parse(bs[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 func (prog *Program) slots(order []string) []*Slot {

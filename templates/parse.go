@@ -109,25 +109,50 @@ type Literal struct {
 // execution's budget (see Execute and MaxSteps).
 func Parse(b *blocks.Block, c Consts) (*Body, blocks.Diagnostics) { return NewParser(c).Parse(b) }
 
-// Parser parses the bodies of one project: they share its constants and lookup tables, and one function map, built
-// once (building a function map costs more than parsing most bodies). It is safe for concurrent use.
+// Parser parses the bodies of one project: they share its constants and lookup tables, and a few function maps,
+// built once each (building a function map costs more than parsing most bodies). It is safe for concurrent use, and
+// parses concurrently: text/template cannot construct the templates of one set in parallel, so each parse borrows
+// a set (a root template) no other parse is using, one per parse running at once, all with the same functions.
 type Parser struct {
 	consts Consts
 	mu     sync.Mutex
-	root   *template.Template // the bodies' templates, sharing its function map
-	idle   []*execSet         // function sets no execution is using (see execSet)
+	roots  []*template.Template // root templates no parse is using; the bodies' templates join one of them
+	idle   []*execSet           // function sets no execution is using (see execSet)
 }
 
 // NewParser returns a parser for bodies that read the constants and lookup tables c.
 func NewParser(c Consts) *Parser {
-	c = c.boxed()
-	f := &funcs{consts: c}
+	p := &Parser{consts: c.boxed()}
+	p.roots = append(p.roots, p.newRoot())
+	return p
+}
+
+// newRoot returns a template set for bodies to join, with the functions of the bodies that run as parsed: they
+// print with the printer of an idle function set (the markers, the default level, no marks).
+func (p *Parser) newRoot() *template.Template {
+	f := &funcs{consts: p.consts}
 	f.bind(Env{}, nil)
-	// The bodies that run as parsed print with f's printer: the markers, the default level, no marks.
 	fm := f.Map()
 	fm[printFunc] = f.p.printAny
 	f.addPrinting(fm)
-	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(fm)}
+	return template.New("").Option("missingkey=error").Funcs(fm)
+}
+
+func (p *Parser) takeRoot() *template.Template {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.roots); n > 0 {
+		t := p.roots[n-1]
+		p.roots = p.roots[:n-1]
+		return t
+	}
+	return p.newRoot()
+}
+
+func (p *Parser) putRoot(t *template.Template) {
+	p.mu.Lock()
+	p.roots = append(p.roots, t)
+	p.mu.Unlock()
 }
 
 // Parse parses a block's body as the package function Parse does.
@@ -152,9 +177,9 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	p.mu.Lock()
-	t, err := p.root.New(b.ID).Parse(text)
-	p.mu.Unlock()
+	root := p.takeRoot()
+	defer p.putRoot(root)
+	t, err := root.New(b.ID).Parse(text)
 	if err != nil {
 		return nil, blocks.Diagnostics{body.parseError(err)}
 	}
@@ -191,9 +216,7 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	rewritePrints(t.Tree.Root, c.Plain)
 	body.whole = readsWhole(t.Tree.Root)
 	if tree, keys := printedTree(t.Tree); tree != nil {
-		p.mu.Lock()
-		pt, err := addPrinted(p.root, b.ID, tree)
-		p.mu.Unlock()
+		pt, err := addPrinted(root, b.ID, tree)
 		if err == nil {
 			body.printed, body.printedKeys = pt, keys
 		}
