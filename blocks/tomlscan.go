@@ -130,8 +130,11 @@ func (ix *tomlIndex) keyValue(s *tomlScanner, t tableRef) {
 	}
 	ix.keys[ref] = len(ix.entries)
 	e := Entry{Key: ix.file.Range(start, keyEnd), Value: ix.file.Range(vs, ve)}
-	for _, it := range items {
-		e.Items = append(e.Items, ix.file.Range(it[0], it[1]))
+	if len(items) > 0 {
+		e.Items = make([]Range, len(items))
+		for i, it := range items {
+			e.Items[i] = ix.file.Range(it[0], it[1])
+		}
 	}
 	ix.entries = append(ix.entries, e)
 }
