@@ -65,6 +65,7 @@ integration:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	bash scripts/bench-process.sh
+	bash scripts/bench-nunjucks.sh
 
 # Every fuzz target of every package, FUZZTIME each, going on after a failure; a summary table at the end, exit 1 when
 # any failed. FUZZMINIMIZETIME bounds the minimisation of a failing input. scripts/fuzz.sh lists its other knobs.

@@ -62,5 +62,5 @@ require (
 	golang.org/x/sync v0.23.0 // indirect
 	golang.org/x/sys v0.48.0 // indirect
 	golang.org/x/text v0.42.0
-	golang.org/x/tools v0.49.0 // indirect
+	golang.org/x/tools v0.49.0
 )

@@ -2,11 +2,13 @@ package assemble
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
@@ -145,7 +147,8 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	byName(prog.sessionVars)
 	byName(prog.turnVars)
 
-	for _, b := range p.Blocks {
+	parsed := parseBodies(parser, p.Blocks)
+	for k, b := range p.Blocks {
 		if !b.BodyRange.Known() {
 			continue // body missing or unreadable: already reported by the loader
 		}
@@ -153,7 +156,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		for i, t := range p.Tasks {
 			c.admit[i] = b.AdmitsTask(t)
 		}
-		body, errs := parser.Parse(b)
+		body, errs := parsed[k].body, parsed[k].diags
 		diags = append(diags, errs...)
 		if body == nil {
 			continue
@@ -169,6 +172,33 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	prog.runbook = prog.slots(p.Runbook.Order)
 	prog.turn = prog.slots(p.Turn.Order)
 	return prog, diags.Sort()
+}
+
+// parsedBody is what parsing one block's body gave.
+type parsedBody struct {
+	body  *templates.Body
+	diags blocks.Diagnostics
+}
+
+// parseBodies parses the bodies of bs on as many goroutines as there are processors: parsing is most of compiling,
+// and each body parses on its own. The results are by index, so that Compile reads them in block order.
+func parseBodies(parser *templates.Parser, bs []*blocks.Block) []parsedBody {
+	out := make([]parsedBody, len(bs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(bs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < len(bs); i = int(next.Add(1)) - 1 {
+				if bs[i].BodyRange.Known() {
+					out[i].body, out[i].diags = parser.Parse(bs[i])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return out
 }
 
 func (prog *Program) slots(order []string) []*Slot {
@@ -220,8 +250,10 @@ func (prog *Program) ScopeReasons(id string) []ScopeReason {
 	if !ok {
 		return nil
 	}
+	facts := scopeFacts{detail: true}
+	facts.collect(prog.Project, c.Block, c.body.Uses)
 	var out []ScopeReason
-	for _, r := range scopeReasons(prog.Project, c.Block, c.body.Uses) {
+	for _, r := range facts.out {
 		if r.Scope == c.scope {
 			out = append(out, r)
 		}
@@ -229,35 +261,51 @@ func (prog *Program) ScopeReasons(id string) []ScopeReason {
 	return out
 }
 
-// scopeOf decides a block's scope: the highest of its reasons'.
+// scopeOf decides a block's scope: the highest of its reasons', found without writing them out (Compile decides
+// the scope of every block; only explain and lint read the reasons).
 func scopeOf(p *blocks.Project, b *blocks.Block, uses templates.Uses) blocks.Scope {
-	scope := blocks.ScopeGlobal
-	for _, r := range scopeReasons(p, b, uses) {
-		scope = max(scope, r.Scope)
-	}
-	return scope
+	var facts scopeFacts
+	facts.collect(p, b, uses)
+	return facts.max
 }
 
-// scopeReasons lists every fact that raises a block's scope above global (docs/reference.md#scopes), or a single "global" reason when
-// none does. A block that calls tools prints the task's tools, so it is of scope task like a block that reads .task,
-// unless no tool is gated (every task then has the same tools, and the block may be global). The data as a whole
-// (. or $) holds .task and every session variable.
-func scopeReasons(p *blocks.Project, b *blocks.Block, uses templates.Uses) []ScopeReason {
-	var out []ScopeReason
-	add := func(s blocks.Scope, kind, text string, at blocks.Range) {
-		out = append(out, ScopeReason{Scope: s, Kind: kind, Text: text, At: at})
+// scopeFacts gathers the facts that raise a block's scope: their highest scope always, the reasons themselves (text
+// and place) only with detail.
+type scopeFacts struct {
+	detail bool
+	max    blocks.Scope
+	n      int
+	out    []ScopeReason
+}
+
+// add records one fact of scope s; fact tells it for people and where it is written, and is called only with detail.
+func (f *scopeFacts) add(s blocks.Scope, kind string, fact func() (string, blocks.Range)) {
+	f.n++
+	f.max = max(f.max, s)
+	if f.detail {
+		text, at := fact()
+		f.out = append(f.out, ScopeReason{Scope: s, Kind: kind, Text: text, At: at})
 	}
+}
+
+// collect finds every fact that raises a block's scope above global (docs/reference.md#scopes), or a single
+// "global" reason when none does. A block that calls tools prints the task's tools, so it is of scope task like a
+// block that reads .task, unless no tool is gated (every task then has the same tools, and the block may be global).
+// The data as a whole (. or $) holds .task and every session variable.
+func (f *scopeFacts) collect(p *blocks.Project, b *blocks.Block, uses templates.Uses) {
 	if b.Section == blocks.Turn {
-		what := "it is in turn.order"
-		if b.Slot != b.ID {
-			what = fmt.Sprintf("it replaces %q, which is in turn.order", b.Slot)
-		}
-		var at blocks.Range
-		if i := slices.Index(p.Turn.Order, b.Slot); i >= 0 {
-			at = p.Turn.EntryRange(i)
-		}
-		add(blocks.ScopeTurn, "turn", what+": it is part of the per-turn message", at)
-		return out
+		f.add(blocks.ScopeTurn, "turn", func() (string, blocks.Range) {
+			what := "it is in turn.order"
+			if b.Slot != b.ID {
+				what = fmt.Sprintf("it replaces %q, which is in turn.order", b.Slot)
+			}
+			var at blocks.Range
+			if i := slices.Index(p.Turn.Order, b.Slot); i >= 0 {
+				at = p.Turn.EntryRange(i)
+			}
+			return what + ": it is part of the per-turn message", at
+		})
+		return
 	}
 
 	session := func(name string) bool {
@@ -266,65 +314,82 @@ func scopeReasons(p *blocks.Project, b *blocks.Block, uses templates.Uses) []Sco
 	}
 	for _, u := range uses.Vars {
 		if session(u.Name) {
-			add(blocks.ScopeSession, "session", fmt.Sprintf("its body reads session variable %q", u.Name), b.SourceRange(u.Off, u.End))
+			f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+				return fmt.Sprintf("its body reads session variable %q", u.Name), b.SourceRange(u.Off, u.End)
+			})
 		}
 	}
 	for _, u := range uses.Dropped {
 		if session(u.Name) {
-			add(blocks.ScopeSession, "session", fmt.Sprintf("its body calls dropped on session variable %q", u.Name), b.SourceRange(u.Off, u.End))
+			f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+				return fmt.Sprintf("its body calls dropped on session variable %q", u.Name), b.SourceRange(u.Off, u.End)
+			})
 		}
 	}
 	if uses.Data || uses.DynamicDropped {
 		for _, v := range p.Vars {
 			if v.Scope == blocks.ScopeSession {
-				add(blocks.ScopeSession, "session", "its body uses the data as a whole (. or $, or dropped with a computed name), which holds every session variable", b.BodyRange)
+				f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+					return "its body uses the data as a whole (. or $, or dropped with a computed name), which holds every session variable", b.BodyRange
+				})
 				break
 			}
 		}
 	}
 	if name, _ := b.WhenVar(); name != "" && session(name) {
-		add(blocks.ScopeSession, "session", fmt.Sprintf("when = %q names session variable %q", b.When, name), b.WhenRange)
+		f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+			return fmt.Sprintf("when = %q names session variable %q", b.When, name), b.WhenRange
+		})
 	}
 
 	for _, u := range uses.TaskUses {
-		add(blocks.ScopeTask, "task", "its body reads .task", b.SourceRange(u.Off, u.End))
+		f.add(blocks.ScopeTask, "task", func() (string, blocks.Range) { return "its body reads .task", b.SourceRange(u.Off, u.End) })
 	}
 	if uses.Task && len(uses.TaskUses) == 0 {
-		add(blocks.ScopeTask, "task", "its body reads .task", b.BodyRange)
+		f.add(blocks.ScopeTask, "task", func() (string, blocks.Range) { return "its body reads .task", b.BodyRange })
 	}
 	if uses.Data {
-		add(blocks.ScopeTask, "task", "its body uses the data as a whole (. or $), which holds .task", b.BodyRange)
+		f.add(blocks.ScopeTask, "task", func() (string, blocks.Range) {
+			return "its body uses the data as a whole (. or $), which holds .task", b.BodyRange
+		})
 	}
 	// tools prints the task's tools: the same text in every task only when no tool is gated.
 	if len(uses.Tools) > 0 && !toolsUngated(p) {
 		for _, u := range uses.Tools {
-			add(blocks.ScopeTask, "tools", "its body calls tools, and some tools are gated by task", b.SourceRange(u.Off, u.End))
+			f.add(blocks.ScopeTask, "tools", func() (string, blocks.Range) {
+				return "its body calls tools, and some tools are gated by task", b.SourceRange(u.Off, u.End)
+			})
 		}
 	}
 	if b.Replaces != "" {
-		add(blocks.ScopeTask, "replaces", fmt.Sprintf("it replaces %q", b.Replaces), b.Table.Key("replaces"))
+		f.add(blocks.ScopeTask, "replaces", func() (string, blocks.Range) {
+			return fmt.Sprintf("it replaces %q", b.Replaces), b.Table.Key("replaces")
+		})
 	}
 	for _, r := range b.ReplacedBy {
-		add(blocks.ScopeTask, "replaced", fmt.Sprintf("block %q replaces it", r.ID), r.Range)
+		f.add(blocks.ScopeTask, "replaced", func() (string, blocks.Range) { return fmt.Sprintf("block %q replaces it", r.ID), r.Range })
 	}
-	var left []string
-	for _, t := range p.Tasks {
-		if !b.AdmitsTask(t) {
-			left = append(left, strconv.Quote(t))
-		}
-	}
-	if len(left) > 0 {
-		at := b.Table.Value("tasks")
-		if len(b.Except) > 0 {
-			at = b.Table.Value("except")
-		}
-		add(blocks.ScopeTask, "gate", "its gate leaves out ["+strings.Join(left, ", ")+"]", at)
+	if slices.ContainsFunc(p.Tasks, func(t string) bool { return !b.AdmitsTask(t) }) {
+		f.add(blocks.ScopeTask, "gate", func() (string, blocks.Range) {
+			var left []string
+			for _, t := range p.Tasks {
+				if !b.AdmitsTask(t) {
+					left = append(left, strconv.Quote(t))
+				}
+			}
+			at := b.Table.Value("tasks")
+			if len(b.Except) > 0 {
+				at = b.Table.Value("except")
+			}
+			return "its gate leaves out [" + strings.Join(left, ", ") + "]", at
+		})
 	}
 
-	if len(out) == 0 {
-		add(blocks.ScopeGlobal, "global", "it reads no session variable and not .task, and its gate admits every task", b.Range)
+	if f.n == 0 {
+		f.add(blocks.ScopeGlobal, "global", func() (string, blocks.Range) {
+			return "it reads no session variable and not .task, and its gate admits every task", b.Range
+		})
 	}
-	return out
 }
 
 // toolsUngated reports whether every tool of p is offered in every task, so that the tools function prints the same

@@ -154,16 +154,19 @@ func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChang
 		}
 	}
 
+	all := make([]atomicfile.File, len(paths))
+	for i, p := range paths {
+		all[i] = atomicfile.File{Name: filepath.Join(dir, filepath.FromSlash(p)), Data: files[p], Perm: 0o644, NoSync: !opts.Sync}
+	}
 	todo := make([]atomicfile.File, 0, len(paths))
 	var written []string
-	for _, p := range paths {
-		f := atomicfile.File{Name: filepath.Join(dir, filepath.FromSlash(p)), Data: files[p], Perm: 0o644, NoSync: !opts.Sync}
-		if atomicfile.Unchanged(f) {
+	for i, same := range atomicfile.UnchangedEach(all) {
+		if same {
 			ch.Unchanged++
 			continue
 		}
-		todo = append(todo, f)
-		written = append(written, p)
+		todo = append(todo, all[i])
+		written = append(written, paths[i])
 	}
 	if err := atomicfile.WriteAll(todo); err != nil {
 		return ch, err

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
+	"sync/atomic"
 	"unicode"
 	"unicode/utf8"
 
@@ -128,25 +128,36 @@ func readLimited(fsys fs.FS, name string, limit int) ([]byte, error) {
 	return data, nil
 }
 
+// parseTOMLFiles reads and parses the files names on as many goroutines as there are processors, and returns them
+// in the order given.
 func parseTOMLFiles(fsys fs.FS, names []string) []*sourceFile {
+	out := make([]*sourceFile, 0, len(names))
+	eachTOMLFile(fsys, names, func(f *sourceFile) { out = append(out, f) })
+	return out
+}
+
+// eachTOMLFile parses the files names as parseTOMLFiles does and calls each with every one, in the order given, on
+// the caller's goroutine, as soon as it and those before it are parsed: what each does with a file (decoding its
+// blocks) overlaps with parsing the files after it.
+func eachTOMLFile(fsys fs.FS, names []string, each func(*sourceFile)) {
 	out := make([]*sourceFile, len(names))
-	work := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(runtime.GOMAXPROCS(0), len(names)); w++ {
-		wg.Add(1)
+	ready := make([]chan struct{}, len(names))
+	for i := range ready {
+		ready[i] = make(chan struct{})
+	}
+	var next atomic.Int64
+	for range min(runtime.GOMAXPROCS(0), len(names)) {
 		go func() {
-			defer wg.Done()
-			for i := range work {
+			for i := int(next.Add(1)) - 1; i < len(names); i = int(next.Add(1)) - 1 {
 				out[i] = parseTOMLFile(fsys, names[i])
+				close(ready[i])
 			}
 		}()
 	}
 	for i := range names {
-		work <- i
+		<-ready[i]
+		each(out[i])
 	}
-	close(work)
-	wg.Wait()
-	return out
 }
 
 func parseTOMLFile(fsys fs.FS, name string) *sourceFile {
@@ -172,7 +183,11 @@ func parseTOML(f *File) (map[string]any, *tomlIndex, *Diagnostic) {
 	if d := checkTOMLLimits(f); d != nil {
 		return nil, nil, d
 	}
-	var m map[string]any
+	// Most files take the fast path; the rest, and every error, are BurntSushi/toml's (see decodeTOMLFast).
+	m, fast := decodeTOMLFast(f.Text)
+	if fast {
+		return m, scanTOML(f), nil
+	}
 	if _, err := toml.Decode(f.Text, &m); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
@@ -248,13 +263,13 @@ func (l *loader) load() {
 	l.manifest(mf)
 	l.vars = NewSuggester(sortedKeys(l.p.Vars))
 	l.loadTemplates()
-	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("blocks", true)) {
+	eachTOMLFile(l.fsys, l.listTOML("blocks", true), func(f *sourceFile) {
 		if l.record(f) {
 			l.blockFile(f)
 		} else {
 			l.p.Incomplete = true
 		}
-	}
+	})
 	l.checkBlocks()
 	l.constMarkers()
 	for _, f := range parseTOMLFiles(l.fsys, l.listTOML("fixtures", false)) {

@@ -3,11 +3,14 @@ package blocks_test
 import (
 	"errors"
 	"io/fs"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
+
+	"golang.org/x/tools/txtar"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -172,44 +175,6 @@ order = ["ask"]
 				"promptc.toml:2:1: tasks must list at least one task kind\n",
 		},
 		{
-			name: "unknown keys in the manifest, with did-you-mean or the known keys",
-			files: with(base, `
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-nmae = "x"
-zzz = 1
-
-[runbook]
-order = ["intro"]
-separater = "\n"
-
-[turn]
-order = ["ask"]
-ordr = []
-
-[vars.agent]
-scope = "session"
-type = "string"
-trusted = "trusted"
-max_rune = 3
-
-[[target]]
-name = "claude"
-file = "CLAUDE.md"
-begin = "<!-- b -->"
-end = "<!-- e -->"
-fil = "x"
-`),
-			want: "promptc.toml:3:1: unknown key \"nmae\" in promptc.toml (did you mean \"name\"?)\n" +
-				"promptc.toml:4:1: unknown key \"zzz\" in promptc.toml (known keys: name, tasks, runbook, turn, vars, target, lint, history, model)\n" +
-				"promptc.toml:8:1: unknown key \"separater\" in [runbook] (did you mean \"separator\"?)\n" +
-				"promptc.toml:12:1: unknown key \"ordr\" in [turn] (did you mean \"order\"?)\n" +
-				"promptc.toml:17:1: unknown key \"trusted\" in [vars.agent] (did you mean \"trust\"?)\n" +
-				"promptc.toml:18:1: unknown key \"max_rune\" in [vars.agent] (did you mean \"max_runes\"?)\n" +
-				"promptc.toml:25:1: unknown key \"fil\" in [[target]] (did you mean \"file\"?)\n",
-		},
-		{
 			name: "unknown keys in blocks files and fixtures",
 			files: with(base, `
 -- blocks/base.toml --
@@ -315,39 +280,6 @@ max_runes = -1
 				"promptc.toml:15:1: max_runes must be between 0 and 2147483648, not -1\n",
 		},
 		{
-			name: "wrong types of variable declarations",
-			files: with(base, `
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro"]
-
-[turn]
-order = ["ask"]
-
-[vars.agent]
-scope = "global"
-type = "strng"
-trust = "safe"
-
-[vars.n]
-type = "int"
-
-[vars.m]
-scope = 1
-type = "list"
-item_max_runes = "3"
-`),
-			want: "promptc.toml:11:1: scope of variable \"agent\" must be \"session\" or \"turn\", not \"global\"\n" +
-				"promptc.toml:12:1: type of variable \"agent\" must be one of string, text, bool, int, list, records, record, not \"strng\" (did you mean \"string\"?)\n" +
-				"promptc.toml:13:1: trust of variable \"agent\" must be trusted, untrusted, background or code, not \"safe\"\n" +
-				"promptc.toml:15:1: variable \"n\" needs a scope: add scope = \"session\" or scope = \"turn\"\n" +
-				"promptc.toml:19:1: scope must be a string, not an integer\n" +
-				"promptc.toml:21:1: item_max_runes must be an integer, not a string\n",
-		},
-		{
 			// The value of vars.leader is on line 11; the manifest's first line has nothing to do with it.
 			name: "variable that is not a table points at its key",
 			files: with(base, `
@@ -390,38 +322,6 @@ max_items = 2
 				"promptc.toml:14:1: max_items applies only to list and records variables; \"issue_id\" is of type bool\n",
 		},
 		{
-			name: "wrong types in a blocks file",
-			files: with(base, `
--- blocks/base.toml --
-[[block]]
-id = "intro"
-title = 5
-level = "2"
-tasks = "issue"
-raw = "yes"
-body = "Hello."
-
-[[block]]
-id = "ask"
-body = "Go."
-level = 7
-except = [1]
--- blocks/more.toml --
-block = "x"
-
-[const]
-rule = 1
-`),
-			want: "blocks/base.toml:3:1: title must be a string, not an integer\n" +
-				"blocks/base.toml:4:1: level must be an integer, not a string\n" +
-				"blocks/base.toml:5:1: tasks must be a list of strings, not a string\n" +
-				"blocks/base.toml:6:1: raw must be true or false, not a string\n" +
-				"blocks/base.toml:12:1: level must be between 1 and 6, not 7\n" +
-				"blocks/base.toml:13:11: except[0] must be a string, not an integer\n" +
-				"blocks/more.toml:1:1: block must be an array of tables ([[block]]), not a string\n" +
-				"blocks/more.toml:4:1: rule must be a string, not an integer\n",
-		},
-		{
 			name: "wrong types in a fixture",
 			files: with(base, `
 -- fixtures/basic.toml --
@@ -432,52 +332,6 @@ turn = 4
 			want: "fixtures/basic.toml:1:1: tasks must be a list of strings, not a string\n" +
 				"fixtures/basic.toml:2:1: session must be a table, not an integer\n" +
 				"fixtures/basic.toml:3:1: turn must be an array of tables ([[turn]]), not an integer\n",
-		},
-		{
-			name: "bad task, variable and block ids",
-			files: with(base, `
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "Chat", "2x", "issue"]
-
-[runbook]
-order = ["intro"]
-
-[turn]
-order = ["ask"]
-
-[vars.Agent]
-scope = "session"
-type = "string"
-
-[vars.is-leader]
-scope = "session"
-type = "bool"
--- blocks/more.toml --
-[[block]]
-id = "Intro"
-body = "x"
-
-[[block]]
-id = "-x"
-body = "x"
-
-[[block]]
-id = ""
-body = "x"
-
-[[block]]
-body = "x"
-`),
-			want: "blocks/more.toml:2:1: block id \"Intro\" is not valid: ids match [a-z0-9][a-z0-9_-]*\n" +
-				"blocks/more.toml:6:1: block id \"-x\" is not valid: ids match [a-z0-9][a-z0-9_-]*\n" +
-				"blocks/more.toml:10:1: block id \"\" is not valid: ids match [a-z0-9][a-z0-9_-]*\n" +
-				"blocks/more.toml:13:1: block needs an id: add id = \"…\" (matching [a-z0-9][a-z0-9_-]*)\n" +
-				"promptc.toml:2:1: task \"issue\" is listed twice\n" +
-				"promptc.toml:2:1: task name \"2x\" is not valid: task names match [a-z][a-z0-9_]*\n" +
-				"promptc.toml:2:1: task name \"Chat\" is not valid: task names match [a-z][a-z0-9_]*\n" +
-				"promptc.toml:10:1: variable name \"Agent\" is not valid: variable names match [a-z][a-z0-9_]*\n" +
-				"promptc.toml:14:1: variable name \"is-leader\" is not valid: variable names match [a-z][a-z0-9_]*\n",
 		},
 		{
 			name: "task is a reserved variable name",
@@ -536,78 +390,6 @@ body = "Go."
 			want: "blocks/base.toml:3:1: tasks is empty, so the block would never render: list task kinds, or \"*\" for all\n",
 		},
 		{
-			name: "when names an undeclared or malformed variable",
-			files: with(base, `
--- blocks/base.toml --
-[[block]]
-id = "intro"
-when = "!leadr"
-body = "Hello."
-
-[[block]]
-id = "ask"
-when = "Leader"
-body = "Go."
--- blocks/more.toml --
-[[block]]
-id = "more"
-when = "!!leader"
-body = "x"
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro", "more"]
-
-[turn]
-order = ["ask"]
-
-[vars.leader]
-scope = "session"
-type = "bool"
-`),
-			want: "blocks/base.toml:3:1: when names unknown variable \"leadr\" (did you mean \"leader\"?)\n" +
-				"blocks/base.toml:8:1: when must name a variable, optionally negated with \"!\", not \"Leader\"\n" +
-				"blocks/more.toml:3:1: when must name a variable, optionally negated with \"!\", not \"!!leader\"\n",
-		},
-		{
-			name: "duplicate block ids and constants name both places",
-			files: with(base, `
--- blocks/a.toml --
-[const]
-rule = "one"
-
-[[block]]
-id = "extra"
-body = "x"
--- blocks/b.toml --
-[const]
-other = "two"
-rule = "one again"
-
-[[block]]
-id = "extra"
-body = "y"
-
-[[block]]
-id = "intro"
-body = "z"
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro", "extra"]
-
-[turn]
-order = ["ask"]
-`),
-			want: "blocks/b.toml:3:1: constant \"rule\" is defined twice: here and at blocks/a.toml:2:1; keep one (one rule, one place)\n" +
-				"blocks/b.toml:6:1: block id \"extra\" is defined twice: here and at blocks/a.toml:5:1; ids are unique across the project\n" +
-				"blocks/base.toml:2:1: block id \"intro\" is defined twice: here and at blocks/b.toml:10:1; ids are unique across the project\n",
-		},
-		{
 			name: "duplicate targets and markers",
 			files: with(base, `
 -- promptc.toml --
@@ -635,57 +417,6 @@ begin = "<!-- b -->"
 				"promptc.toml:16:1: [[target]] needs end\n" +
 				"promptc.toml:17:1: target \"claude\" is defined twice (also at promptc.toml:11:1)\n" +
 				"promptc.toml:18:1: file must not be empty\n",
-		},
-		{
-			// §6 and issue 8: a target's file stays inside the directory installed into, and its markers can be
-			// told apart.
-			name: "target files and markers that cannot be installed safely",
-			files: with(base, `
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro"]
-
-[turn]
-order = ["ask"]
-
-[[target]]
-name = "abs"
-file = "/etc/CLAUDE.md"
-begin = "<!-- B -->"
-end = "<!-- E -->"
-
-[[target]]
-name = "up"
-file = "docs/../../CLAUDE.md"
-begin = "<!-- B -->"
-end = "<!-- E -->"
-
-[[target]]
-name = "win"
-file = ".github\\copilot.md"
-begin = "<!-- B -->"
-end = "<!-- E -->"
-
-[[target]]
-name = "dir"
-file = ".github/"
-begin = "<!-- B -->"
-end = "<!-- E -->"
-
-[[target]]
-name = "nested"
-file = ".github/copilot-instructions.md"
-begin = "<!-- BEGIN X -->"
-end = "<!-- BEGIN X --> end"
-`),
-			want: "promptc.toml:12:8: target file \"/etc/CLAUDE.md\" is absolute: give a path relative to the directory installed into (install --dir)\n" +
-				"promptc.toml:18:8: target file \"docs/../../CLAUDE.md\" climbs out of the directory installed into (..): give a path inside it\n" +
-				"promptc.toml:24:8: target file \".github\\\\copilot.md\" uses \\: separate directories with /, on every system\n" +
-				"promptc.toml:30:8: target file \".github/\" names a directory: give the context file's name\n" +
-				"promptc.toml:38:7: end marker \"<!-- BEGIN X --> end\" and begin marker \"<!-- BEGIN X -->\" must not contain one another: the block is found by searching for them\n",
 		},
 		{
 			name: "unplaced block",
@@ -762,131 +493,6 @@ body = "x"
 				"blocks/more.toml:16:1: reason is set but block \"why\" replaces nothing: remove reason, or add replaces = \"…\"\n",
 		},
 		{
-			name: "replaces an unknown block, itself, a replacement, or stays in an order list",
-			files: with(base, `
--- blocks/more.toml --
-[[block]]
-id = "a1"
-replaces = "intr"
-reason = "r"
-body = "x"
-
-[[block]]
-id = "a2"
-replaces = "a2"
-reason = "r"
-body = "x"
-
-[[block]]
-id = "a3"
-replaces = "intro"
-reason = "r"
-tasks = ["chat"]
-body = "x"
-
-[[block]]
-id = "a4"
-replaces = "a3"
-reason = "r"
-body = "x"
-
-[[block]]
-id = "a5"
-replaces = "ask"
-reason = "r"
-body = "x"
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro"]
-
-[turn]
-order = ["ask", "a5"]
-`),
-			want: "blocks/more.toml:2:1: block \"a1\" replaces unknown block \"intr\" (did you mean \"intro\"?)\n" +
-				"blocks/more.toml:8:1: block \"a2\" replaces itself\n" +
-				"blocks/more.toml:21:1: block \"a4\" replaces \"a3\", which itself replaces \"intro\": replace \"intro\" directly\n" +
-				"promptc.toml:8:17: block \"a5\" replaces \"ask\", so it takes that block's slot: remove it from turn.order\n",
-		},
-		{
-			name: "two replacements of one slot admit the same task",
-			files: with(base, `
--- blocks/more.toml --
-[[block]]
-id = "r1"
-replaces = "intro"
-reason = "r"
-tasks = ["chat"]
-body = "x"
-
-[[block]]
-id = "r2"
-replaces = "intro"
-reason = "r"
-except = ["issue"]
-body = "y"
-
-[[block]]
-id = "r3"
-replaces = "ask"
-reason = "r"
-when = "leader"
-body = "x"
-
-[[block]]
-id = "r4"
-replaces = "ask"
-reason = "r"
-when = "!leader"
-body = "y"
-`),
-			want: "blocks/more.toml:9:1: blocks \"r1\" and \"r2\" both replace \"intro\" in task \"chat\": narrow their tasks, or make their when conditions opposite (x and !x)\n",
-		},
-		{
-			name: "body and template: both, neither, missing file, unclean path",
-			files: with(base, `
--- blocks/base.toml --
-[[block]]
-id = "intro"
-body = "Hello."
-template = "intro.md"
-
-[[block]]
-id = "ask"
--- blocks/more.toml --
-[[block]]
-id = "t1"
-template = "intor.md"
-
-[[block]]
-id = "t2"
-template = "../intro.md"
-
-[[block]]
-id = "t3"
-template = "sub/intro.md"
--- templates/intro.md --
-Hello from a file.
--- templates/sub/intro.md --
-Hello from a subdirectory.
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro", "t1", "t2", "t3"]
-
-[turn]
-order = ["ask"]
-`),
-			want: "blocks/base.toml:4:1: block \"intro\" sets both body and template: keep exactly one\n" +
-				"blocks/base.toml:7:1: block \"ask\" has neither body nor template: set exactly one\n" +
-				"blocks/more.toml:3:1: template file templates/intor.md does not exist (did you mean \"intro.md\"?)\n" +
-				"blocks/more.toml:7:1: template \"../intro.md\" must be a clean path relative to templates/\n",
-		},
-		{
 			name: "fixture: unknown variable, wrong scope, wrong type",
 			files: with(base, `
 -- fixtures/basic.toml --
@@ -909,125 +515,46 @@ isue_id = "X-2"
 				"fixtures/basic.toml:8:1: \"agent\" is a session variable: set it in [session], not in [[turn]]\n" +
 				"fixtures/basic.toml:11:1: unknown variable \"isue_id\" in [[turn]] (did you mean \"issue_id\"?)\n",
 		},
-		{
-			name: "fixture: values of every type, lists of strings only",
-			files: with(base, `
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro"]
-
-[turn]
-order = ["ask"]
-
-[vars.n]
-scope = "session"
-type = "int"
-
-[vars.items]
-scope = "session"
-type = "list"
-
-[vars.body]
-scope = "session"
-type = "text"
--- fixtures/basic.toml --
-[session]
-n = 1.5
-items = ["a", 2]
-body = ["x"]
-`),
-			want: "fixtures/basic.toml:2:1: variable \"n\" is an int, so its value must be a whole number, not a float\n" +
-				"fixtures/basic.toml:3:1: variable \"items\" is a list of strings, but an item is an integer\n" +
-				"fixtures/basic.toml:4:1: variable \"body\" is a text, so its value must be a string, not an array\n",
-		},
-		{
-			name: "fixture: missing required variables, in the session and in every turn",
-			files: with(base, `
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro"]
-
-[turn]
-order = ["ask"]
-
-[vars.agent]
-scope = "session"
-type = "string"
-required = true
-
-[vars.issue_id]
-scope = "turn"
-type = "string"
-required = true
--- fixtures/basic.toml --
-[session]
-
-[[turn]]
-issue_id = "X-1"
-
-[[turn]]
--- fixtures/bare.toml --
-tasks = ["*"]
-`),
-			want: "fixtures/bare.toml:1:1: required session variable \"agent\" is missing from [session]\n" +
-				"fixtures/basic.toml:1:1: required session variable \"agent\" is missing from [session]\n" +
-				"fixtures/basic.toml:6:1: required turn variable \"issue_id\" is missing from [[turn]]\n",
-		},
-		{
-			name: "all diagnostics of a project at once",
-			files: with(base, `
--- promptc.toml --
-name = "acme"
-tasks = ["issue", "chat"]
-
-[runbook]
-order = ["intro", "gone"]
-
-[turn]
-order = ["ask"]
-
-[vars.agent]
-scope = "session"
-type = "string"
-requird = true
--- blocks/base.toml --
-[[block]]
-id = "intro"
-when = "agnt"
-body = "Hello."
-
-[[block]]
-id = "ask"
-tasks = ["chats"]
-template = "ask.md"
--- blocks/z/deep.toml --
-[[block]]
-id = "stray"
-body = "x"
--- fixtures/basic.toml --
-[session]
-agent = false
-`),
-			want: "blocks/base.toml:3:1: when names unknown variable \"agnt\" (did you mean \"agent\"?)\n" +
-				"blocks/base.toml:8:10: tasks names undeclared task \"chats\" (did you mean \"chat\"?)\n" +
-				"blocks/base.toml:9:1: template file templates/ask.md does not exist\n" +
-				"blocks/z/deep.toml:2:1: block \"stray\" is not placed: add it to runbook.order or turn.order, or give it replaces\n" +
-				"fixtures/basic.toml:2:1: variable \"agent\" is a string, so its value must be a string, not a boolean\n" +
-				"promptc.toml:5:19: runbook.order names unknown block \"gone\"\n" +
-				"promptc.toml:13:1: unknown key \"requird\" in [vars.agent] (did you mean \"required\"?)\n",
-		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, diags := blocks.Load(tt.files)
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLoadDiagnosticsArchives is TestLoadDiagnostics for the cases whose files are too long to read well inline:
+// each testdata/load/*.txtar holds, after a comment naming the rule, the expected diagnostics (the file
+// "diagnostics") and the files that replace or join those of base.
+func TestLoadDiagnosticsArchives(t *testing.T) {
+	names, err := filepath.Glob(filepath.Join("testdata", "load", "*.txtar"))
+	if err != nil || len(names) == 0 {
+		t.Fatalf("no archives in testdata/load: %v", err)
+	}
+	for _, name := range names {
+		t.Run(strings.TrimSuffix(filepath.Base(name), ".txtar"), func(t *testing.T) {
+			a, err := txtar.ParseFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files := archive(base)
+			want, found := "", false
+			for _, f := range a.Files {
+				if f.Name == "diagnostics" {
+					want, found = string(f.Data), true
+					continue
+				}
+				files[f.Name] = &fstest.MapFile{Data: f.Data}
+			}
+			if !found {
+				t.Fatalf("%s has no diagnostics file", name)
+			}
+			_, diags := blocks.Load(files)
+			if got := diags.String(); got != want {
+				t.Errorf("%s\ndiagnostics:\n%s\nwant:\n%s", a.Comment, got, want)
 			}
 		})
 	}

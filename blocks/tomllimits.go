@@ -68,23 +68,24 @@ func (ls *limitScanner) document() *Diagnostic {
 		case c == '[':
 			s.i++
 			s.eat('[')
-			n := ls.keyParts()
+			n := s.keyParts()
 			if n > MaxKeyParts {
-				return ls.keyError(start, n)
+				return keyPathError(ls.f, start, n)
 			}
 			header = n
 			if n == 0 {
 				s.skipLine() // no name: not TOML, and nothing to count
 			}
 		case isKeyStart(c):
-			n := ls.keyParts()
+			n := s.keyParts()
 			if header+n > MaxKeyParts {
-				return ls.keyError(start, header+n)
+				return keyPathError(ls.f, start, header+n)
 			}
 			s.skipBlank()
 			if s.eat('=') {
 				s.skipBlank()
-				if d := ls.value(0, header+n); d != nil {
+				w := valueWalk{s: s, f: ls.f}
+				if _, _, d := w.value(0, header+n); d != nil {
 					return d
 				}
 			}
@@ -94,100 +95,8 @@ func (ls *limitScanner) document() *Diagnostic {
 	}
 }
 
-// value skips the value at s. depth is how many arrays and inline tables enclose it, parts how many key parts its
-// path has.
-func (ls *limitScanner) value(depth, parts int) *Diagnostic {
-	s := &ls.s
-	start := s.i
-	switch c := s.peek(0); {
-	case (c == '"' || c == '\'') && s.has3(c):
-		s.i += 3
-		s.multiline(c)
-	case c == '"' || c == '\'':
-		s.i++
-		s.single(c)
-	case c == '[' || c == '{':
-		if depth == MaxNesting {
-			return &Diagnostic{
-				Summary: fmt.Sprintf("TOML value nested more than %d levels deep: arrays and inline tables may nest at most %d levels (deeper ones would make decoding slow); flatten the value", MaxNesting, MaxNesting),
-				Subject: ls.f.Range(start, start+1).Ptr(),
-			}
-		}
-		s.i++
-		if c == '[' {
-			return ls.array(depth+1, parts)
-		}
-		return ls.inlineTable(depth+1, parts)
-	default:
-		for c := s.peek(0); c != tomlEOF && !isValueEnd(c); c = s.peek(0) {
-			s.i++
-		}
-		if s.i == start && c != tomlEOF && c != '\n' {
-			s.i++ // a stray delimiter: step over it
-		}
-	}
-	return nil
-}
-
-// array skips the items of an array after its opening bracket, through its closing one.
-func (ls *limitScanner) array(depth, parts int) *Diagnostic {
-	s := &ls.s
-	for {
-		s.skipSpaceAndComments()
-		switch s.peek(0) {
-		case tomlEOF:
-			return nil
-		case ']':
-			s.i++
-			return nil
-		case ',', '}':
-			s.i++
-			continue
-		}
-		if d := ls.value(depth, parts); d != nil {
-			return d
-		}
-	}
-}
-
-// inlineTable skips the key = value pairs of an inline table after its opening brace, through its closing one.
-func (ls *limitScanner) inlineTable(depth, parts int) *Diagnostic {
-	s := &ls.s
-	for {
-		s.skipSpaceAndComments()
-		start := s.i
-		switch c := s.peek(0); {
-		case c == tomlEOF:
-			return nil
-		case c == '}':
-			s.i++
-			return nil
-		case c == ',' || c == ']':
-			s.i++
-		case isKeyStart(c):
-			n := ls.keyParts()
-			if parts+n > MaxKeyParts {
-				return ls.keyError(start, parts+n)
-			}
-			s.skipBlank()
-			if s.eat('=') {
-				s.skipBlank()
-				if d := ls.value(depth, parts+n); d != nil {
-					return d
-				}
-			}
-		default:
-			// Not TOML, but an array or table here must still count as nesting.
-			if d := ls.value(depth, parts); d != nil {
-				return d
-			}
-		}
-	}
-}
-
 // keyParts skips a dotted key (`a . "b".c`) and returns how many parts it has.
-func (ls *limitScanner) keyParts() int {
-	s := &ls.s
+func (s *tomlScanner) keyParts() int {
 	n := 0
 	for {
 		s.skipBlank()
@@ -210,22 +119,14 @@ func (ls *limitScanner) keyParts() int {
 	}
 }
 
-func (ls *limitScanner) keyError(start, n int) *Diagnostic {
+// keyPathError is the diagnostic about a key path of n parts starting at byte start of f.
+func keyPathError(f *File, start, n int) *Diagnostic {
 	return &Diagnostic{
 		Summary: fmt.Sprintf("TOML key path of %d parts: a key may have at most %d, counting those of the table header, of the dotted key and of the inline tables around it (longer paths would make decoding slow); shorten the key", n, MaxKeyParts),
-		Subject: ls.f.Range(start, start+1).Ptr(),
+		Subject: f.Range(start, start+1).Ptr(),
 	}
 }
 
 // isKeyStart reports whether c may start a key: a quote, or a byte of a bare key. Bytes past ASCII count too, though
 // TOML does not allow them in bare keys: counting too many parts of a key the decoder rejects anyway does no harm.
 func isKeyStart(c int) bool { return c == '"' || c == '\'' || isBareKeyByte(c) || c >= 0x80 }
-
-// isValueEnd reports whether c ends a bare value (a number, a boolean, a date).
-func isValueEnd(c int) bool {
-	switch c {
-	case ' ', '\t', '\n', '\r', ',', ']', '}', '#', '[', '{', '"', '\'', '=':
-		return true
-	}
-	return false
-}

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 )
@@ -119,15 +120,21 @@ func (ix *tomlIndex) keyValue(s *tomlScanner, t tableRef) {
 		return
 	}
 	s.skipBlank()
-	vs, ve, items := s.value(false)
+	w := valueWalk{s: s, f: ix.file, record: true}
+	// The limits were checked before the text was decoded; what a walk would refuse here has been refused.
+	vs, ve, _ := w.value(0, 0)
+	items := w.items
 	ref := keyRef{table: t, key: key}
 	if _, dup := ix.keys[ref]; dup {
 		return
 	}
 	ix.keys[ref] = len(ix.entries)
 	e := Entry{Key: ix.file.Range(start, keyEnd), Value: ix.file.Range(vs, ve)}
-	for _, it := range items {
-		e.Items = append(e.Items, ix.file.Range(it[0], it[1]))
+	if len(items) > 0 {
+		e.Items = make([]Range, len(items))
+		for i, it := range items {
+			e.Items[i] = ix.file.Range(it[0], it[1])
+		}
 	}
 	ix.entries = append(ix.entries, e)
 }
@@ -288,23 +295,46 @@ func unescapeBasic(raw string) string {
 	return b.String()
 }
 
-// value skips the value at s and returns where it starts and ends, and for an array where each item does. Inside an
-// array, a bare value (a number, a date) also ends at a comma or closing bracket.
-func (s *tomlScanner) value(inArray bool) (start, end int, items [][2]int) {
+// valueWalk walks one TOML value: it is the one walker of values, used by the key index (keyValue), by the limits
+// pre-scan (checkTOMLLimits) and by the values files' inline tables. It refuses nesting past MaxNesting and key paths
+// past MaxKeyParts, in file f; when items is non-nil, it records where each item of the outermost array is.
+type valueWalk struct {
+	s      *tomlScanner
+	f      *File
+	record bool
+	items  [][2]int
+}
+
+// value skips the value at the scanner and returns where it starts and ends, without the blanks after a bare value
+// (a number, a boolean, a date, which ends at a newline or a comment, and inside an array or inline table also at
+// a comma or a closing bracket or brace). depth is how many arrays and inline tables enclose the value, parts how
+// many key parts its path has. On text that is not TOML it goes on as far as it can and never loops: each array and
+// inline table step consumes at least one byte.
+func (w *valueWalk) value(depth, parts int) (start, end int, d *Diagnostic) {
+	s := w.s
 	start = s.i
-	switch q := s.peek(0); {
-	case (q == '"' || q == '\'') && s.has3(q):
+	switch c := s.peek(0); {
+	case (c == '"' || c == '\'') && s.has3(c):
 		s.i += 3
-		s.multiline(q)
-	case q == '"' || q == '\'':
+		s.multiline(c)
+	case c == '"' || c == '\'':
 		s.i++
-		s.single(q)
-	case q == '[':
-		items = s.array()
-	case q == '{':
-		s.inlineTable()
+		s.single(c)
+	case c == '[' || c == '{':
+		if depth == MaxNesting {
+			return start, start, &Diagnostic{
+				Summary: fmt.Sprintf("TOML value nested more than %d levels deep: arrays and inline tables may nest at most %d levels (deeper ones would make decoding slow); flatten the value", MaxNesting, MaxNesting),
+				Subject: w.f.Range(start, start+1).Ptr(),
+			}
+		}
+		s.i++
+		if c == '[' {
+			d = w.array(depth+1, parts)
+		} else {
+			d = w.inlineTable(depth+1, parts)
+		}
 	default:
-		for c := s.peek(0); c != tomlEOF && c != '\n' && c != '#' && !(inArray && (c == ',' || c == ']')); c = s.peek(0) {
+		for c := s.peek(0); c != tomlEOF && c != '\n' && c != '#' && !(depth > 0 && (c == ',' || c == ']' || c == '}')); c = s.peek(0) {
 			s.i++
 		}
 		end = s.i
@@ -313,7 +343,74 @@ func (s *tomlScanner) value(inArray bool) (start, end int, items [][2]int) {
 		}
 		return start, end, nil
 	}
-	return start, s.i, items
+	return start, s.i, d
+}
+
+// array walks the items of an array after its opening bracket, through its closing one.
+func (w *valueWalk) array(depth, parts int) *Diagnostic {
+	s := w.s
+	for {
+		s.skipSpaceAndComments()
+		switch s.peek(0) {
+		case tomlEOF:
+			return nil
+		case ']':
+			s.i++
+			return nil
+		case ',', '}':
+			s.i++ // a stray comma or brace: TOML rejects it, but the walk must go on
+			continue
+		}
+		start, end, d := w.value(depth, parts)
+		if d != nil {
+			return d
+		}
+		if s.i == start {
+			s.i++ // nothing this walker reads as a value: step over it
+			continue
+		}
+		if w.record && depth == 1 {
+			w.items = append(w.items, [2]int{start, end})
+		}
+	}
+}
+
+// inlineTable walks the key = value pairs of an inline table after its opening brace, through its closing one.
+func (w *valueWalk) inlineTable(depth, parts int) *Diagnostic {
+	s := w.s
+	for {
+		s.skipSpaceAndComments()
+		start := s.i
+		switch c := s.peek(0); {
+		case c == tomlEOF:
+			return nil
+		case c == '}':
+			s.i++
+			return nil
+		case c == ',' || c == ']':
+			s.i++
+		case isKeyStart(c):
+			n := s.keyParts()
+			if parts+n > MaxKeyParts {
+				return keyPathError(w.f, start, parts+n)
+			}
+			s.skipBlank()
+			if s.eat('=') {
+				s.skipBlank()
+				if _, _, d := w.value(depth, parts+n); d != nil {
+					return d
+				}
+			}
+		default:
+			// Not TOML, but an array or table here must still count as nesting.
+			if _, _, d := w.value(depth, parts); d != nil {
+				return d
+			}
+			if s.i == start {
+				s.i++
+			}
+		}
+	}
 }
 
 // single skips a one-line string after its opening quote q, through its closing quote, and reports whether it found
@@ -357,64 +454,6 @@ func (s *tomlScanner) multiline(q int) {
 			return
 		}
 		s.i++
-	}
-}
-
-// array skips an array from its opening bracket through its closing one and returns where each item is.
-func (s *tomlScanner) array() [][2]int {
-	s.i++ // [
-	var items [][2]int
-	for {
-		s.skipSpaceAndComments()
-		switch s.peek(0) {
-		case tomlEOF:
-			return items
-		case ']':
-			s.i++
-			return items
-		case ',':
-			s.i++ // a stray comma: TOML rejects it, but the scanner must go on
-			continue
-		}
-		start, end, _ := s.value(true)
-		if s.i == start {
-			s.i++ // nothing this scanner reads as a value: step over it
-			continue
-		}
-		items = append(items, [2]int{start, end})
-		s.skipSpaceAndComments()
-		s.eat(',')
-	}
-}
-
-// inlineTable skips an inline table, with whatever strings, arrays and nesting it holds, through the brace that
-// closes it.
-func (s *tomlScanner) inlineTable() {
-	depth := 0
-	for c := s.peek(0); c != tomlEOF; c = s.peek(0) {
-		switch {
-		case c == '[' || c == '{':
-			depth++
-			s.i++
-		case c == ']' || c == '}':
-			depth--
-			s.i++
-			if depth <= 0 {
-				return
-			}
-		case c == '#':
-			for s.peek(0) != tomlEOF && s.peek(0) != '\n' {
-				s.i++
-			}
-		case (c == '"' || c == '\'') && s.has3(c):
-			s.i += 3
-			s.multiline(c)
-		case c == '"' || c == '\'':
-			s.i++
-			s.single(c)
-		default:
-			s.i++
-		}
 	}
 }
 

@@ -109,7 +109,8 @@ func inlineTableKeys(cur *posCursor, r Range, found func(key string, rng Range))
 		}
 		s.skipBlank()
 		before := s.i
-		s.value(true)
+		w := valueWalk{s: s, f: f}
+		w.value(1, 0)
 		if s.i == before {
 			return
 		}

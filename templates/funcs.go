@@ -658,8 +658,9 @@ func index(item any, keys ...any) (any, error) {
 // Execution is bounded in output (MaxOutput), in the size of every function's result (MaxOutput each), and for a
 // body with a range in work too: all its ranges together do at most MaxSteps steps of work, and its function
 // results add up to at most MaxWork bytes. A body that uses none of ref, title, dropped, tools or range runs as
-// parsed; any other is cloned per execution (the clone shares the parse tree) to bind its environment and budget,
-// so concurrent executions never share them.
+// parsed; any other runs with a function set of its parser's that no other execution holds meanwhile (a template of
+// the set sharing the body's parse tree), bound to its environment and budget, so concurrent executions never share
+// them.
 func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic) {
 	if b.Static {
 		return b.output, nil
@@ -675,35 +676,18 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 	out := &limitedBuilder{}
 	out.Grow(len(b.Block.Body))
 	if b.perExecution || env.Level != 0 || env.Mark != nil {
-		var x *executor
-		b.mu.Lock()
-		if n := len(b.executors); n > 0 {
-			x, b.executors = b.executors[n-1], b.executors[:n-1]
+		set := b.parser.takeExecSet()
+		x, err := set.executor(b)
+		if err != nil {
+			b.parser.putExecSet(set)
+			d := b.diag(0, 0, err.Error())
+			return "", &d
 		}
-		b.mu.Unlock()
-		if x == nil {
-			// A template of its own (not a clone: the body's template is one of a project's whole set), sharing
-			// the body's parse tree, which no execution changes.
-			x = &executor{f: &funcs{name: b.Block.ID, consts: b.consts}}
-			c, err := template.New(b.Block.ID).Option("missingkey=error").Funcs(x.f.execMap()).AddParseTree(b.Block.ID, t.Tree)
-			if err != nil {
-				d := b.diag(0, 0, err.Error())
-				return "", &d
-			}
-			x.t = c
-			if b.printed != nil {
-				if x.printed, err = addPrinted(c, b.Block.ID, b.printed.Tree); err != nil {
-					d := b.diag(0, 0, err.Error())
-					return "", &d
-				}
-			}
-		}
-		x.f.bind(env, out)
+		set.f.name = b.Block.ID
+		set.f.bind(env, out)
 		defer func() {
-			x.f.bind(Env{}, nil) // hold no caller's state while idle
-			b.mu.Lock()
-			b.executors = append(b.executors, x)
-			b.mu.Unlock()
+			set.f.bind(Env{}, nil) // hold no caller's state while idle
+			b.parser.putExecSet(set)
 		}()
 		t = x.t
 		if printed {

@@ -29,11 +29,8 @@ type Body struct {
 	// perExecution is set when an execution needs functions of its own: ref, title, dropped or tools (bound to its
 	// environment) or a range (bound to its budget).
 	perExecution bool
-	// executors holds templates of tmpl's tree bound to functions of their own, reused across executions: one costs
-	// more to build than most executions, and is in use by one execution at a time. A plain list, not a sync.Pool,
-	// which every garbage collection would empty: there are never more than the executions running at once.
-	mu        sync.Mutex
-	executors []*executor
+	// parser is the parser that made the body, whose function sets such executions borrow.
+	parser *Parser
 	// printed is tmpl's tree with each action printing a variable alone reading its record (see SetPrinted), and
 	// printedKeys the records it reads; nil for none. whole is set when the body reads the data whole.
 	printed     *template.Template
@@ -41,12 +38,61 @@ type Body struct {
 	whole       bool
 }
 
-// executor is a clone of a body's template whose functions read f, which each execution sets up anew; printed is
-// the body's printed tree bound to the same functions.
+// executor is a body's template bound to the functions of an execSet, which each execution sets up anew; printed
+// is the body's printed tree bound to the same functions.
 type executor struct {
 	t       *template.Template
 	printed *template.Template
-	f       *funcs
+}
+
+// execSet is one set of functions bound per execution (f), in use by one execution at a time, with a template of
+// its own for each body that has run with it, all sharing one function map: building a function map costs more
+// than most executions, so a project builds one per execution running at once, not one per body.
+type execSet struct {
+	f      *funcs
+	root   *template.Template
+	bodies map[*Body]*executor
+}
+
+// executor returns the template of b bound to the set's functions, made on b's first execution with the set.
+func (s *execSet) executor(b *Body) (*executor, error) {
+	if x, ok := s.bodies[b]; ok {
+		return x, nil
+	}
+	// Not a clone: the body's template is one of a project's whole set. The parse trees are shared; no execution
+	// changes them.
+	t, err := s.root.AddParseTree(b.Block.ID, b.tmpl.Tree)
+	if err != nil {
+		return nil, err
+	}
+	x := &executor{t: t}
+	if b.printed != nil {
+		if x.printed, err = addPrinted(s.root, b.Block.ID, b.printed.Tree); err != nil {
+			return nil, err
+		}
+	}
+	s.bodies[b] = x
+	return x, nil
+}
+
+// takeExecSet returns an idle function set, or a new one. A plain list, not a sync.Pool, which every garbage
+// collection would empty: there are never more sets than the executions running at once.
+func (p *Parser) takeExecSet() *execSet {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.idle); n > 0 {
+		s := p.idle[n-1]
+		p.idle = p.idle[:n-1]
+		return s
+	}
+	f := &funcs{consts: p.consts}
+	return &execSet{f: f, root: template.New("").Option("missingkey=error").Funcs(f.execMap()), bodies: map[*Body]*executor{}}
+}
+
+func (p *Parser) putExecSet(s *execSet) {
+	p.mu.Lock()
+	p.idle = append(p.idle, s)
+	p.mu.Unlock()
 }
 
 // Literal is a piece of a body's literal text at byte offset Off of its source.
@@ -63,30 +109,56 @@ type Literal struct {
 // execution's budget (see Execute and MaxSteps).
 func Parse(b *blocks.Block, c Consts) (*Body, blocks.Diagnostics) { return NewParser(c).Parse(b) }
 
-// Parser parses the bodies of one project: they share its constants and lookup tables, and one function map, built
-// once (building a function map costs more than parsing most bodies). It is safe for concurrent use.
+// Parser parses the bodies of one project: they share its constants and lookup tables, and a few function maps,
+// built once each (building a function map costs more than parsing most bodies). It is safe for concurrent use, and
+// parses concurrently: text/template cannot construct the templates of one set in parallel, so each parse borrows
+// a set (a root template) no other parse is using, one per parse running at once, all with the same functions.
 type Parser struct {
 	consts Consts
 	mu     sync.Mutex
-	root   *template.Template // the bodies' templates, sharing its function map
+	roots  []*template.Template // root templates no parse is using; the bodies' templates join one of them
+	idle   []*execSet           // function sets no execution is using (see execSet)
 }
 
 // NewParser returns a parser for bodies that read the constants and lookup tables c.
 func NewParser(c Consts) *Parser {
-	c = c.boxed()
-	f := &funcs{consts: c}
+	p := &Parser{consts: c.boxed()}
+	p.roots = append(p.roots, p.newRoot())
+	return p
+}
+
+// newRoot returns a template set for bodies to join, with the functions of the bodies that run as parsed: they
+// print with the printer of an idle function set (the markers, the default level, no marks).
+func (p *Parser) newRoot() *template.Template {
+	f := &funcs{consts: p.consts}
 	f.bind(Env{}, nil)
-	// The bodies that run as parsed print with f's printer: the markers, the default level, no marks.
 	fm := f.Map()
 	fm[printFunc] = f.p.printAny
 	f.addPrinting(fm)
-	return &Parser{consts: c, root: template.New("").Option("missingkey=error").Funcs(fm)}
+	return template.New("").Option("missingkey=error").Funcs(fm)
+}
+
+func (p *Parser) takeRoot() *template.Template {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if n := len(p.roots); n > 0 {
+		t := p.roots[n-1]
+		p.roots = p.roots[:n-1]
+		return t
+	}
+	return p.newRoot()
+}
+
+func (p *Parser) putRoot(t *template.Template) {
+	p.mu.Lock()
+	p.roots = append(p.roots, t)
+	p.mu.Unlock()
 }
 
 // Parse parses a block's body as the package function Parse does.
 func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	c := p.consts
-	body := &Body{Block: b, consts: c}
+	body := &Body{Block: b, consts: c, parser: p}
 	text := b.Body
 	if b.Raw || !strings.Contains(text, "{{") {
 		body.Static, body.output, body.Literals = true, text, []Literal{{0, text}}
@@ -105,9 +177,9 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	p.mu.Lock()
-	t, err := p.root.New(b.ID).Parse(text)
-	p.mu.Unlock()
+	root := p.takeRoot()
+	defer p.putRoot(root)
+	t, err := root.New(b.ID).Parse(text)
 	if err != nil {
 		return nil, blocks.Diagnostics{body.parseError(err)}
 	}
@@ -144,9 +216,7 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	rewritePrints(t.Tree.Root, c.Plain)
 	body.whole = readsWhole(t.Tree.Root)
 	if tree, keys := printedTree(t.Tree); tree != nil {
-		p.mu.Lock()
-		pt, err := addPrinted(p.root, b.ID, tree)
-		p.mu.Unlock()
+		pt, err := addPrinted(root, b.ID, tree)
 		if err == nil {
 			body.printed, body.printedKeys = pt, keys
 		}

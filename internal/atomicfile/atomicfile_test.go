@@ -2,8 +2,10 @@ package atomicfile
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 )
@@ -86,5 +88,36 @@ func TestUnchanged(t *testing.T) {
 				t.Errorf("Unchanged = %v, want %v", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestUnchangedEach checks that the parallel comparison answers for each file in its own place.
+func TestUnchangedEach(t *testing.T) {
+	dir := t.TempDir()
+	var files []File
+	var want []bool
+	for i := range 40 {
+		name := filepath.Join(dir, fmt.Sprintf("f%02d", i))
+		data := bytes.Repeat([]byte{byte('a' + i%26)}, 100+i)
+		if err := os.WriteFile(name, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chmod(name, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		same := i%3 != 0
+		if !same {
+			data = append(bytes.Clone(data[:len(data)-1]), '!')
+		}
+		files = append(files, File{Name: name, Data: data, Perm: 0o644})
+		want = append(want, same)
+	}
+	files = append(files, File{Name: filepath.Join(dir, "missing"), Data: []byte("x"), Perm: 0o644})
+	want = append(want, false)
+	if got := UnchangedEach(files); !slices.Equal(got, want) {
+		t.Errorf("UnchangedEach = %v\nwant            %v", got, want)
+	}
+	if got := UnchangedEach(nil); len(got) != 0 {
+		t.Errorf("UnchangedEach(nil) = %v", got)
 	}
 }
