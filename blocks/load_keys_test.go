@@ -14,7 +14,7 @@ func manifestWith(vars string) string {
 	return "-- promptc.toml --\nname = \"acme\"\ntasks = [\"issue\", \"chat\"]\n\n[runbook]\norder = [\"intro\"]\n\n[turn]\norder = [\"ask\"]\n" + vars
 }
 
-// TestLoadValueKeys checks the variable keys of DESIGN §2.1 beyond types and limits: trim, pattern, invalid,
+// TestLoadValueKeys checks the variable keys of docs/reference.md#varsname beyond types and limits: trim, pattern, invalid,
 // required per task, records with fields, and code with lang, each read as written or reported where it is wrong.
 func TestLoadValueKeys(t *testing.T) {
 	p, diags := blocks.Load(with(base, manifestWith(`
@@ -138,7 +138,7 @@ func TestLoadValueKeyErrors(t *testing.T) {
 	}
 }
 
-// TestLoadLookupTables: a constant whose value is a table of strings is a lookup table (§2.2).
+// TestLoadLookupTables: a constant whose value is a table of strings is a lookup table (docs/reference.md#blockstoml).
 func TestLoadLookupTables(t *testing.T) {
 	p, diags := blocks.Load(with(base, "-- blocks/consts.toml --\n[const]\nrule = \"x\"\n\n[const.channel_names]\nslack   = \"Slack\"\ndiscord = \"Discord\"\n"))
 	if len(diags) > 0 {
@@ -160,7 +160,7 @@ func TestLoadLookupTables(t *testing.T) {
 	}
 }
 
-// TestLoadExtends checks §2.3: a fixture starts from the one it extends, overriding session values key by key,
+// TestLoadExtends checks docs/reference.md#fixturestoml: a fixture starts from the one it extends, overriding session values key by key,
 // keeping its tasks unless it sets tasks, and its turns unless it has turns of its own; chains work; cycles and
 // unknown names are errors naming the fixture file.
 func TestLoadExtends(t *testing.T) {

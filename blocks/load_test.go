@@ -122,7 +122,7 @@ func TestBaseProjectIsValid(t *testing.T) {
 	}
 }
 
-// TestLoadDiagnostics checks one loader rule of DESIGN §2 per case: every diagnostic the project produces, as the
+// TestLoadDiagnostics checks one loader rule of docs/reference.md#promptctoml per case: every diagnostic the project produces, as the
 // exact text `promptc` would print.
 func TestLoadDiagnostics(t *testing.T) {
 	tests := []struct {
@@ -560,7 +560,7 @@ func TestLoadDiagnosticsArchives(t *testing.T) {
 	}
 }
 
-// TestLoadInvalidUTF8 checks §3.1: invalid UTF-8 in any source file is an error at the line and column (in runes)
+// TestLoadInvalidUTF8 checks docs/reference.md#a-project: invalid UTF-8 in any source file is an error at the line and column (in runes)
 // of the first bad byte, and nothing else is reported about that file.
 func TestLoadInvalidUTF8(t *testing.T) {
 	bad := func(s string) *fstest.MapFile { return &fstest.MapFile{Data: []byte(s)} }
@@ -655,7 +655,7 @@ body = "Go."
 	}
 }
 
-// TestLoadNormalizesSources checks §3.1: a leading BOM is removed and CRLF and lone CR become LF in every source
+// TestLoadNormalizesSources checks docs/reference.md#a-project: a leading BOM is removed and CRLF and lone CR become LF in every source
 // file, before TOML parsing, so block bodies, templates and fixture values hold LF only.
 func TestLoadNormalizesSources(t *testing.T) {
 	const bom = "\uFEFF"
@@ -715,7 +715,7 @@ func TestLoadBOMPositions(t *testing.T) {
 	}
 }
 
-// TestLoadOrder checks the orders DESIGN §2 fixes: blocks/ files at any depth sorted by full slash path (so
+// TestLoadOrder checks the orders docs/reference.md#promptctoml fixes: blocks/ files at any depth sorted by full slash path (so
 // blocks/a.toml comes before blocks/a/x.toml, and both after blocks/a-b.toml), blocks within a file in file order,
 // and fixtures sorted by name.
 func TestLoadOrder(t *testing.T) {
