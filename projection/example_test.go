@@ -222,3 +222,35 @@ func ExampleSimulation_WriteText() {
 	// openai gpt-5, automatic cache, entries live in_memory: minimum 1,024 tokens, reads cost 0.1x and writes 1x the input price
 	// true
 }
+
+// NewInput builds a request as promptc project does: turn 3 of a fixture's conversation carries turns 1 and 2, each
+// with its reply, as the history, and a history file's messages after them.
+func ExampleNewInput() {
+	prog, diags := assemble.LoadDir("../examples/tracker")
+	if len(diags) > 0 {
+		log.Fatal(diags)
+	}
+	history := `{"role": "user", "content": "Also: is NW-161 related?"}` + "\n" +
+		`{"role": "assistant", "content": "No: NW-161 is about VAT rounding."}` + "\n"
+	in, err := projection.NewInput(prog, projection.Request{
+		Task:    "chat",
+		Fixture: prog.Project.Fixture("conversation"),
+		Turn:    3,
+		History: &assemble.ValuesFile{Name: "extra.jsonl", Data: []byte(history)},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, m := range in.History {
+		fmt.Println(m.Role)
+	}
+	fmt.Println(strings.Contains(in.Turn, `Can we make "code" the default for all Swiss merchants?`))
+	// Output:
+	// user
+	// assistant
+	// user
+	// assistant
+	// user
+	// assistant
+	// true
+}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 
@@ -161,65 +160,38 @@ func projectCommand(e *env) *cli.Command {
 	}
 }
 
-// projectInput renders the runbook, the history and the turn the flags name.
+// projectInput reads the files and the fixture the flags name into the request projection.NewInput renders.
 func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (projection.Input, error) {
-	var in projection.Input
-	task := c.String("task")
-	req := assemble.Request{Task: task}
+	r := projection.Request{Task: c.String("task"), Turn: 1}
+	var err error
 	if c.IsSet("session") {
-		f, err := e.valuesFile(cmd, c.String("session"))
-		if err != nil {
-			return in, err
+		if r.SessionFile, err = e.valuesFile(cmd, c.String("session")); err != nil {
+			return projection.Input{}, err
 		}
-		req.SessionFile = f
-	} else {
-		f, err := e.fixture(cmd, prog, task, c.String("fixture"), c.IsSet("fixture"))
-		if err != nil {
-			return in, err
-		}
-		req.Fixture = f
+	} else if r.Fixture, err = e.fixture(cmd, prog, r.Task, c.String("fixture"), c.IsSet("fixture")); err != nil {
+		return projection.Input{}, err
 	}
-	rb, err := prog.Render(req)
-	if err != nil {
-		return in, e.fail(err, nil)
-	}
-	in.Runbook = rb
 	if c.IsSet("turn-file") {
-		f, err := e.valuesFile(cmd, c.String("turn-file"))
-		if err != nil {
-			return in, err
+		if r.TurnFile, err = e.valuesFile(cmd, c.String("turn-file")); err != nil {
+			return projection.Input{}, err
 		}
-		treq := req
-		treq.Turn, treq.TurnFile = -1, f
-		a, err := prog.Render(treq)
-		if err != nil {
-			return in, e.fail(err, nil)
-		}
-		in.Turn = a.Text
-	} else {
-		k := 1
-		if c.IsSet("turn") {
-			k = c.Generic("turn").(*turnNumber).n
-		}
-		var err error
-		if in, err = projection.FixtureInput(prog, task, req.Fixture, k); err != nil {
-			return in, e.fail(err, func(err error) error { return cmdErr(e, cmd, "%v", err) })
-		}
+		r.Turn = 0
+	} else if c.IsSet("turn") {
+		r.Turn = c.Generic("turn").(*turnNumber).n
 	}
 	if name := c.String("history"); name != "" {
 		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
 		if err != nil {
-			return in, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), unwrapPathError(err))
+			return projection.Input{}, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), unwrapPathError(err))
 		}
-		h, err := projection.ReadHistory(bytes.NewReader(data), name, prog.Project.Volatile)
-		if err != nil {
-			return in, e.fail(err, nil)
-		}
-		in.History = append(in.History, h...)
+		r.History = &assemble.ValuesFile{Name: name, Data: data}
+	}
+	in, err := projection.NewInput(prog, r)
+	if err != nil {
+		return in, e.fail(err, func(err error) error { return cmdErr(e, cmd, "%v", err) })
 	}
 	return in, nil
 }
-
 
 func simulateCommand(e *env) *cli.Command {
 	format := report.Formats(projection.SimulationFormats...)
