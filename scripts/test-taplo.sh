@@ -256,7 +256,7 @@ unknown allow key|manifest|'rule' was unexpected|rule
 rule   = "scope-inversion"
 reason = "r"
 --
-bad provider|manifest|is not one of \["anthropic","openai","dashscope"\]|provider
+bad provider|manifest|is not one of \["anthropic","openai","dashscope","bedrock","gemini","deepseek"\]|provider
 @MANIFEST@
 [[model]]
 provider = "anthropik"
