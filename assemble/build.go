@@ -24,9 +24,9 @@ func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
 	}
 	var jobs []*job
 	// Session blocks render the same for every task of a fixture: each fixture's jobs share one cache.
-	shared := map[*blocks.Fixture]*sync.Map{}
+	shared := map[*blocks.Fixture]renderCache{}
 	for _, f := range prog.Project.Fixtures {
-		shared[f] = &sync.Map{}
+		shared[f] = make(renderCache, prog.sessionSlots)
 	}
 	for _, task := range prog.Project.Tasks {
 		for _, f := range prog.Project.Fixtures {
@@ -92,7 +92,7 @@ func summarize(ctx []string) string {
 }
 
 // buildFixture renders one task's artifacts for one fixture.
-func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.Map) ([]*Artifact, blocks.Diagnostics) {
+func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared renderCache) ([]*Artifact, blocks.Diagnostics) {
 	s, diags := prog.newSession(task, f.Session, fixtureOrigin(f, 0), shared)
 	if len(diags) > 0 {
 		return nil, diags

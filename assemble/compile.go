@@ -24,8 +24,10 @@ type Program struct {
 	// sessionVars and turnVars are the declared variables of each scope, sorted by name.
 	sessionVars []*blocks.Var
 	turnVars    []*blocks.Var
-	// renders caches the output of blocks that read no variable: see cacheKey.
-	renders sync.Map
+	// renders caches the output of blocks that read no variable; sessionSlots is how many places a cache of the
+	// session blocks' outputs for one set of session values needs (see Program.cache).
+	renders      renderCache
+	sessionSlots int
 	// taskIndex gives each task's index in the manifest, the index of compiled.admit.
 	taskIndex map[string]int
 	// markers are the targets' markers; markerTexts the same as strings, which Prepare neutralises in values.
@@ -46,6 +48,12 @@ type compiled struct {
 	// markdown is set when the block may print a markdown value, whose headings nest under the heading level
 	// the block sits under: its output depends on that level.
 	markdown bool
+	// index is the block's place in Project.Blocks, where an artifact notes that the block is present in it.
+	index int
+	// cacheAt is where the block's outputs start in the cache of its scope, and perTask whether it keeps one per
+	// task (see Program.cache).
+	cacheAt int
+	perTask bool
 }
 
 // Slot is one entry of an order list: the block placed there and the blocks that may take its place (docs/reference.md#blockstoml
@@ -72,9 +80,27 @@ func (s *Slot) pick(task string, holds func(*blocks.Block) bool) *compiled {
 	return s.pickBy(func(c *compiled) bool { return c.AdmitsTask(task) && (holds == nil || holds(c.Block)) })
 }
 
-// pickIndex is pick for the task of index ti, with the gates decided at compile time.
-func (s *Slot) pickIndex(ti int, holds func(*blocks.Block) bool) *compiled {
-	return s.pickBy(func(c *compiled) bool { return c.admit[ti] && holds(c.Block) })
+// pickIndex is pick for the task of index ti, with the gates decided at compile time and the when conditions by
+// data. It is pickBy written out: it runs for every slot of every artifact.
+func (s *Slot) pickIndex(ti int, data map[string]any) *compiled {
+	for _, r := range s.reps {
+		if r.admit[ti] && r.holds(data) {
+			return r
+		}
+	}
+	if s.base.admit[ti] && s.base.holds(data) {
+		return s.base
+	}
+	return nil
+}
+
+// holds reports whether c's when condition holds for data: always, when it has none.
+func (c *compiled) holds(data map[string]any) bool {
+	if c.When == "" {
+		return true
+	}
+	name, negated := c.WhenVar()
+	return Truthy(data[name]) != negated
 }
 
 func (s *Slot) pickBy(admits func(*compiled) bool) *compiled {
@@ -148,11 +174,12 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	byName(prog.turnVars)
 
 	parsed := parseBodies(parser, p.Blocks)
+	globalSlots := 0 // the places of the program's cache, counted as blocks take them
 	for k, b := range p.Blocks {
 		if !b.BodyRange.Known() {
 			continue // body missing or unreadable: already reported by the loader
 		}
-		c := &compiled{Block: b, heading: b.Heading(), admit: make([]bool, len(p.Tasks))}
+		c := &compiled{Block: b, heading: b.Heading(), admit: make([]bool, len(p.Tasks)), index: k}
 		for i, t := range p.Tasks {
 			c.admit[i] = b.AdmitsTask(t)
 		}
@@ -165,13 +192,33 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		diags = append(diags, ck.block(b, body)...)
 		c.scope = scopeOf(p, b, body.Uses)
 		c.markdown = usesMarkdown(p, body.Uses)
+		prog.place(c, &globalSlots)
 		prog.blocks[b.ID] = c
 		diags = append(diags, textMarkers(p, b, body)...)
 	}
 
+	prog.renders = make(renderCache, globalSlots)
 	prog.runbook = prog.slots(p.Runbook.Order)
 	prog.turn = prog.slots(p.Turn.Order)
 	return prog, diags.Sort()
+}
+
+// place gives c its places in the cache of its scope (Program.cache): one, or one per task when its output
+// depends on the task; times cacheLevels when it also depends on the heading level. Turn blocks are not cached.
+func (prog *Program) place(c *compiled, globalSlots *int) {
+	n := 1
+	if u := c.body.Uses; u.Task || u.Data || len(u.Tools) > 0 {
+		c.perTask, n = true, len(prog.Project.Tasks)
+	}
+	if c.markdown {
+		n *= cacheLevels
+	}
+	switch c.scope {
+	case blocks.ScopeGlobal, blocks.ScopeTask:
+		c.cacheAt, *globalSlots = *globalSlots, *globalSlots+n
+	case blocks.ScopeSession:
+		c.cacheAt, prog.sessionSlots = prog.sessionSlots, prog.sessionSlots+n
+	}
 }
 
 // parsedBody is what parsing one block's body gave.
