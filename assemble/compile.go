@@ -194,7 +194,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		c.markdown = usesMarkdown(p, body.Uses)
 		prog.place(c, &globalSlots)
 		prog.blocks[b.ID] = c
-		diags = append(diags, textMarkers(p, b, body)...)
+		diags = append(diags, textMarkers(prog.markers, b, body)...)
 	}
 
 	prog.renders = make(renderCache, globalSlots)
@@ -492,16 +492,18 @@ func markers(p *blocks.Project) []marker {
 // textMarkers finds the targets' markers in a block's own text (docs/reference.md#target): its title and the literal text of its body.
 // Each is a compile error at the source line that holds it, since installing an artifact holding it would corrupt
 // the context file. A constant holding one is a load error at the constant, which blocks.Load reports.
-func textMarkers(p *blocks.Project, b *blocks.Block, body *templates.Body) blocks.Diagnostics {
+func textMarkers(ms []marker, b *blocks.Block, body *templates.Body) blocks.Diagnostics {
 	var diags blocks.Diagnostics
-	for _, m := range markers(p) {
-		fix := fmt.Sprintf("installing it would corrupt %s; remove or reword that text", blocks.QuoteName(m.target.File))
+	for _, m := range ms {
+		fix := func() string {
+			return fmt.Sprintf("installing it would corrupt %s; remove or reword that text", blocks.QuoteName(m.target.File))
+		}
 		if strings.Contains(b.Title, m.text) {
-			diags.Errorf(b.Table.Value("title"), "the title of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix)
+			diags.Errorf(b.Table.Value("title"), "the title of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix())
 		}
 		for _, lit := range body.Literals {
 			if i := strings.Index(lit.Text, m.text); i >= 0 {
-				diags.Errorf(b.SourceRange(lit.Off+i, lit.Off+i+len(m.text)), "the text of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix)
+				diags.Errorf(b.SourceRange(lit.Off+i, lit.Off+i+len(m.text)), "the text of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix())
 			}
 		}
 	}
