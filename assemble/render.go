@@ -495,7 +495,10 @@ func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared r
 		}
 	}
 	r := &rendered{}
-	env := prog.env(task, pv, func(id string) { r.refs = append(r.refs, id) })
+	var env templates.Env
+	if c.body.CallsEnv() { // most bodies call none of its functions: building them allocated more than executing
+		env = prog.env(task, pv, func(id string) { r.refs = append(r.refs, id) })
+	}
 	if c.markdown {
 		env.Level = level
 	}

@@ -29,6 +29,8 @@ type Body struct {
 	// perExecution is set when an execution needs functions of its own: ref, title, dropped or tools (bound to its
 	// environment) or a range (bound to its budget).
 	perExecution bool
+	// callsEnv is set when an execution may call the functions of its environment: Env.Ref, Title, Dropped, Tools.
+	callsEnv bool
 	// parser is the parser that made the body, whose function sets such executions borrow.
 	parser *Parser
 	// printed is tmpl's tree with each action printing a variable alone reading its record (see SetPrinted), and
@@ -222,10 +224,15 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 		}
 	}
 	u := body.Uses
-	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
-		u.DynamicRef || u.DynamicTitle || u.DynamicDropped
+	body.callsEnv = len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 || u.DynamicRef || u.DynamicTitle || u.DynamicDropped
+	body.perExecution = a.hasRange || body.callsEnv
 	return body, nil
 }
+
+// CallsEnv reports whether an execution of the body may call the functions of its environment (Env.Ref, Title,
+// Dropped, Tools): when it does not, Execute reads only the environment's Level and Mark, and a caller need not
+// build the functions.
+func (b *Body) CallsEnv() bool { return b.callsEnv }
 
 // diag is an error about bytes [start, end) of the body.
 func (b *Body) diag(start, end int, msg string) blocks.Diagnostic {
