@@ -173,28 +173,14 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	byName(prog.sessionVars)
 	byName(prog.turnVars)
 
-	parsed := parseBodies(parser, p.Blocks)
+	compiledBlocks := compileBlocks(p, parser, ck, prog.markers)
 	globalSlots := 0 // the places of the program's cache, counted as blocks take them
-	for k, b := range p.Blocks {
-		if !b.BodyRange.Known() {
-			continue // body missing or unreadable: already reported by the loader
+	for _, cb := range compiledBlocks {
+		diags = append(diags, cb.diags...)
+		if c := cb.c; c != nil {
+			prog.place(c, &globalSlots)
+			prog.blocks[c.ID] = c
 		}
-		c := &compiled{Block: b, heading: b.Heading(), admit: make([]bool, len(p.Tasks)), index: k}
-		for i, t := range p.Tasks {
-			c.admit[i] = b.AdmitsTask(t)
-		}
-		body, errs := parsed[k].body, parsed[k].diags
-		diags = append(diags, errs...)
-		if body == nil {
-			continue
-		}
-		c.body = body
-		diags = append(diags, ck.block(b, body)...)
-		c.scope = scopeOf(p, b, body.Uses)
-		c.markdown = usesMarkdown(p, body.Uses)
-		prog.place(c, &globalSlots)
-		prog.blocks[b.ID] = c
-		diags = append(diags, textMarkers(prog.markers, b, body)...)
 	}
 
 	prog.renders = make(renderCache, globalSlots)
@@ -221,16 +207,19 @@ func (prog *Program) place(c *compiled, globalSlots *int) {
 	}
 }
 
-// parsedBody is what parsing one block's body gave.
-type parsedBody struct {
-	body  *templates.Body
+// compiledBlock is what compiling one block gave: the block compiled (nil when its body is missing or did not
+// parse), and the problems found, in the order the steps found them.
+type compiledBlock struct {
+	c     *compiled
 	diags blocks.Diagnostics
 }
 
-// parseBodies parses the bodies of bs on as many goroutines as there are processors: parsing is most of compiling,
-// and each body parses on its own. The results are by index, so that Compile reads them in block order.
-func parseBodies(parser *templates.Parser, bs []*blocks.Block) []parsedBody {
-	out := make([]parsedBody, len(bs))
+// compileBlocks compiles the blocks of p on as many goroutines as there are processors: parsing the bodies is most
+// of compiling, and each block compiles on its own (parsing, then the checks of what it uses, its scope, the
+// markers in its text). The results are by index, so that Compile reads them in block order.
+func compileBlocks(p *blocks.Project, parser *templates.Parser, ck *checker, markers []marker) []compiledBlock {
+	bs := p.Blocks
+	out := make([]compiledBlock, len(bs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(bs)) {
@@ -238,14 +227,32 @@ func parseBodies(parser *templates.Parser, bs []*blocks.Block) []parsedBody {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(bs); i = int(next.Add(1)) - 1 {
-				if bs[i].BodyRange.Known() {
-					out[i].body, out[i].diags = parser.Parse(bs[i])
+				if bs[i].BodyRange.Known() { // else the body is missing or unreadable: already reported by the loader
+					out[i] = compileBlock(p, parser, ck, markers, i)
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+// compileBlock compiles block k of p.
+func compileBlock(p *blocks.Project, parser *templates.Parser, ck *checker, markers []marker, k int) compiledBlock {
+	b := p.Blocks[k]
+	body, diags := parser.Parse(b)
+	if body == nil {
+		return compiledBlock{diags: diags}
+	}
+	c := &compiled{Block: b, body: body, heading: b.Heading(), admit: make([]bool, len(p.Tasks)), index: k}
+	for i, t := range p.Tasks {
+		c.admit[i] = b.AdmitsTask(t)
+	}
+	diags = append(diags, ck.block(b, body)...)
+	c.scope = scopeOf(p, b, body.Uses)
+	c.markdown = usesMarkdown(p, body.Uses)
+	diags = append(diags, textMarkers(markers, b, body)...)
+	return compiledBlock{c: c, diags: diags}
 }
 
 func (prog *Program) slots(order []string) []*Slot {
