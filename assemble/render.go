@@ -397,7 +397,8 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		a.Spans[len(a.Spans)-1].End = out.Len()
 	}
 	a.Text = out.String()
-	if prog.holdsMarker(a.Text) {
+	marked := prog.holdsMarker(a.Text) // rarely: then markers are broken, and those left are errors
+	if marked {
 		// Values may assemble a marker with one another or with the text around them: break it in a value. Which
 		// bytes values wrote is asked of the bodies again, here only: artifacts rarely hold a marker at all.
 		var marks []valueSpan
@@ -429,7 +430,9 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 			diags.Errorf(refRange(r), "block %q: ref %q points at a block that is not rendered in task %q's runbook; gate the ref with the same tasks and when, or refer to a block that is there", r.from.ID, r.id, task)
 		}
 	}
-	diags = append(diags, prog.checkMarkers(a, pv)...)
+	if marked { // else there is none to find: breaking them is all that changes the text
+		diags = append(diags, prog.checkMarkers(a, pv)...)
+	}
 	if len(diags) > 0 {
 		return nil, nil, diags.Sort()
 	}
