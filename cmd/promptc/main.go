@@ -48,13 +48,14 @@ func main() {
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
 }
 
-// promptc runs for a fraction of a second, and what it allocates is mostly either short-lived or kept to the end
+// A command runs for a fraction of a second, and what it allocates is mostly either short-lived or kept to the end
 // (a build of 2,000 blocks allocates some 60 MB, 16 MB of it the artifacts): a collection costs more than the
 // memory it frees. So none runs until the heap reaches firstGCHeap; from the first one on, the heap may grow to
 // five times what is live (GOGC=400), so that a command holding more (lint of 10,000 blocks holds some 500 MB)
-// does not collect over and over near that size.
+// does not collect over and over near that size, and the language server, which runs for hours, holds what it
+// held before (five times its live heap) once it has grown past firstGCHeap.
 const (
-	firstGCHeap   = 256 << 20
+	firstGCHeap   = 128 << 20
 	lateGCPercent = 400
 )
 
