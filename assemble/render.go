@@ -52,7 +52,7 @@ type Session struct {
 // are checked against their declarations: unknown names, wrong types and missing required variables are errors.
 // The error, as Render's, Runbook's and Session.Turn's, is a blocks.Diagnostics listing every problem.
 func (prog *Program) NewSession(task string, session blocks.Values) (*Session, error) {
-	s, diags := prog.newSession(task, session, origin{}, nil)
+	s, diags := prog.newSession(task, session, origin{}, nil, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -76,22 +76,27 @@ func (s *Session) Task() string { return s.task }
 
 // Turn renders the per-turn message for the given turn values. The error is a blocks.Diagnostics, as NewSession's.
 func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
-	a, diags := s.renderTurn(turn, origin{}, 0)
+	a, diags := s.renderTurn(turn, origin{}, 0, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}
 	return a, nil
 }
 
-func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared renderCache) (*Session, blocks.Diagnostics) {
+// newSession renders task's runbook. shared caches the session blocks' outputs and once the prepared values for
+// every task rendered with vals (Build's fixtures); either may be nil.
+func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared renderCache, once *onceValues) (*Session, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
 	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
 		diags.Errorf(from.rng, "%v", err)
 		return nil, diags
 	}
 	pv := &prepared{data: make(map[string]any, len(prog.sessionVars)+1), dropped: map[string]int{}}
-	diags = append(diags, prog.prepare(pv, vals, blocks.ScopeSession, task, from)...)
-	if len(diags) > 0 {
+	if ov, ok := once.get(prog, vals, blocks.ScopeSession, from, task); ok {
+		maps.Copy(pv.data, ov.data)
+		maps.Copy(pv.dropped, ov.dropped)
+		pv.hits = slices.Clone(ov.hits)
+	} else if diags = prog.prepare(pv, vals, blocks.ScopeSession, task, from); len(diags) > 0 {
 		return nil, diags.Sort()
 	}
 	pv.data["task"] = task
@@ -200,6 +205,43 @@ func (o origin) hint() string {
 // prepare checks vals against the variables of scope, as task needs them, and stores their escaped, limited forms in
 // pv; absent optional variables get their zero value.
 func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin) blocks.Diagnostics {
+	return prog.prepareAll(pv, vals, scope, task, from, nil)
+}
+
+// onceValues is a set of values prepared once for every task rendered with them (the session, or one turn, of a
+// fixture in Build): what prepare makes of the values alone, the problems it found, and the variables they give no
+// value for, which it gave their zero values whether a task requires them or not.
+type onceValues struct {
+	once    sync.Once
+	pv      *prepared
+	diags   blocks.Diagnostics
+	missing []*blocks.Var
+}
+
+// get returns the values prepared once, which prepare would store for task, or false when prepare must run for task
+// instead, to word its diagnostics: the values have a problem, or lack one that task requires. o may be nil.
+func (o *onceValues) get(prog *Program, vals blocks.Values, scope blocks.Scope, from origin, task string) (*prepared, bool) {
+	if o == nil {
+		return nil, false
+	}
+	o.once.Do(func() {
+		o.pv = &prepared{data: make(map[string]any, len(vals)), dropped: map[string]int{}}
+		o.diags = prog.prepareAll(o.pv, vals, scope, "", from, &o.missing) // with missing, the task is not read
+	})
+	if len(o.diags) > 0 {
+		return nil, false
+	}
+	for _, v := range o.missing {
+		if v.RequiredIn(task) && (from.written == nil || !from.written(v.Name)) {
+			return nil, false
+		}
+	}
+	return o.pv, true
+}
+
+// prepareAll is prepare; with missing set, an absent variable gets its zero value even when task requires it, and
+// is appended to missing (see onceValues).
+func (prog *Program) prepareAll(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin, missing *[]*blocks.Var) blocks.Diagnostics {
 	var diags blocks.Diagnostics
 	vars := prog.sessionVars
 	if scope == blocks.ScopeTurn {
@@ -227,7 +269,9 @@ func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scop
 		raw, ok := vals[v.Name]
 		if !ok {
 			// A value written but refused by the values file's own checks is reported there already.
-			if v.RequiredIn(task) && (from.written == nil || !from.written(v.Name)) {
+			if missing != nil {
+				*missing = append(*missing, v)
+			} else if v.RequiredIn(task) && (from.written == nil || !from.written(v.Name)) {
 				what := "required"
 				if v.RequiredFor != nil {
 					what = fmt.Sprintf("required (for task %q)", task)
@@ -283,10 +327,15 @@ func trustedMarker(v *blocks.Var, val any, marker string) (string, bool) {
 	return "", false
 }
 
-func (s *Session) renderTurn(turn blocks.Values, from origin, k int) (*Artifact, blocks.Diagnostics) {
+// renderTurn renders the message of turn k; once holds the turn's values prepared for every task (Build), or is nil.
+func (s *Session) renderTurn(turn blocks.Values, from origin, k int, once *onceValues) (*Artifact, blocks.Diagnostics) {
 	prog := s.prog
 	pv := s.values.with(len(prog.turnVars))
-	if diags := prog.prepare(pv, turn, blocks.ScopeTurn, s.task, from); len(diags) > 0 {
+	if ov, ok := once.get(prog, turn, blocks.ScopeTurn, from, s.task); ok {
+		maps.Copy(pv.data, ov.data)
+		maps.Copy(pv.dropped, ov.dropped)
+		pv.hits = append(pv.hits, ov.hits...)
+	} else if diags := prog.prepare(pv, turn, blocks.ScopeTurn, s.task, from); len(diags) > 0 {
 		return nil, diags.Sort()
 	}
 	a, _, diags := prog.assemble(prog.turn, s.task, pv, s.rendered, blocks.Turn, nil)
