@@ -23,10 +23,11 @@ func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
 		diags   blocks.Diagnostics
 	}
 	var jobs []*job
-	// Session blocks render the same for every task of a fixture: each fixture's jobs share one cache.
-	shared := map[*blocks.Fixture]*sync.Map{}
+	// Session blocks render the same for every task of a fixture, and its values prepare the same: each fixture's
+	// jobs share one cache of both.
+	shared := map[*blocks.Fixture]*fixtureCache{}
 	for _, f := range prog.Project.Fixtures {
-		shared[f] = &sync.Map{}
+		shared[f] = &fixtureCache{renders: make(renderCache, prog.sessionSlots), turns: make([]onceValues, len(f.Turns))}
 	}
 	for _, task := range prog.Project.Tasks {
 		for _, f := range prog.Project.Fixtures {
@@ -91,9 +92,17 @@ func summarize(ctx []string) string {
 	return strings.Join(ctx[:3], ", ") + " and " + strconv.Itoa(len(ctx)-3) + " more"
 }
 
+// fixtureCache is what the tasks rendered with one fixture share: the outputs of its session blocks, and its session
+// and turn values as prepared.
+type fixtureCache struct {
+	renders renderCache
+	session onceValues
+	turns   []onceValues
+}
+
 // buildFixture renders one task's artifacts for one fixture.
-func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.Map) ([]*Artifact, blocks.Diagnostics) {
-	s, diags := prog.newSession(task, f.Session, fixtureOrigin(f, 0), shared)
+func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *fixtureCache) ([]*Artifact, blocks.Diagnostics) {
+	s, diags := prog.newSession(task, f.Session, fixtureOrigin(f, 0), shared.renders, &shared.session)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -105,7 +114,7 @@ func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *sync.M
 		return out, nil
 	}
 	for k, turn := range f.Turns {
-		a, d := s.renderTurn(turn, fixtureOrigin(f, k+1), k+1)
+		a, d := s.renderTurn(turn, fixtureOrigin(f, k+1), k+1, &shared.turns[k])
 		if len(d) > 0 {
 			diags = append(diags, d...)
 			continue

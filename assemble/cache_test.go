@@ -1,6 +1,7 @@
 package assemble_test
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -75,5 +76,57 @@ body = '''`+tt.body+`'''
 				}
 			}
 		})
+	}
+}
+
+// TestCacheKeyedByLevel: a block that prints a markdown value renders it with its headings nested under the level
+// the block sits under (docs/values.md), which in an untitled block is the nearest titled block's before it, so the
+// same session block renders differently in tasks whose blocks before it differ. The session cache keeps one output
+// per level: keyed by block and task alone, beta would be handed alpha's headings.
+func TestCacheKeyedByLevel(t *testing.T) {
+	prog := mustLoad(t, archive(`
+-- promptc.toml --
+name = "p"
+tasks = ["alpha", "beta"]
+
+[runbook]
+order = ["head-a", "head-b", "notes"]
+
+[vars.notes]
+scope = "session"
+type  = "text"
+trust = "markdown"
+-- blocks/all.toml --
+[[block]]
+id    = "head-a"
+title = "A"
+tasks = ["alpha"]
+body  = "a"
+
+[[block]]
+id    = "head-b"
+title = "B"
+level = 3
+tasks = ["beta"]
+body  = "b"
+
+[[block]]
+id   = "notes"
+body = "{{.notes}}"
+-- fixtures/f.toml --
+[session]
+notes = "# N"
+`))
+	for run := 1; run <= 2; run++ {
+		arts, diags := prog.Build()
+		if len(diags) > 0 {
+			t.Fatalf("build %d: %s", run, diags)
+		}
+		got := tree(arts)
+		for path, want := range map[string]string{"alpha/f.runbook.md": "\n### N\n", "beta/f.runbook.md": "\n#### N\n"} {
+			if !strings.Contains(got[path], want) {
+				t.Errorf("build %d: %s = %q, want it to hold %q", run, path, got[path], want)
+			}
+		}
 	}
 }

@@ -24,8 +24,10 @@ type Program struct {
 	// sessionVars and turnVars are the declared variables of each scope, sorted by name.
 	sessionVars []*blocks.Var
 	turnVars    []*blocks.Var
-	// renders caches the output of blocks that read no variable: see cacheKey.
-	renders sync.Map
+	// renders caches the output of blocks that read no variable; sessionSlots is how many places a cache of the
+	// session blocks' outputs for one set of session values needs (see Program.cache).
+	renders      renderCache
+	sessionSlots int
 	// taskIndex gives each task's index in the manifest, the index of compiled.admit.
 	taskIndex map[string]int
 	// markers are the targets' markers; markerTexts the same as strings, which Prepare neutralises in values.
@@ -46,6 +48,12 @@ type compiled struct {
 	// markdown is set when the block may print a markdown value, whose headings nest under the heading level
 	// the block sits under: its output depends on that level.
 	markdown bool
+	// index is the block's place in Project.Blocks, where an artifact notes that the block is present in it.
+	index int
+	// cacheAt is where the block's outputs start in the cache of its scope, and perTask whether it keeps one per
+	// task (see Program.cache).
+	cacheAt int
+	perTask bool
 }
 
 // Slot is one entry of an order list: the block placed there and the blocks that may take its place (docs/reference.md#blockstoml
@@ -72,9 +80,27 @@ func (s *Slot) pick(task string, holds func(*blocks.Block) bool) *compiled {
 	return s.pickBy(func(c *compiled) bool { return c.AdmitsTask(task) && (holds == nil || holds(c.Block)) })
 }
 
-// pickIndex is pick for the task of index ti, with the gates decided at compile time.
-func (s *Slot) pickIndex(ti int, holds func(*blocks.Block) bool) *compiled {
-	return s.pickBy(func(c *compiled) bool { return c.admit[ti] && holds(c.Block) })
+// pickIndex is pick for the task of index ti, with the gates decided at compile time and the when conditions by
+// data. It is pickBy written out: it runs for every slot of every artifact.
+func (s *Slot) pickIndex(ti int, data map[string]any) *compiled {
+	for _, r := range s.reps {
+		if r.admit[ti] && r.holds(data) {
+			return r
+		}
+	}
+	if s.base.admit[ti] && s.base.holds(data) {
+		return s.base
+	}
+	return nil
+}
+
+// holds reports whether c's when condition holds for data: always, when it has none.
+func (c *compiled) holds(data map[string]any) bool {
+	if c.When == "" {
+		return true
+	}
+	name, negated := c.WhenVar()
+	return Truthy(data[name]) != negated
 }
 
 func (s *Slot) pickBy(admits func(*compiled) bool) *compiled {
@@ -147,43 +173,53 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	byName(prog.sessionVars)
 	byName(prog.turnVars)
 
-	parsed := parseBodies(parser, p.Blocks)
-	for k, b := range p.Blocks {
-		if !b.BodyRange.Known() {
-			continue // body missing or unreadable: already reported by the loader
+	compiledBlocks := compileBlocks(p, parser, ck, prog.markers)
+	globalSlots := 0 // the places of the program's cache, counted as blocks take them
+	for _, cb := range compiledBlocks {
+		diags = append(diags, cb.diags...)
+		if c := cb.c; c != nil {
+			prog.place(c, &globalSlots)
+			prog.blocks[c.ID] = c
 		}
-		c := &compiled{Block: b, heading: b.Heading(), admit: make([]bool, len(p.Tasks))}
-		for i, t := range p.Tasks {
-			c.admit[i] = b.AdmitsTask(t)
-		}
-		body, errs := parsed[k].body, parsed[k].diags
-		diags = append(diags, errs...)
-		if body == nil {
-			continue
-		}
-		c.body = body
-		diags = append(diags, ck.block(b, body)...)
-		c.scope = scopeOf(p, b, body.Uses)
-		c.markdown = usesMarkdown(p, body.Uses)
-		prog.blocks[b.ID] = c
-		diags = append(diags, textMarkers(p, b, body)...)
 	}
 
+	prog.renders = make(renderCache, globalSlots)
 	prog.runbook = prog.slots(p.Runbook.Order)
 	prog.turn = prog.slots(p.Turn.Order)
 	return prog, diags.Sort()
 }
 
-// parsedBody is what parsing one block's body gave.
-type parsedBody struct {
-	body  *templates.Body
+// place gives c its places in the cache of its scope (Program.cache): one, or one per task when its output
+// depends on the task; times cacheLevels when it also depends on the heading level. Turn blocks are not cached.
+func (prog *Program) place(c *compiled, globalSlots *int) {
+	n := 1
+	if u := c.body.Uses; u.Task || u.Data || len(u.Tools) > 0 {
+		c.perTask, n = true, len(prog.Project.Tasks)
+	}
+	if c.markdown {
+		n *= cacheLevels
+	}
+	switch c.scope {
+	case blocks.ScopeGlobal, blocks.ScopeTask:
+		c.cacheAt, *globalSlots = *globalSlots, *globalSlots+n
+	case blocks.ScopeSession:
+		c.cacheAt, prog.sessionSlots = prog.sessionSlots, prog.sessionSlots+n
+	}
+}
+
+// compiledBlock is what compiling one block gave: the block compiled (nil when its body is missing or did not
+// parse), and the problems found, in the order the steps found them.
+type compiledBlock struct {
+	c     *compiled
 	diags blocks.Diagnostics
 }
 
-// parseBodies parses the bodies of bs on as many goroutines as there are processors: parsing is most of compiling,
-// and each body parses on its own. The results are by index, so that Compile reads them in block order.
-func parseBodies(parser *templates.Parser, bs []*blocks.Block) []parsedBody {
-	out := make([]parsedBody, len(bs))
+// compileBlocks compiles the blocks of p on as many goroutines as there are processors: parsing the bodies is most
+// of compiling, and each block compiles on its own (parsing, then the checks of what it uses, its scope, the
+// markers in its text). The results are by index, so that Compile reads them in block order.
+func compileBlocks(p *blocks.Project, parser *templates.Parser, ck *checker, markers []marker) []compiledBlock {
+	bs := p.Blocks
+	out := make([]compiledBlock, len(bs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), len(bs)) {
@@ -191,14 +227,32 @@ func parseBodies(parser *templates.Parser, bs []*blocks.Block) []parsedBody {
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(bs); i = int(next.Add(1)) - 1 {
-				if bs[i].BodyRange.Known() {
-					out[i].body, out[i].diags = parser.Parse(bs[i])
+				if bs[i].BodyRange.Known() { // else the body is missing or unreadable: already reported by the loader
+					out[i] = compileBlock(p, parser, ck, markers, i)
 				}
 			}
 		}()
 	}
 	wg.Wait()
 	return out
+}
+
+// compileBlock compiles block k of p.
+func compileBlock(p *blocks.Project, parser *templates.Parser, ck *checker, markers []marker, k int) compiledBlock {
+	b := p.Blocks[k]
+	body, diags := parser.Parse(b)
+	if body == nil {
+		return compiledBlock{diags: diags}
+	}
+	c := &compiled{Block: b, body: body, heading: b.Heading(), admit: make([]bool, len(p.Tasks)), index: k}
+	for i, t := range p.Tasks {
+		c.admit[i] = b.AdmitsTask(t)
+	}
+	diags = append(diags, ck.block(b, body)...)
+	c.scope = scopeOf(p, b, body.Uses)
+	c.markdown = usesMarkdown(p, body.Uses)
+	diags = append(diags, textMarkers(markers, b, body)...)
+	return compiledBlock{c: c, diags: diags}
 }
 
 func (prog *Program) slots(order []string) []*Slot {
@@ -445,16 +499,18 @@ func markers(p *blocks.Project) []marker {
 // textMarkers finds the targets' markers in a block's own text (docs/reference.md#target): its title and the literal text of its body.
 // Each is a compile error at the source line that holds it, since installing an artifact holding it would corrupt
 // the context file. A constant holding one is a load error at the constant, which blocks.Load reports.
-func textMarkers(p *blocks.Project, b *blocks.Block, body *templates.Body) blocks.Diagnostics {
+func textMarkers(ms []marker, b *blocks.Block, body *templates.Body) blocks.Diagnostics {
 	var diags blocks.Diagnostics
-	for _, m := range markers(p) {
-		fix := fmt.Sprintf("installing it would corrupt %s; remove or reword that text", blocks.QuoteName(m.target.File))
+	for _, m := range ms {
+		fix := func() string {
+			return fmt.Sprintf("installing it would corrupt %s; remove or reword that text", blocks.QuoteName(m.target.File))
+		}
 		if strings.Contains(b.Title, m.text) {
-			diags.Errorf(b.Table.Value("title"), "the title of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix)
+			diags.Errorf(b.Table.Value("title"), "the title of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix())
 		}
 		for _, lit := range body.Literals {
 			if i := strings.Index(lit.Text, m.text); i >= 0 {
-				diags.Errorf(b.SourceRange(lit.Off+i, lit.Off+i+len(m.text)), "the text of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix)
+				diags.Errorf(b.SourceRange(lit.Off+i, lit.Off+i+len(m.text)), "the text of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix())
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/templates"
@@ -43,15 +44,15 @@ type Session struct {
 	values  *prepared // the session values, prepared
 	from    origin    // where the session values come from
 	runbook *Artifact
-	// rendered holds the ids of the blocks present in the runbook.
-	rendered map[string]bool
+	// rendered says, by index in Project.Blocks, which blocks are present in the runbook.
+	rendered []bool
 }
 
 // NewSession renders task's runbook with the given session values (Go values: string, bool, int, []string). Values
 // are checked against their declarations: unknown names, wrong types and missing required variables are errors.
 // The error, as Render's, Runbook's and Session.Turn's, is a blocks.Diagnostics listing every problem.
 func (prog *Program) NewSession(task string, session blocks.Values) (*Session, error) {
-	s, diags := prog.newSession(task, session, origin{}, nil)
+	s, diags := prog.newSession(task, session, origin{}, nil, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -75,22 +76,27 @@ func (s *Session) Task() string { return s.task }
 
 // Turn renders the per-turn message for the given turn values. The error is a blocks.Diagnostics, as NewSession's.
 func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
-	a, diags := s.renderTurn(turn, origin{}, 0)
+	a, diags := s.renderTurn(turn, origin{}, 0, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}
 	return a, nil
 }
 
-func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared *sync.Map) (*Session, blocks.Diagnostics) {
+// newSession renders task's runbook. shared caches the session blocks' outputs and once the prepared values for
+// every task rendered with vals (Build's fixtures); either may be nil.
+func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared renderCache, once *onceValues) (*Session, blocks.Diagnostics) {
 	var diags blocks.Diagnostics
 	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
 		diags.Errorf(from.rng, "%v", err)
 		return nil, diags
 	}
 	pv := &prepared{data: make(map[string]any, len(prog.sessionVars)+1), dropped: map[string]int{}}
-	diags = append(diags, prog.prepare(pv, vals, blocks.ScopeSession, task, from)...)
-	if len(diags) > 0 {
+	if ov, ok := once.get(prog, vals, blocks.ScopeSession, from, task); ok {
+		maps.Copy(pv.data, ov.data)
+		maps.Copy(pv.dropped, ov.dropped)
+		pv.hits = slices.Clone(ov.hits)
+	} else if diags = prog.prepare(pv, vals, blocks.ScopeSession, task, from); len(diags) > 0 {
 		return nil, diags.Sort()
 	}
 	pv.data["task"] = task
@@ -199,6 +205,43 @@ func (o origin) hint() string {
 // prepare checks vals against the variables of scope, as task needs them, and stores their escaped, limited forms in
 // pv; absent optional variables get their zero value.
 func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin) blocks.Diagnostics {
+	return prog.prepareAll(pv, vals, scope, task, from, nil)
+}
+
+// onceValues is a set of values prepared once for every task rendered with them (the session, or one turn, of a
+// fixture in Build): what prepare makes of the values alone, the problems it found, and the variables they give no
+// value for, which it gave their zero values whether a task requires them or not.
+type onceValues struct {
+	once    sync.Once
+	pv      *prepared
+	diags   blocks.Diagnostics
+	missing []*blocks.Var
+}
+
+// get returns the values prepared once, which prepare would store for task, or false when prepare must run for task
+// instead, to word its diagnostics: the values have a problem, or lack one that task requires. o may be nil.
+func (o *onceValues) get(prog *Program, vals blocks.Values, scope blocks.Scope, from origin, task string) (*prepared, bool) {
+	if o == nil {
+		return nil, false
+	}
+	o.once.Do(func() {
+		o.pv = &prepared{data: make(map[string]any, len(vals)), dropped: map[string]int{}}
+		o.diags = prog.prepareAll(o.pv, vals, scope, "", from, &o.missing) // with missing, the task is not read
+	})
+	if len(o.diags) > 0 {
+		return nil, false
+	}
+	for _, v := range o.missing {
+		if v.RequiredIn(task) && (from.written == nil || !from.written(v.Name)) {
+			return nil, false
+		}
+	}
+	return o.pv, true
+}
+
+// prepareAll is prepare; with missing set, an absent variable gets its zero value even when task requires it, and
+// is appended to missing (see onceValues).
+func (prog *Program) prepareAll(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin, missing *[]*blocks.Var) blocks.Diagnostics {
 	var diags blocks.Diagnostics
 	vars := prog.sessionVars
 	if scope == blocks.ScopeTurn {
@@ -226,7 +269,9 @@ func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scop
 		raw, ok := vals[v.Name]
 		if !ok {
 			// A value written but refused by the values file's own checks is reported there already.
-			if v.RequiredIn(task) && (from.written == nil || !from.written(v.Name)) {
+			if missing != nil {
+				*missing = append(*missing, v)
+			} else if v.RequiredIn(task) && (from.written == nil || !from.written(v.Name)) {
 				what := "required"
 				if v.RequiredFor != nil {
 					what = fmt.Sprintf("required (for task %q)", task)
@@ -282,10 +327,15 @@ func trustedMarker(v *blocks.Var, val any, marker string) (string, bool) {
 	return "", false
 }
 
-func (s *Session) renderTurn(turn blocks.Values, from origin, k int) (*Artifact, blocks.Diagnostics) {
+// renderTurn renders the message of turn k; once holds the turn's values prepared for every task (Build), or is nil.
+func (s *Session) renderTurn(turn blocks.Values, from origin, k int, once *onceValues) (*Artifact, blocks.Diagnostics) {
 	prog := s.prog
 	pv := s.values.with(len(prog.turnVars))
-	if diags := prog.prepare(pv, turn, blocks.ScopeTurn, s.task, from); len(diags) > 0 {
+	if ov, ok := once.get(prog, turn, blocks.ScopeTurn, from, s.task); ok {
+		maps.Copy(pv.data, ov.data)
+		maps.Copy(pv.dropped, ov.dropped)
+		pv.hits = append(pv.hits, ov.hits...)
+	} else if diags := prog.prepare(pv, turn, blocks.ScopeTurn, s.task, from); len(diags) > 0 {
 		return nil, diags.Sort()
 	}
 	a, _, diags := prog.assemble(prog.turn, s.task, pv, s.rendered, blocks.Turn, nil)
@@ -307,11 +357,11 @@ type refCall struct {
 	id   string
 }
 
-// assemble renders the blocks of an order list for one task (docs/reference.md#how-a-runbook-is-assembled). For a turn message, runbook holds the ids of
-// the blocks of the task's runbook, which its references must point into.
+// assemble renders the blocks of an order list for one task (docs/reference.md#how-a-runbook-is-assembled). For a turn message, runbook says which blocks
+// are present in the task's runbook (by index in Project.Blocks), which its references must point into.
 //
 // shared caches the output of session blocks for one set of session values across tasks; nil for none.
-func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook map[string]bool, kind blocks.Kind, shared *sync.Map) (*Artifact, map[string]bool, blocks.Diagnostics) {
+func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook []bool, kind blocks.Kind, shared renderCache) (*Artifact, []bool, blocks.Diagnostics) {
 	data := pv.data
 	var diags blocks.Diagnostics
 	sep := prog.Project.Runbook.Separator
@@ -319,12 +369,8 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		sep = prog.Project.Turn.Separator
 	}
 	a := &Artifact{Task: task, Kind: kind, prog: prog, values: pv}
-	present := map[string]bool{} // the blocks rendered
+	present := make([]bool, len(prog.Project.Blocks)) // the blocks rendered, by index in Project.Blocks
 	var refs []refCall
-	holds := func(b *blocks.Block) bool {
-		name, negated := b.WhenVar()
-		return b.When == "" || Truthy(data[name]) != negated
-	}
 	ti := prog.taskIndex[task]
 	// Render every block first, then join them into a text allocated once at its final size: runbooks run to
 	// hundreds of kilobytes, and growing them piece by piece copied each one several times.
@@ -344,7 +390,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	size := 0
 	level := 0 // the level of the last titled block rendered so far, which markdown values nest under
 	for _, sl := range slots {
-		c := sl.pickIndex(ti, holds)
+		c := sl.pickIndex(ti, data)
 		if c == nil {
 			continue
 		}
@@ -393,14 +439,15 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		out.WriteString(p.text)
 		span.End = out.Len()
 		a.Spans = append(a.Spans, span)
-		present[p.c.ID] = true
+		present[p.c.index] = true
 	}
 	if len(a.Spans) > 0 {
 		out.WriteByte('\n')
 		a.Spans[len(a.Spans)-1].End = out.Len()
 	}
 	a.Text = out.String()
-	if prog.holdsMarker(a.Text) {
+	marked := prog.holdsMarker(a.Text) // rarely: then markers are broken, and those left are errors
+	if marked {
 		// Values may assemble a marker with one another or with the text around them: break it in a value. Which
 		// bytes values wrote is asked of the bodies again, here only: artifacts rarely hold a marker at all.
 		var marks []valueSpan
@@ -428,11 +475,13 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		inRunbook = runbook
 	}
 	for _, r := range refs {
-		if !inRunbook[r.id] {
+		if c, ok := prog.blocks[r.id]; !ok || !inRunbook[c.index] {
 			diags.Errorf(refRange(r), "block %q: ref %q points at a block that is not rendered in task %q's runbook; gate the ref with the same tasks and when, or refer to a block that is there", r.from.ID, r.id, task)
 		}
 	}
-	diags = append(diags, prog.checkMarkers(a, pv)...)
+	if marked { // else there is none to find: breaking them is all that changes the text
+		diags = append(diags, prog.checkMarkers(a, pv)...)
+	}
 	if len(diags) > 0 {
 		return nil, nil, diags.Sort()
 	}
@@ -446,34 +495,43 @@ type rendered struct {
 	err  *blocks.Diagnostic
 }
 
-// renderKey identifies a block's output in a cache: the block, and the task (its index, -1 for any) when the output
-// depends on it.
-type renderKey struct {
-	c    *compiled
-	task int
-}
+// renderCache holds block outputs, each at the place its block and key give (see Program.cache). The layout is
+// decided at compile time, so that a lookup is an index; a place is filled by whichever goroutine renders the block
+// first, and every one of them stores the same bytes.
+type renderCache []atomic.Pointer[rendered]
 
-// cache says where a block's output can be reused, and under which key. A runbook block that reads no variable
+// cacheLevels is how many heading levels (0 to 7) a markdown block's outputs are kept for; a block under another
+// level is rendered every time.
+const cacheLevels = 8
+
+// cache says where a block's output can be reused: nil when it cannot. A runbook block that reads no variable
 // (scope global or task) renders the same bytes for every session: the program's cache holds it. A session block
 // renders the same bytes for every task of one set of session values: the session values' cache (shared, when the
-// caller has one) holds it. Either is keyed by task when the block reads .task or the whole data, or calls tools.
-// Refs are replayed from the cache, so every runbook still checks them.
-func (prog *Program) cache(c *compiled, task, level int, shared *sync.Map) (*sync.Map, renderKey) {
-	key := renderKey{c: c, task: -1}
-	if c.body.Uses.Task || c.body.Uses.Data || len(c.body.Uses.Tools) > 0 {
-		key.task = task
-	}
-	if c.markdown {
-		// A markdown value's headings depend on the level the block sits under (0 to 6): part of the key.
-		key.task = (key.task+1)*8 + level
-	}
+// caller has one) holds it. Either keeps one output per task when the block reads .task or the whole data, or calls
+// tools, and, for a block that may print a markdown value, one per heading level it sits under, since the value's
+// headings nest under it. Refs are replayed from the cache, so every runbook still checks them.
+func (prog *Program) cache(c *compiled, task, level int, shared renderCache) *atomic.Pointer[rendered] {
+	var cache renderCache
 	switch c.scope {
 	case blocks.ScopeGlobal, blocks.ScopeTask:
-		return &prog.renders, key
+		cache = prog.renders
 	case blocks.ScopeSession:
-		return shared, key
+		cache = shared
 	}
-	return nil, key
+	if cache == nil {
+		return nil
+	}
+	i := 0
+	if c.perTask {
+		i = task
+	}
+	if c.markdown {
+		if level < 0 || level >= cacheLevels {
+			return nil
+		}
+		i = i*cacheLevels + level
+	}
+	return &cache[c.cacheAt+i]
 }
 
 // piecesPool holds the buffers assemble lays an artifact's pieces out in.
@@ -481,23 +539,26 @@ var piecesPool = sync.Pool{New: func() any { return new([]piece) }}
 
 // render executes a block body, or returns its cached output.
 // level is the heading level the block sits under (templates.Env.Level).
-func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared *sync.Map) *rendered {
-	cache, key := prog.cache(c, task, level, shared)
-	if cache != nil {
-		if r, ok := cache.Load(key); ok {
-			return r.(*rendered)
+func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared renderCache) *rendered {
+	at := prog.cache(c, task, level, shared)
+	if at != nil {
+		if r := at.Load(); r != nil {
+			return r
 		}
 	}
 	r := &rendered{}
-	env := prog.env(task, pv, func(id string) { r.refs = append(r.refs, id) })
+	var env templates.Env
+	if c.body.CallsEnv() { // most bodies call none of its functions: building them allocated more than executing
+		env = prog.env(task, pv, func(id string) { r.refs = append(r.refs, id) })
+	}
 	if c.markdown {
 		env.Level = level
 	}
 	r.text, r.err = c.body.Execute(pv.data, env)
 	// Trim (docs/reference.md#how-a-runbook-is-assembled): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
 	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
-	if cache != nil {
-		cache.Store(key, r)
+	if at != nil {
+		at.Store(r)
 	}
 	return r
 }

@@ -86,7 +86,7 @@ func (prog *Program) renderRequest(req Request) (*Artifact, blocks.Diagnostics) 
 	if req.Fixture != nil && session == nil {
 		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture, 0)
 	}
-	s, diags := prog.newSession(req.Task, session, from, nil)
+	s, diags := prog.newSession(req.Task, session, from, nil, nil)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -101,9 +101,9 @@ func (prog *Program) renderRequest(req Request) (*Artifact, blocks.Diagnostics) 
 			diags.Errorf(from.rng, "no turn %d to render: the fixture has %d", req.Turn, fixtureTurns(req.Fixture))
 			return nil, diags
 		}
-		a, diags = s.renderTurn(req.Fixture.Turns[req.Turn-1], fixtureOrigin(req.Fixture, req.Turn), req.Turn)
+		a, diags = s.renderTurn(req.Fixture.Turns[req.Turn-1], fixtureOrigin(req.Fixture, req.Turn), req.Turn, nil)
 	default:
-		a, diags = s.renderTurn(req.TurnValues, fileOrigin(req.TurnOrigin, req.TurnRanges), 0)
+		a, diags = s.renderTurn(req.TurnValues, fileOrigin(req.TurnOrigin, req.TurnRanges), 0, nil)
 	}
 	if a != nil && req.Fixture != nil && req.Session == nil && req.Turn >= 0 {
 		a.Fixture = req.Fixture.Name

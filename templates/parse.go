@@ -29,6 +29,8 @@ type Body struct {
 	// perExecution is set when an execution needs functions of its own: ref, title, dropped or tools (bound to its
 	// environment) or a range (bound to its budget).
 	perExecution bool
+	// callsEnv is set when an execution may call the functions of its environment: Env.Ref, Title, Dropped, Tools.
+	callsEnv bool
 	// parser is the parser that made the body, whose function sets such executions borrow.
 	parser *Parser
 	// printed is tmpl's tree with each action printing a variable alone reading its record (see SetPrinted), and
@@ -115,27 +117,46 @@ func Parse(b *blocks.Block, c Consts) (*Body, blocks.Diagnostics) { return NewPa
 // a set (a root template) no other parse is using, one per parse running at once, all with the same functions.
 type Parser struct {
 	consts Consts
-	mu     sync.Mutex
-	roots  []*template.Template // root templates no parse is using; the bodies' templates join one of them
-	idle   []*execSet           // function sets no execution is using (see execSet)
+	// names holds the name of every function a body may call, text/template's own included: what parsing checks
+	// calls against, built once rather than by every parse.
+	names map[string]any
+	mu    sync.Mutex
+	roots []*template.Template // root templates no parse is using; the bodies' templates join one of them
+	idle  []*execSet           // function sets no execution is using (see execSet)
 }
 
 // NewParser returns a parser for bodies that read the constants and lookup tables c.
 func NewParser(c Consts) *Parser {
 	p := &Parser{consts: c.boxed()}
 	p.roots = append(p.roots, p.newRoot())
+	p.names = map[string]any{}
+	for _, name := range builtinNames {
+		p.names[name] = true // parsing checks that a name's value is not nil
+	}
+	for name := range p.rootFuncs() {
+		p.names[name] = true
+	}
 	return p
 }
+
+// builtinNames are text/template's predefined functions, which a body may call as well.
+var builtinNames = []string{"and", "call", "html", "index", "slice", "js", "len", "not", "or", "print", "printf",
+	"println", "urlquery", "eq", "ge", "gt", "le", "lt", "ne"}
 
 // newRoot returns a template set for bodies to join, with the functions of the bodies that run as parsed: they
 // print with the printer of an idle function set (the markers, the default level, no marks).
 func (p *Parser) newRoot() *template.Template {
+	return template.New("").Option("missingkey=error").Funcs(p.rootFuncs())
+}
+
+// rootFuncs are the functions of a root template: see newRoot.
+func (p *Parser) rootFuncs() template.FuncMap {
 	f := &funcs{consts: p.consts}
 	f.bind(Env{}, nil)
 	fm := f.Map()
 	fm[printFunc] = f.p.printAny
 	f.addPrinting(fm)
-	return template.New("").Option("missingkey=error").Funcs(fm)
+	return fm
 }
 
 func (p *Parser) takeRoot() *template.Template {
@@ -179,7 +200,12 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	}
 	root := p.takeRoot()
 	defer p.putRoot(root)
-	t, err := root.New(b.ID).Parse(text)
+	// What Template.Parse does, with the function names built once (it builds text/template's own for every parse).
+	trees, err := parse.Parse(b.ID, text, "", "", p.names)
+	if err != nil {
+		return nil, blocks.Diagnostics{body.parseError(err)}
+	}
+	t, err := root.AddParseTree(b.ID, trees[b.ID])
 	if err != nil {
 		return nil, blocks.Diagnostics{body.parseError(err)}
 	}
@@ -222,10 +248,15 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 		}
 	}
 	u := body.Uses
-	body.perExecution = a.hasRange || len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 ||
-		u.DynamicRef || u.DynamicTitle || u.DynamicDropped
+	body.callsEnv = len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 || u.DynamicRef || u.DynamicTitle || u.DynamicDropped
+	body.perExecution = a.hasRange || body.callsEnv
 	return body, nil
 }
+
+// CallsEnv reports whether an execution of the body may call the functions of its environment (Env.Ref, Title,
+// Dropped, Tools): when it does not, Execute reads only the environment's Level and Mark, and a caller need not
+// build the functions.
+func (b *Body) CallsEnv() bool { return b.callsEnv }
 
 // diag is an error about bytes [start, end) of the body.
 func (b *Body) diag(start, end int, msg string) blocks.Diagnostic {

@@ -199,3 +199,20 @@ func FuzzParse(f *testing.F) {
 		b.Execute(data, env)
 	})
 }
+
+// TestParseKnowsBuiltins: the parser checks calls against names it lists once, text/template's predefined
+// functions among them, as Template.Parse would: a body may call each of them, and an unknown name is still refused.
+func TestParseKnowsBuiltins(t *testing.T) {
+	p := NewParser(Consts{})
+	for _, name := range []string{"and", "call", "html", "index", "slice", "js", "len", "not", "or", "print", "printf",
+		"println", "urlquery", "eq", "ge", "gt", "le", "lt", "ne"} {
+		_, diags := p.Parse(block("{{if false}}{{"+name+" 1 2}}{{end}}x", false))
+		if strings.Contains(diags.Error(), "not defined") {
+			t.Errorf("%s: %v", name, diags)
+		}
+	}
+	_, diags := p.Parse(block("{{nosuchfunction 1}}", false))
+	if !strings.Contains(diags.Error(), `function "nosuchfunction" not defined`) {
+		t.Errorf("an unknown function: %v, want it refused as not defined", diags)
+	}
+}
