@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -212,17 +213,38 @@ func Fixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Coun
 	}
 	l := newLinter(prog, arts, tok)
 	l.sample = fixture
+	// The lints run in two halves of about equal cost, one on another goroutine: the one-rule-one-place lints and
+	// short-prefix (which alone touch pasted and the squeezed literal segments; the token counter is safe for
+	// concurrent use), and the rest. Each half has its own findings and its own record of what ran, merged after;
+	// the findings are sorted before they are returned, so the order they were found in does not show.
+	other := l.half()
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		other.oneRuleOnePlace()
+		other.shortPrefix()
+	})
 	l.volatileText()
 	l.scopeInversion()
-	l.oneRuleOnePlace()
 	l.unusedConstants()
 	l.unusedVariables()
 	l.invisibleChars()
-	l.shortPrefix()
 	l.unknownRefs()
 	l.uncoveredTasks()
 	l.untrustedInCodeSpans()
+	wg.Wait()
+	l.out = append(l.out, other.out...)
+	for id := range other.ran {
+		l.ran[id] = true
+	}
 	return sortFindings(l.applyAllows()), nil
+}
+
+// half returns a linter sharing l's project, bodies and indexes, with findings and a record of the lints run of
+// its own, for lints run beside l's on another goroutine (see Fixture for which may).
+func (l *linter) half() *linter {
+	h := *l
+	h.out, h.ran = nil, map[ID]bool{}
+	return &h
 }
 
 // Errors runs only the error-level lints, which need no token counts: the ones promptc check fails on. It stays
@@ -327,21 +349,11 @@ type lintBody struct {
 	lits []litSegment // the literal text: everything outside template actions
 }
 
-// litSegment is a piece of literal text at byte offset off of a body or constant value.
+// litSegment is a piece of literal text at byte offset off of a body or constant value. Segments are read by lints
+// running on two goroutines at once (Fixture): nothing may write one after newLinter.
 type litSegment struct {
 	off  int
 	text string
-	// norm is text with whitespace runs squeezed to one space, and idx maps each byte of norm back to text; computed
-	// once, on first use, since every constant is searched for in every segment.
-	norm string
-	idx  []int
-}
-
-func (seg *litSegment) squeezed() (string, []int) {
-	if seg.idx == nil {
-		seg.norm, seg.idx = squeezeSpace(seg.text)
-	}
-	return seg.norm, seg.idx
 }
 
 func newLinter(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *linter {

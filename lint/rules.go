@@ -50,7 +50,7 @@ func (l *linter) pastedConstants() {
 	for _, bd := range l.bodies {
 		for si := range bd.lits {
 			seg := &bd.lits[si]
-			norm, idx := seg.squeezed()
+			norm, idx := squeezeSpace(seg.text)
 			if len(norm) < 8 {
 				continue
 			}
