@@ -43,10 +43,7 @@ func (p *project) location(snap *analysis.Snapshot, r blocks.Range) Location {
 
 func definition(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError) {
 	var q positionParams
-	if err := decode(params, &q); err != nil {
-		return nil, err
-	}
-	snap, p, name, off, err := s.at(ctx, q.TextDocument.URI, &q.Position)
+	snap, p, name, off, err := s.atRequest(ctx, params, &q)
 	if err != nil || snap == nil {
 		return nil, err
 	}
@@ -59,10 +56,7 @@ func definition(s *server, ctx context.Context, params json.RawMessage) (any, *r
 
 func references(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError) {
 	var q referenceParams
-	if err := decode(params, &q); err != nil {
-		return nil, err
-	}
-	snap, p, name, off, err := s.at(ctx, q.TextDocument.URI, &q.Position)
+	snap, p, name, off, err := s.atRequest(ctx, params, &q)
 	if err != nil || snap == nil {
 		return nil, err
 	}
@@ -75,10 +69,7 @@ func references(s *server, ctx context.Context, params json.RawMessage) (any, *r
 
 func hoverRequest(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError) {
 	var q positionParams
-	if err := decode(params, &q); err != nil {
-		return nil, err
-	}
-	snap, _, name, off, err := s.at(ctx, q.TextDocument.URI, &q.Position)
+	snap, _, name, off, err := s.atRequest(ctx, params, &q)
 	if err != nil || snap == nil {
 		return nil, err
 	}
@@ -106,10 +97,7 @@ var completionKinds = map[analysis.CompletionKind]int{
 
 func completion(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError) {
 	var q positionParams
-	if err := decode(params, &q); err != nil {
-		return nil, err
-	}
-	snap, _, name, off, err := s.at(ctx, q.TextDocument.URI, &q.Position)
+	snap, _, name, off, err := s.atRequest(ctx, params, &q)
 	if err != nil || snap == nil {
 		return nil, err
 	}
@@ -138,10 +126,7 @@ func workspaceEdit(p *project, snap *analysis.Snapshot, edits map[string][]analy
 
 func rename(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError) {
 	var q renameParams
-	if err := decode(params, &q); err != nil {
-		return nil, err
-	}
-	snap, p, name, off, err := s.at(ctx, q.TextDocument.URI, &q.Position)
+	snap, p, name, off, err := s.atRequest(ctx, params, &q)
 	if err != nil {
 		return nil, err
 	}
@@ -161,10 +146,7 @@ func rename(s *server, ctx context.Context, params json.RawMessage) (any, *rpcEr
 
 func prepareRename(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError) {
 	var q positionParams
-	if err := decode(params, &q); err != nil {
-		return nil, err
-	}
-	snap, _, name, off, err := s.at(ctx, q.TextDocument.URI, &q.Position)
+	snap, _, name, off, err := s.atRequest(ctx, params, &q)
 	if err != nil || snap == nil {
 		return nil, err
 	}
@@ -228,14 +210,6 @@ func codeActions(s *server, ctx context.Context, params json.RawMessage) (any, *
 		d := toDiagnostic(snap.File(r.Filename), r, a.Diagnostic, "")
 		out = append(out, codeAction{Title: a.Title, Kind: "quickfix", Diagnostics: []Diagnostic{d}, Edit: workspaceEdit(p, snap, a.Edits)})
 	}
-	slices.SortStableFunc(out, func(a, b codeAction) int {
-		if a.Title < b.Title {
-			return -1
-		}
-		if a.Title > b.Title {
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(out, func(a, b codeAction) int { return strings.Compare(a.Title, b.Title) })
 	return out, nil
 }

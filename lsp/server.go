@@ -470,6 +470,21 @@ func pathURI(path string) string {
 
 // at resolves a document position to its project's current snapshot, the file's slash path in it and the byte
 // offset. ok is false for a document in no project or unknown to the snapshot.
+// positioned is the params of a request at a place in a document (positionParams, or a type embedding it).
+type positioned interface{ position() *positionParams }
+
+func (q *positionParams) position() *positionParams { return q }
+
+// atRequest decodes params into q and resolves the document and position it names, as at does: the opening every
+// request at a place shares.
+func (s *server) atRequest(ctx context.Context, params json.RawMessage, q positioned) (*analysis.Snapshot, *project, string, int, *rpcError) {
+	if err := decode(params, q); err != nil {
+		return nil, nil, "", 0, err
+	}
+	pp := q.position()
+	return s.at(ctx, pp.TextDocument.URI, &pp.Position)
+}
+
 func (s *server) at(ctx context.Context, uri string, pos *Position) (snap *analysis.Snapshot, p *project, name string, off int, rerr *rpcError) {
 	path, ok := uriPath(uri)
 	if !ok {
@@ -484,7 +499,7 @@ func (s *server) at(ctx context.Context, uri string, pos *Position) (snap *analy
 		return nil, nil, "", 0, errorf(codeRequestCancelled, "%v", err)
 	}
 	if snap == nil {
-		return nil, nil, "", 0, errorf(codeRequestFailed, "the project at %s could not be analysed", p.root)
+		return nil, nil, "", 0, errorf(codeRequestFailed, "the project at %s could not be analysed", blocks.QuoteName(p.root))
 	}
 	name = p.rel(path)
 	f := snap.File(name)
