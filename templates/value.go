@@ -209,34 +209,11 @@ func (p *printer) printAny(v any) string {
 // wrap returns v with each value inside it wrapped so that fmt prints it escaped, and the strictest trust among
 // them (Trusted for none).
 func (p *printer) wrap(v any) (any, blocks.Trust) {
-	switch x := v.(type) {
+	switch v.(type) {
 	case string, int, bool, nil:
 		return v, blocks.Trusted
-	case []any:
-		out := make([]any, len(x))
-		trust := blocks.Trusted
-		for i, e := range x {
-			var t blocks.Trust
-			out[i], t = p.wrap(e)
-			trust = stricter(trust, t)
-		}
-		return out, trust
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		trust := blocks.Trusted
-		for k, e := range x {
-			var t blocks.Trust
-			out[k], t = p.wrap(e)
-			trust = stricter(trust, t)
-		}
-		return out, trust
-	case []map[string]any:
-		out := make([]map[string]any, len(x))
-		trust := blocks.Trusted
-		for i, e := range x {
-			w, t := p.wrap(e)
-			out[i], trust = w.(map[string]any), stricter(trust, t)
-		}
+	}
+	if out, trust, ok := eachValue(v, p.wrap); ok {
 		return out, trust
 	}
 	if raw, trust, ok := textOf(v); ok {
@@ -251,6 +228,39 @@ func (p *printer) wrap(v any) (any, blocks.Trust) {
 	return v, blocks.Trusted
 }
 
+// eachValue rebuilds v, when it is a collection ([]any, map[string]any, []map[string]any), with each element
+// replaced by what fn makes of it, and returns the strictest trust fn reported (Trusted for none). ok is false for
+// any other v. fn must make a map[string]any of a map[string]any.
+func eachValue(v any, fn func(any) (any, blocks.Trust)) (out any, trust blocks.Trust, ok bool) {
+	trust = blocks.Trusted
+	switch x := v.(type) {
+	case []any:
+		items := make([]any, len(x))
+		for i, e := range x {
+			var t blocks.Trust
+			items[i], t = fn(e)
+			trust = stricter(trust, t)
+		}
+		return items, trust, true
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			var t blocks.Trust
+			m[k], t = fn(e)
+			trust = stricter(trust, t)
+		}
+		return m, trust, true
+	case []map[string]any:
+		rows := make([]map[string]any, len(x))
+		for i, e := range x {
+			w, t := fn(e)
+			rows[i], trust = w.(map[string]any), stricter(trust, t)
+		}
+		return rows, trust, true
+	}
+	return nil, blocks.Trusted, false
+}
+
 // escaped returns a copy of v with every value in it replaced by its escaped text (what json encodes), and the
 // strictest trust among them.
 func (p *printer) escaped(v any) (any, blocks.Trust) {
@@ -261,34 +271,11 @@ func (p *printer) escaped(v any) (any, blocks.Trust) {
 		if strs, ok := p.escapedTexts(x); ok {
 			return strs.items, strs.trust
 		}
-		out := make([]any, len(x))
-		trust := blocks.Trusted
-		for i, e := range x {
-			var t blocks.Trust
-			out[i], t = p.escaped(e)
-			trust = stricter(trust, t)
-		}
-		return out, trust
-	case map[string]any:
-		out := make(map[string]any, len(x))
-		trust := blocks.Trusted
-		for k, e := range x {
-			var t blocks.Trust
-			out[k], t = p.escaped(e)
-			trust = stricter(trust, t)
-		}
-		return out, trust
-	case []map[string]any:
-		out := make([]any, len(x))
-		trust := blocks.Trusted
-		for i, e := range x {
-			var t blocks.Trust
-			out[i], t = p.escaped(e)
-			trust = stricter(trust, t)
-		}
-		return out, trust
 	case Mixed:
 		return x.text, x.trust
+	}
+	if out, trust, ok := eachValue(v, p.escaped); ok {
+		return out, trust
 	}
 	if raw, trust, ok := textOf(v); ok {
 		return p.escape(raw, trust), trust
