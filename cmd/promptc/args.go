@@ -112,8 +112,8 @@ func dashed(name string) string {
 	return "--" + name
 }
 
-// choiceFlag is a flag holding a value of one of the library's closed sets (blocks.When, report.FormatChoice,
-// explain.Format): the value parses itself, so the command never compares the flag's text. Its default is shown
+// choiceFlag is a flag holding a value of one of the library's closed sets (blocks.When, report.FormatChoice):
+// the value parses itself, so the command never compares the flag's text. Its default is shown
 // quoted in help, as a string flag's is.
 func choiceFlag(name string, value cli.Generic, usage string) cli.Flag {
 	return &cli.GenericFlag{Name: name, Value: value, DefaultText: strconv.Quote(value.String()), Usage: usage}
