@@ -35,8 +35,7 @@ func (e *BodyError) Unwrap() error { return e.Err }
 // B extends A or no render of the project matches).
 func Between(a, b []byte, opt Options) (*Result, *Source, error) {
 	if opt.Counter == nil {
-		c := tokens.New(tokens.O200k)
-		opt.Counter = c
+		opt.Counter = tokens.New(tokens.O200k)
 	}
 	opt.Counter.Preload()
 	var bodies [2]*Body

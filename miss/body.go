@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/blocks"
 )
 
 // Kind says where a part of a request sits in the provider's cached order: tools, then the system prompt, then the
@@ -70,8 +72,8 @@ func (b *Body) System() string {
 	return s.String()
 }
 
-// Providers are the names Parse takes.
-var Providers = []string{"anthropic", "openai", "dashscope", "bedrock", "gemini", "deepseek"}
+// Providers are the names Parse takes: the model table's providers (blocks.Providers), in its order.
+var Providers = blocks.Providers
 
 // Parse reads a request body. provider names its API; "" tells it from the body's shape (docs/usage.md):
 // Gemini's contents, Bedrock Converse's content blocks without a type, the OpenAI Responses API's input,

@@ -82,8 +82,7 @@ type Result struct {
 // Compare finds where b leaves a's cached prefix. counter counts tokens (nil: o200k_base).
 func Compare(a, b *Body, rules Rules, counter *tokens.Counter) (*Result, error) {
 	if counter == nil {
-		c := tokens.New(tokens.O200k)
-		counter = c
+		counter = tokens.New(tokens.O200k)
 	}
 	r := &Result{A: a, B: b, Rules: rules, SystemOffset: -1, Behind: -1, Before: -1}
 	switch {

@@ -340,8 +340,7 @@ func TrimHistory(history []Message, maxTokens int, counter *tokens.Counter) ([]M
 		return history, nil
 	}
 	if counter == nil {
-		c := tokens.New(tokens.O200k)
-		counter = c
+		counter = tokens.New(tokens.O200k)
 	}
 	tokens := make([]int, len(history))
 	roles := make([]Role, len(history))

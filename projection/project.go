@@ -140,8 +140,7 @@ func project(in Input, opt Options, naive bool) (*Projection, error) {
 		opt.MaxTokens = 4096
 	}
 	if opt.Counter == nil {
-		c := tokens.New(tokens.O200k)
-		opt.Counter = c
+		opt.Counter = tokens.New(tokens.O200k)
 	}
 	b, err := newBuilder(opt, naive)
 	if err != nil {

@@ -199,8 +199,7 @@ const DefaultGap = 30 * time.Second
 // counted and hashed once.
 func Simulate(sessions []Replay, opt Options) (*Simulation, error) {
 	if opt.Counter == nil {
-		c := tokens.New(tokens.O200k)
-		opt.Counter = c
+		opt.Counter = tokens.New(tokens.O200k)
 	}
 	mode, err := resolve(opt)
 	if err != nil {

@@ -13,8 +13,7 @@ import (
 type Counter struct {
 	encoding Encoding
 	once     sync.Once
-	bpe      *bpe
-	loaded   bool
+	bpe      *bpe // set, under mu, once the vocabulary is loaded
 	mu       sync.Mutex
 	cache    map[string]int
 }
@@ -62,7 +61,7 @@ func (c *Counter) load() {
 	}
 	bpe := b()
 	c.mu.Lock()
-	c.bpe, c.loaded = bpe, true
+	c.bpe = bpe
 	c.mu.Unlock()
 }
 
@@ -97,5 +96,5 @@ const maxCached = 1 << 17
 func (c *Counter) Counted() (paragraphs int, loaded bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.cache), c.loaded
+	return len(c.cache), c.bpe != nil
 }

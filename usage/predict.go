@@ -43,14 +43,16 @@ type TurnPrediction struct {
 // Prediction saying why. counter counts tokens (nil: o200k_base).
 func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter *tokens.Counter) error {
 	if counter == nil {
-		c := tokens.New(tokens.O200k)
-		counter = c
+		counter = tokens.New(tokens.O200k)
 	}
 	r.Predictions = nil
+	// A task's replays are the same whatever the model: rendered once, for the first bucket of the task, however
+	// many providers and models the log holds it under.
+	replays := map[string][]projection.Replay{}
 	for i := range r.Rows {
 		row := &r.Rows[i]
 		p := Prediction{Provider: row.Provider, Model: row.Model, Task: row.Task, Real: row.HitRate}
-		sim, why, err := simulate(row, prog, cat, counter)
+		sim, why, err := simulate(row, prog, cat, counter, replays)
 		if err != nil {
 			return err
 		}
@@ -94,8 +96,10 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 	return nil
 }
 
-// simulate replays row's task under row's model; why says why it cannot.
-func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter *tokens.Counter) (*projection.Simulation, string, error) {
+// simulate replays row's task under row's model; why says why it cannot. replays holds each task's replays once
+// rendered.
+func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter *tokens.Counter,
+	replays map[string][]projection.Replay) (*projection.Simulation, string, error) {
 	if row.Task == "" {
 		return nil, "the log names no task (the wrapper's \"task\")", nil
 	}
@@ -106,17 +110,19 @@ func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter
 	if !ok {
 		return nil, fmt.Sprintf("no model table row for %s %q", row.Provider, row.Model), nil
 	}
-	fixtures := projection.ReplayFixtures(prog.Project, row.Task)
-	if len(fixtures) == 0 {
-		return nil, fmt.Sprintf("no fixture renders task %q with [[turn]] entries", row.Task), nil
-	}
-	var sessions []projection.Replay
-	for _, f := range fixtures {
-		s, err := projection.FixtureReplay(prog, row.Task, f)
-		if err != nil {
-			return nil, "", err
+	sessions, ok := replays[row.Task]
+	if !ok {
+		for _, f := range projection.ReplayFixtures(prog.Project, row.Task) {
+			s, err := projection.FixtureReplay(prog, row.Task, f)
+			if err != nil {
+				return nil, "", err
+			}
+			sessions = append(sessions, s)
 		}
-		sessions = append(sessions, s)
+		replays[row.Task] = sessions
+	}
+	if len(sessions) == 0 {
+		return nil, fmt.Sprintf("no fixture renders task %q with [[turn]] entries", row.Task), nil
 	}
 	sim, err := projection.Simulate(sessions, projection.Options{Model: rt.Row, Counter: counter})
 	if err != nil {

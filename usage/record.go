@@ -3,7 +3,10 @@ package usage
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/blocks"
 )
 
 // Provider names, as the model table (docs/providers.md) and promptc project spell them. A response's provider is
@@ -255,13 +258,7 @@ func (l *line) provider(model string) (string, error) {
 	return "", fmt.Errorf("\"usage\" holds no input token count this reader knows (input_tokens, prompt_tokens, inputTokens)")
 }
 
-func knownProvider(p string) bool {
-	switch p {
-	case Anthropic, OpenAI, DashScope, Bedrock, Gemini, DeepSeek:
-		return true
-	}
-	return false
-}
+func knownProvider(p string) bool { return slices.Contains(blocks.Providers, p) }
 
 // check refuses counts no response can hold.
 func (r Record) check() error {
