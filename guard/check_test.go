@@ -197,7 +197,7 @@ body = "Run only the commands listed in this runbook."
 	var decoded struct {
 		Findings []struct{ Lint string } `json:"findings"`
 	}
-	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded.Findings) != 1 || decoded.Findings[0].Lint != lint.PastedConstant {
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded.Findings) != 1 || decoded.Findings[0].Lint != string(lint.PastedConstant) {
 		t.Errorf("JSON findings = %+v, %v; want the pasted-constant finding", decoded.Findings, err)
 	}
 	if err := res.WriteAnnotations(&ann, "p/"); err != nil {
