@@ -19,13 +19,13 @@ type TokenCounter interface {
 }
 
 // budgetCounter is the counter the turn budget uses unless Program.SetTokenCounter gives another.
-var budgetCounter = sync.OnceValue(func() TokenCounter { return &paragraphCounter{cache: map[string]int{}} })
+var budgetCounter = sync.OnceValue(func() TokenCounter { return &paragraphCounter{} })
 
+// paragraphCounter cuts a text into pieces and counts each with a tokens.Counter, which caches each distinct piece's
+// count (a bounded cache): no cache of its own is needed.
 type paragraphCounter struct {
-	once  sync.Once
-	tok   *tokens.Counter
-	mu    sync.Mutex
-	cache map[string]int
+	once sync.Once
+	tok  *tokens.Counter
 }
 
 func (c *paragraphCounter) Count(text string) int {
@@ -49,20 +49,7 @@ func isSpace(b byte) bool {
 }
 
 func (c *paragraphCounter) piece(p string) int {
-	c.mu.Lock()
-	n, ok := c.cache[p]
-	c.mu.Unlock()
-	if ok {
-		return n
-	}
 	// A piece holds no blank line followed by text, so the counter (which splits at blank lines) tokenizes it whole.
 	c.once.Do(func() { c.tok = tokens.New(tokens.O200k) })
-	n = c.tok.Count(p)
-	c.mu.Lock()
-	if len(c.cache) > 1<<16 {
-		clear(c.cache) // a long-running platform renders many turns: bound what the cache holds
-	}
-	c.cache[p] = n
-	c.mu.Unlock()
-	return n
+	return c.tok.Count(p)
 }

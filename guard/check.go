@@ -164,6 +164,22 @@ func Update(prog *assemble.Program, goldenDir string) (*Updated, error) {
 	return &Updated{ch}, err
 }
 
+// UpdateDir is Update of the project at root into root/golden, as promptc check --update runs it. The error is a
+// blocks.Diagnostics when the project does not compile or an artifact cannot be rendered, and then golden/ is left as
+// it was; otherwise a problem writing golden/, a *assemble.LinkError naming the link as golden/… when golden/ or
+// anything beneath it is a symbolic link (found before the project is loaded, as CheckDir finds it).
+func UpdateDir(root string) (*Updated, error) {
+	dir := filepath.Join(root, "golden")
+	if err := goldenLinks(dir); err != nil {
+		return nil, err
+	}
+	prog, diags := assemble.LoadDir(root)
+	if len(diags) > 0 {
+		return nil, diags
+	}
+	return Update(prog, dir)
+}
+
 // WriteText writes what the update did, as promptc check --update prints it on stderr: one line per file written
 // or removed, in path order, then how many files were left unchanged. It writes nothing when the update wrote and
 // removed nothing. Paths are given under golden/, quoted as blocks.QuoteName quotes names.

@@ -197,7 +197,7 @@ body = "Run only the commands listed in this runbook."
 	var decoded struct {
 		Findings []struct{ Lint string } `json:"findings"`
 	}
-	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded.Findings) != 1 || decoded.Findings[0].Lint != lint.PastedConstant {
+	if err := json.Unmarshal(js.Bytes(), &decoded); err != nil || len(decoded.Findings) != 1 || decoded.Findings[0].Lint != string(lint.PastedConstant) {
 		t.Errorf("JSON findings = %+v, %v; want the pasted-constant finding", decoded.Findings, err)
 	}
 	if err := res.WriteAnnotations(&ann, "p/"); err != nil {
@@ -302,11 +302,17 @@ func TestCheckDir(t *testing.T) {
 	if _, err := CheckDir(dir, Options{}); !errors.As(err, &diags) || !strings.Contains(diags.Error(), `undeclared variable "nope"`) {
 		t.Errorf("CheckDir of a project that does not compile: error %v", err)
 	}
+	if _, err := UpdateDir(dir); !errors.As(err, &diags) || !strings.Contains(diags.Error(), `undeclared variable "nope"`) {
+		t.Errorf("UpdateDir of a project that does not compile: error %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "golden")); err == nil {
+		t.Error("UpdateDir of a project that does not compile wrote golden/")
+	}
 }
 
 // TestCheckGoldenLink: a project whose golden/ is a symbolic link (to build/, say, which would make build && check
 // pass whatever changed) is refused by CheckDir, Check, Update and Diff, the link named from the project root
-// ("golden") by CheckDir and Diff; nothing is written.
+// ("golden") by CheckDir, UpdateDir and Diff; nothing is written.
 func TestCheckGoldenLink(t *testing.T) {
 	root := t.TempDir()
 	for name, text := range map[string]string{
@@ -346,6 +352,8 @@ func TestCheckGoldenLink(t *testing.T) {
 	isLink("Check", err, dir)
 	_, err = Update(prog, dir)
 	isLink("Update", err, dir)
+	_, err = UpdateDir(root)
+	isLink("UpdateDir", err, "golden")
 	for name, want := range map[string]string{"build/t/x.md": "stale\n", "build/t/y.md": "kept\n"} {
 		if got, err := os.ReadFile(filepath.Join(root, name)); err != nil || string(got) != want {
 			t.Errorf("%s = %q, %v after the refusals; want %q", name, got, err, want)

@@ -106,6 +106,31 @@ func ExampleUpdate() {
 	// passed: true
 }
 
+// UpdateDir is promptc check --update run in a project directory: load the project and accept what it builds as
+// root/golden. CheckDir passes after it.
+func ExampleUpdateDir() {
+	dir := writeProject(exampleFiles)
+	defer os.RemoveAll(dir)
+
+	u, err := guard.UpdateDir(dir)
+	if err != nil {
+		log.Fatal(err) // a blocks.Diagnostics when the project does not compile
+	}
+	if err := u.WriteText(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	res, err := guard.CheckDir(dir, guard.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("passed:", res.Passed())
+	// Output:
+	// promptc: wrote golden/.gitattributes
+	// promptc: wrote golden/t/default.runbook.md
+	// promptc: 0 files in golden/ left unchanged
+	// passed: true
+}
+
 // Diff is promptc diff: compare the project as committed at a git revision with its working tree. Here a commit
 // holds the project, and an uncommitted edit changes its rules.
 func ExampleDiff() {

@@ -27,17 +27,17 @@ type ID string
 // Lint ids (docs/lint.md argues each one and its severity).
 const (
 	VolatileText      ID = "volatile-text"
-	ScopeInversion       = "scope-inversion"
-	DuplicateSentence    = "duplicate-sentence"
-	PastedConstant       = "pasted-constant"
-	UnusedConstant       = "unused-constant"
-	UnusedVariable       = "unused-variable"
-	InvisibleChar        = "invisible-char"
-	ShortPrefix          = "short-prefix"
-	UnknownAllow         = "unknown-allow"
-	UnusedAllow          = "unused-allow"
-	UnknownRef           = "unknown-ref"
-	UncoveredTask        = "uncovered-task"
+	ScopeInversion    ID = "scope-inversion"
+	DuplicateSentence ID = "duplicate-sentence"
+	PastedConstant    ID = "pasted-constant"
+	UnusedConstant    ID = "unused-constant"
+	UnusedVariable    ID = "unused-variable"
+	InvisibleChar     ID = "invisible-char"
+	ShortPrefix       ID = "short-prefix"
+	UnknownAllow      ID = "unknown-allow"
+	UnusedAllow       ID = "unused-allow"
+	UnknownRef        ID = "unknown-ref"
+	UncoveredTask     ID = "uncovered-task"
 	// UntrustedInCodeSpan: an untrusted value printed between backticks, where its escapes show.
 	UntrustedInCodeSpan ID = "untrusted-in-code-span"
 )

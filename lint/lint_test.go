@@ -1174,3 +1174,18 @@ func TestFixtureSample(t *testing.T) {
 		}
 	}
 }
+
+// TestIDsTyped: every lint id constant is an ID, not an untyped string, so that a caller can hold one in a variable
+// and compare it with Finding.Lint.
+func TestIDsTyped(t *testing.T) {
+	for _, id := range []any{VolatileText, ScopeInversion, DuplicateSentence, PastedConstant, UnusedConstant,
+		UnusedVariable, InvisibleChar, ShortPrefix, UnknownAllow, UnusedAllow, UnknownRef, UncoveredTask,
+		UntrustedInCodeSpan} {
+		if _, ok := id.(ID); !ok {
+			t.Errorf("lint id %v is a %T, want a lint.ID", id, id)
+		}
+	}
+	if n := len(IDs()); n != 13 {
+		t.Errorf("IDs() lists %d ids; TestIDsTyped checks 13: add the new one here", n)
+	}
+}

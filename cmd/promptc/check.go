@@ -4,13 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/tokens"
 )
@@ -62,15 +60,7 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			if update {
-				// A link at golden/ or below is refused before the project is even loaded, as check refuses it.
-				if err := golden.CheckLinks(filepath.Join(root, "golden")); err != nil {
-					return e.checkError("updating golden/", err)
-				}
-				prog, diags := assemble.LoadDir(root)
-				if len(diags) > 0 {
-					return e.diagnostics(diags)
-				}
-				u, err := guard.Update(prog, filepath.Join(root, "golden"))
+				u, err := guard.UpdateDir(root)
 				if err != nil {
 					return e.checkError("updating golden/", err)
 				}

@@ -81,7 +81,7 @@ func (e *env) explainLine(arg string, format report.Format) error {
 	}
 	// The line was traced in the current rendering: say so when the file named differs from it.
 	if file, _, _ := strings.Cut(arg, ":"); explain.Stale(prog, e.root, file, path) {
-		_, _ = e.stderr.Write([]byte("promptc explain: note: " + strings.ReplaceAll(file, `\`, "/") + " differs from what the sources render now; explaining the current rendering\n"))
+		_, _ = e.stderr.Write([]byte("promptc explain: note: " + blocks.QuoteName(strings.ReplaceAll(file, `\`, "/")) + " differs from what the sources render now; explaining the current rendering\n"))
 	}
 	return r.Write(e.stdout, format)
 }

@@ -166,7 +166,7 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project directory "+
-						"as the last argument (with pre-commit: args: [..., path/to/project])", cmd, e.dir)
+						"as the last argument (with pre-commit: args: [..., path/to/project])", cmd, blocks.QuoteName(e.dir))
 				}
 				// The project holding the working directory is the one install finds from there too: the command
 				// to suggest needs no -C, beyond the one this command was given.

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strings"
 
@@ -50,7 +49,12 @@ func missCommand(e *env) *cli.Command {
 				}
 				data[i] = d
 			}
-			prog, cat, err := e.missProject()
+			// Inside a project, its model rows apply and its runbooks name the sources.
+			prog, err := e.inProject()
+			if err != nil {
+				return err
+			}
+			cat, err := catalog(prog)
 			if err != nil {
 				return err
 			}
@@ -77,26 +81,25 @@ func missCommand(e *env) *cli.Command {
 	}
 }
 
-// missProject loads the project promptc runs in, if any: its model rows, and its runbooks to name sources.
-func (e *env) missProject() (*assemble.Program, *projection.Catalog, error) {
-	root := e.root
-	if root == "" {
-		if r, err := blocks.FindRoot(e.dir); err == nil {
-			root = r
+// inProject loads the project promptc runs in (-C, or the nearest ancestor of the working directory holding
+// promptc.toml), printing its diagnostics on failure; outside a project it returns nil and no error. miss and usage
+// work with or without one.
+func (e *env) inProject() (*assemble.Program, error) {
+	if e.root == "" {
+		r, err := blocks.FindRoot(e.dir)
+		if err != nil {
+			return nil, nil
 		}
+		e.root = r
 	}
-	if root == "" {
-		cat, err := projection.NewCatalog(nil)
-		return nil, cat, err
+	return e.load()
+}
+
+// catalog is the model table for prog: its [[model]] rows over the built-in ones, or the built-in rows alone for
+// nil (no project).
+func catalog(prog *assemble.Program) (*projection.Catalog, error) {
+	if prog == nil {
+		return projection.NewCatalog(nil)
 	}
-	e.root = root
-	prog, err := e.load()
-	if err != nil {
-		return nil, nil, err
-	}
-	cat, err := projection.NewCatalog(prog.Project.Models)
-	if err != nil {
-		return nil, nil, fmt.Errorf("%v", err)
-	}
-	return prog, cat, nil
+	return projection.NewCatalog(prog.Project.Models)
 }

@@ -81,25 +81,14 @@ func (e *env) readLog(t *usage.Tally, name string) (blocks.Diagnostics, error) {
 // usageCatalog returns the model table usage prices with: the project's, when promptc runs in one (and the
 // compiled project, for --predict), else the built-in rows.
 func (e *env) usageCatalog(predict bool) (*assemble.Program, *projection.Catalog, error) {
-	root := e.root
-	if root == "" {
-		if r, err := blocks.FindRoot(e.dir); err == nil {
-			root = r
-		}
-	}
-	if root == "" {
-		if predict {
-			return nil, nil, cmdErr(e, "usage", "--predict simulates the project's fixtures: run promptc inside a project, or pass -C DIR")
-		}
-		cat, err := projection.NewCatalog(nil)
-		return nil, cat, err
-	}
-	e.root = root
-	prog, err := e.load()
-	if err != nil {
+	prog, err := e.inProject()
+	switch {
+	case err != nil:
 		return nil, nil, err
+	case prog == nil && predict:
+		return nil, nil, cmdErr(e, "usage", "--predict simulates the project's fixtures: run promptc inside a project, or pass -C DIR")
 	}
-	cat, err := projection.NewCatalog(prog.Project.Models)
+	cat, err := catalog(prog)
 	if err != nil {
 		return nil, nil, cmdErr(e, "usage", "%v", err)
 	}
