@@ -1,8 +1,11 @@
 package preview_test
 
 import (
+	"context"
 	"fmt"
 	"log"
+	"net"
+	"net/http"
 
 	"github.com/promptc/promptc/preview"
 )
@@ -30,4 +33,23 @@ func ExampleLoad() {
 	// task 3314 10206
 	// session 10206 13076
 	// 2 breakpoints for claude-sonnet-4-5
+}
+
+// Serve is promptc serve: here on a port the system picks, asked for one page, then stopped.
+func ExampleServe() {
+	ctx, stop := context.WithCancel(context.Background())
+	addrs := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	go func() { done <- preview.Serve(ctx, "../examples/tracker", "127.0.0.1:0", func(a net.Addr) { addrs <- a }) }()
+	resp, err := http.Get("http://" + (<-addrs).String() + "/api/index")
+	if err != nil {
+		log.Fatal(err)
+	}
+	resp.Body.Close()
+	fmt.Println(resp.StatusCode, resp.Header.Get("Content-Type"))
+	stop()
+	fmt.Println(<-done)
+	// Output:
+	// 200 application/json; charset=utf-8
+	// <nil>
 }

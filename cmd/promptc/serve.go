@@ -2,13 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
+	"net"
 	"os"
 	"os/signal"
 	"syscall"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -38,32 +36,16 @@ func serveCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			ln, err := preview.Listen(c.String("addr"))
-			if err != nil {
-				return cmdErr(e, "serve", "%v", err)
-			}
-			srv, err := preview.New(root)
-			if err != nil {
-				ln.Close()
-				return cmdErr(e, "serve", "%v", err)
-			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			go srv.Watch(ctx, 250*time.Millisecond)
-			hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
-			go func() {
-				<-ctx.Done()
-				shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-				defer cancel()
-				_ = hs.Shutdown(shut)
-			}()
-			if _, err := fmt.Fprintf(e.stderr, "promptc serve: http://%s/ (Ctrl-C stops it)\n", ln.Addr()); err != nil {
-				return err
-			}
-			if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			var printed error
+			err = preview.Serve(ctx, root, c.String("addr"), func(a net.Addr) {
+				_, printed = fmt.Fprintf(e.stderr, "promptc serve: http://%s/ (Ctrl-C stops it)\n", a)
+			})
+			if err != nil {
 				return cmdErr(e, "serve", "%v", err)
 			}
-			return nil
+			return printed
 		},
 	}
 }

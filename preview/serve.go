@@ -1,0 +1,45 @@
+package preview
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+)
+
+// WatchInterval is how often Serve polls the project's sources for a change (docs/preview.md).
+const WatchInterval = 250 * time.Millisecond
+
+// Serve is promptc serve: it listens on addr (a loopback address, see Listen), serves the preview of the project at
+// root, follows its sources (Watch) and returns when ctx is done, after a graceful shutdown of at most two seconds.
+// Once it listens it calls listening (if not nil) with the address, so that a caller asking for port 0 learns the
+// one it got. A project that does not compile is not an error: the page shows its diagnostics until it does.
+func Serve(ctx context.Context, root, addr string, listening func(net.Addr)) error {
+	ln, err := Listen(addr)
+	if err != nil {
+		return err
+	}
+	srv, err := New(root)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go srv.Watch(ctx, WatchInterval)
+	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 5 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shut, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		_ = hs.Shutdown(shut)
+	}()
+	if listening != nil {
+		listening(ln.Addr())
+	}
+	if err := hs.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}
