@@ -432,11 +432,13 @@ func unescapeFast(raw string, multiline bool) (string, bool) {
 				return "", false
 			}
 			// A line-ending backslash: blanks up to the newline, then every blank and newline after it, go.
-			rest := strings.TrimLeft(c0(c)+raw, " \t")
-			if !strings.HasPrefix(rest, "\n") {
-				return "", false
+			if c != '\n' {
+				raw = strings.TrimLeft(raw, " \t")
+				if !strings.HasPrefix(raw, "\n") {
+					return "", false
+				}
 			}
-			raw = strings.TrimLeft(rest, " \t\n")
+			raw = strings.TrimLeft(raw, " \t\n")
 		default:
 			return "", false
 		}
@@ -444,6 +446,3 @@ func unescapeFast(raw string, multiline bool) (string, bool) {
 	b.WriteString(raw)
 	return b.String(), true
 }
-
-// c0 is the one-byte string of c.
-func c0(c byte) string { return string(rune(c)) }

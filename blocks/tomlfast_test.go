@@ -52,6 +52,7 @@ var fastTOMLTests = []struct {
 	{"escaped key", "\"a\\u0041\" = 1", false},
 	{"hex escape", `a = "\x41"`, false},
 	{"bad escape", `a = "\q"`, false},
+	{"backslash and blank not ending the line", "a = \"\"\"x \\  y\"\"\"", false},
 	{"surrogate escape", `a = "\uD800"`, false},
 	{"CRLF", "a = 1\r\nb = 2\r\n", false},
 	{"BOM", "\uFEFFa = 1", false},
