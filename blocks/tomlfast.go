@@ -306,21 +306,25 @@ func (d *fastDecoder) array() (any, bool) {
 // three to five quotes q, of which all but the last three belong to the content. It returns where the content ends
 // and where the delimiter does.
 func closingQuotes(src string, i int, q byte, escapes bool) (end, after int, ok bool) {
+	// One search for the next quote or backslash: searching for each on its own would scan the rest of the text
+	// again at every escape, quadratic in a string of many.
+	stops := string(q)
+	if escapes {
+		stops += `\`
+	}
 	for {
-		j := strings.IndexByte(src[i:], q)
-		if escapes {
-			if k := strings.IndexByte(src[i:], '\\'); k >= 0 && (j < 0 || k < j) {
-				i += k + 2 // an escape: the decoder reads it; here it only must not end the string
-				if i > len(src) {
-					return 0, 0, false
-				}
-				continue
-			}
-		}
+		j := strings.IndexAny(src[i:], stops)
 		if j < 0 {
 			return 0, 0, false
 		}
 		i += j
+		if src[i] == '\\' {
+			i += 2 // an escape: the decoder reads it; here it only must not end the string
+			if i > len(src) {
+				return 0, 0, false
+			}
+			continue
+		}
 		n := 0
 		for i+n < len(src) && src[i+n] == q {
 			n++

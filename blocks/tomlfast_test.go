@@ -146,3 +146,19 @@ func FuzzDecodeTOMLFast(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeTOMLFastEscapes decodes multi-line basic strings of many escapes, each 100,000 of them (700 KB and
+// 500 KB): the fast path must stay linear in them, not search the rest of the string again at each one.
+func BenchmarkDecodeTOMLFastEscapes(b *testing.B) {
+	for name, body := range map[string]string{"line_endings": "line \\\n", "quotes": "q \\\" "} {
+		in := "a = \"\"\"" + strings.Repeat(body, 100000) + "\"\"\""
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				if _, fast := decodeTOMLFast(in); !fast {
+					b.Fatal("not taken by the fast path")
+				}
+			}
+		})
+	}
+}
