@@ -297,7 +297,7 @@ func unescapeBasic(raw string) string {
 
 // valueWalk walks one TOML value: it is the one walker of values, used by the key index (keyValue), by the limits
 // pre-scan (checkTOMLLimits) and by the values files' inline tables. It refuses nesting past MaxNesting and key paths
-// past MaxKeyParts, in file f; when items is non-nil, it records where each item of the outermost array is.
+// past MaxKeyParts, in file f; when record is set, it records in items where each item of the outermost array is.
 type valueWalk struct {
 	s      *tomlScanner
 	f      *File
