@@ -273,6 +273,21 @@ func TestHover(t *testing.T) {
 	}
 }
 
+// TestHoverMissingTemplate checks that the hover of a template that is not there names it as the loader does: a
+// name that could be misread (here a no-break space, which looks like a space) is quoted.
+func TestHoverMissingTemplate(t *testing.T) {
+	for name, want := range map[string]string{
+		"nosuch.md":       "no file templates/nosuch.md\n",
+		"no\u00a0such.md": `no file "templates/no\u00a0such.md"` + "\n",
+	} {
+		s := tracker(t, map[string]string{"blocks/zz.toml": "[[block]]\nid = \"zz\"\ntasks = [\"*\"]\ntemplate = \"" + name + "\"\n"})
+		h, ok := s.Hover("blocks/zz.toml", offsetOf(t, s, "blocks/zz.toml", "template = ", 0, len("template = ")+2))
+		if !ok || h.Text != want {
+			t.Errorf("hover of template %q: %v %q, want %q", name, ok, h.Text, want)
+		}
+	}
+}
+
 func TestComplete(t *testing.T) {
 	s := tracker(t, nil)
 	labels := func(cs []Completion) []string {

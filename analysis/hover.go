@@ -259,7 +259,7 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 	var w strings.Builder
 	if sym.Kind == KindTemplate {
 		if _, ok := s.Project.Templates[sym.Name]; !ok {
-			return fmt.Sprintf("no file templates/%s%s\n", sym.Name, blocks.DidYouMean(sym.Name, sortedKeys(s.Project.Templates)))
+			return fmt.Sprintf("no file %s%s\n", blocks.QuoteName("templates/"+sym.Name), blocks.DidYouMean(sym.Name, sortedKeys(s.Project.Templates)))
 		}
 		fmt.Fprintf(&w, "**template** `templates/%s`\n", sym.Name)
 	} else {

@@ -302,65 +302,32 @@ func (d *fastDecoder) array() (any, bool) {
 	}
 }
 
-// closingQuotes finds the delimiter that ends a multi-line string whose content starts at i: the first run of
-// three to five quotes q, of which all but the last three belong to the content. It returns where the content ends
-// and where the delimiter does.
-func closingQuotes(src string, i int, q byte, escapes bool) (end, after int, ok bool) {
-	for {
-		j := strings.IndexByte(src[i:], q)
-		if escapes {
-			if k := strings.IndexByte(src[i:], '\\'); k >= 0 && (j < 0 || k < j) {
-				i += k + 2 // an escape: the decoder reads it; here it only must not end the string
-				if i > len(src) {
-					return 0, 0, false
-				}
-				continue
-			}
-		}
-		if j < 0 {
-			return 0, 0, false
-		}
-		i += j
-		n := 0
-		for i+n < len(src) && src[i+n] == q {
-			n++
-		}
-		if n >= 3 {
-			if n > 5 {
-				return 0, 0, false
-			}
-			return i + n - 3, i + n, true
-		}
-		i += n
+// multilineString reads a multi-line string, with the tomlScanner's walk (multiline), and returns its content as
+// written: after the newline TOML trims right after the opening delimiter, up to the closing delimiter (which may
+// follow up to two quotes of the content). A sixth quote in a row is left after it, where endOfLine refuses it.
+func (d *fastDecoder) multilineString(q int) (string, bool) {
+	s := &d.s
+	s.i += 3
+	start := s.i
+	if s.peek(0) == '\n' {
+		start++
 	}
+	if !s.multiline(q) {
+		return "", false
+	}
+	return s.src[start : s.i-3], true
 }
 
 func (d *fastDecoder) multilineLiteral() (any, bool) {
-	s := &d.s
-	start := s.i + 3
-	if strings.HasPrefix(s.src[start:], "\n") {
-		start++
-	}
-	end, after, ok := closingQuotes(s.src, start, '\'', false)
-	if !ok {
-		return nil, false
-	}
-	s.i = after
-	return s.src[start:end], true
+	return d.multilineString('\'')
 }
 
 func (d *fastDecoder) multilineBasic() (any, bool) {
-	s := &d.s
-	start := s.i + 3
-	if strings.HasPrefix(s.src[start:], "\n") {
-		start++
-	}
-	end, after, ok := closingQuotes(s.src, start, '"', true)
+	raw, ok := d.multilineString('"')
 	if !ok {
 		return nil, false
 	}
-	s.i = after
-	return unescapeFast(s.src[start:end], true)
+	return unescapeFast(raw, true)
 }
 
 func (d *fastDecoder) basic() (any, bool) {
@@ -432,11 +399,13 @@ func unescapeFast(raw string, multiline bool) (string, bool) {
 				return "", false
 			}
 			// A line-ending backslash: blanks up to the newline, then every blank and newline after it, go.
-			rest := strings.TrimLeft(c0(c)+raw, " \t")
-			if !strings.HasPrefix(rest, "\n") {
-				return "", false
+			if c != '\n' {
+				raw = strings.TrimLeft(raw, " \t")
+				if !strings.HasPrefix(raw, "\n") {
+					return "", false
+				}
 			}
-			raw = strings.TrimLeft(rest, " \t\n")
+			raw = strings.TrimLeft(raw, " \t\n")
 		default:
 			return "", false
 		}
@@ -444,6 +413,3 @@ func unescapeFast(raw string, multiline bool) (string, bool) {
 	b.WriteString(raw)
 	return b.String(), true
 }
-
-// c0 is the one-byte string of c.
-func c0(c byte) string { return string(rune(c)) }

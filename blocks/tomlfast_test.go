@@ -52,6 +52,7 @@ var fastTOMLTests = []struct {
 	{"escaped key", "\"a\\u0041\" = 1", false},
 	{"hex escape", `a = "\x41"`, false},
 	{"bad escape", `a = "\q"`, false},
+	{"backslash and blank not ending the line", "a = \"\"\"x \\  y\"\"\"", false},
 	{"surrogate escape", `a = "\uD800"`, false},
 	{"CRLF", "a = 1\r\nb = 2\r\n", false},
 	{"BOM", "\uFEFFa = 1", false},
@@ -144,4 +145,20 @@ func FuzzDecodeTOMLFast(f *testing.F) {
 			checkFastAgrees(t, in, got)
 		}
 	})
+}
+
+// BenchmarkDecodeTOMLFastEscapes decodes multi-line basic strings of many escapes, each 100,000 of them (700 KB and
+// 500 KB): the fast path must stay linear in them, not search the rest of the string again at each one.
+func BenchmarkDecodeTOMLFastEscapes(b *testing.B) {
+	for name, body := range map[string]string{"line_endings": "line \\\n", "quotes": "q \\\" "} {
+		in := "a = \"\"\"" + strings.Repeat(body, 100000) + "\"\"\""
+		b.Run(name, func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			for b.Loop() {
+				if _, fast := decodeTOMLFast(in); !fast {
+					b.Fatal("not taken by the fast path")
+				}
+			}
+		})
+	}
 }

@@ -297,7 +297,7 @@ func unescapeBasic(raw string) string {
 
 // valueWalk walks one TOML value: it is the one walker of values, used by the key index (keyValue), by the limits
 // pre-scan (checkTOMLLimits) and by the values files' inline tables. It refuses nesting past MaxNesting and key paths
-// past MaxKeyParts, in file f; when items is non-nil, it records where each item of the outermost array is.
+// past MaxKeyParts, in file f; when record is set, it records in items where each item of the outermost array is.
 type valueWalk struct {
 	s      *tomlScanner
 	f      *File
@@ -428,10 +428,10 @@ func (s *tomlScanner) single(q int) bool {
 	return false
 }
 
-// multiline skips a multi-line string after its opening delimiter, through its closing one. Up to two more quotes
-// may follow a closing delimiter and still belong to the content (`"""a""""`). Bodies are long, so the scan jumps
-// from one quote or backslash to the next.
-func (s *tomlScanner) multiline(q int) {
+// multiline skips a multi-line string after its opening delimiter, through its closing one, and reports whether it
+// found one (else it stops at the end of the text). Up to two more quotes may follow a closing delimiter and still
+// belong to the content (`"""a""""`). Bodies are long, so the scan jumps from one quote or backslash to the next.
+func (s *tomlScanner) multiline(q int) bool {
 	stops := `"\`
 	if q == '\'' {
 		stops = "'"
@@ -440,7 +440,7 @@ func (s *tomlScanner) multiline(q int) {
 		j := strings.IndexAny(s.src[s.i:], stops)
 		if j < 0 {
 			s.i = len(s.src)
-			return
+			return false
 		}
 		s.i += j
 		if s.src[s.i] == '\\' {
@@ -451,7 +451,7 @@ func (s *tomlScanner) multiline(q int) {
 			s.i += 3
 			s.eat(q)
 			s.eat(q)
-			return
+			return true
 		}
 		s.i++
 	}

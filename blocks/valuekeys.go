@@ -89,6 +89,27 @@ type docKeys struct {
 	heads []pathKey
 	// byTable holds the keys of keys by the table of a fixture they are in (tableOf), made on first use.
 	byTable map[fixtureTable][]pathKey
+	// firstAt holds, by path (pathString), the first key of keys or header of heads written at it: what place looks
+	// up, made on its first use, so that placing one error per turn stays linear in the file.
+	firstAt map[string]pathKey
+}
+
+// pathString encodes the steps of a path as one string, a map key: a key step by its length and name (names may hold
+// any character), an index step by its number.
+func pathString(path []valueStep) string {
+	var b strings.Builder
+	for _, st := range path {
+		if st.index >= 0 {
+			b.WriteByte('#')
+			b.WriteString(strconv.Itoa(st.index))
+		} else {
+			b.WriteByte('.')
+			b.WriteString(strconv.Itoa(len(st.key)))
+			b.WriteByte(':')
+			b.WriteString(st.key)
+		}
+	}
+	return b.String()
 }
 
 // step adds the step st after node parent and returns the new node.
@@ -359,17 +380,23 @@ func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool)
 			full = append(full, valueStep{index: n - 1})
 		}
 	}
-	for cut := len(full); cut >= len(within) && cut > 0; cut-- {
-		p := full[:cut]
-		list := d.keys
-		if p[cut-1].index >= 0 {
-			list = d.heads
-		}
+	if d.firstAt == nil {
+		// A key's path ends with a key step and a header's with an index step, so the two never share a path.
+		d.firstAt = map[string]pathKey{}
 		var buf []valueStep
-		for _, k := range list {
-			if buf = d.path(k.node, buf); slices.Equal(buf, p) {
-				return f.Range(k.start, k.end), true
+		for _, list := range [][]pathKey{d.keys, d.heads} {
+			for _, k := range list {
+				buf = d.path(k.node, buf)
+				p := pathString(buf)
+				if _, seen := d.firstAt[p]; !seen {
+					d.firstAt[p] = k
+				}
 			}
+		}
+	}
+	for cut := len(full); cut >= len(within) && cut > 0; cut-- {
+		if k, ok := d.firstAt[pathString(full[:cut])]; ok {
+			return f.Range(k.start, k.end), true
 		}
 	}
 	return Range{}, false

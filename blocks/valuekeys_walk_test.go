@@ -131,3 +131,21 @@ func BenchmarkWalkKeys(b *testing.B) {
 		walkKeys(text)
 	}
 }
+
+// BenchmarkPlaceEveryTurn places one mistake in every turn of a fixture of 4,000 turns (200 KB), as the loader does
+// when each turn's record has a bad field: the lookups must stay linear in the file, not walk every key per mistake.
+func BenchmarkPlaceEveryTurn(b *testing.B) {
+	const turns = 4000
+	text := strings.Repeat("[[turn]]\nmsg = \"x\"\n[[turn.repos]]\nurl = \"u\"\nbad = 1\n", turns)
+	f := NewFile("f.toml", text)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		d := walkKeys(text)
+		for i := range turns {
+			at := []valueStep{{key: "turn", index: -1}, {index: i}, {key: "repos", index: -1}, {index: 0}}
+			if _, ok := d.place(f, at, "bad"); !ok {
+				b.Fatalf("turn %d: the key is not found", i)
+			}
+		}
+	}
+}

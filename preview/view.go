@@ -264,15 +264,7 @@ func (s *Snapshot) Artifact(path, provider string) (*View, error) {
 // breakpoints places provider's cache markers: the runbook's system parts tile its text, so a marker after one is
 // a byte offset of the runbook.
 func (s *Snapshot) breakpoints(v *View, a *assemble.Artifact, provider string) error {
-	p, err := projection.ParseProvider(provider)
-	if err != nil {
-		return err
-	}
-	cat, err := projection.NewCatalog(s.Prog.Project.Models)
-	if err != nil {
-		return err
-	}
-	m, err := cat.Model(p, "")
+	p, m, err := s.model(provider)
 	if err != nil {
 		return err
 	}
@@ -297,6 +289,21 @@ func (s *Snapshot) breakpoints(v *View, a *assemble.Artifact, provider string) e
 	return nil
 }
 
+// model returns provider, parsed, and its default model in the project's catalog (the built-in models and the
+// project's [[model]] rows), as promptc project and promptc simulate take them with no --model.
+func (s *Snapshot) model(provider string) (projection.Provider, projection.Model, error) {
+	p, err := projection.ParseProvider(provider)
+	if err != nil {
+		return p, projection.Model{}, err
+	}
+	cat, err := projection.NewCatalog(s.Prog.Project.Models)
+	if err != nil {
+		return p, projection.Model{}, err
+	}
+	m, err := cat.Model(p, "")
+	return p, m, err
+}
+
 // Stats is stats.Project of the snapshot: bytes and tokens per task, block and scope, and the shared prefixes.
 func (s *Snapshot) Stats() *stats.Report {
 	if s.Prog == nil {
@@ -315,15 +322,7 @@ func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, erro
 	if err := blocks.CheckTask(task, s.Prog.Project.Tasks); err != nil {
 		return nil, err
 	}
-	p, err := projection.ParseProvider(provider)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := projection.NewCatalog(s.Prog.Project.Models)
-	if err != nil {
-		return nil, err
-	}
-	m, err := cat.Model(p, "")
+	_, m, err := s.model(provider)
 	if err != nil {
 		return nil, err
 	}
