@@ -19,7 +19,7 @@ const DefaultLevel = 2
 //   - a setext underline (a line of only = or only - under a paragraph line, or the value's first lines, which may
 //     follow the author's text) is removed, so that it cannot turn the line above into a heading;
 //   - a < that could open an HTML block (at the start of a line, or after the markers of block quotes and list
-//     items: < then !, ?, / or a letter) gets a backslash before it, so that no HTML block (<!--, <?, <![CDATA[,
+//     items: < then !, ?, / or a letter) gets a backslash after it, so that no HTML block (<!--, <?, <![CDATA[,
 //     <pre>, <script>, <div>, …) can hide the value's lines from the outline or run past its end;
 //
 // and a fence the value opens and does not close is closed at its end: "\n" (unless the value ends with one) and
@@ -117,11 +117,12 @@ func escapeMarkdown(s string, level int) (string, bool) {
 	return b.String(), sc.open
 }
 
-// escapeHTMLStarts puts a backslash before every < of s that could open an HTML block: one that starts a line, or
+// escapeHTMLStarts puts a backslash after every < of s that could open an HTML block: one that starts a line, or
 // follows only spaces, tabs and the characters block quote and list item markers are made of (>, -, +, *, digits
 // followed by . or )), and that is followed by !, ?, / or an ASCII letter. CommonMark readers differ on which such
 // lines open a block (goldmark takes "</ a>" for one, the spec does not); none reads one with the backslash as
-// anything but text. It returns s itself when there is none.
+// anything but text. The backslash goes after the <, where it breaks a marker or an author's tag as those rules
+// break them ("<\!-- END -->", "<\/SECTION>"). It returns s itself when there is none.
 func escapeHTMLStarts(s string) string {
 	var at []int
 	for start := 0; start < len(s); {
@@ -145,7 +146,7 @@ func escapeHTMLStarts(s string) string {
 			}
 		}
 		if i+1 < len(s) && s[i] == '<' && (isASCIILetter(s[i+1]) || s[i+1] == '!' || s[i+1] == '?' || s[i+1] == '/') {
-			at = append(at, i)
+			at = append(at, i+1)
 		}
 		nl := strings.IndexByte(s[i:], '\n')
 		if nl < 0 {

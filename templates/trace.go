@@ -93,7 +93,7 @@ func (b *Body) Trace(data map[string]any, env Env) (string, []Piece, *blocks.Dia
 	walk(tree.Root)
 
 	f := &funcs{name: b.Block.ID, consts: b.consts}
-	f.bind(env, &w.out)
+	f.bind(env, &w.out, nil)
 	fm := f.execMap()
 	fm[traceMark] = func(num int, v any) any {
 		w.pending = num

@@ -29,6 +29,30 @@ func Outline(doc string) []Heading {
 	return out
 }
 
+// Headings returns every heading of doc outside block quotes, at any depth (in list items too), in order, each
+// as an ATX heading line would spell it: "## Title". A heading a quote holds is quoted text, read as background.
+func Headings(doc string) []string {
+	src := []byte(doc)
+	var out []string
+	var walk func(n ast.Node)
+	walk = func(n ast.Node) {
+		for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+			switch c := c.(type) {
+			case *ast.Blockquote:
+				continue
+			case *ast.Heading:
+				out = append(out, strings.Repeat("#", c.Level)+" "+lines(c, src))
+				continue
+			}
+			if c.Type() == ast.TypeBlock {
+				walk(c)
+			}
+		}
+	}
+	walk(parse(src))
+	return out
+}
+
 // Place says where the first block holding needle lies: its kind ("Paragraph", "FencedCodeBlock", "HTMLBlock",
 // "Heading", …) and the kinds of its ancestors up to the document, innermost first ("Document" last). ok is false
 // when no block's text holds needle.
