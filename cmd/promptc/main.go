@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -93,13 +94,15 @@ type env struct {
 	colorMode, snippetMode blocks.When
 	// annotate is set by commands whose diagnostics also become GitHub Actions annotations (check).
 	annotate bool
+	// globals are promptc's own flags, which every command also takes after its name (flagsFirst moves them).
+	globals []cli.Flag
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(flagsFirst(app, helpArgs(args)))
+	err := app.Run(flagsFirst(app, helpArgs(app, args)))
 	var ee exitError
 	switch {
 	case err == nil && e.unknownCommand:
@@ -116,25 +119,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func newApp(e *env) *cli.App {
+	e.globals = []cli.Flag{
+		&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
+		choiceFlag("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
+		choiceFlag("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
+		// urfave/cli adds --help itself only when no command is named help.
+		cli.HelpFlag,
+	}
 	info, _ := debug.ReadBuildInfo()
 	cli.VersionPrinter = func(c *cli.Context) {
 		// urfave/cli's version printer cannot return an error; a failed write of the version leaves nothing to do.
 		_, _ = io.WriteString(c.App.Writer, versionText(version, revision, info))
 	}
 	app := &cli.App{
-		Name:      "promptc",
-		Usage:     "compile prompt blocks into byte-exact runbooks and per-turn messages",
-		UsageText: "promptc [-C DIR] COMMAND [options]",
-		Version:   moduleVersion(version, info),
-		Writer:    e.stdout,
-		ErrWriter: e.stderr,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
-			choiceFlag("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
-			choiceFlag("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
-			// urfave/cli adds --help itself only when no command is named help.
-			cli.HelpFlag,
-		},
+		Name:            "promptc",
+		Usage:           "compile prompt blocks into byte-exact runbooks and per-turn messages",
+		UsageText:       "promptc [-C DIR] COMMAND [options]",
+		Version:         moduleVersion(version, info),
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		Flags:           e.globals,
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {
 			// Without it, reports name source files from the project root.
@@ -238,7 +242,8 @@ func (e *env) flagProblem(cmd string, flags []cli.Flag, err error) error {
 	if msg, ok := invalidChoice(err, flags); ok {
 		return cmdErr(e, cmd, "%s", msg)
 	}
-	return cmdErr(e, cmd, "%s (see promptc %s --help)", flagError(err, flags), cmd)
+	// A global flag is taken after the command too: a misspelt one is suggested as the command's own are.
+	return cmdErr(e, cmd, "%s (see promptc %s --help)", flagError(err, slices.Concat(flags, e.globals)), cmd)
 }
 
 // path resolves a path given on the command line.
