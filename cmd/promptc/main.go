@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -252,6 +253,19 @@ func (e *env) path(p string) string {
 		return p
 	}
 	return filepath.Join(e.dir, p)
+}
+
+// pathError is err, an error opening name (a path given on the command line), without the operation and path an
+// *fs.PathError adds, for a message that names the path already. A relative name that does not exist under -C says
+// where it was looked for: the -C directory's, as git -C and make -C read it, not the working directory's, which a
+// shell glob such as logs/*.jsonl was expanded from.
+func (e *env) pathError(name string, err error) error {
+	err = unwrapPathError(err)
+	if e.cdir == "" || name == "-" || filepath.IsAbs(name) || !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return fmt.Errorf("%w (read as %s: under -C %s, a relative path is relative to that directory, as with git -C)",
+		err, blocks.QuoteName(e.shown(name)), blocks.QuoteName(e.cdir))
 }
 
 // projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.

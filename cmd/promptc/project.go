@@ -182,7 +182,7 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 	if name := c.String("history"); name != "" {
 		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
 		if err != nil {
-			return projection.Input{}, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), unwrapPathError(err))
+			return projection.Input{}, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), e.pathError(name, err))
 		}
 		r.History = &assemble.ValuesFile{Name: name, Data: data}
 	}

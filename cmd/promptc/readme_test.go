@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -28,5 +29,38 @@ func TestREADMESimulate(t *testing.T) {
 	}
 	if stdout.String() != shown {
 		t.Errorf("README.md shows\n%s\nbut the command prints\n%s", shown, stdout.String())
+	}
+}
+
+// TestDocsNoRelativeGlobUnderC: an example that runs promptc -C DIR with a relative glob (logs/*.jsonl) reads the
+// files the glob names from DIR while the shell expanded it where the reader stands, so it finds nothing or other
+// files. Such an example runs from the project, or writes the glob absolute ("$PWD"/logs/*.jsonl).
+func TestDocsNoRelativeGlobUnderC(t *testing.T) {
+	files, err := filepath.Glob("../../docs/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range append(files, "../../README.md") {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			_, cmd, ok := strings.Cut(line, "promptc -C ")
+			if !ok {
+				continue
+			}
+			// This command only: up to a comment or the next command of the line.
+			cmd, _, _ = strings.Cut(cmd, "#")
+			for _, op := range []string{"|", ";", "&&", ">", "<"} {
+				cmd, _, _ = strings.Cut(cmd, op)
+			}
+			for _, w := range strings.Fields(cmd) {
+				w = strings.Trim(w, "`()")
+				if strings.Contains(w, "*") && !strings.HasPrefix(w, "/") && !strings.HasPrefix(w, `"$PWD"`) && !strings.HasPrefix(w, "$PWD") {
+					t.Errorf("%s:%d: promptc -C with the relative glob %s, which the shell expands outside the -C directory: %s", filepath.Base(name), i+1, w, strings.TrimSpace(line))
+				}
+			}
+		}
 	}
 }
