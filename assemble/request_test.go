@@ -57,7 +57,7 @@ func TestRenderValuesFiles(t *testing.T) {
 				TurnFile: file("t.json", `{"comment": 3}`)},
 			want: "s.toml:1:1: unknown session variable \"agent\" (the only session variable is \"agent_name\")\n" +
 				"s.toml:1:1: required session variable \"agent_name\" has no value\n" +
-				"t.json:1:2: variable \"comment\" is a text, so its value must be a JSON string, not a JSON number",
+				"t.json:1:2: variable \"comment\" is text, so its value must be a JSON string, not a JSON number",
 		},
 		{
 			name: "a file that does not decode stops before the compiler",
