@@ -16,11 +16,12 @@ import (
 func hookCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "hook",
-		Usage: "install a git pre-commit hook that runs promptc check; run the checks hook managers call",
-		UsageText: "promptc hook install [--force]\npromptc hook check|lint [PROJECT_DIR...]\n" +
+		Usage: "install (or uninstall) a git pre-commit hook that runs promptc check; run the checks hook managers call",
+		UsageText: "promptc hook install [--force]\npromptc hook uninstall\npromptc hook check|lint [PROJECT_DIR...]\n" +
 			"promptc hook install-check --task T (--target NAME... | --all-targets) --dir DIR [--fixture F | --session FILE] [PROJECT_DIR]",
 		Subcommands: []*cli.Command{
 			hookInstallCommand(e),
+			hookUninstallCommand(e),
 			hookRunCommand(e, "check", "fail when compiled prompts differ from golden/"),
 			hookRunCommand(e, "lint", "fail on error-level stability lints"),
 			hookInstallCheckCommand(e),
@@ -30,9 +31,9 @@ func hookCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr(e, "hook: unknown command %q%s (see promptc hook --help)", c.Args().First(),
-					blocks.DidYouMean(c.Args().First(), []string{"install", "check", "lint", "install-check"}))
+					blocks.DidYouMean(c.Args().First(), []string{"install", "uninstall", "check", "lint", "install-check"}))
 			}
-			return usageErr(e, "hook: missing command: install, check, lint or install-check (see promptc hook --help)")
+			return usageErr(e, "hook: missing command: install, uninstall, check, lint or install-check (see promptc hook --help)")
 		},
 	}
 }
@@ -62,6 +63,35 @@ func hookInstallCommand(e *env) *cli.Command {
 			res, err := hook.Install(root, hook.Options{Force: c.Bool("force")})
 			if err != nil {
 				return usageErr(e, "hook install: %v", err)
+			}
+			fmt.Fprintln(e.stderr, res.Summary())
+			return nil
+		},
+	}
+}
+
+func hookUninstallCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "uninstall",
+		Usage:     "take this project's check back out of the git pre-commit hook promptc hook install wrote",
+		UsageText: "promptc [-C DIR] hook uninstall",
+		Description: "Removes the line of the pre-commit hook that checks this project, and nothing else: the checks\n" +
+			"of other projects stay. A hook that checked only this project is removed, and the repository's own\n" +
+			"hook, which hook install kept as pre-commit.local, is the pre-commit hook again. A hook that is not\n" +
+			"promptc's is left alone; lines added to promptc's hook by hand are kept. Each change is atomic;\n" +
+			"uninstalling again changes nothing.",
+		OnUsageError: hookUsageError(e),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr(e, "hook uninstall takes no arguments, got %q", c.Args().First())
+			}
+			root, err := e.projectRoot()
+			if err != nil {
+				return err
+			}
+			res, err := hook.Uninstall(root)
+			if err != nil {
+				return usageErr(e, "hook uninstall: %v", err)
 			}
 			fmt.Fprintln(e.stderr, res.Summary())
 			return nil
