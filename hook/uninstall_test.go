@@ -30,11 +30,11 @@ func gone(t *testing.T, name string) {
 // (executable or not), or a pre-commit.local of its own; a second Uninstall changes nothing.
 func TestUninstallRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
-		name           string
-		hook, local    string // "" for none
-		hookMode       os.FileMode
-		want, summary  string // the pre-commit hook after Uninstall ("" for none), and what Summary says
-		removal        Removal
+		name          string
+		hook, local   string // "" for none
+		hookMode      os.FileMode
+		want, summary string // the pre-commit hook after Uninstall ("" for none), and what Summary says
+		removal       Removal
 	}{
 		{name: "no hook before", removal: Removed,
 			summary: "removed .git/hooks/pre-commit (it ran only promptc -C . check)"},

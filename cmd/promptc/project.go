@@ -197,8 +197,8 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 func simulateCommand(e *env) *cli.Command {
 	format := report.Formats(projection.SimulationFormats...)
 	return &cli.Command{
-		Name:      "simulate",
-		Usage:     "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
+		Name:  "simulate",
+		Usage: "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
 		UsageText: "promptc simulate --task T --provider P [--model M] [--tools text|native] [--cache MODE] [--ttl T]\n" +
 			"    [--max-history-tokens N] [--gap D] [--fixture F...] [--format text|json]",
 		Description: "Replays each fixture's turns as one session (fixtures in the order given; by default every fixture that\n" +
