@@ -26,12 +26,12 @@ func gone(t *testing.T, name string) {
 	}
 }
 
-// Install then Uninstall leaves the hooks directory as it was, whatever it held: nothing, the repository's own hook
-// (executable or not), or a pre-commit.local of its own; a second Uninstall changes nothing.
+// Install then Uninstall leaves the hooks directory as it was, whatever it held: nothing, or the repository's own hook
+// (executable or not), back in its place with its mode; a second Uninstall changes nothing.
 func TestUninstallRoundTrip(t *testing.T) {
 	for _, tc := range []struct {
 		name          string
-		hook, local   string // "" for none
+		hook          string // "" for none
 		hookMode      os.FileMode
 		want, summary string // the pre-commit hook after Uninstall ("" for none), and what Summary says
 		removal       Removal
