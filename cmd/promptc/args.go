@@ -22,26 +22,9 @@ import (
 // the flags; a flag the command does not define moves too, so that urfave/cli reports it (unknownFlag words the
 // message). args is not modified.
 func flagsFirst(app *cli.App, args []string) []string {
-	top := commandIndex(app.Flags, args)
-	i := top
-	if i >= len(args) {
-		return args
-	}
-	cmd := findCommand(app.Commands, args[i])
+	cmd, top, i := commandAt(app, args)
 	if cmd == nil {
 		return args
-	}
-	// A subcommand's name is the first word after its parent's; hook's flags belong to its subcommands. A parent
-	// not followed by one of its subcommands is left as written, for it to report.
-	for len(cmd.Subcommands) > 0 {
-		if i+1 >= len(args) {
-			return args
-		}
-		sub := findCommand(cmd.Subcommands, args[i+1])
-		if sub == nil {
-			return args
-		}
-		cmd, i = sub, i+1
 	}
 	own := takesValue(cmd.Flags)
 	global := takesValue(app.Flags)
@@ -86,6 +69,34 @@ func takesValue(flags []cli.Flag) map[string]bool {
 		}
 	}
 	return m
+}
+
+// commandAt finds the command args run: the command (a subcommand such as hook install, not its parent), the index
+// of the first word naming it (top: "hook") and of the last (i: "install"). cmd is nil when args name no command
+// that runs: none, an unknown one, or a parent not followed by one of its subcommands (left for it to report).
+func commandAt(app *cli.App, args []string) (cmd *cli.Command, top, i int) {
+	top = commandIndex(app.Flags, args)
+	if top >= len(args) {
+		return nil, top, top
+	}
+	cmd, i = findCommand(app.Commands, args[top]), top
+	// A subcommand's name is the first word after its parent's; hook's flags belong to its subcommands.
+	for cmd != nil && len(cmd.Subcommands) > 0 {
+		if i+1 >= len(args) {
+			return nil, top, i
+		}
+		cmd, i = findCommand(cmd.Subcommands, args[i+1]), i+1
+	}
+	return cmd, top, i
+}
+
+// commandWords is the command args run as messages name it ("build", "hook install"), "" for none.
+func commandWords(app *cli.App, args []string) string {
+	cmd, top, i := commandAt(app, args)
+	if cmd == nil {
+		return ""
+	}
+	return strings.Join(args[top:i+1], " ")
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {

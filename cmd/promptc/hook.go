@@ -119,7 +119,8 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "hook %s: no promptc.toml in %s or any parent directory: name the project "+
-						"directories as arguments (with pre-commit: args: [path/to/project])", name, blocks.QuoteName(e.dir))
+						"directories as arguments (with pre-commit: args: [path/to/project])%s", name, blocks.QuoteName(e.dir),
+						e.belowHint("promptc hook "+name+" %s"))
 				}
 				dirs = []string{root}
 			}
@@ -196,7 +197,8 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project directory "+
-						"as the last argument (with pre-commit: args: [..., path/to/project])", cmd, blocks.QuoteName(e.dir))
+						"as the last argument (with pre-commit: args: [..., path/to/project])%s", cmd, blocks.QuoteName(e.dir),
+						e.belowHint("promptc "+cmd+" ... %s"))
 				}
 				// The project holding the working directory is the one install finds from there too: the command
 				// to suggest needs no -C, beyond the one this command was given.

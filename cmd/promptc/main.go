@@ -2,12 +2,14 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
@@ -97,13 +99,17 @@ type env struct {
 	annotate bool
 	// globals are promptc's own flags, which every command also takes after its name (flagsFirst moves them).
 	globals []cli.Flag
+	// command is the command being run as the user names it ("build", "hook install"), to suggest running it again.
+	command string
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(flagsFirst(app, helpArgs(app, args)))
+	args = flagsFirst(app, helpArgs(app, args))
+	e.command = commandWords(app, args)
+	err := app.Run(args)
 	var ee exitError
 	switch {
 	case err == nil && e.unknownCommand:
@@ -268,6 +274,43 @@ func (e *env) pathError(name string, err error) error {
 		err, blocks.QuoteName(e.shown(name)), blocks.QuoteName(e.cdir))
 }
 
+// belowDepth is how many directory levels below the working directory the message about a missing promptc.toml
+// looks for one: prompts/ is one level down, examples/tracker/ two.
+const belowDepth = 3
+
+// below are the project roots found below the working directory (blocks.FindBelow), as a message lists them.
+type below []string
+
+// projectsBelow are the projects below the working directory, for a message that found none above it.
+func (e *env) projectsBelow() below { return blocks.FindBelow(e.dir, belowDepth) }
+
+// String is "found prompts/promptc.toml below it", or with more: "found a/promptc.toml, b/promptc.toml and 2 more
+// below it".
+func (b below) String() string {
+	const listed = 3
+	var names []string
+	for _, dir := range b[:min(len(b), listed)] {
+		names = append(names, blocks.QuoteName(path.Join(dir, blocks.ManifestFile)))
+	}
+	list := strings.Join(names, ", ")
+	if more := len(b) - listed; more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	} else if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return "found " + list + " below it"
+}
+
+// belowHint completes a message that found no project above the working directory with where one is below it, and
+// the command to run for it: run is the command with %s where the project's directory goes ("" when none is below).
+func (e *env) belowHint(run string) string {
+	found := e.projectsBelow()
+	if len(found) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s: %s", found, fmt.Sprintf(run, shellQuote(found[0])))
+}
+
 // projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.
 func (e *env) projectRoot() (string, error) {
 	if e.root != "" {
@@ -275,6 +318,9 @@ func (e *env) projectRoot() (string, error) {
 	}
 	root, err := blocks.FindRoot(e.dir)
 	if err != nil {
+		if hint := e.belowHint("run promptc -C %s " + strings.ReplaceAll(cmp.Or(e.command, "COMMAND"), "%", "%%")); hint != "" {
+			return "", usageErr(e, "%v%s", err, hint)
+		}
 		return "", usageErr(e, "%v: run promptc inside a project, or pass -C DIR", err)
 	}
 	e.root = root
