@@ -163,6 +163,9 @@ func fileOrigin(file blocks.Range, ranges blocks.ValueRanges) origin {
 		return origin{} // values from Go
 	}
 	o := origin{rng: file, desc: "values file " + blocks.QuoteName(file.Filename)}
+	if r := ranges.At(blocks.RootValues); r.Known() {
+		o.rng = r // the table a missing value belongs in, not the file with no place
+	}
 	if ranges != nil {
 		o.written = func(name string) bool { _, ok := ranges[name]; return ok }
 		o.at = func(path string) blocks.Range {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // Reason is one fact behind an answer, with where it is written in the project's sources.
@@ -288,7 +289,7 @@ func holdsText(p *blocks.Project, holds func(*blocks.Block, int) bool, b *blocks
 	case len(yes) == 0:
 		return fmt.Sprintf("it holds in no turn of fixture %q", f.Name)
 	}
-	return fmt.Sprintf("it holds in %s %s of fixture %q, not in %s", plural(len(yes), "turn", "turns"), strings.Join(yes, ", "), f.Name, strings.Join(no, ", "))
+	return fmt.Sprintf("it holds in %s %s of fixture %q, not in %s", plural.Noun(len(yes), "turn", "turns"), strings.Join(yes, ", "), f.Name, strings.Join(no, ", "))
 }
 
 // whenReason explains b's when condition, decided with fixture f's values when there is one.

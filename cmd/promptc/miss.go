@@ -42,7 +42,7 @@ func missCommand(e *env) *cli.Command {
 			for i, name := range c.Args().Slice() {
 				d, err := readFileLimited(e.path(name), maxBodyBytes+1)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), unwrapPathError(err))
+					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), e.pathError(name, err))
 				}
 				if len(d) > maxBodyBytes {
 					return cmdErr(e, cmd, "%s: larger than %d MiB", blocks.QuoteName(name), maxBodyBytes>>20)

@@ -46,7 +46,7 @@ func usageCommand(e *env) *cli.Command {
 			for _, name := range c.Args().Slice() {
 				ds, err := e.readLog(tally, name)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), unwrapPathError(err))
+					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), e.pathError(name, err))
 				}
 				diags = append(diags, ds...)
 			}
