@@ -4,8 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"strings"
 	"math"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/promptc/promptc/blocks"

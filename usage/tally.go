@@ -53,7 +53,10 @@ func (c *Counts) add(r Record) {
 
 func (c *Counts) plus(o Counts) {
 	c.Saturated = c.Saturated || o.Saturated
-	for _, f := range [...]struct{ dst *int; n int }{
+	for _, f := range [...]struct {
+		dst *int
+		n   int
+	}{
 		{&c.Requests, o.Requests}, {&c.InputTokens, o.InputTokens}, {&c.CacheReadTokens, o.CacheReadTokens},
 		{&c.CacheWriteTokens, o.CacheWriteTokens}, {&c.CacheWrite1hTokens, o.CacheWrite1hTokens},
 		{&c.OutputTokens, o.OutputTokens},
