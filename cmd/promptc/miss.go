@@ -9,6 +9,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/miss"
 	"github.com/promptc/promptc/projection"
 )
@@ -33,7 +34,7 @@ func missCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			const cmd = "miss"
 			if c.NArg() != 2 {
-				return cmdErr(e, cmd, "give two request bodies, A then B (got %d arguments)", c.NArg())
+				return cmdErr(e, cmd, "give two request bodies, A then B (got %s)", plural.Count(c.NArg(), "argument"))
 			}
 			if p := c.String("provider"); p != "" && !slices.Contains(miss.Providers, p) {
 				return cmdErr(e, cmd, "--provider: unknown provider %q%s: use %s", p, blocks.DidYouMean(p, miss.Providers), strings.Join(miss.Providers, ", "))
@@ -65,6 +66,11 @@ func missCommand(e *env) *cli.Command {
 				name := c.Args().Get(0)
 				if be.Side == "B" {
 					name = c.Args().Get(1)
+				}
+				if be.Line > 0 {
+					// Placed in the file: a diagnostic, as every loader's.
+					at := blocks.Pos{Line: be.Line, Column: be.Column}
+					return e.diagnostics(blocks.Diagnostics{{Summary: be.Err.Error(), Subject: &blocks.Range{Filename: name, Start: at, End: at}}})
 				}
 				return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), be.Err)
 			case err != nil:
