@@ -38,7 +38,8 @@ type Row struct {
 	Counts
 	UncachedTokens int     `json:"uncached_tokens"`
 	HitRate        float64 `json:"hit_rate"`
-	// Priced is false when the model table has no row for the model (RelativeCost and Cost are then 0).
+	// Priced is false when the model table has no row for the model (RelativeCost and Cost are then 0, as they are
+	// when the counts are Saturated).
 	Priced bool `json:"priced"`
 	// PricedAs is the model table row the bucket was priced with, when its name differs from Model.
 	PricedAs string `json:"priced_as,omitempty"`
@@ -59,7 +60,7 @@ func NewReport(t *Tally, cat *projection.Catalog) *Report {
 	var cost float64
 	for _, k := range t.Buckets() {
 		row := Row{Provider: k.Provider, Model: k.Model, Task: k.Task, Counts: t.Counts(k), Turns: t.Turns(k)}
-		if r, ok := ratesFor(cat, k.Provider, k.Model); ok && !row.Saturated {
+		if r, ok := ratesFor(cat, k.Provider, k.Model); ok {
 			row.Priced, row.Cost = true, r.cost(row.Counts)
 			if r.Row.Name != k.Model {
 				row.PricedAs = r.Row.Name
