@@ -26,7 +26,9 @@ func missCommand(e *env) *cli.Command {
 			"--provider names it) in the provider's cached order: tools, system, messages; cache markers are not\n" +
 			"content. Exit 0 when B extends A byte for byte; exit 1 when it breaks A's prefix, with the first differing\n" +
 			"byte, the cache breakpoint it fell behind and the tokens re-billed, and, inside a project that renders\n" +
-			"the bodies' system text, the block, constant, template line or value behind that byte. See docs/usage.md.",
+			"the bodies' system text, the block, constant, template line or value behind that byte. A file that is no\n" +
+			"request of the provider (a values file, a response, another API's body) is refused with exit 2. See\n" +
+			"docs/usage.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "provider", Usage: "the API both bodies are for: `P` is one of anthropic, openai, dashscope, bedrock, gemini, deepseek (default: told from each body)"},
 		},
