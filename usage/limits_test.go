@@ -223,3 +223,30 @@ func (f *failing) Read(p []byte) (int, error) {
 	f.data = f.data[n:]
 	return n, nil
 }
+
+// Counts in messages and the summary take their noun's number: "1 input token", "2 lines of requests".
+func TestPlurals(t *testing.T) {
+	tally := usage.NewTally()
+	log := `{"usage":{"input_tokens":0,"input_tokens_details":{"cached_tokens":1}},"object":"response","id":"resp_1"}
+{"usage":{"inputTokens":1,"cacheDetails":[{"ttl":"1h","inputTokens":1}],"cacheWriteInputTokens":0}}
+{"id":"a","usage":{"input_tokens":1}}
+{"id":"a","usage":{"input_tokens":1}}
+{"id":"a","usage":{"input_tokens":1}}
+{"usage":{"input_tokens":1}}
+`
+	diags, err := tally.Read(strings.NewReader(log), "log")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "log:1:1: 1 cache-read token and 0 cache-write tokens exceed the 0 input tokens\nlog:2:1: 1 one-hour cache-write token, of 0 written\n"
+	if got := diags.String(); got != want {
+		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+	var out bytes.Buffer
+	if err := usage.NewReport(tally, nil).Write(&out, report.Markdown); err != nil {
+		t.Fatal(err)
+	}
+	if want := "2 requests counted from 1 file (6 lines); 2 lines of requests already counted; 1 request without an id, counted as its own; 2 lines not read"; !strings.Contains(out.String(), want) {
+		t.Errorf("summary:\n%s\nwant it to hold %q", out.String(), want)
+	}
+}

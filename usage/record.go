@@ -142,7 +142,7 @@ func ParseLine(data []byte) (Record, error) {
 	if err := json.Unmarshal(data, &l); err != nil {
 		return Record{}, err
 	}
-	if dup := jsondup.Find(data, foldedObject); dup != nil {
+	if dup := jsondup.Find(data, foldedKey); dup != nil {
 		return Record{}, dup
 	}
 	return l.record()
@@ -280,14 +280,15 @@ func (r Record) check() error {
 		n    int
 	}{{"input", r.InputTokens}, {"cache-read", r.CacheReadTokens}, {"cache-write", r.CacheWriteTokens}, {"output", r.OutputTokens}} {
 		if f.n < 0 {
-			return fmt.Errorf("%s token count is negative (%d)", f.name, f.n)
+			return fmt.Errorf("%s token count is negative (%s)", f.name, plural.Thousands(f.n))
 		}
 	}
 	if r.CacheReadTokens > r.InputTokens-r.CacheWriteTokens { // each is at least 0: no sum to wrap around
-		return fmt.Errorf("%d cache-read and %d cache-write tokens exceed the %d input tokens", r.CacheReadTokens, r.CacheWriteTokens, r.InputTokens)
+		return fmt.Errorf("%s and %s exceed the %s", plural.Count(r.CacheReadTokens, "cache-read token"),
+			plural.Count(r.CacheWriteTokens, "cache-write token"), plural.Count(r.InputTokens, "input token"))
 	}
 	if r.CacheWrite1hTokens > r.CacheWriteTokens || r.CacheWrite1hTokens < 0 {
-		return fmt.Errorf("%d one-hour cache-write tokens, of %d written", r.CacheWrite1hTokens, r.CacheWriteTokens)
+		return fmt.Errorf("%s, of %s written", plural.Count(r.CacheWrite1hTokens, "one-hour cache-write token"), plural.Thousands(r.CacheWriteTokens))
 	}
 	return nil
 }
@@ -303,7 +304,7 @@ func (c *counter) of(what string, parts ...int) int {
 		case c.err != nil:
 			return 0
 		case p < 0:
-			c.err = fmt.Errorf("%s token count has a negative part (%d)", what, p)
+			c.err = fmt.Errorf("%s token count has a negative part (%s)", what, plural.Thousands(p))
 		case n > math.MaxInt-p:
 			c.err = fmt.Errorf("%s token count overflows: its parts add up to more than %s", what, plural.Thousands(math.MaxInt))
 		default:

@@ -188,10 +188,10 @@ func (r *Report) summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s counted from %s (%s)", plural.Count(r.Total.Requests, "request"), plural.Count(r.Files, "file"), plural.Count(r.Lines, "line"))
 	if r.Duplicates > 0 {
-		fmt.Fprintf(&b, "; %s of a request already counted", plural.Count(r.Duplicates, "line"))
+		fmt.Fprintf(&b, "; %s %s", plural.Count(r.Duplicates, "line"), plural.Noun(r.Duplicates, "of a request already counted", "of requests already counted"))
 	}
 	if r.NoID > 0 {
-		fmt.Fprintf(&b, "; %s without an id, each counted as its own", plural.Count(r.NoID, "request"))
+		fmt.Fprintf(&b, "; %s without an id, %s", plural.Count(r.NoID, "request"), plural.Noun(r.NoID, "counted as its own", "each counted as its own"))
 	}
 	if r.Skipped > 0 {
 		fmt.Fprintf(&b, "; %s not read (reported above)", plural.Count(r.Skipped, "line"))

@@ -100,7 +100,8 @@ func (s *scanner) object(field func(key string) error) error {
 			return err
 		}
 		key := s.data[start : s.i-1]
-		if bytes.IndexByte(key, '\\') >= 0 || len(s.keys)-base >= maxKeys {
+		// An escape or invalid UTF-8 (which a decoder reads as U+FFFD, so that two keys may be one) is the decoder's.
+		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) || len(s.keys)-base >= maxKeys {
 			return errSlow
 		}
 		for _, k := range s.keys[base:] {
@@ -267,7 +268,8 @@ func (s *scanner) str(dst *string) error {
 		return err
 	}
 	raw := s.data[start+1 : s.i-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
+	// encoding/json resolves escapes and makes each invalid UTF-8 byte U+FFFD: such a string is its to read.
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		*dst = string(raw)
 		return nil
 	}
@@ -465,14 +467,14 @@ func (s *scanner) gemini(g *geminiUsage) error {
 // one of known (the keys of the struct the caller fills) without regard to case: that line is the decoder's, which
 // reads it so, or refuses it when the object holds the field's own key too.
 func (s *scanner) other(key string, known []string) error {
-	for i := 0; i < len(key); i++ {
-		if c := key[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
-			for _, k := range known {
-				if k != key && strings.EqualFold(k, key) {
-					return errSlow
-				}
-			}
-			break
+	ascii := true
+	for i := 0; i < len(key) && ascii; i++ {
+		ascii = key[i] < utf8.RuneSelf
+	}
+	for _, k := range known {
+		// Folded, an ASCII key keeps its length; a key with other runes may not (the Kelvin sign folds to k).
+		if (!ascii || len(k) == len(key)) && k != key && strings.EqualFold(k, key) {
+			return errSlow
 		}
 	}
 	return s.skip()
@@ -500,10 +502,24 @@ func tagName(f reflect.StructField) string {
 	return name
 }
 
-// foldedObject says whether the object at path (the keys from the line's top, "[]" for an array's item) is one
-// encoding/json decodes into a struct of line's, matching its keys to fields without regard to case: there two
-// keys that differ only in case are one field, and so a duplicate (jsondup.Find's fold).
-func foldedObject(path []string) bool {
+// foldedKey says whether key, in the object at path (the keys from the line's top, "[]" for an array's item), is one
+// encoding/json matches to a field of a struct of line's without regard to case: two such keys that differ only in
+// case are one field, and so a duplicate (jsondup.Find's fold). Any other key is a key like any other.
+func foldedKey(path []string, key string) bool {
+	t, ok := structAt(path)
+	if !ok {
+		return false
+	}
+	for f := range t.Fields() {
+		if strings.EqualFold(tagName(f), key) {
+			return true
+		}
+	}
+	return false
+}
+
+// structAt is the struct of line's that the object at path is read into.
+func structAt(path []string) (reflect.Type, bool) {
 	t := reflect.TypeFor[line]()
 	for _, p := range path {
 		for t.Kind() == reflect.Pointer {
@@ -512,13 +528,13 @@ func foldedObject(path []string) bool {
 		switch t.Kind() {
 		case reflect.Slice:
 			if p != "[]" {
-				return false
+				return nil, false
 			}
 			t = t.Elem()
 			continue
 		case reflect.Struct:
 		default:
-			return false
+			return nil, false
 		}
 		found := false
 		for f := range t.Fields() {
@@ -528,11 +544,11 @@ func foldedObject(path []string) bool {
 			}
 		}
 		if !found {
-			return false
+			return nil, false
 		}
 	}
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	return t.Kind() == reflect.Struct
+	return t, t.Kind() == reflect.Struct
 }

@@ -45,26 +45,31 @@ func Position(data []byte, off int) (line, col int) {
 }
 
 // Find returns the first key of data (in the order of the text) that repeats a key of the same object, keys compared
-// after their escapes are resolved ("a" and "\u0061" are one key), or nil when there is none. fold, when not nil,
-// names the objects whose keys are compared as encoding/json matches a key to a struct field, without regard to case:
-// it is given the keys leading to the object from the top ("[]" for an array's item). Find reports nothing in a text
-// that is not JSON past the point where it stops being JSON: the decoder says what is wrong there.
-func Find(data []byte, fold func(path []string) bool) *Error {
+// as encoding/json decodes them (escapes resolved: "a" and "\u0061" are one key; invalid UTF-8 made U+FFFD), or nil
+// when there is none. fold, when not nil,
+// names the keys compared as encoding/json matches a key to a struct field, without regard to case: it is given the
+// keys leading to the object from the top ("[]" for an array's item) and the key, and reports whether the key is
+// matched so (it names a field of the struct the object is read into); two such keys that differ only in case are one.
+// Find reports nothing in a text that is not JSON past the point where it stops being JSON: the decoder says what is
+// wrong there.
+func Find(data []byte, fold func(path []string, key string) bool) *Error {
 	w := walker{data: data, fold: fold}
 	w.value(0)
 	return w.dup
 }
 
 type key struct {
-	name []byte // as decoded, folded in a folding object
-	raw  string // as decoded
-	off  int
+	name []byte // as compared: as decoded, or folded
+	// folded is set when name is folded: a folded key is never equal to one compared byte for byte.
+	folded bool
+	raw    string // as decoded
+	off    int
 }
 
 type walker struct {
 	data []byte
 	i    int
-	fold func(path []string) bool
+	fold func(path []string, key string) bool
 	path []string
 	// keys holds the keys of every object open, innermost last: an object compares its keys from its base on.
 	keys []key
@@ -158,7 +163,6 @@ func (w *walker) object(depth int) {
 	w.i++ // {
 	base := len(w.keys)
 	defer func() { w.keys = w.keys[:base] }()
-	folding := w.fold != nil && w.fold(w.path)
 	var many map[string]int // past a few keys, an index of the object's keys
 	for {
 		w.ws()
@@ -180,7 +184,8 @@ func (w *walker) object(depth int) {
 			return
 		}
 		name := raw
-		if escaped {
+		// A decoder resolves escapes and makes each invalid UTF-8 byte U+FFFD ("\x93" and "\x88" are one key).
+		if escaped || !utf8.Valid(raw) {
 			var s string
 			if json.Unmarshal(w.data[off:w.i], &s) != nil {
 				w.bad = true
@@ -189,10 +194,10 @@ func (w *walker) object(depth int) {
 			name = []byte(s)
 		}
 		k := key{name: name, raw: string(name), off: off}
-		if folding {
-			k.name = foldName(name)
+		if w.fold != nil && w.fold(w.path, k.raw) {
+			k.name, k.folded = foldName(name), true
 		}
-		if first := w.find(k.name, base, many); first >= 0 {
+		if first := w.find(k, base, many); first >= 0 {
 			f := w.keys[first]
 			w.dup = &Error{Key: k.raw, FirstKey: f.raw, Offset: off, First: f.off}
 			return
@@ -201,10 +206,10 @@ func (w *walker) object(depth int) {
 		if n := len(w.keys) - base; n == 8 {
 			many = make(map[string]int, 16)
 			for j := base; j < len(w.keys); j++ {
-				many[string(w.keys[j].name)] = j
+				many[mapKey(w.keys[j])] = j
 			}
 		} else if many != nil {
-			many[string(k.name)] = len(w.keys) - 1
+			many[mapKey(k)] = len(w.keys) - 1
 		}
 		w.ws()
 		if w.i >= len(w.data) || w.data[w.i] != ':' {
@@ -236,20 +241,28 @@ func (w *walker) object(depth int) {
 	}
 }
 
-// find returns the index of the key of the open object (from base on) equal to name, or -1.
-func (w *walker) find(name []byte, base int, many map[string]int) int {
+// find returns the index of the key of the open object (from base on) equal to k, or -1.
+func (w *walker) find(k key, base int, many map[string]int) int {
 	if many != nil {
-		if j, ok := many[string(name)]; ok {
+		if j, ok := many[mapKey(k)]; ok {
 			return j
 		}
 		return -1
 	}
 	for j := base; j < len(w.keys); j++ {
-		if bytes.Equal(w.keys[j].name, name) {
+		if w.keys[j].folded == k.folded && bytes.Equal(w.keys[j].name, k.name) {
 			return j
 		}
 	}
 	return -1
+}
+
+// mapKey is k in an object's index of many keys: folded keys and others apart.
+func mapKey(k key) string {
+	if k.folded {
+		return "f" + string(k.name)
+	}
+	return "r" + string(k.name)
 }
 
 // foldName folds a key as encoding/json does to match it to a struct field: two keys fold alike exactly when

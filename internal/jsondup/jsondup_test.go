@@ -19,11 +19,15 @@ var tests = []struct {
 	{name: "nested", json: `{"a":{"b":1, "b":2}}`, key: "b", first: "b", off: 13, at: 6},
 	{name: "in an array item", json: `[1,{"x":0},{"x":1,"y":2,"x":3}]`, key: "x", first: "x", off: 24, at: 12},
 	{name: "an escape is the same key", json: `{"a":1,"\u0061":2}`, key: "a", first: "a", off: 7, at: 1},
+	{name: "invalid UTF-8 decodes as U+FFFD", json: "{\"\x93\":0,\"\x88\":0}", key: "\ufffd", first: "\ufffd", off: 7, at: 1},
 	{name: "the first of two duplicates in text order", json: `{"o":{"p":1,"p":2},"q":1,"q":2}`, key: "p", first: "p", off: 12, at: 6},
 	{name: "case differs: two keys", json: `{"usage":1,"Usage":2}`},
 	{name: "case differs in a folding object", json: `{"usage":1,"Usage":2}`, fold: []string{}, key: "Usage", first: "usage", off: 11, at: 1},
 	{name: "Kelvin sign folds to k", json: `{"r":{"tokens":1,"to\u212aens":2}}`, fold: []string{"r"}, key: "to\u212aens", first: "tokens", off: 17, at: 6},
 	{name: "folding only where asked", json: `{"r":{"a":{"x":1,"X":2}}}`, fold: []string{"r"}},
+	{name: "folding only the keys asked", json: `{"other":1,"OTHER":2}`, fold: []string{}},
+	{name: "a key folded and one not are two", json: `{"x":1,"fX":2}`, fold: []string{}},
+	{name: "exact duplicates of keys not folded", json: `{"usage":{},"other":1,"other":2}`, fold: []string{}, key: "other", first: "other", off: 22, at: 12},
 	{name: "folding an array's item", json: `{"l":[{"x":1,"X":2}]}`, fold: []string{"l", "[]"}, key: "X", first: "x", off: 13, at: 7},
 	{name: "many keys", json: `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k3":10}`, key: "k3", first: "k3", off: 71, at: 22},
 	{name: "many keys, the ninth repeated", json: `{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k8":9}`, key: "k8", first: "k8", off: 64, at: 57},
@@ -44,9 +48,11 @@ var tests = []struct {
 func TestFind(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var fold func([]string) bool
+			var fold func([]string, string) bool
 			if tt.fold != nil {
-				fold = func(p []string) bool { return slices.Equal(p, tt.fold) }
+				fold = func(p []string, k string) bool {
+					return slices.Equal(p, tt.fold) && k != "other" && k != "OTHER" && !strings.HasPrefix(k, "f")
+				}
 			}
 			got := Find([]byte(tt.json), fold)
 			if tt.key == "" {
@@ -73,7 +79,7 @@ func TestMessage(t *testing.T) {
 	if got, want := e.Error(), `duplicate key "url" (first at byte 1): a JSON object may hold each key once`; got != want {
 		t.Errorf("Error = %q, want %q", got, want)
 	}
-	e = Find([]byte(`{"a\u001b":1,"A`+"\\u001b"+`":2}`), func([]string) bool { return true })
+	e = Find([]byte(`{"a\u001b":1,"A`+"\\u001b"+`":2}`), func([]string, string) bool { return true })
 	if got, want := e.Message("1:2"), `duplicate key "A\x1b" (first at 1:2, as "a\x1b": keys are matched without regard to case): a JSON object may hold each key once`; got != want {
 		t.Errorf("Message = %q, want %q", got, want)
 	}
