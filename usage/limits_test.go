@@ -250,3 +250,21 @@ func TestPlurals(t *testing.T) {
 		t.Errorf("summary:\n%s\nwant it to hold %q", out.String(), want)
 	}
 }
+
+// A total that reaches math.MaxInt exactly is exact, not saturated; one token more saturates it.
+func TestSaturationBoundary(t *testing.T) {
+	for _, tc := range []struct {
+		second    int
+		saturated bool
+	}{{7, false}, {8, true}} {
+		log := fmt.Sprintf(`{"id":"a","usage":{"input_tokens":9223372036854775800}}`+"\n"+`{"id":"b","usage":{"input_tokens":%d}}`, tc.second)
+		tally := usage.NewTally()
+		if diags, err := tally.Read(strings.NewReader(log), "log"); err != nil || len(diags) > 0 {
+			t.Fatal(err, diags)
+		}
+		c := tally.Counts(usage.Key{Provider: "anthropic"})
+		if c.InputTokens != math.MaxInt || c.Saturated != tc.saturated || c.Requests != 2 {
+			t.Errorf("9,223,372,036,854,775,800 + %d: %+v, want saturated %v", tc.second, c, tc.saturated)
+		}
+	}
+}
