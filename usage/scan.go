@@ -100,9 +100,15 @@ func (s *scanner) object(field func(key string) error) error {
 			return err
 		}
 		key := s.data[start : s.i-1]
-		// An escape or invalid UTF-8 (which a decoder reads as U+FFFD, so that two keys may be one) is the decoder's.
-		if bytes.IndexByte(key, '\\') >= 0 || !utf8.Valid(key) || len(s.keys)-base >= maxKeys {
+		if len(s.keys)-base >= maxKeys {
 			return errSlow
+		}
+		// An escape, or any byte past ASCII (invalid UTF-8, which a decoder reads as U+FFFD so that two keys may be
+		// one; a rune that folds to an ASCII letter), is the decoder's: no provider's key has one.
+		for _, c := range key {
+			if c == '\\' || c >= utf8.RuneSelf {
+				return errSlow
+			}
 		}
 		for _, k := range s.keys[base:] {
 			if bytes.Equal(k, key) {
@@ -465,22 +471,27 @@ func (s *scanner) gemini(g *geminiUsage) error {
 
 // other passes over the value of a key that no case of the caller reads, unless encoding/json would match the key to
 // one of known (the keys of the struct the caller fills) without regard to case: that line is the decoder's, which
-// reads it so, or refuses it when the object holds the field's own key too.
-func (s *scanner) other(key string, known []string) error {
-	ascii := true
-	for i := 0; i < len(key) && ascii; i++ {
-		ascii = key[i] < utf8.RuneSelf
-	}
-	for _, k := range known {
-		// Folded, an ASCII key keeps its length; a key with other runes may not (the Kelvin sign folds to k).
-		if (!ascii || len(k) == len(key)) && k != key && strings.EqualFold(k, key) {
-			return errSlow
+// reads it so, or refuses it when the object holds the field's own key too. (The key is ASCII: object sends any
+// other to the decoder.)
+func (s *scanner) other(key string, known *fields) error {
+	if len(key) < 64 && known.lens&(1<<len(key)) != 0 {
+		for _, k := range known.keys {
+			if len(k) == len(key) && k != key && strings.EqualFold(k, key) {
+				return errSlow
+			}
 		}
 	}
 	return s.skip()
 }
 
-// The JSON keys of the structs scan fills, as encoding/json reads them: their tags.
+// fields are the JSON keys of a struct scan fills, as encoding/json reads them (their tags), with a bit set in lens
+// for the length of each: most keys a line holds match none, and are told so by their length.
+type fields struct {
+	keys []string
+	lens uint64
+}
+
+// The keys of the structs scan fills.
 var (
 	lineKeys          = jsonKeys(reflect.TypeFor[line]())
 	usageKeys         = jsonKeys(reflect.TypeFor[rawUsage]())
@@ -489,12 +500,16 @@ var (
 	geminiKeys        = jsonKeys(reflect.TypeFor[geminiUsage]())
 )
 
-func jsonKeys(t reflect.Type) []string {
-	keys := make([]string, 0, t.NumField())
-	for f := range t.Fields() {
-		keys = append(keys, tagName(f))
+func jsonKeys(t reflect.Type) *fields {
+	f := &fields{}
+	for sf := range t.Fields() {
+		k := tagName(sf)
+		f.keys = append(f.keys, k)
+		if len(k) < 64 {
+			f.lens |= 1 << len(k)
+		}
 	}
-	return keys
+	return f
 }
 
 func tagName(f reflect.StructField) string {
