@@ -303,6 +303,53 @@ body = """
 			only: []ID{DuplicateSentence},
 		},
 		{
+			// A shared fragment (docs/decisions.md): one template file named by several blocks is written once;
+			// a copy of its sentence elsewhere is reported once, at the template, not once per block.
+			name: "duplicate-sentence: none for a template several blocks name",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "b", "c"`, useVars),
+				"blocks/a.toml": `[[block]]
+id       = "a"
+tasks    = ["issue"]
+template = "frag.md"
+
+[[block]]
+id       = "b"
+tasks    = ["chat"]
+template = "frag.md"
+
+[[block]]
+id   = "c"
+body = "Short one."
+` + assignment,
+				"templates/frag.md": "Never merge a pull request that you opened yourself.\n",
+			},
+			only: []ID{DuplicateSentence},
+		},
+		{
+			name: "duplicate-sentence: a copy of a shared template's sentence, reported once",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "b", "c"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "Never merge a pull request that you opened yourself."
+
+[[block]]
+id       = "b"
+tasks    = ["issue"]
+template = "frag.md"
+
+[[block]]
+id       = "c"
+tasks    = ["chat"]
+template = "frag.md"
+` + assignment,
+				"templates/frag.md": "Never merge a pull request that you opened yourself.\n",
+			},
+			only: []ID{DuplicateSentence},
+			want: []string{"templates/frag.md:1:1 duplicate-sentence b"},
+		},
+		{
 			name: "duplicate-sentence between a constant and a block",
 			files: map[string]string{
 				"promptc.toml": ltManifest(`"a", "c"`, useVars),
