@@ -434,9 +434,12 @@ func (a *analyzer) pipe(p *parse.PipeNode, cur dots, kind UseKind) {
 	var piped dots // what the commands before this one give, as far as eval follows it
 	for i, cmd := range p.Cmds {
 		a.command(cmd, cur, kind, piped, i > 0)
-		if i == 0 && len(cmd.Args) == 1 {
+		switch {
+		case i == len(p.Cmds)-1:
+			// nothing is piped on
+		case i == 0 && len(cmd.Args) == 1:
 			piped = a.evalNode(cmd.Args[0], cur)
-		} else {
+		default:
 			piped = a.collection(cmd, cur, piped, i > 0)
 		}
 	}
