@@ -671,7 +671,7 @@ func blame(hits []markerHit, m marker, a *Artifact, i int, prog *Program) (marke
 			continue
 		}
 		uses := body.Uses.Data || slices.ContainsFunc(body.Uses.Vars, func(u templates.Use) bool { return u.Name == h.name })
-		if uses || sp.Block.When == h.name {
+		if uses || slices.Contains(sp.Block.Cond.Names(), h.name) {
 			return h, true
 		}
 	}
