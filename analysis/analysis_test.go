@@ -542,3 +542,63 @@ func TestOtherUses(t *testing.T) {
 		t.Errorf("rename of b in promptc.toml edits %v, want the order entry and the [[lint.allow]] block", got)
 	}
 }
+
+// TestWhenConditionSymbols: every variable a compound when condition names is an occurrence of that variable, at
+// its name: go to definition from it, find its references, and rename it in place, leaving the rest of the
+// condition as written.
+func TestWhenConditionSymbols(t *testing.T) {
+	base := tracker(t, nil)
+	file := "blocks/30-session.toml"
+	text := strings.Replace(base.File(file).Text, `when  = "repositories"`, `when  = "agent_name && !(repositories || !agent_name)"`, 1)
+	s := tracker(t, map[string]string{file: text})
+	if d := s.Diagnostics(); len(d) > 0 {
+		t.Fatalf("diagnostics: %v", d)
+	}
+	at := offsetOf(t, s, file, `repositories || `, 0, 1)
+	if got := rangeStrings(s.Definition(file, at)); len(got) != 1 || got[0] != "promptc.toml:92:7-19" {
+		t.Errorf("definition of repositories in the condition = %v", got)
+	}
+	refs := rangeStrings(s.References("promptc.toml", offsetOf(t, s, "promptc.toml", "[vars.agent_name]", 0, 7), false))
+	for _, want := range []string{file + ":19:10-20", file + ":19:43-53"} {
+		if !slices.Contains(refs, want) {
+			t.Errorf("references of agent_name miss %s: %v", want, refs)
+		}
+	}
+	edits, err := s.Rename(file, offsetOf(t, s, file, `agent_name && `, 0, 2), "agent")
+	if err != nil {
+		t.Fatal(err)
+	}
+	es := edits[file]
+	slices.SortFunc(es, func(a, b Edit) int { return b.Range.Start.Byte - a.Range.Start.Byte })
+	out := s.File(file).Text
+	for _, e := range es {
+		out = out[:e.Range.Start.Byte] + e.NewText + out[e.Range.End.Byte:]
+	}
+	if !strings.Contains(out, `when  = "agent && !(repositories || !agent)"`) {
+		t.Errorf("after the rename, the condition reads:\n%s", out[strings.Index(out, "when  = "):][:60])
+	}
+}
+
+// TestCompleteInCondition: inside a when condition, a completion replaces the variable being typed (with its "!"),
+// not the condition before it.
+func TestCompleteInCondition(t *testing.T) {
+	for _, tc := range []struct{ typed, part, want string }{
+		{`agent_name && !re`, "!re", "!repositories"},
+		{`(agent_name || re`, "re", "repositories"},
+		{`!`, "!", "!repositories"},
+	} {
+		text := "[[block]]\nwhen = \"" + tc.typed
+		s := tracker(t, map[string]string{"blocks/x.toml": text})
+		var found bool
+		for _, c := range s.Complete("blocks/x.toml", len(text)) {
+			if got := text[c.Range.Start.Byte:c.Range.End.Byte]; got != tc.part {
+				t.Errorf("%s: %q replaces %q, want %q", tc.typed, c.Label, got, tc.part)
+				break
+			}
+			found = found || c.Label == tc.want
+		}
+		if !found {
+			t.Errorf("%s: no completion %q", tc.typed, tc.want)
+		}
+	}
+}

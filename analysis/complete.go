@@ -84,7 +84,11 @@ func (s *Snapshot) Complete(name string, off int) []Completion {
 	}
 	if m := keyValue.FindStringSubmatch(line); m != nil {
 		if sm := openString.FindStringSubmatch(m[2]); sm != nil {
-			return s.valuesFor(m[1], rng(sm[1]))
+			partial := sm[1]
+			if m[1] == "when" {
+				partial = condPart(partial) // complete the variable being typed, not the whole condition
+			}
+			return s.valuesFor(m[1], rng(partial))
 		}
 		return nil
 	}
@@ -161,6 +165,19 @@ func callKind(fn string) CompletionKind {
 		return CompleteVar
 	}
 	return CompleteBlock
+}
+
+// condPart returns the end of a when condition being typed that a completion replaces: the variable name after the
+// last operator or parenthesis, with a "!" just before it ("a && !re" gives "!re").
+func condPart(typed string) string {
+	i := len(typed)
+	for i > 0 && (typed[i-1] >= 'a' && typed[i-1] <= 'z' || typed[i-1] >= '0' && typed[i-1] <= '9' || typed[i-1] == '_') {
+		i--
+	}
+	for i > 0 && typed[i-1] == '!' {
+		i--
+	}
+	return typed[i:]
 }
 
 // valuesFor lists what the string value of key may be.

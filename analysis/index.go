@@ -183,12 +183,10 @@ func (ix *indexer) block(b *blocks.Block) {
 	if b.Template != "" {
 		ix.quoted(KindTemplate, b.Template, b.Table.Value("template"), false)
 	}
-	if name, neg := b.WhenVar(); name != "" && b.WhenRange.Known() {
-		r := b.WhenRange
-		if neg {
-			r = ix.s.slice(r, 1, 1+len(name))
+	for _, u := range b.Cond.Vars() {
+		if u.Range.Known() {
+			ix.named(KindVar, u.Name, u.Range, false)
 		}
-		ix.named(KindVar, name, r, false)
 	}
 	body := ix.s.Program.Body(b.ID)
 	if body == nil || body.Block != b {
@@ -360,15 +358,6 @@ func (ix *indexer) add(o Occurrence) {
 	}
 	ix.seen[k] = true
 	ix.occ = append(ix.occ, o)
-}
-
-// slice returns the bytes [a, b) of range r, relative to its start.
-func (s *Snapshot) slice(r blocks.Range, a, b int) blocks.Range {
-	f := s.Files[r.Filename]
-	if f == nil {
-		return r
-	}
-	return f.Range(r.Start.Byte+a, r.Start.Byte+b)
 }
 
 // At returns the occurrence of a symbol at byte offset off of file name: the one whose range holds off, or ends at

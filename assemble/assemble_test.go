@@ -1072,7 +1072,20 @@ id = "rb"
 when = "!issue_id"
 body = 'x'
 ` + okTurn,
-		want: "blocks/x.toml:3:9: runbook block \"rb\" has when = \"!issue_id\", but \"issue_id\" is a turn variable: runbook bytes must not depend on the turn; use a session variable or move the block to turn.order\n",
+		want: "blocks/x.toml:3:10: runbook block \"rb\" has when = \"!issue_id\", but \"issue_id\" is a turn variable: runbook bytes must not depend on the turn; use a session variable or move the block to turn.order\n",
+	},
+	{
+		// Every variable a condition names is held to the rule, at the place it is named.
+		name: "turn variables in a runbook block's compound when",
+		files: `
+-- blocks/x.toml --
+[[block]]
+id = "rb"
+when = "name && !(issue_id || issue_id)"
+body = 'x'
+` + okTurn,
+		want: "blocks/x.toml:3:19: runbook block \"rb\" has when = \"name && !(issue_id || issue_id)\", but \"issue_id\" is a turn variable: runbook bytes must not depend on the turn; use a session variable or move the block to turn.order\n" +
+			"blocks/x.toml:3:31: runbook block \"rb\" has when = \"name && !(issue_id || issue_id)\", but \"issue_id\" is a turn variable: runbook bytes must not depend on the turn; use a session variable or move the block to turn.order\n",
 	},
 	{
 		name: "turn variable in a runbook block's template file",

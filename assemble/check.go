@@ -96,7 +96,7 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 		case !ok:
 			diags.Errorf(at(u), "block %q asks how many items of undeclared variable %q were dropped%s", b.ID, u.Name, ck.vars.DidYouMean(u.Name))
 		case v.Type != blocks.TypeList && v.Type != blocks.TypeRecords:
-			diags.Errorf(at(u), "block %q asks how many items of %q were dropped, but only list and records values have items; %q is a %s", b.ID, u.Name, u.Name, v.Type)
+			diags.Errorf(at(u), "block %q asks how many items of %q were dropped, but only list and records values have items; %q is %s", b.ID, u.Name, u.Name, v.Type.Noun())
 		case b.Section == blocks.Runbook && v.Scope == blocks.ScopeTurn:
 			diags.Errorf(at(u), "runbook block %q uses turn variable %q: runbook bytes must not depend on the turn; move this text into a turn block", b.ID, u.Name)
 		}

@@ -99,11 +99,7 @@ func (s *Slot) pickIndex(ti int, data map[string]any) *compiled {
 
 // holds reports whether c's when condition holds for data: always, when it has none.
 func (c *compiled) holds(data map[string]any) bool {
-	if c.When == "" {
-		return true
-	}
-	name, negated := c.WhenVar()
-	return Truthy(data[name]) != negated
+	return c.WhenHolds(func(name string) bool { return Truthy(data[name]) })
 }
 
 func (s *Slot) pickBy(admits func(*compiled) bool) *compiled {
@@ -395,10 +391,12 @@ func (f *scopeFacts) collect(p *blocks.Project, b *blocks.Block, uses templates.
 			}
 		}
 	}
-	if name, _ := b.WhenVar(); name != "" && session(name) {
-		f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
-			return fmt.Sprintf("when = %q names session variable %q", b.When, name), b.WhenRange
-		})
+	for _, u := range b.Cond.Vars() {
+		if session(u.Name) {
+			f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+				return fmt.Sprintf("when = %q names session variable %q", b.When, u.Name), u.Range
+			})
+		}
 	}
 
 	for _, u := range uses.TaskUses {

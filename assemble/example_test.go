@@ -305,6 +305,6 @@ func ExampleProgram_Render_valuesFiles() {
 	// Work on NW-7. Follow ## Issue Workflow.
 	// ----
 	// 2 problems:
-	// turn.toml:?:?: required turn variable "issue_id" has no value
+	// turn.toml:1:1: required turn variable "issue_id" has no value
 	// turn.toml:2:1: unknown turn variable "isue_id" (did you mean "issue_id"?)
 }

@@ -35,13 +35,13 @@ func (ck *checker) field(b *blocks.Block, f templates.FieldUse) blocks.Diagnosti
 		diags.Errorf(rng, "block %q ranges over record %q to read its field %q, but a record is one table, not a list: read {{.%s.%s}} without range", b.ID, name, f.Name, name, f.Name)
 		return diags
 	case f.Item && from.Type != blocks.TypeRecords:
-		diags.Errorf(rng, "block %q reads field %q of the items of %q, but %q is a %s %s: only records have fields", b.ID, f.Name, name, name, from.Type, kindOf(from))
+		diags.Errorf(rng, "block %q reads field %q of the items of %q, but %q is %s %s %s: only records have fields", b.ID, f.Name, name, name, from.Type.Article(), from.Type, kindOf(from))
 		return diags
 	case !f.Item && from.Type == blocks.TypeRecords:
 		diags.Errorf(rng, "block %q reads field %q of records %q without ranging over them: read it for each record, {{range .%s}}{{.%s}}{{end}}", b.ID, f.Name, name, name, f.Name)
 		return diags
 	case !f.Item && from.Type != blocks.TypeRecord:
-		diags.Errorf(rng, "block %q reads field %q of %q, but %q is a %s %s: only record and records values have fields", b.ID, f.Name, name, name, from.Type, kindOf(from))
+		diags.Errorf(rng, "block %q reads field %q of %q, but %q is %s %s %s: only record and records values have fields", b.ID, f.Name, name, name, from.Type.Article(), from.Type, kindOf(from))
 		return diags
 	}
 	fd := from.Field(f.Name)

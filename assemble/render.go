@@ -163,6 +163,9 @@ func fileOrigin(file blocks.Range, ranges blocks.ValueRanges) origin {
 		return origin{} // values from Go
 	}
 	o := origin{rng: file, desc: "values file " + blocks.QuoteName(file.Filename)}
+	if r := ranges.At(blocks.RootValues); r.Known() {
+		o.rng = r // the table a missing value belongs in, not the file with no place
+	}
 	if ranges != nil {
 		o.written = func(name string) bool { _, ok := ranges[name]; return ok }
 		o.at = func(path string) blocks.Range {
@@ -714,7 +717,7 @@ func blame(hits []markerHit, m marker, a *Artifact, i int, prog *Program) (marke
 			continue
 		}
 		uses := body.Uses.Data || slices.ContainsFunc(body.Uses.Vars, func(u templates.Use) bool { return u.Name == h.name })
-		if uses || sp.Block.When == h.name {
+		if uses || slices.Contains(sp.Block.Cond.Names(), h.name) {
 			return h, true
 		}
 	}

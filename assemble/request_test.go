@@ -33,15 +33,31 @@ func TestRenderValuesFiles(t *testing.T) {
 		{
 			name: "standard input is named <stdin>",
 			req:  assemble.Request{Task: "chat", SessionFile: file("-", `{}`)},
-			want: `<stdin>:?:?: required session variable "agent_name" has no value`,
+			want: `<stdin>:1:1: required session variable "agent_name" has no value`,
+		},
+		{
+			name: "a missing value is placed at the JSON object it belongs in",
+			req:  assemble.Request{Task: "chat", SessionFile: file("s.json", "\n  {\n  }\n")},
+			want: `s.json:2:3: required session variable "agent_name" has no value`,
+		},
+		{
+			name: "a missing value is placed at the top of a TOML file, its root table",
+			req:  assemble.Request{Task: "chat", SessionFile: file("s.toml", "# the session\n")},
+			want: `s.toml:1:1: required session variable "agent_name" has no value`,
+		},
+		{
+			name: "a missing turn value likewise",
+			req: assemble.Request{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`), Turn: -1,
+				TurnFile: file("t.json", ` {}`)},
+			want: `t.json:1:2: required turn variable "issue_id" has no value`,
 		},
 		{
 			name: "the problems of both files and the compiler's",
 			req: assemble.Request{Task: "chat", SessionFile: file("s.toml", "agent = \"Bo\"\n"), Turn: -1,
 				TurnFile: file("t.json", `{"comment": 3}`)},
-			want: "s.toml:?:?: required session variable \"agent_name\" has no value\n" +
-				"s.toml:1:1: unknown session variable \"agent\"\n" +
-				"t.json:1:2: variable \"comment\" is a text, so its value must be a JSON string, not a JSON number",
+			want: "s.toml:1:1: unknown session variable \"agent\" (the only session variable is \"agent_name\")\n" +
+				"s.toml:1:1: required session variable \"agent_name\" has no value\n" +
+				"t.json:1:2: variable \"comment\" is text, so its value must be a JSON string, not a JSON number",
 		},
 		{
 			name: "a file that does not decode stops before the compiler",

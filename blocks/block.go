@@ -195,14 +195,34 @@ func setID(r *tableReader, b *Block, v value) {
 	r.what = "block " + quoteName(b.ID)
 }
 
+// setWhen parses when (docs/reference.md#gates-and-when); a mistake is reported at the part of the string that is
+// wrong, and so is each undeclared variable.
 func setWhen(r *tableReader, b *Block, v value) {
 	b.When = v.str
 	b.WhenRange = r.contentRange("when")
-	name := strings.TrimPrefix(v.str, "!")
-	if !isName(name) {
-		r.errorf("when", `when must name a variable, optionally negated with "!", not %q`, v.str)
-	} else if _, declared := r.l.p.Vars[name]; !declared {
-		r.errorf("when", "when names unknown variable %q%s", name, r.l.vars.DidYouMean(name))
+	b.whenSrc = newSource(r.file, b.WhenRange.Start.Byte, v.str, false)
+	c, err := ParseCond(v.str)
+	if err != nil {
+		r.l.errorf(b.WhenSourceRange(err.Off, err.End), "%s", err.Msg)
+		return
+	}
+	var place func(c *Cond)
+	place = func(c *Cond) {
+		c.Range = b.WhenSourceRange(c.Off, c.End)
+		for _, a := range c.Args {
+			place(a)
+		}
+	}
+	place(c)
+	ok := true
+	for _, u := range c.Vars() {
+		if _, declared := r.l.p.Vars[u.Name]; !declared {
+			r.l.errorf(u.Range, "when names unknown variable %q%s", u.Name, r.l.vars.DidYouMean(u.Name))
+			ok = false
+		}
+	}
+	if ok {
+		b.Cond = c
 	}
 }
 
@@ -313,7 +333,7 @@ func (l *loader) checkBlocks() {
 	for _, b := range p.Blocks {
 		for i, r1 := range b.ReplacedBy {
 			for _, r2 := range b.ReplacedBy[i+1:] {
-				if exclusiveWhen(r1.When, r2.When) {
+				if Exclusive(r1.Cond, r2.Cond) {
 					continue
 				}
 				for _, task := range p.Tasks {
@@ -333,19 +353,15 @@ func (l *loader) checkBlocks() {
 	}
 	// when: a runbook block may only depend on session variables (docs/reference.md#the-static-scope-rule); turn blocks on either scope.
 	for _, b := range p.Blocks {
-		if b.When == "" || b.Section == Unplaced {
+		if b.Cond == nil || b.Section != Runbook {
 			continue
 		}
-		name, _ := b.WhenVar()
-		if v, ok := p.Vars[name]; ok && b.Section == Runbook && v.Scope == ScopeTurn {
-			l.errorf(b.WhenRange, "runbook block %q has when = %q, but %q is a turn variable: runbook bytes must not depend on the turn; use a session variable or move the block to turn.order", b.ID, b.When, name)
+		for _, u := range b.Cond.Vars() {
+			if v, ok := p.Vars[u.Name]; ok && v.Scope == ScopeTurn {
+				l.errorf(u.Range, "runbook block %q has when = %q, but %q is a turn variable: runbook bytes must not depend on the turn; use a session variable or move the block to turn.order", b.ID, b.When, u.Name)
+			}
 		}
 	}
-}
-
-// exclusiveWhen reports whether two when conditions can never both hold: x and !x.
-func exclusiveWhen(a, b string) bool {
-	return a != "" && b != "" && (a == "!"+b || b == "!"+a)
 }
 
 // constMarkers reports every constant that holds a target's begin or end marker, at the constant (docs/reference.md,

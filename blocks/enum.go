@@ -75,6 +75,24 @@ func (t Type) MarshalText() ([]byte, error) { return enumMarshal(typeNames, int(
 // UnmarshalText reads a type's name as the manifest writes it.
 func (t *Type) UnmarshalText(b []byte) error { return enumUnmarshal(typeNames, b, "type", t) }
 
+// Noun names a value of the type in a sentence: "a string", "text", "a bool", "an int", "a list", "records", "a
+// record", as in `variable "note" is text, so its value must be a JSON string`.
+func (t Type) Noun() string {
+	switch t {
+	case TypeText, TypeRecords:
+		return t.String()
+	}
+	return t.Article() + " " + t.String()
+}
+
+// Article is the indefinite article of the type's name used before a noun: "an int variable", "a text field".
+func (t Type) Article() string {
+	if t == TypeInt {
+		return "an"
+	}
+	return "a"
+}
+
 // HasFields reports whether values of the type are tables with declared fields: record and records.
 func (t Type) HasFields() bool { return t == TypeRecord || t == TypeRecords }
 

@@ -944,8 +944,8 @@ editor litter, skipped
 		!reflect.DeepEqual(b.Except, []string{"chat"}) || b.When != "!leader" || !b.Raw || b.Body != "{{ not a template }}" {
 		t.Errorf("intro = %+v", b)
 	}
-	if name, neg := b.WhenVar(); name != "leader" || !neg {
-		t.Errorf("WhenVar = %q, %v", name, neg)
+	if name, neg, single := b.Cond.Negated(); name != "leader" || !neg || !single {
+		t.Errorf("Cond.Negated = %q, %v, %v", name, neg, single)
 	}
 	if b.Heading() != "### Introduction" {
 		t.Errorf("Heading = %q", b.Heading())

@@ -143,7 +143,7 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 		return zeroOf(v), nil
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	return nil, []*ValueError{c.errorf(p, ` is a %s with decode = "json", but its text is not valid JSON: %s`, v.Type, msg)}
+	return nil, []*ValueError{c.errorf(p, ` is %s with decode = "json", but its text is not valid JSON: %s`, v.Type.Noun(), msg)}
 }
 
 // record checks one record's fields against v's.

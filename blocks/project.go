@@ -138,12 +138,15 @@ type Const struct {
 
 // Block is one prompt block.
 type Block struct {
-	ID       string
-	Title    string
-	Level    int      // 1..6
-	Tasks    []string // gate; ["*"] when not set
-	Except   []string
-	When     string // variable name, "!" prefix negates; "" when not set
+	ID     string
+	Title  string
+	Level  int      // 1..6
+	Tasks  []string // gate; ["*"] when not set
+	Except []string
+	// When is the when condition as written ("" when not set), Cond what it means: nil when when is not set or
+	// does not parse (docs/reference.md#gates-and-when).
+	When     string
+	Cond     *Cond
 	Body     string // the body source: from body, or the template file's text
 	Template string // file under templates/, when the body comes from one
 	Raw      bool
@@ -167,18 +170,23 @@ type Block struct {
 	BodyRange Range
 	// WhenRange is the content of the when string.
 	WhenRange Range
+	whenSrc   *source
 	// Table is where the block's [[block]] table and its keys are written.
 	Table *Table
 
 	src *source
 }
 
-// WhenVar returns the variable named by When and whether the condition is negated.
-func (b *Block) WhenVar() (name string, negated bool) {
-	if len(b.When) > 0 && b.When[0] == '!' {
-		return b.When[1:], true
-	}
-	return b.When, false
+// WhenSourceRange returns where the bytes [start, end) of the when string are written, exact through TOML escapes,
+// as SourceRange does for the body.
+func (b *Block) WhenSourceRange(start, end int) Range {
+	return b.whenSrc.of(b.When).span(b.When, b.WhenRange, start, end)
+}
+
+// WhenHolds reports whether the block's when condition holds, given whether each variable is truthy: always when
+// it has none.
+func (b *Block) WhenHolds(truthy func(name string) bool) bool {
+	return b.Cond == nil || b.Cond.Holds(truthy)
 }
 
 // Heading returns the block's heading line ("## Title"), or "" when it has no title.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 )
 
@@ -38,3 +39,49 @@ func (e noRootError) Error() string {
 }
 
 func (e noRootError) Is(target error) bool { return target == ErrNoRoot }
+
+// skipBelow are the directories FindBelow does not enter: git's own, and those that hold dependencies or build
+// output, where a promptc.toml would be someone else's copy.
+var skipBelow = map[string]bool{".git": true, "node_modules": true, "build": true, "vendor": true}
+
+// maxBelowDirs bounds the directories FindBelow reads, so that a search from the top of a large tree stays fast.
+const maxBelowDirs = 4096
+
+// FindBelow returns the project roots below dir, for a message when FindRoot finds none above it: the directories
+// at most depth levels down (1: dir's subdirectories) holding ManifestFile, as slash-separated paths relative to dir,
+// nearest first and in name order within a directory. It does not look inside a project it found, nor in .git,
+// node_modules, build or vendor directories, nor through symbolic links, and reads at most 4,096 directories. Errors
+// reading a directory leave it out.
+func FindBelow(dir string, depth int) []string {
+	type level struct {
+		rel   string // slash-separated, "" for dir
+		depth int
+	}
+	var found []string
+	if depth < 1 {
+		return nil
+	}
+	queue := []level{{"", 0}}
+	for read := 0; len(queue) > 0 && read < maxBelowDirs; read++ {
+		at := queue[0]
+		queue = queue[1:]
+		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(at.rel)))
+		if err != nil {
+			continue
+		}
+		for _, en := range entries { // sorted by name
+			if !en.IsDir() || skipBelow[en.Name()] { // a symbolic link is not a directory here: not followed
+				continue
+			}
+			rel := path.Join(at.rel, en.Name())
+			if fi, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel), ManifestFile)); err == nil && fi.Mode().IsRegular() {
+				found = append(found, rel)
+				continue
+			}
+			if at.depth+1 < depth {
+				queue = append(queue, level{rel, at.depth + 1})
+			}
+		}
+	}
+	return found
+}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 )
 
@@ -29,5 +30,50 @@ func TestFindRoot(t *testing.T) {
 	}
 	if want := "no promptc.toml in " + top + " or any parent directory"; err.Error() != want {
 		t.Errorf("error = %q, want %q", err, want)
+	}
+}
+
+// TestFindBelow: projects below a directory, nearest first and by name, to a bounded depth, not inside a project
+// found, nor in .git, node_modules, build or vendor, nor through a symbolic link.
+func TestFindBelow(t *testing.T) {
+	top := t.TempDir()
+	for _, dir := range []string{
+		"prompts", "b/z", "b/a", "a/b/c", "a/b/c/d/e", // depth 1, 2, 2, 3 and 5
+		"prompts/nested", ".git/x", "node_modules/pkg", "build/out", "vendor/mod", "b/a/build",
+		"a/plain", // no manifest
+	} {
+		if err := os.MkdirAll(filepath.Join(top, dir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if dir != "a/plain" {
+			if err := os.WriteFile(filepath.Join(top, dir, ManifestFile), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// A directory named promptc.toml is no manifest; a link to a project is not followed.
+	if err := os.MkdirAll(filepath.Join(top, "c", ManifestFile), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(top, "prompts"), filepath.Join(top, "link")); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		depth int
+		want  []string
+	}{
+		{0, nil},
+		{1, []string{"prompts"}},
+		{2, []string{"prompts", "b/a", "b/z"}},
+		{3, []string{"prompts", "b/a", "b/z", "a/b/c"}},
+		{9, []string{"prompts", "b/a", "b/z", "a/b/c"}},
+	}
+	for _, tt := range tests {
+		if got := FindBelow(top, tt.depth); !slices.Equal(got, tt.want) {
+			t.Errorf("FindBelow(depth %d) = %q, want %q", tt.depth, got, tt.want)
+		}
+	}
+	if got := FindBelow(filepath.Join(top, "missing"), 3); got != nil {
+		t.Errorf("FindBelow of a missing directory = %q, want none", got)
 	}
 }

@@ -1,6 +1,8 @@
 package blocks
 
 import (
+	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -10,23 +12,27 @@ const StdinName = "<stdin>"
 
 // ValueRanges says where the parts of a values file are written, keyed by the path ValueError.Path gives them:
 // "name" is where the name's key is written (its table header, in TOML, for a table); "name[2]" where record 2 (from
-// 1) of a records value is; "name[2].field" where that record's key field is. A name's range is there even when its
-// value was refused, so a range with no value means the name was given a value that was reported.
+// 1) of a records value is; "name[2].field" where that record's key field is; "" (RootValues) is where the table of
+// names is, the one every name belongs in: a JSON file's opening brace, a TOML file's first line. A name's range is
+// there even when its value was refused, so a range with no value means the name was given a value that was reported.
 type ValueRanges map[string]Range
 
+// RootValues is the ValueRanges key of the table that holds a values file's names.
+const RootValues = ""
+
 // At returns where path is written, or else the nearest enclosing part that is placed ("repos[2].url", then
-// "repos[2]", then "repos"): a required field that a record lacks is placed at the record. It returns the zero Range
-// when no part is placed.
+// "repos[2]", then "repos", then the file's table): a required field that a record lacks is placed at the record,
+// a name the file lacks at the file's table. It returns the zero Range when no part is placed.
 func (r ValueRanges) At(path string) Range {
 	for {
 		if rng, ok := r[path]; ok {
 			return rng
 		}
-		i := strings.LastIndexAny(path, ".[")
-		if i <= 0 {
+		if path == RootValues {
 			return Range{}
 		}
-		path = path[:i]
+		i := strings.LastIndexAny(path, ".[")
+		path = path[:max(i, 0)]
 	}
 }
 
@@ -81,7 +87,11 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 			if suggest == nil {
 				suggest = NewSuggester(others)
 			}
-			diags.Errorf(at, "unknown %s variable %q%s", scope, n, suggest.DidYouMean(n))
+			hint := suggest.DidYouMean(n)
+			if hint == "" {
+				hint = declaredHint(scope, others)
+			}
+			diags.Errorf(at, "unknown %s variable %q%s", scope, n, hint)
 			continue
 		case v.scopeSet() && v.Scope != scope:
 			diags.Errorf(at, "%q is a %s variable, not a %s variable", n, v.Scope, scope)
@@ -104,6 +114,29 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 		}
 	}
 	return vals, dv.ranges, diags.Sort()
+}
+
+// maxListedVars is how many declared variables an unknown name's message lists at most.
+const maxListedVars = 12
+
+// declaredHint completes the message about a name that no variable of scope has and none is close to: the
+// variables of scope there are (names, sorted), as unknown keys list the known ones.
+func declaredHint(scope Scope, names []string) string {
+	switch len(names) {
+	case 0:
+		return fmt.Sprintf(" (the project declares no %s variable)", scope)
+	case 1:
+		return fmt.Sprintf(" (the only %s variable is %q)", scope, names[0])
+	}
+	quoted := make([]string, min(len(names), maxListedVars))
+	for i := range quoted {
+		quoted[i] = strconv.Quote(names[i])
+	}
+	list := strings.Join(quoted, ", ")
+	if more := len(names) - len(quoted); more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	}
+	return fmt.Sprintf(" (%s variables: %s)", scope, list)
 }
 
 // ParseValues reads variable values from a JSON object or a TOML document: a flat table of name = value. The format
@@ -172,6 +205,12 @@ func decodeValues(name string, data []byte, records func(string) bool) decodedVa
 	}
 	dv.m = m
 	dv.ranges = tomlValueRanges(f, ix, m, records)
+	// The root table has no header: its names are written from the top of the file.
+	first := strings.IndexByte(text, '\n')
+	if first < 0 {
+		first = len(text)
+	}
+	dv.ranges[RootValues] = Range{Filename: f.Name, Start: f.Pos(0), End: f.Pos(first)}
 	return dv
 }
 

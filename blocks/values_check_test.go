@@ -27,8 +27,8 @@ func TestCheckIn(t *testing.T) {
 			`variable "s" is a string, so its value must be a string, not an integer`,
 			`variable "s" is a string, so its value must be a JSON string, not a JSON number`},
 		{"text from object", &blocks.Var{Name: "s", Type: blocks.TypeText}, map[string]any{},
-			`variable "s" is a text, so its value must be a string, not a table`,
-			`variable "s" is a text, so its value must be a JSON string, not a JSON object`},
+			`variable "s" is text, so its value must be a string, not a table`,
+			`variable "s" is text, so its value must be a JSON string, not a JSON object`},
 		{"string from null", &blocks.Var{Name: "s", Type: blocks.TypeString}, nil,
 			`variable "s" is a string, so its value must be a string, not nothing`,
 			`variable "s" is a string, so its value must be a JSON string, not null`},
@@ -143,5 +143,29 @@ func TestCheckValueSize(t *testing.T) {
 				t.Errorf("Check: %s\nwant: %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestTypeNoun: messages name a value of each type in English: "is text", "is an int", "is records", "an int field".
+func TestTypeNoun(t *testing.T) {
+	tests := []struct {
+		t             blocks.Type
+		noun, article string
+	}{
+		{blocks.TypeString, "a string", "a"},
+		{blocks.TypeText, "text", "a"},
+		{blocks.TypeBool, "a bool", "a"},
+		{blocks.TypeInt, "an int", "an"},
+		{blocks.TypeList, "a list", "a"},
+		{blocks.TypeRecords, "records", "a"},
+		{blocks.TypeRecord, "a record", "a"},
+	}
+	for _, tt := range tests {
+		if got := tt.t.Noun(); got != tt.noun {
+			t.Errorf("%s.Noun() = %q, want %q", tt.t, got, tt.noun)
+		}
+		if got := tt.t.Article(); got != tt.article {
+			t.Errorf("%s.Article() = %q, want %q", tt.t, got, tt.article)
+		}
 	}
 }

@@ -52,6 +52,7 @@ func decodeJSONValues(f *File, records func(string) bool) (m map[string]any, ran
 		}
 		return nil, nil, nil, d.diags, false
 	}
+	d.ranges[RootValues] = d.cur.rangeOf(d.i, d.i+1) // the object's opening brace
 	m = d.object(0, "", -1)
 	if d.failed {
 		return nil, nil, nil, d.diags, false

@@ -251,10 +251,10 @@ v.toml:4:1: variable "is_lead" is a bool, so its value must be true or false, no
 			in:   "agnet_name = \"x\"\nfoo.bar = 1\nissue_id = \"I\"\n[baz]\nx = 1\n[qux.sub]\n",
 			want: "",
 			diags: `v.toml:1:1: unknown session variable "agnet_name" (did you mean "agent_name"?)
-v.toml:2:1: unknown session variable "foo"
+v.toml:2:1: unknown session variable "foo" (session variables: "agent_name", "is_lead", "max_steps", "repos", "tags")
 v.toml:3:1: "issue_id" is a turn variable, not a session variable
-v.toml:4:1: unknown session variable "baz"
-v.toml:6:1: unknown session variable "qux"
+v.toml:4:1: unknown session variable "baz" (session variables: "agent_name", "is_lead", "max_steps", "repos", "tags")
+v.toml:6:1: unknown session variable "qux" (session variables: "agent_name", "is_lead", "max_steps", "repos", "tags")
 `,
 		},
 		{
@@ -347,7 +347,8 @@ func TestReadValuesRanges(t *testing.T) {
  "repos": [{"url": "a", "stars": 1},
            {"url": "b"}],
  "other": [{"url": "a"}]}`,
-			want: `agent_name v.json:1:2-1:14
+			want: ` v.json:1:1-1:2
+agent_name v.json:1:2-1:14
 other v.json:5:2-5:9
 repos v.json:3:2-3:9
 repos[1] v.json:3:12-3:36
@@ -362,7 +363,8 @@ tags v.json:2:2-2:8
 			name: "toml inline",
 			file: "v.toml",
 			in:   "agent_name = \"Ann\"\nrepos = [\n  {url = \"a\", stars = 1}, # one\n  { 'url' = \"b\" },\n]\n",
-			want: `agent_name v.toml:1:1-1:11
+			want: ` v.toml:1:1-1:19
+agent_name v.toml:1:1-1:11
 repos v.toml:2:1-2:6
 repos[1] v.toml:3:3-3:25
 repos[1].stars v.toml:3:15-3:20
@@ -375,7 +377,8 @@ repos[2].url v.toml:4:5-4:10
 			name: "toml array of tables",
 			file: "v.toml",
 			in:   "tags = [\"a\"]\n\n[[repos]]\nurl = \"a\"\n\n[[repos]]\nstars = 2\nurl = \"b\"\n",
-			want: `repos v.toml:3:1-3:10
+			want: ` v.toml:1:1-1:13
+repos v.toml:3:1-3:10
 repos[1] v.toml:3:1-3:10
 repos[1].url v.toml:4:1-4:4
 repos[2] v.toml:6:1-6:10
@@ -421,6 +424,20 @@ func TestValueRangesAt(t *testing.T) {
 		{"other", "?:?:?"},
 		{"other[1].url", "?:?:?"},
 		{"", "?:?:?"},
+	}
+	for _, tt := range tests {
+		if got := r.At(tt.path).String(); got != tt.want {
+			t.Errorf("At(%q) = %s, want %s", tt.path, got, tt.want)
+		}
+	}
+	// With the file's table placed, a name the file lacks is placed there.
+	r[blocks.RootValues] = blocks.Range{Filename: "v", Start: blocks.Pos{Line: 1, Column: 1}}
+	r["repos"] = blocks.Range{Filename: "v", Start: blocks.Pos{Line: 4, Column: 1}}
+	tests = []struct{ path, want string }{
+		{"repos[3].url", "v:4:1"},
+		{"other", "v:1:1"},
+		{"other[1].url", "v:1:1"},
+		{"", "v:1:1"},
 	}
 	for _, tt := range tests {
 		if got := r.At(tt.path).String(); got != tt.want {
@@ -552,4 +569,39 @@ func FuzzReadValues(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestReadValuesUnknownLists: a name no variable of the file's scope has and none is close to lists the variables
+// of that scope (sorted, at most a dozen), as an unknown key lists the known keys; the other scope's are not listed.
+func TestReadValuesUnknownLists(t *testing.T) {
+	vars := func(scope blocks.Scope, names ...string) map[string]*blocks.Var {
+		m := map[string]*blocks.Var{"turn_only": {Name: "turn_only", Scope: blocks.ScopeTurn, Type: blocks.TypeString}}
+		for _, n := range names {
+			m[n] = &blocks.Var{Name: n, Scope: scope, Type: blocks.TypeString}
+		}
+		return m
+	}
+	many := make([]string, 14)
+	for i := range many {
+		many[i] = fmt.Sprintf("v%02d", i)
+	}
+	tests := []struct {
+		name string
+		vars map[string]*blocks.Var
+		want string
+	}{
+		{"none", vars(blocks.ScopeSession), `s.toml:1:1: unknown session variable "values" (the project declares no session variable)`},
+		{"one", vars(blocks.ScopeSession, "agent"), `s.toml:1:1: unknown session variable "values" (the only session variable is "agent")`},
+		{"some, sorted", vars(blocks.ScopeSession, "workspace", "agent"), `s.toml:1:1: unknown session variable "values" (session variables: "agent", "workspace")`},
+		{"a dozen, then a count", vars(blocks.ScopeSession, many...), `s.toml:1:1: unknown session variable "values" (session variables: "v00", "v01", "v02", "v03", "v04", "v05", "v06", "v07", "v08", "v09", "v10", "v11" and 2 more)`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &blocks.Project{Vars: tt.vars}
+			_, _, diags := p.ReadValues("s.toml", []byte("values = \"x\"\n"), blocks.ScopeSession)
+			if got := strings.TrimSuffix(diags.String(), "\n"); got != tt.want {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
+	}
 }

@@ -242,7 +242,7 @@ func checkScalar(t Type, raw any, f ValueFormat) (any, string) {
 	case TypeString, TypeText:
 		s, ok := raw.(string)
 		if !ok {
-			return nil, fmt.Sprintf("is a %s, so its value must be %s, not %s", t, w.str, w.describe(raw))
+			return nil, fmt.Sprintf("is %s, so its value must be %s, not %s", t.Noun(), w.str, w.describe(raw))
 		}
 		if len(s) > MaxValueBytes {
 			return nil, oversize(len(s))

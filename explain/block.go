@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // Reason is one fact behind an answer, with where it is written in the project's sources.
@@ -258,15 +259,19 @@ func whenHolds(prog *assemble.Program, f *blocks.Fixture) func(b *blocks.Block, 
 			vals = prepare(prog, f, k)
 			cache[k] = vals
 		}
-		name, neg := b.WhenVar()
-		return assemble.Truthy(vals[name]) != neg
+		return b.WhenHolds(func(name string) bool { return assemble.Truthy(vals[name]) })
 	}
 }
 
 // holdsText says in which turns (or whether, for a session variable) b's when condition holds with fixture f.
 func holdsText(p *blocks.Project, holds func(*blocks.Block, int) bool, b *blocks.Block, f *blocks.Fixture) string {
-	name, _ := b.WhenVar()
-	if v := p.Vars[name]; v == nil || v.Scope != blocks.ScopeTurn {
+	perTurn := false
+	for _, name := range b.Cond.Names() {
+		if v := p.Vars[name]; v != nil && v.Scope == blocks.ScopeTurn {
+			perTurn = true
+		}
+	}
+	if !perTurn {
 		if holds(b, 0) {
 			return fmt.Sprintf("it holds in fixture %q", f.Name)
 		}
@@ -288,21 +293,35 @@ func holdsText(p *blocks.Project, holds func(*blocks.Block, int) bool, b *blocks
 	case len(yes) == 0:
 		return fmt.Sprintf("it holds in no turn of fixture %q", f.Name)
 	}
-	return fmt.Sprintf("it holds in %s %s of fixture %q, not in %s", plural(len(yes), "turn", "turns"), strings.Join(yes, ", "), f.Name, strings.Join(no, ", "))
+	return fmt.Sprintf("it holds in %s %s of fixture %q, not in %s", plural.Noun(len(yes), "turn", "turns"), strings.Join(yes, ", "), f.Name, strings.Join(no, ", "))
 }
 
 // whenReason explains b's when condition, decided with fixture f's values when there is one.
 func whenReason(prog *assemble.Program, holds func(*blocks.Block, int) bool, b *blocks.Block, f *blocks.Fixture) Reason {
-	name, neg := b.WhenVar()
-	what := "variable"
-	if v := prog.Project.Vars[name]; v != nil {
-		what = v.Scope.String() + " variable"
+	what := func(name string) string {
+		if v := prog.Project.Vars[name]; v != nil {
+			return fmt.Sprintf("%s variable %q", v.Scope, name)
+		}
+		return fmt.Sprintf("variable %q", name)
 	}
-	cond := "is truthy"
-	if neg {
-		cond = "is not truthy"
+	var text string
+	if name, neg, single := b.Cond.Negated(); single {
+		cond := "is truthy"
+		if neg {
+			cond = "is not truthy"
+		}
+		text = fmt.Sprintf("when = %q: it renders only when %s %s", b.When, what(name), cond)
+	} else {
+		var vars []string
+		for _, name := range b.Cond.Names() {
+			vars = append(vars, what(name))
+		}
+		list := vars[0]
+		if n := len(vars); n > 1 {
+			list = strings.Join(vars[:n-1], ", ") + " and " + vars[n-1]
+		}
+		text = fmt.Sprintf("when = %q: it renders only when the condition over %s holds", b.When, list)
 	}
-	text := fmt.Sprintf("when = %q: it renders only when %s %q %s", b.When, what, name, cond)
 	if f != nil {
 		text += "; " + holdsText(prog.Project, holds, b, f)
 	} else {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // LineReport is what Line finds about one line of an artifact.
@@ -83,7 +84,7 @@ func Artifact(prog *assemble.Program, path string) (*assemble.Artifact, error) {
 		case len(p.Turn.Order) == 0:
 			return nil, fmt.Errorf("%s: this project has no turn message ([turn] order is empty)", path)
 		case a.Turn > len(f.Turns):
-			return nil, fmt.Errorf("%s: fixture %q has %d turns", path, f.Name, len(f.Turns))
+			return nil, fmt.Errorf("%s: fixture %q has %s", path, f.Name, plural.Count(len(f.Turns), "turn"))
 		}
 	}
 	return prog.Render(assemble.Request{Task: a.Task, Fixture: f, Turn: a.Turn})
@@ -108,7 +109,7 @@ func lineOfArtifact(prog *assemble.Program, a *assemble.Artifact, n int) (*LineR
 		lines++
 	}
 	if n < 1 || n > lines {
-		return nil, fmt.Errorf("%s has %s; line %d is out of range", a.Path, plural(lines, "1 line", fmt.Sprintf("%d lines", lines)), n)
+		return nil, fmt.Errorf("%s has %s; line %d is out of range", a.Path, plural.Count(lines, "line"), n)
 	}
 	start := 0
 	for i := 1; i < n; i++ {
@@ -189,12 +190,4 @@ func origins(a *assemble.Artifact, b *blocks.Block, start, end int) []assemble.O
 		}
 	}
 	return out
-}
-
-// plural picks the singular or the plural form for n.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

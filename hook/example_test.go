@@ -43,3 +43,40 @@ func ExampleInstall() {
 	// .git/hooks/pre-commit is up to date (runs: promptc -C prompts check)
 	// ours: true projects: [prompts]
 }
+
+// Uninstall is promptc hook uninstall: it takes the project's check back out of the hook, and a hook of the
+// repository's that Install kept as pre-commit.local is the pre-commit hook again, as before Install.
+func ExampleUninstall() {
+	top, err := os.MkdirTemp("", "promptc-hook-example-")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(top)
+	if out, err := exec.Command("git", "init", "-q", top).CombinedOutput(); err != nil {
+		log.Fatalf("git init: %v\n%s", err, out)
+	}
+	hookPath := filepath.Join(top, ".git", "hooks", "pre-commit")
+	if err := os.WriteFile(hookPath, []byte("#!/bin/sh\nmake lint\n"), 0o755); err != nil {
+		log.Fatal(err)
+	}
+
+	if _, err := hook.Install(top, hook.Options{}); err != nil {
+		log.Fatal(err)
+	}
+	for range 2 {
+		r, err := hook.Uninstall(top)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(r.Summary())
+	}
+	script, err := os.ReadFile(hookPath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("%q\n", script)
+	// Output:
+	// removed .git/hooks/pre-commit (it ran only promptc -C . check); your own hook, pre-commit.local, is .git/hooks/pre-commit again
+	// .git/hooks/pre-commit is not promptc's hook: left as it is, nothing to remove
+	// "#!/bin/sh\nmake lint\n"
+}

@@ -18,6 +18,19 @@ const LocalName = "pre-commit.local"
 // lines and Projects reads them back, so a second install can add a project without losing the first.
 const checkPrefix = "check_project "
 
+// notFound is the hook's message when there is no promptc to run. It names the version to install as promptc's README
+// does ("Which version to pin"): the commit hash, or once there is one the tag, the golden files were made with;
+// @latest would install whatever is newest, whose bytes may differ.
+const notFound = `echo "promptc pre-commit hook: $promptc not found: install the promptc version this repository pins ` +
+	`(go install github.com/promptc/promptc/cmd/promptc@COMMIT, with the commit hash or tag its golden files were made with) ` +
+	`or set PROMPTC to its path" >&2`
+
+// formerNotFound are the messages earlier versions of Install wrote in notFound's place: their hooks are promptc's
+// as written too, for Uninstall to tell a hook edited by hand from one it may remove.
+var formerNotFound = []string{
+	`echo "promptc pre-commit hook: $promptc not found: install it (go install github.com/promptc/promptc/cmd/promptc@latest) or set PROMPTC to its path" >&2`,
+}
+
 const scriptHead = `#!/bin/sh
 ` + Marker + `
 #
@@ -36,7 +49,7 @@ cd "$top" || exit 1
 
 promptc=${PROMPTC:-promptc}
 if ! command -v "$promptc" >/dev/null 2>&1; then
-	echo "promptc pre-commit hook: $promptc not found: install it (go install github.com/promptc/promptc/cmd/promptc@latest) or set PROMPTC to its path" >&2
+	` + notFound + `
 	exit 1
 fi
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // section is one block-to-be of a file: the text before the first heading, or a heading and what follows it up to
@@ -56,11 +58,11 @@ func parse(name string, data []byte) (*document, error) {
 		text = strings.ReplaceAll(strings.ReplaceAll(text, "\r\n", "\n"), "\r", "\n")
 		switch {
 		case lone == 0:
-			note(first, "CRLF line endings become LF (%s)", plural(crlf, "line"))
+			note(first, "CRLF line endings become LF (%s)", plural.Count(crlf, "line"))
 		case crlf == 0:
-			note(first, "carriage returns become LF (%s)", plural(lone, "line break"))
+			note(first, "carriage returns become LF (%s)", plural.Count(lone, "line break"))
 		default:
-			note(first, "CRLF line endings and carriage returns become LF (%s)", plural(crlf+lone, "line break"))
+			note(first, "CRLF line endings and carriage returns become LF (%s)", plural.Count(crlf+lone, "line break"))
 		}
 	}
 
@@ -174,21 +176,14 @@ func describeGap(note func(int, string, ...any), line int, got, want string, atE
 	newlines := strings.Count(got, "\n")
 	switch {
 	case atStart && newlines > 0:
-		note(1, "%s at the start of the file removed", plural(newlines, "blank line"))
+		note(1, "%s at the start of the file removed", plural.Count(newlines, "blank line"))
 	case atEnd && newlines == 0:
 		note(line+1, "final newline added")
 	case atEnd && newlines > 1:
-		note(line+2, "%s at the end of the file removed", plural(newlines-1, "blank line"))
+		note(line+2, "%s at the end of the file removed", plural.Count(newlines-1, "blank line"))
 	case !atStart && !atEnd && newlines != 2:
-		note(line+2, "%s between sections become one", plural(newlines-1, "blank line"))
+		note(line+2, "%s between sections become one", plural.Count(newlines-1, "blank line"))
 	}
-}
-
-func plural(n int, what string) string {
-	if n == 1 {
-		return "1 " + what
-	}
-	return fmt.Sprintf("%d %ss", n, what)
 }
 
 func isBlank(l string) bool { return strings.Trim(l, " \t\n") == "" }

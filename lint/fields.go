@@ -11,7 +11,8 @@ import (
 // unusedFields reports the declared fields of record or records variable v, at any depth, that no block reads
 // (unused-variable): a value given for them changes no output. A use that hands the variable, one of its records or
 // a nested field to a function or a template variable whole ({{json .repos}}, {{$r := .}}, {{where "x" "y" .repos}})
-// may read any field below it, so nothing below it is reported.
+// may read any field below it, so nothing below it is reported. A test reads none ({{if or .repos .x}},
+// {{len .repos}}, {{if not .}} in a range over it): what is read is what the other uses read.
 func (l *linter) unusedFields(v *blocks.Var) {
 	if !v.Type.HasFields() {
 		return
@@ -29,7 +30,7 @@ func (l *linter) unusedFields(v *blocks.Var) {
 			}
 		}
 		for _, it := range u.Items {
-			if it.Name == v.Name {
+			if it.Name == v.Name && !partial(it.Kind) {
 				whole[""] = true
 			}
 		}
@@ -53,9 +54,10 @@ func (l *linter) unusedFields(v *blocks.Var) {
 	l.fieldsUnread(v, v.Name, "", read, whole)
 }
 
-// partial reports whether a use of a value reads only what the uses inside or after it read.
+// partial reports whether a use of a value reads only what the uses inside or after it read: a field read from
+// it, a range over it, or a test of whether it is empty or how long it is.
 func partial(k templates.UseKind) bool {
-	return k == templates.UsePart || k == templates.UseRange || k == templates.UseCondition
+	return k == templates.UsePart || k == templates.UseRange || k == templates.UseCondition || k == templates.UseTest
 }
 
 func (l *linter) fieldsUnread(v *blocks.Var, top, prefix string, read, whole map[string]bool) {

@@ -303,6 +303,53 @@ body = """
 			only: []ID{DuplicateSentence},
 		},
 		{
+			// A shared fragment (docs/decisions.md): one template file named by several blocks is written once;
+			// a copy of its sentence elsewhere is reported once, at the template, not once per block.
+			name: "duplicate-sentence: none for a template several blocks name",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "b", "c"`, useVars),
+				"blocks/a.toml": `[[block]]
+id       = "a"
+tasks    = ["issue"]
+template = "frag.md"
+
+[[block]]
+id       = "b"
+tasks    = ["chat"]
+template = "frag.md"
+
+[[block]]
+id   = "c"
+body = "Short one."
+` + assignment,
+				"templates/frag.md": "Never merge a pull request that you opened yourself.\n",
+			},
+			only: []ID{DuplicateSentence},
+		},
+		{
+			name: "duplicate-sentence: a copy of a shared template's sentence, reported once",
+			files: map[string]string{
+				"promptc.toml": ltManifest(`"a", "b", "c"`, useVars),
+				"blocks/a.toml": `[[block]]
+id   = "a"
+body = "Never merge a pull request that you opened yourself."
+
+[[block]]
+id       = "b"
+tasks    = ["issue"]
+template = "frag.md"
+
+[[block]]
+id       = "c"
+tasks    = ["chat"]
+template = "frag.md"
+` + assignment,
+				"templates/frag.md": "Never merge a pull request that you opened yourself.\n",
+			},
+			only: []ID{DuplicateSentence},
+			want: []string{"templates/frag.md:1:1 duplicate-sentence b"},
+		},
+		{
 			name: "duplicate-sentence between a constant and a block",
 			files: map[string]string{
 				"promptc.toml": ltManifest(`"a", "c"`, useVars),
@@ -1130,6 +1177,15 @@ func TestUnusedRecordFields(t *testing.T) {
 		{"a nested record used whole", `{{range .repos}}{{.url}}{{json .owner}}{{json .meta}}{{.stars}}{{end}}`, ""},
 		{"records used whole", `{{json .repos}}`, ""},
 		{"an item used whole", `{{range .repos}}{{json .}}{{end}}`, ""},
+		// A test of a records value reads whether it is empty or how long it is, and no field: the fields the
+		// other uses leave unread are still reported.
+		{"tested with or", `{{if or .repos .task}}{{range .repos}}{{.url}} {{.owner.login}} {{.stars}} {{.meta.x}}{{end}}{{end}}`,
+			"promptc.toml:16:1: warning: field \"email\" of \"repos.owner\" is declared but no block reads it: a value given for it changes no output (unused-variable) / read it in a block, or delete [vars.repos.fields.owner.fields.email] and its values in fixtures/"},
+		{"counted with len", `{{len .repos}} repos{{range .repos}}{{.url}} {{.owner.login}} {{.owner.email}} {{.meta.x}}{{end}}`,
+			"promptc.toml:10:1: warning: field \"stars\" of \"repos\" is declared but no block reads it: a value given for it changes no output (unused-variable) / read it in a block, or delete [vars.repos.fields.stars] and its values in fixtures/"},
+		{"tested with not, and, empty", `{{if not (and .repos .task)}}{{end}}{{if empty .repos}}{{end}}{{range .repos}}{{if or .owner .meta}}{{.url}} {{.owner.login}} {{.owner.email}} {{.stars}}{{end}}{{if not .}}{{end}}{{end}}`,
+			"promptc.toml:20:1: warning: field \"x\" of \"repos.meta\" is declared but no block reads it: a value given for it changes no output (unused-variable) / read it in a block, or delete [vars.repos.fields.meta.fields.x] and its values in fixtures/"},
+		{"or printed may print any field", `{{or .repos .task}}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

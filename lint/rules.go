@@ -146,10 +146,14 @@ func (l *linter) duplicateSentences() {
 		}
 		sort.SliceStable(occ, func(i, j int) bool { return occ[i].at.Compare(occ[j].at) < 0 })
 		first := occ[0]
+		// A template file that several blocks name is written once: its sentences are one place, however many
+		// blocks print them (docs/decisions.md, shared fragments).
+		places := map[blocks.Range]bool{first.at: true}
 		for _, o := range occ[1:] {
-			if o.owner == first.owner {
+			if o.owner == first.owner || places[o.at] {
 				continue
 			}
+			places[o.at] = true
 			fix := "define the sentence once as a constant in blocks/ and emit it with {{const \"name\"}} in both places"
 			if strings.HasPrefix(first.owner, "constant") {
 				fix = fmt.Sprintf("emit %s with {{const %q}} instead of repeating its sentence (split the constant if only this sentence is shared)", first.owner, first.name)

@@ -36,7 +36,7 @@ func (l *linter) unusedVariables() {
 		for _, u := range bd.uses.Vars {
 			used[u.Name] = true
 		}
-		if name, _ := bd.b.WhenVar(); name != "" {
+		for _, name := range bd.b.Cond.Names() {
 			used[name] = true
 		}
 		if bd.uses.Data {

@@ -1,10 +1,12 @@
 package miss
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/internal/jsondup"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/tokens"
 )
@@ -21,10 +23,12 @@ type Options struct {
 	Counter *tokens.Counter
 }
 
-// BodyError is a body Between could not read: Side is "A" or "B".
+// BodyError is a body Between could not read: Side is "A" or "B". Line and Column (in runes, from 1) place the
+// problem in the body when Err is a *JSONError; they are 0 otherwise (the whole body is not a request).
 type BodyError struct {
-	Side string
-	Err  error
+	Side         string
+	Err          error
+	Line, Column int
 }
 
 func (e *BodyError) Error() string { return fmt.Sprintf("%s: %v", e.Side, e.Err) }
@@ -47,7 +51,12 @@ func Between(a, b []byte, opt Options) (*Result, *Source, error) {
 	wg.Wait()
 	for i, side := range []string{"A", "B"} {
 		if errs[i] != nil {
-			return nil, nil, &BodyError{Side: side, Err: errs[i]}
+			be := &BodyError{Side: side, Err: errs[i]}
+			var je *JSONError
+			if errors.As(errs[i], &je) {
+				be.Line, be.Column = jsondup.Position([][]byte{a, b}[i], je.Offset)
+			}
+			return nil, nil, be
 		}
 	}
 	r, err := Compare(bodies[0], bodies[1], RulesFor(opt.Catalog, bodies[0]), opt.Counter)

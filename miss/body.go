@@ -3,11 +3,14 @@ package miss
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/jsondup"
 )
 
 // Kind says where a part of a request sits in the provider's cached order: tools, then the system prompt, then the
@@ -78,21 +81,56 @@ var Providers = blocks.Providers
 // Parse reads a request body. provider names its API; "" tells it from the body's shape (docs/usage.md):
 // Gemini's contents, Bedrock Converse's content blocks without a type, the OpenAI Responses API's input,
 // Anthropic's top-level system or typed content blocks, else an OpenAI-compatible Chat Completions body, DashScope's
-// or DeepSeek's by its model's name.
+// or DeepSeek's by its model's name. A body that is not a request of that API (of any, when told from its shape) is
+// refused, saying what was expected; a body that is not one JSON object, or holds a key twice in one object, is a
+// *JSONError that says where.
 func Parse(data []byte, provider string) (*Body, error) {
+	if provider != "" && !slices.Contains(Providers, provider) {
+		return nil, fmt.Errorf("unknown provider %q: use %s", provider, strings.Join(Providers, ", "))
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
-	var doc map[string]any
-	if err := dec.Decode(&doc); err != nil {
-		return nil, fmt.Errorf("not a JSON object: %v", err)
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		off := len(data)
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			off = int(se.Offset) - 1
+		}
+		msg := strings.TrimPrefix(err.Error(), "invalid character ")
+		if err == io.EOF {
+			msg = "the file is empty"
+		}
+		return nil, &JSONError{Offset: max(off, 0), Msg: "not a JSON object: " + msg}
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("more than one JSON value: a request body is one object")
+	if dec.More() || dec.InputOffset() < int64(len(data)) && len(bytes.TrimSpace(data[dec.InputOffset():])) > 0 {
+		return nil, &JSONError{Offset: int(dec.InputOffset()), Msg: "more than one JSON value: a request body is one object"}
+	}
+	doc, ok := v.(map[string]any)
+	if !ok {
+		return nil, &JSONError{Offset: firstByte(data), Msg: "a request body is a JSON object, not " + describeValue(v)}
+	}
+	if dup := jsondup.Find(data, nil); dup != nil {
+		l, c := jsondup.Position(data, dup.First)
+		return nil, &JSONError{Offset: dup.Offset, Msg: dup.Message(fmt.Sprintf("%d:%d", l, c))}
 	}
 	if provider == "" {
-		provider = detect(doc)
-	} else if !slices.Contains(Providers, provider) {
-		return nil, fmt.Errorf("unknown provider %q: use %s", provider, strings.Join(Providers, ", "))
+		detected := detect(doc)
+		provider = detected
+		if err := shapeError(doc, detected); err != nil {
+			// The shape's marks named detected; a body that is not its request may still be another's.
+			i := slices.IndexFunc(Providers, func(p string) bool { return shapeError(doc, p) == nil })
+			if i < 0 {
+				return nil, fmt.Errorf("not a request body of any provider miss reads (%s): read by its shape, it is %w",
+					strings.Join(Providers, ", "), err)
+			}
+			provider = Providers[i]
+		}
+	} else if err := shapeError(doc, provider); err != nil {
+		if d := detect(doc); d != provider && shapeError(doc, d) == nil {
+			return nil, fmt.Errorf("%w; its shape is that of a request for %s: name that provider, or none", err, d)
+		}
+		return nil, err
 	}
 	b := &Body{Provider: provider}
 	b.Model, _ = doc["model"].(string)
@@ -108,7 +146,7 @@ func Parse(data []byte, provider string) (*Body, error) {
 	case "gemini":
 		err = b.gemini(doc)
 	default:
-		if _, ok := doc["messages"]; !ok && (doc["input"] != nil || doc["instructions"] != nil) {
+		if isResponses(doc) {
 			err = b.responses(doc)
 		} else {
 			err = b.chat(doc)
@@ -120,6 +158,35 @@ func Parse(data []byte, provider string) (*Body, error) {
 	return b, nil
 }
 
+// JSONError is a body that is not one JSON object, or holds a key twice: Offset is the byte of the body where the
+// problem is, for a reader to place it (Between gives its line and column).
+type JSONError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *JSONError) Error() string { return e.Msg }
+
+// firstByte is the offset of data's first byte that is not white space.
+func firstByte(data []byte) int {
+	return len(data) - len(bytes.TrimLeft(data, " \t\r\n"))
+}
+
+// describeValue names the kind of a decoded JSON value, with its article.
+func describeValue(v any) string {
+	switch v.(type) {
+	case []any:
+		return "an array"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	case nil:
+		return "null"
+	}
+	return "a number"
+}
+
 func detect(doc map[string]any) string {
 	if doc["contents"] != nil || doc["systemInstruction"] != nil || doc["cachedContent"] != nil {
 		return "gemini"
@@ -128,7 +195,7 @@ func detect(doc map[string]any) string {
 		return "bedrock"
 	}
 	msgs, _ := doc["messages"].([]any)
-	if _, ok := doc["messages"]; !ok && (doc["input"] != nil || doc["instructions"] != nil) {
+	if isResponses(doc) {
 		return "openai"
 	}
 	untyped, typed := false, false
@@ -335,7 +402,7 @@ func (b *Body) messages(list any, key string) error {
 		if name, ok := m["name"].(string); ok {
 			head += " " + name
 		}
-		label := fmt.Sprintf("message %d (%s)", i+1, role)
+		label := fmt.Sprintf("message %d (%s)", i+1, blocks.QuoteName(role))
 		first := len(b.Parts)
 		switch c := m[key].(type) {
 		case nil:

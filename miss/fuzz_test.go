@@ -15,6 +15,11 @@ func FuzzCompare(f *testing.F) {
 		`{"cachedContent":"cachedContents/1","systemInstruction":{"parts":[{"text":"S"}]},"contents":[{"role":"user","parts":[{"text":"x"}]}]}`,
 		`{"model":"gpt-5","instructions":"S","input":[{"role":"user","content":"x"},{"type":"function_call"}]}`,
 		`{"messages":[1,"x",null,{"content":[2,{"cachePoint":1}]}],"tools":[3]}`,
+		`{"name":"Ada","issues":[{"id":1}]}`,
+		`{"model":"m","model":"n","messages":[]}`,
+		`{"model":"gpt-5","system":"S","messages":[{"role":"user","content":[{"type":"tool_use"}]}]}`,
+		`{"contents":[{"role":"model","parts":[{"text":"x"}]}],"systemInstruction":{"parts":[{"text":"S"}]},"toolConfig":{}}`,
+		`{"messages":[{"role":"user","content":[{"text":"x"}]}],"system":[{"text":"S"}],"inferenceConfig":{}}`,
 	} {
 		f.Add(s, s)
 	}

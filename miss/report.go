@@ -17,8 +17,8 @@ func (r *Result) Write(w io.Writer, src *Source) error {
 	var b strings.Builder
 	a := r.A
 	if r.Extends {
-		fmt.Fprintf(&b, "B extends A: A's %s (%s, %s) are B's first, byte for byte.\n",
-			plural.Count(len(a.Parts), "part"), plural.Count(r.Byte, "byte"), plural.Count(r.Tokens, "token"))
+		fmt.Fprintf(&b, "B extends A: A's %s (%s, %s) %s B's first, byte for byte.\n",
+			plural.Count(len(a.Parts), "part"), plural.Count(r.Byte, "byte"), plural.Count(r.Tokens, "token"), plural.Noun(len(a.Parts), "is", "are"))
 		if r.Cached > 0 {
 			fmt.Fprintf(&b, "B can read A's cache up to %s: %s.\n", r.entryName(r.Before), plural.Count(r.Cached, "token"))
 		} else {

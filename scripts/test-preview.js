@@ -49,6 +49,9 @@ async function main() {
   check(starts.length === view.blocks.length, `every block's start is outlined (${starts.length} blocks)`);
   const scopes = await page.$$eval("#artifact .line", (ls) => [...new Set(ls.flatMap((l) => [...l.classList].filter((c) => c.startsWith("scope-"))))]);
   check(["scope-global", "scope-task", "scope-session"].every((s) => scopes.includes(s)), `lines are coloured by scope (${scopes.join(", ")})`);
+  const okStatus = await page.$eval("#status", (e) => e.textContent);
+  const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+  check(okStatus === `${plural(index.artifacts.length, "artifact", "artifacts")}, ${plural(index.problems.length, "finding", "findings")}`, `the header counts artifacts and findings (${okStatus})`);
   const bps = await page.$$eval("#artifact .mark.bp", (m) => m.length);
   check(bps === view.breakpoints.length && bps > 0, `Anthropic's cache breakpoints are marked (${bps})`);
   const segs = await page.$$eval("#artifact .line.segment-start", (m) => m.length);
@@ -59,10 +62,52 @@ async function main() {
   const lines = await page.$$eval("#sim-svg polyline.layout", (p) => p.map((l) => l.dataset.layout));
   check(lines.length === 3 && lines.includes("promptc"), `the simulation chart has a line per layout (${lines.join(", ")})`);
 
-  await page.click("#artifact .line[data-line='3']");
-  await page.waitForSelector("#details .origins li");
-  const details = await page.$eval("#details", (e) => e.textContent);
-  check(details.includes("block") && details.includes("scope"), "selecting a line shows its block, scope and what wrote it");
+  // Selecting a line shows that line's block, scope and source: the first line, a line of a block in the middle
+  // that neither the first nor the last line belongs to, and the last line. What the page must show is the server's:
+  // the block whose span holds the line's first byte in /api/artifact, and /api/explain's answer for the line.
+  const textLines = view.text.split("\n");
+  if (textLines[textLines.length - 1] === "") textLines.pop();
+  const lineStart = [];
+  for (let i = 0, off = 0; i < textLines.length; i++) {
+    lineStart.push(off);
+    off += Buffer.byteLength(textLines[i], "utf8") + 1;
+  }
+  const spanAt = (off) => view.blocks.find((b) => off >= b.start && off < b.end);
+  const lastN = textLines.length;
+  const firstBlock = spanAt(lineStart[0]).id, lastBlock = spanAt(lineStart[lastN - 1]).id;
+  let middleN = 0;
+  for (let n = Math.floor(lastN / 2); n < lastN && !middleN; n++) {
+    const b = spanAt(lineStart[n - 1]);
+    if (b && b.id !== firstBlock && b.id !== lastBlock && textLines[n - 1] !== "") middleN = n;
+  }
+  check(firstBlock !== lastBlock && middleN > 1, `${first}: lines 1, ${middleN} and ${lastN} belong to three blocks (${firstBlock}, ${middleN ? spanAt(lineStart[middleN - 1]).id : "?"}, ${lastBlock})`);
+  for (const n of [1, middleN, lastN]) {
+    const want = spanAt(lineStart[n - 1]);
+    const ex = await api(`/api/explain?path=${encodeURIComponent(first)}&line=${n}`);
+    check(ex.block === want.id && ex.scope === want.scope, `line ${n}: the server's explain and artifact views agree on its block (${want.id}, ${want.scope})`);
+    await page.click(`#artifact .line[data-line='${n}']`);
+    // The details are complete when explain's answer has been added to them (its "written at" row).
+    await page.waitForFunction((n) => {
+      const dts = [...document.querySelectorAll("#details dt")].map((d) => d.textContent);
+      const dds = [...document.querySelectorAll("#details dd")].map((d) => d.textContent);
+      return dds[dts.indexOf("line")] === String(n) && (dts.includes("written at") || dts.includes("explain"));
+    }, n, { timeout: 5000 });
+    const got = await page.$$eval("#details dl > *", (es) => {
+      const o = {};
+      for (let i = 0; i + 1 < es.length; i += 2) o[es[i].textContent] = es[i + 1].textContent;
+      return o;
+    });
+    const selected = await page.$$eval("#artifact .line.selected", (ls) => ls.map((l) => l.dataset.line));
+    const block = want.id + (want.title ? " (" + want.title + ")" : "");
+    check(selected.length === 1 && selected[0] === String(n), `line ${n}: it is the one line marked selected (${selected.join(", ")})`);
+    check(got.block === block, `line ${n}: the details name its block ${block} (shown: ${got.block})`);
+    check(got.scope === want.scope, `line ${n}: the details name its scope ${want.scope} (shown: ${got.scope})`);
+    check(got.source === want.source, `line ${n}: the details name its block's source ${want.source} (shown: ${got.source})`);
+    const origins = await page.$$eval("#details .origins li", (ls) => ls.map((l) => l.textContent));
+    const wantOrigins = (ex.from || []).map((o) => `${o.kind}${o.name ? " " + o.name : ""}${o.at ? " at " + o.at : ""}`);
+    check(JSON.stringify(origins) === JSON.stringify(wantOrigins), `line ${n}: the details list what wrote it (${origins.length} origins)`);
+    check(got["written at"] === ex.source && got.part === ex.part, `line ${n}: the details say where it is written, ${ex.part} at ${ex.source} (shown: ${got.part} at ${got["written at"]})`);
+  }
 
   // Markup in a constant is text: edit the constants file, live.
   await page.evaluate(() => { window.__sameDocument = true; });
@@ -88,6 +133,10 @@ async function main() {
   const stale = await page.$eval("#artifact", (e) => e.textContent);
   const problems = await page.$eval("#problem-list", (e) => e.textContent);
   check(stale === "" && problems.includes("consts.toml"), "a broken project shows its diagnostics instead of stale bytes");
+  const brokenIndex = await api("/api/index");
+  const errs = brokenIndex.problems.filter((p) => p.severity === "error").length;
+  const status = await page.$eval("#status", (e) => e.textContent);
+  check(status === `the project does not compile: ${errs} ${errs === 1 ? "error" : "errors"}`, `the header counts the errors in English (${status})`);
   fs.writeFileSync(consts, src);
   await page.waitForFunction(() => !document.getElementById("status").classList.contains("bad") && document.getElementById("artifact").textContent.length > 0, null, { timeout: 5000 });
   check(true, "the page recovers when the project compiles again");

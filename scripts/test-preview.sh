@@ -4,6 +4,8 @@
 # project and checks what a person would see:
 #   - the index links every artifact; the artifact pane's text is the artifact's bytes exactly, its lines are
 #     coloured by scope and every block's start is outlined; Anthropic's cache breakpoints are marked;
+#   - clicking a line (the first, one in a block in the middle, the last) shows that line's block, scope, source
+#     and what wrote it, as /api/artifact and /api/explain give them for that line;
 #   - the shared-prefix chart has a bar per task and the simulation chart a line per layout;
 #   - nothing is requested from any origin but the server's own;
 #   - markup in a constant (<script>, <img onerror>) shows as text and runs nothing;

@@ -27,6 +27,11 @@ const (
 	// UsePart is a read of a field from the value, {{.ref.url}} for ref: the field read is a use of its own (a
 	// FieldUse), judged by its own kind. A rule that does not know it treats it as UseOther.
 	UsePart
+	// UseTest is an argument of a function that reads only whether it is empty, or its length, and prints nothing
+	// of it: not, len and empty anywhere ({{len .repos}}), and and or where their result is only tested
+	// ({{if or .repos .others}}, {{if not (and .a .b)}}). No field of a record is read through it. A rule that does
+	// not know it treats it as UseOther.
+	UseTest
 )
 
 func (k UseKind) String() string {
@@ -39,6 +44,8 @@ func (k UseKind) String() string {
 		return "range"
 	case UsePart:
 		return "part"
+	case UseTest:
+		return "test"
 	}
 	return "other"
 }
@@ -161,6 +168,9 @@ type analyzer struct {
 	printing []bool
 	hasRange bool
 	nest     []control // the actions' control structures, made when first needed
+	// dicts is set when the body calls dict or set: its executions keep what they know of the dicts they make
+	// (see Dict), and print with a printer that refuses one.
+	dicts bool
 }
 
 func analyze(tree *parse.Tree, text string, actions []action) *analyzer {
@@ -241,8 +251,8 @@ func (a *analyzer) node(n parse.Node, cur dots) {
 	case *parse.IfNode:
 		saved := a.enter()
 		kind := UseOther
-		if len(n.Pipe.Decl) == 0 && whole(n.Pipe) {
-			kind = UseCondition
+		if len(n.Pipe.Decl) == 0 {
+			kind = UseCondition // a lone argument's use, or a call whose result is only tested: {{if or .a .b}}
 		}
 		a.pipe(n.Pipe, cur, kind)
 		a.bind(n.Pipe, a.eval(n.Pipe, cur))
@@ -309,7 +319,10 @@ func (a *analyzer) eval(p *parse.PipeNode, cur dots) dots {
 }
 
 // collectionArity is how many arguments each collection function takes, the list last.
-var collectionArity = map[string]int{"where": 3, "sortBy": 2, "first": 1, "last": 1}
+var collectionArity = map[string]int{"where": 3, "whereNot": 3, "whereNotEmpty": 2, "sortBy": 2, "first": 1, "last": 1}
+
+// fieldFirst lists the collection functions whose first argument names a field of the records they are given.
+var fieldFirst = map[string]bool{"where": true, "whereNot": true, "whereNotEmpty": true, "sortBy": true}
 
 // collection returns what a call of a collection function gives, from the variable its list holds (the piped value,
 // or its last argument).
@@ -410,7 +423,8 @@ func (a *analyzer) chain(base dots, idents []string, off int, kind UseKind) {
 	}
 }
 
-// pipe walks a pipeline; kind is how a lone argument is used.
+// pipe walks a pipeline; kind is how a lone argument is used, or for a pipeline of one call, how its result is:
+// UseCondition or UseTest when only whether it is empty, or its length, is read (see testFuncs).
 func (a *analyzer) pipe(p *parse.PipeNode, cur dots, kind UseKind) {
 	if p == nil {
 		return
@@ -418,10 +432,25 @@ func (a *analyzer) pipe(p *parse.PipeNode, cur dots, kind UseKind) {
 	if len(p.Cmds) != 1 {
 		kind = UseOther
 	}
-	for _, cmd := range p.Cmds {
-		a.command(cmd, cur, kind)
+	var piped dots // what the commands before this one give, as far as eval follows it
+	for i, cmd := range p.Cmds {
+		a.command(cmd, cur, kind, piped, i > 0)
+		switch {
+		case i == len(p.Cmds)-1:
+			// nothing is piped on
+		case i == 0 && len(cmd.Args) == 1:
+			piped = a.evalNode(cmd.Args[0], cur)
+		default:
+			piped = a.collection(cmd, cur, piped, i > 0)
+		}
 	}
 }
+
+// testFuncs are the functions that read only whether their arguments are empty, or how long they are: an
+// argument of theirs is a UseTest, which exposes no field of a record ({{if not .repos}}, {{len .repos}}). and
+// and or pass an argument on as their result, so theirs are tests only where that result is one:
+// {{if or .repos .others}}, but not {{range or .repos .others}}.
+var testFuncs = map[string]bool{"not": true, "len": true, "empty": true}
 
 // named lists the functions whose first argument names something the compiler checks.
 func (a *analyzer) named(fn string) (uses *[]Use, dynamic *bool) {
@@ -441,10 +470,18 @@ func (a *analyzer) named(fn string) (uses *[]Use, dynamic *bool) {
 	return nil, nil
 }
 
-func (a *analyzer) command(cmd *parse.CommandNode, cur dots, kind UseKind) {
+func (a *analyzer) command(cmd *parse.CommandNode, cur dots, kind UseKind, piped dots, hasPiped bool) {
+	argKind := kind
 	if len(cmd.Args) != 1 {
-		kind = UseOther
+		argKind = UseOther
 	}
+	if id, ok := firstIdent(cmd); ok && len(cmd.Args) > 1 {
+		test := kind == UseCondition || kind == UseTest
+		if testFuncs[id.Ident] || (test && (id.Ident == "and" || id.Ident == "or")) {
+			argKind = UseTest
+		}
+	}
+	kind = argKind
 	// index X "name" reads variable or field name, as .name does; with a computed key it may read any of them.
 	if len(cmd.Args) >= 3 && isIdent(cmd.Args[0], "index") {
 		if base := a.evalNode(cmd.Args[1], cur); slices.ContainsFunc(base, func(d dot) bool { return d.kind != dotVar }) {
@@ -487,16 +524,20 @@ func (a *analyzer) command(cmd *parse.CommandNode, cur dots, kind UseKind) {
 			}
 		}
 	}
-	// where "FIELD" … and sortBy "FIELD" … read FIELD of the records they are given, as {{.FIELD}} in a range
-	// over them does: the compiler checks it is declared.
-	if len(cmd.Args) >= 2 && (isIdent(cmd.Args[0], "where") || isIdent(cmd.Args[0], "sortBy")) {
+	// where "FIELD" … (whereNot, whereNotEmpty) and sortBy "FIELD" … read FIELD of the records they are given, as
+	// {{.FIELD}} in a range over them does: the compiler checks it is declared.
+	if id, ok := firstIdent(cmd); ok && len(cmd.Args) >= 2 && fieldFirst[id.Ident] {
 		if lit, ok := cmd.Args[1].(*parse.StringNode); ok {
-			n := collectionArity[cmd.Args[0].(*parse.IdentifierNode).Ident]
-			if len(cmd.Args)-1 == n {
-				for _, d := range a.evalNode(cmd.Args[n], cur) {
-					if d.kind == dotVar {
-						a.read(dot{kind: dotItem, name: d.name}, lit.Text, int(lit.Pos), int(lit.Pos)+len(lit.Quoted), UseOther)
-					}
+			var list dots
+			switch n := collectionArity[id.Ident]; {
+			case len(cmd.Args)-1 == n:
+				list = a.evalNode(cmd.Args[n], cur)
+			case len(cmd.Args) == n && hasPiped:
+				list = piped // {{.issues | sortBy "prio"}}
+			}
+			for _, d := range list {
+				if d.kind == dotVar {
+					a.read(dot{kind: dotItem, name: d.name, path: d.path}, lit.Text, int(lit.Pos), int(lit.Pos)+len(lit.Quoted), UseOther)
 				}
 			}
 		}
@@ -575,14 +616,29 @@ func (a *analyzer) arg(n parse.Node, cur dots, kind UseKind) {
 		}
 		a.arg(n.Node, cur, UseOther)
 	case *parse.PipeNode:
-		a.pipe(n, cur, UseOther)
+		if kind != UseTest {
+			kind = UseOther
+		}
+		a.pipe(n, cur, kind) // (or .a .b) under not is a test too
 	case *parse.IdentifierNode:
 		// A function named anywhere in a pipeline is called, first word or not: {{tools}}, {{printf "%s" tools}}.
-		if n.Ident == "tools" {
+		switch n.Ident {
+		case "tools":
 			off, end := a.clamp(int(n.Pos), int(n.Pos)+len(n.Ident))
 			a.uses.Tools = append(a.uses.Tools, Use{Name: n.Ident, Off: off, End: end})
+		case "dict", "set":
+			a.dicts = true
 		}
 	}
+}
+
+// firstIdent returns the function a command calls: its first word, when that is an identifier.
+func firstIdent(cmd *parse.CommandNode) (*parse.IdentifierNode, bool) {
+	if len(cmd.Args) == 0 {
+		return nil, false
+	}
+	id, ok := cmd.Args[0].(*parse.IdentifierNode)
+	return id, ok
 }
 
 func isIdent(n parse.Node, name string) bool {

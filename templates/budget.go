@@ -85,6 +85,9 @@ func (e *rangeError) Error() string {
 // what one iteration costs.
 func (f *funcs) rangeOver(off, decls, breaks, weight int, v any) (any, error) {
 	st := f.st
+	if d, ok := v.(Dict); ok {
+		return f.rangeDict(off, decls, weight, d)
+	}
 	rv := reflect.ValueOf(v)
 	var n int64
 	switch rv.Kind() {

@@ -67,7 +67,7 @@ func (w *limitedBuilder) write(p []byte) {
 }
 
 // FuncNames lists the functions promptc adds to text/template's builtins (docs/reference.md, functions).
-var FuncNames = []string{"bullets", "const", "contains", "default", "dropped", "first", "hasPrefix", "hasSuffix", "join", "json", "last", "lookup", "lower", "matches", "quote", "ref", "regexReplaceAll", "replace", "sortBy", "title", "tools", "trim", "trimPrefix", "trimSuffix", "upper", "where"}
+var FuncNames = []string{"bullets", "const", "contains", "default", "dropped", "first", "hasPrefix", "hasSuffix", "join", "json", "last", "lookup", "lower", "matches", "quote", "ref", "regexReplaceAll", "replace", "sortBy", "title", "tools", "trim", "trimPrefix", "trimSuffix", "upper", "where", "whereNot", "whereNotEmpty"}
 
 // Consts are the project's constants as a body reads them: Text holds the text constants (read with const), Tables
 // the lookup tables (read with lookup), each a table of strings by key. A name is in one map at most. Markers are
@@ -119,11 +119,13 @@ type funcs struct {
 	env    Env
 	st     *execState // nil outside a budgeted execution
 	p      printer
+	dicts  map[uintptr]*dictInfo // the dicts this execution made (see Dict), by their map's address
 }
 
 // bind sets f up for one execution writing to out (nil: none, when idle).
 func (f *funcs) bind(env Env, out *limitedBuilder, marks *[]valueMark) {
 	f.env = env
+	f.dicts = nil
 	f.p = printer{markers: f.consts.Markers, level: env.Level, out: out, marks: marks}
 	if out != nil {
 		f.st = newExecState()
@@ -138,6 +140,7 @@ func (f *funcs) execMap() template.FuncMap {
 	fm := f.Map()
 	fm[rangeFunc] = f.rangeOver
 	fm[printFunc] = f.p.printAny
+	fm[dictPrintFunc] = f.printDict
 	f.addPrinting(fm)
 	fm[blockTitleFunc] = f.title
 	return fm
@@ -146,7 +149,7 @@ func (f *funcs) execMap() template.FuncMap {
 // Map returns the function map of f. The parse-time map (see Parse) holds every name a body may call; an execution
 // that needs its own environment or budget replaces them all with its own (see Execute).
 func (f *funcs) Map() template.FuncMap {
-	return f.withLists(template.FuncMap{
+	m := f.withLists(template.FuncMap{
 		"const":           f.constant,
 		"lookup":          f.lookup,
 		"ref":             f.ref,
@@ -177,10 +180,16 @@ func (f *funcs) Map() template.FuncMap {
 		"regexReplaceAll": f.regexReplaceAll,
 		"default":         byDefault,
 		"where":           f.where,
+		"whereNot":        f.whereNot,
+		"whereNotEmpty":   f.whereNotEmpty,
 		"sortBy":          f.sortBy,
 		"first":           first,
 		"last":            last,
+		"empty":           empty,
 	})
+	withArith(m)
+	f.withSets(m)
+	return m
 }
 
 // result is every function's last step: a result over MaxOutput is an error, and within a budgeted execution its
@@ -472,7 +481,13 @@ func (f *funcs) json(v any) (any, error) {
 	if n := jsonFloor(v, 0, 0); n > MaxOutput {
 		return "", f.room("json", n)
 	}
+	raw := v
+	v, keyTrust, err := f.undict(v)
+	if err != nil {
+		return "", err
+	}
 	esc, trust := f.p.escaped(v)
+	trust = stricter(trust, keyTrust)
 	s, err := JSON(esc)
 	if err != nil {
 		return "", err
@@ -480,7 +495,7 @@ func (f *funcs) json(v any) (any, error) {
 	if trust == blocks.Trusted || s == "" {
 		return f.result("json", s)
 	}
-	return f.resultAny("json", Mixed{text: s, json: v, trust: trust, marks: []span{{0, len(s), trust}}})
+	return f.resultAny("json", Mixed{text: s, json: raw, trust: trust, marks: []span{{0, len(s), trust}}})
 }
 
 // jsonFloor adds to n a lower bound of the size of v's JSON encoding, from the strings it holds, for the shapes that
@@ -559,6 +574,9 @@ func (f *funcs) printf(formatV any, args ...any) (any, error) {
 	if err := f.room("printf", printfFloor(format, args)); err != nil {
 		return "", err
 	}
+	if err := noDicts("printf", args); err != nil {
+		return "", err
+	}
 	if _, trust, _ := textOf(formatV); trust != blocks.Trusted {
 		// A format that is itself a value: its result is computed from it, and escaped as it is.
 		return f.resultAny("printf", tagged(fmt.Sprintf(format, rawArgs(args)...), stricter(trust, argsTrust(args))))
@@ -569,6 +587,9 @@ func (f *funcs) printf(formatV any, args ...any) (any, error) {
 // formatted runs a formatting function on args twice when they hold values: with each value escaped (what prints)
 // and with each as it was (what a further function sees).
 func (f *funcs) formatted(name string, format func([]any) string, args []any) (any, error) {
+	if err := noDicts(name, args); err != nil {
+		return "", err
+	}
 	wrapped := make([]any, len(args))
 	trust := blocks.Trusted
 	for i, a := range args {
@@ -604,6 +625,9 @@ func argsTrust(args []any) blocks.Trust {
 // their arguments. Escaping never shortens it, so its size is checked first.
 // The result is computed from the values before escaping and escaped by their strictest trust when printed.
 func (f *funcs) escaperText(name string, args []any) (string, blocks.Trust, error) {
+	if err := noDicts(name, args); err != nil {
+		return "", 0, err
+	}
 	if len(args) == 1 {
 		if s, trust, ok := textOf(args[0]); ok {
 			return s, trust, f.room(name, len(s))
@@ -644,6 +668,16 @@ func (f *funcs) urlquery(args ...any) (any, error) {
 // under missingkey=error semantics, reading a variable that is not there must fail, however it is spelled.
 func index(item any, keys ...any) (any, error) {
 	for _, k := range keys {
+		if d, ok := item.(Dict); ok {
+			name, _, isText := textOf(k)
+			if !isText {
+				return nil, fmt.Errorf("index: a dict is indexed by a string, not %s", describe(k))
+			}
+			if item, ok = d[name]; !ok {
+				return nil, fmt.Errorf("index: the dict has no key %q; test for one with hasKey", name)
+			}
+			continue
+		}
 		if m, ok := item.(map[string]any); ok {
 			name, isName := k.(string)
 			if !isName {

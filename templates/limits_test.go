@@ -257,7 +257,7 @@ func TestPrepareErrors(t *testing.T) {
 		want string
 	}{
 		{name: "string got int", v: typed(blocks.TypeString), in: 1, want: `variable "x" is a string, so its value must be a string, not an int`},
-		{name: "text got bool", v: typed(blocks.TypeText), in: true, want: `variable "x" is a text, so its value must be a string, not a bool`},
+		{name: "text got bool", v: typed(blocks.TypeText), in: true, want: `variable "x" is text, so its value must be a string, not a bool`},
 		{name: "string got list", v: typed(blocks.TypeString), in: []any{"a"}, want: `variable "x" is a string, so its value must be a string, not a []any`},
 		{name: "list got int", v: typed(blocks.TypeList), in: 1, want: `variable "x" is a list, so its value must be a []string (or a []any of strings), not an int`},
 		{name: "list got []int", v: typed(blocks.TypeList), in: []int{1}, want: `variable "x" is a list, so its value must be a []string (or a []any of strings), not a []int`},

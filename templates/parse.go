@@ -155,6 +155,7 @@ func (p *Parser) rootFuncs() template.FuncMap {
 	f.bind(Env{}, nil, nil)
 	fm := f.Map()
 	fm[printFunc] = f.p.printAny
+	fm[dictPrintFunc] = f.printDict
 	f.addPrinting(fm)
 	return fm
 }
@@ -240,6 +241,9 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 		})
 	}
 	rewritePrints(t.Tree.Root, c.Plain)
+	if a.dicts {
+		renamePrints(t.Tree.Root) // a dict printed whole is an error (see Dict)
+	}
 	body.whole = readsWhole(t.Tree.Root)
 	if tree, keys := printedTree(t.Tree); tree != nil {
 		pt, err := addPrinted(root, b.ID, tree)
@@ -249,7 +253,7 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	}
 	u := body.Uses
 	body.callsEnv = len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 || u.DynamicRef || u.DynamicTitle || u.DynamicDropped
-	body.perExecution = a.hasRange || body.callsEnv
+	body.perExecution = a.hasRange || body.callsEnv || a.dicts
 	return body, nil
 }
 

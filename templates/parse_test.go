@@ -167,6 +167,12 @@ func FuzzParse(f *testing.F) {
 		`{{lookup "t" .k "d"}}{{title "x"}}{{dropped "l"}}{{trim .s}}`, "{{range 9223372036854775807}}{{end}}",
 		"{{range $i := 100000}}{{if eq $i 3}}{{break}}{{end}}{{end}}", `{{printf "%*d" 999999 1}}`,
 		`{{define "x"}}{{end}}`, `{{/* c */}}{{.a.b}}{{(.).c}}{{index . "d"}}`, "{{with $x := .}}{{$x.y}}{{end}}",
+		// The arithmetic, set and dict functions (docs/reference.md, "Arithmetic", "Sets and dicts").
+		`{{add 9223372036854775807 1}}{{div 1 0}}{{mod -9223372036854775808 -1}}{{max 1 2 3}}{{sub 1 (mul 2 3)}}`,
+		`{{$d := dict .k 1 "x" .s}}{{$_ := set $d .k .l}}{{range $k, $v := $d}}{{$k}}{{$v}}{{end}}{{json $d}}{{$d}}`,
+		`{{range uniq .l}}{{.}}{{end}}{{has .k .l}}{{hasKey (first .repos) "url"}}{{empty .repos}}`,
+		`{{range whereNot "url" "u" .repos}}{{.url}}{{end}}{{range .repos | whereNotEmpty "url"}}{{end}}`,
+		`{{if or .x (not (and .l .s))}}{{len .repos}}{{end}}`,
 	} {
 		f.Add(body)
 	}

@@ -13,6 +13,49 @@ const printFunc = "promptcPrint"
 // title of block id. Every other call of title is the text function title S.
 const blockTitleFunc = "promptcBlockTitle"
 
+// dictPrintFunc is what printFunc becomes in a body that calls dict or set (funcs.printDict): it prints as
+// printFunc does, and refuses a dict, which only such a body can hold. It is in no parse-time function map.
+const dictPrintFunc = "promptcPrintDict"
+
+// renamePrints makes every printFunc command under n call dictPrintFunc instead.
+func renamePrints(n parse.Node) {
+	var pipe func(p *parse.PipeNode)
+	var walk func(n parse.Node)
+	pipe = func(p *parse.PipeNode) {
+		if p == nil {
+			return
+		}
+		for _, c := range p.Cmds {
+			if len(c.Args) == 1 && isIdent(c.Args[0], printFunc) {
+				c.Args[0] = parse.NewIdentifier(dictPrintFunc).SetPos(c.Args[0].Position())
+			}
+		}
+	}
+	walk = func(n parse.Node) {
+		switch n := n.(type) {
+		case *parse.ListNode:
+			if n == nil {
+				return
+			}
+			for _, c := range n.Nodes {
+				walk(c)
+			}
+		case *parse.ActionNode:
+			pipe(n.Pipe)
+		case *parse.IfNode:
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.WithNode:
+			walk(n.List)
+			walk(n.ElseList)
+		case *parse.RangeNode:
+			walk(n.List)
+			walk(n.ElseList)
+		}
+	}
+	walk(n)
+}
+
 // rewritePrints appends printFunc to the pipeline of every action that prints a value that may need escaping, and
 // renames title "id" to blockTitleFunc. plain names the variables whose values print as they are (trusted strings
 // and lists, bools, ints): an action that prints only those, literals and the author's text (const, ref, …) needs
@@ -136,7 +179,9 @@ func authorPipe(p *parse.PipeNode, top dotAt, plain map[string]bool) bool {
 // comparison, len, not, and the tests of docs/reference.md's text functions.
 var authorFuncs = map[string]bool{"const": true, "ref": true, blockTitleFunc: true, "tools": true, "dropped": true,
 	"len": true, "eq": true, "ne": true, "lt": true, "le": true, "gt": true, "ge": true, "not": true,
-	"hasPrefix": true, "hasSuffix": true, "contains": true, "matches": true}
+	"hasPrefix": true, "hasSuffix": true, "contains": true, "matches": true,
+	"add": true, "sub": true, "mul": true, "div": true, "mod": true, "max": true, "min": true,
+	"has": true, "hasKey": true, "empty": true}
 
 func authorCommand(c *parse.CommandNode, top dotAt, plain map[string]bool) bool {
 	if len(c.Args) == 0 {
@@ -146,6 +191,8 @@ func authorCommand(c *parse.CommandNode, top dotAt, plain map[string]bool) bool 
 		switch {
 		case authorFuncs[id.Ident]:
 			return true
+		case id.Ident == "dict" || id.Ident == "set":
+			return false // a dict printed whole is an error, even of the author's text (see Dict)
 		case id.Ident == "lookup":
 			return len(c.Args) == 3 // an entry; a default may be a value
 		}
@@ -209,9 +256,9 @@ func checkCalls(n parse.Node) []callError {
 						errs = append(errs, callError{int(lit.Pos), int(lit.Pos) + len(lit.Quoted), fmt.Sprintf("%s: invalid regular expression %s: %v", id.Ident, lit.Quoted, err)})
 					}
 				}
-			case "where", "sortBy":
+			case "where", "whereNot", "whereNotEmpty", "sortBy":
 				if _, isLit := nthString(args, 0); !isLit {
-					form := map[string]string{"where": `where "FIELD" VALUE LIST`, "sortBy": `sortBy "FIELD" LIST`}[id.Ident]
+					form := map[string]string{"where": `where "FIELD" VALUE LIST`, "whereNot": `whereNot "FIELD" VALUE LIST`, "whereNotEmpty": `whereNotEmpty "FIELD" LIST`, "sortBy": `sortBy "FIELD" LIST`}[id.Ident]
 					errs = append(errs, callError{int(id.Pos), int(id.Pos) + len(id.Ident), fmt.Sprintf("%s takes the field's name first, as a string literal: {{%s}}", id.Ident, form)})
 				}
 			}

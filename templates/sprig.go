@@ -258,11 +258,29 @@ func field(fn, name string, r map[string]any) (any, error) {
 // where is where FIELD VALUE LIST: the records of LIST whose FIELD equals VALUE, in order. Text compares as it was
 // given, before escaping; ints and bools by value.
 func (f *funcs) where(fieldV, value, list any) (any, error) {
+	return f.filter("where", `where "FIELD" VALUE LIST`, fieldV, list, func(v any) bool { return equal(v, value) })
+}
+
+// whereNot is whereNot FIELD VALUE LIST: the records of LIST whose FIELD does not equal VALUE, in order; where's
+// complement.
+func (f *funcs) whereNot(fieldV, value, list any) (any, error) {
+	return f.filter("whereNot", `whereNot "FIELD" VALUE LIST`, fieldV, list, func(v any) bool { return !equal(v, value) })
+}
+
+// whereNotEmpty is whereNotEmpty FIELD LIST: the records of LIST whose FIELD is not empty (see empty: "", 0, false,
+// no records, a record with every field empty), in order.
+func (f *funcs) whereNotEmpty(fieldV, list any) (any, error) {
+	return f.filter("whereNotEmpty", `whereNotEmpty "FIELD" LIST`, fieldV, list, func(v any) bool { return !empty(v) })
+}
+
+// filter returns the records of list whose field named by fieldV keep holds for, in order; form is fn's signature
+// for messages.
+func (f *funcs) filter(fn, form string, fieldV, list any, keep func(any) bool) (any, error) {
 	name, _, ok := textOf(fieldV)
 	if !ok {
-		return nil, fmt.Errorf("where takes a field name first (where \"FIELD\" VALUE LIST), not %s", blocks.DescribeValue(fieldV))
+		return nil, fmt.Errorf("%s takes a field name first (%s), not %s", fn, form, blocks.DescribeValue(fieldV))
 	}
-	records, err := recordList("where", list)
+	records, err := recordList(fn, list)
 	if err != nil {
 		return nil, err
 	}
@@ -273,11 +291,11 @@ func (f *funcs) where(fieldV, value, list any) (any, error) {
 	}
 	var kept []map[string]any
 	for _, r := range records {
-		v, err := field("where", name, r)
+		v, err := field(fn, name, r)
 		if err != nil {
 			return nil, err
 		}
-		if equal(v, value) {
+		if keep(v) {
 			kept = append(kept, r)
 		}
 	}

@@ -29,6 +29,11 @@ func sprigData() map[string]any {
 		"n":       0,
 		"task":    "issue",
 		"untrust": Untrusted("Mixed Case"),
+		"tasks": []map[string]any{
+			{"id": "t1", "note": Untrusted("read me"), "prio": 0, "done": false},
+			{"id": "t2", "note": Untrusted(""), "prio": 3, "done": false},
+			{"id": "t3", "note": Untrusted("x"), "prio": 1, "done": true},
+		},
 	}
 }
 
@@ -68,6 +73,17 @@ func TestTextFunctions(t *testing.T) {
 		{"where", `{{range where "status" "open" .issues}}{{.id}} {{end}}`, "B-2 C-3 "},
 		{"where int", `{{range where "prio" 10 .issues}}{{.id}}{{end}}`, "A-1"},
 		{"where none", `{{with where "status" "gone" .issues}}some{{else}}none{{end}}`, "none"},
+		{"whereNot", `{{range whereNot "status" "open" .issues}}{{.id}} {{end}}`, "A-1 "},
+		{"whereNot int", `{{range whereNot "prio" 10 .issues}}{{.id}} {{end}}`, "B-2 C-3 "},
+		{"whereNot compares before escaping", `{{range .issues | whereNot "id" "B-2"}}{{.id}} {{end}}`, "A-1 C-3 "},
+		{"whereNot of a type that never matches keeps all", `{{len (whereNot "prio" "10" .issues)}}`, "3"},
+		{"whereNot none left", `{{with whereNot "status" "" .none}}some{{else}}none{{end}}`, "none"},
+		{"whereNot then first", `{{(first (whereNot "status" "open" .issues)).id}}`, "A-1"},
+		{"whereNotEmpty", `{{range whereNotEmpty "note" .tasks}}{{.id}} {{end}}`, "t1 t3 "},
+		{"whereNotEmpty int", `{{range whereNotEmpty "prio" .tasks}}{{.id}} {{end}}`, "t2 t3 "},
+		{"whereNotEmpty bool", `{{range .tasks | whereNotEmpty "done"}}{{.id}} {{end}}`, "t3 "},
+		{"whereNotEmpty of none", `[{{range whereNotEmpty "id" .none}}x{{end}}]`, "[]"},
+		{"whereNotEmpty then first of none", `[{{(first (whereNotEmpty "id" .none)).id}}]`, "[]"},
 		{"sortBy bytes", `{{range sortBy "id" .issues}}{{.id}} {{end}}`, "A-1 B-2 C-3 "},
 		{"sortBy int", `{{range sortBy "prio" .issues}}{{.prio}} {{end}}`, "1 2 10 "},
 		{"sortBy stable", `{{range sortBy "status" .issues}}{{.id}} {{end}}`, "A-1 B-2 C-3 "},
@@ -116,6 +132,10 @@ func TestTextFunctionErrors(t *testing.T) {
 			`templates/t.md:1:6: block "b": matches takes its regular expression first, as a string literal: {{matches "RE" S}}`},
 		{"where field not a literal", `{{range where .f "open" .issues}}{{end}}`,
 			`templates/t.md:1:9: block "b": where takes the field's name first, as a string literal: {{where "FIELD" VALUE LIST}}`},
+		{"whereNot field not a literal", `{{range whereNot .f "open" .issues}}{{end}}`,
+			`templates/t.md:1:9: block "b": whereNot takes the field's name first, as a string literal: {{whereNot "FIELD" VALUE LIST}}`},
+		{"whereNotEmpty field not a literal", `{{range whereNotEmpty .f .issues}}{{end}}`,
+			`templates/t.md:1:9: block "b": whereNotEmpty takes the field's name first, as a string literal: {{whereNotEmpty "FIELD" LIST}}`},
 		{"replace wrong order", `{{replace .x "a" "b"}}`,
 			`templates/t.md:1:3: block "b": replace takes its arguments in sprig's order, the text last (replace OLD NEW S): here a literal comes last and a value before it; write {{.x | replace …}}`},
 		{"hasPrefix wrong order", `{{if hasPrefix .x "#"}}{{end}}`,
@@ -175,7 +195,7 @@ func TestFunctionMarks(t *testing.T) {
 // TestCollectionUses: where and sortBy read their field of the records they are given, and what they, first and
 // last give is followed, so that the compiler checks every field read from it.
 func TestCollectionUses(t *testing.T) {
-	b, diags := Parse(block(`{{range where "status" "open" .issues}}{{.id}}{{end}}{{range .issues | sortBy "prio"}}{{.title}}{{end}}{{(first .issues).url}}{{with last (sortBy "x" .issues)}}{{.y}}{{end}}`, false), testConsts)
+	b, diags := Parse(block(`{{range where "status" "open" .issues}}{{.id}}{{end}}{{range .issues | sortBy "prio"}}{{.title}}{{end}}{{(first .issues).url}}{{with last (sortBy "x" .issues)}}{{.y}}{{end}}{{range whereNot "a" 1 .issues}}{{.b}}{{end}}{{range .issues | whereNotEmpty "c"}}{{.d}}{{end}}`, false), testConsts)
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -183,7 +203,7 @@ func TestCollectionUses(t *testing.T) {
 	for _, f := range b.Uses.Fields {
 		got = append(got, f.Var+"."+f.Name)
 	}
-	if want := "issues.status issues.id issues.title issues.url issues.x issues.y"; strings.Join(got, " ") != want {
+	if want := "issues.status issues.id issues.prio issues.title issues.url issues.x issues.y issues.a issues.b issues.c issues.d"; strings.Join(got, " ") != want {
 		t.Errorf("fields = %q, want %q", strings.Join(got, " "), want)
 	}
 }

@@ -7,8 +7,9 @@ import (
 	"github.com/promptc/promptc/usage"
 )
 
-// FuzzRead: no log makes Read panic, every non-blank line is counted or reported, and no bucket holds more cache
-// tokens than input.
+// FuzzRead: no log makes Read panic, every non-blank line is counted or reported (the first MaxDiagnostics each by a
+// diagnostic, the rest by one that counts them), no bucket holds more cache tokens than input, and no count is
+// negative.
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{
 		`{"id":"a","type":"message","usage":{"input_tokens":5,"cache_read_input_tokens":3,"output_tokens":1}}`,
@@ -18,6 +19,10 @@ func FuzzRead(f *testing.F) {
 		`{"id":"x", oops}`,
 		`{"usage":{"prompt_tokens":1e3}}`,
 		`{"usage":{"input_tokens":-1}}`,
+		`{"usage":{"input_tokens":9223372036854775807,"cache_read_input_tokens":1}}`,
+		`{"usage":{"input_tokens":1},"usage":{"input_tokens":2}}` + "\n" + `{"usage":{"input_tokens":1},"Usage":{"input_tokens":2}}`,
+		`{"id":"a","usage":{"input_tokens":5000000000000000000}}` + "\n" + `{"id":"b","usage":{"input_tokens":5000000000000000000}}`,
+		strings.Repeat("junk\n", 120),
 	} {
 		f.Add(s)
 	}
@@ -27,12 +32,16 @@ func FuzzRead(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(diags) != tally.Skipped {
+		want := min(tally.Skipped, usage.MaxDiagnostics)
+		if tally.Skipped > usage.MaxDiagnostics {
+			want++
+		}
+		if len(diags) != want {
 			t.Fatalf("%d diagnostics for %d skipped lines", len(diags), tally.Skipped)
 		}
 		for _, k := range tally.Buckets() {
 			c := tally.Counts(k)
-			if c.CacheReadTokens+c.CacheWriteTokens > c.InputTokens || c.CacheReadTokens < 0 {
+			if c.CacheReadTokens > c.InputTokens-c.CacheWriteTokens || min(c.InputTokens, c.CacheReadTokens, c.CacheWriteTokens, c.OutputTokens, c.CacheWrite1hTokens) < 0 {
 				t.Fatalf("%v: %+v", k, c)
 			}
 		}

@@ -3,7 +3,9 @@ package usage
 import (
 	"fmt"
 	"io"
+	"math"
 	"slices"
+	"strconv"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/internal/plural"
@@ -18,7 +20,7 @@ type Prediction struct {
 	Provider string `json:"provider"`
 	Model    string `json:"model"`
 	Task     string `json:"task"`
-	// Real and Predicted are hit rates; Below is Real < Predicted.
+	// Real and Predicted are hit rates; Below is set when Real is more than Tolerance under Predicted.
 	Real      float64 `json:"real"`
 	Predicted float64 `json:"predicted"`
 	Below     bool    `json:"below"`
@@ -26,6 +28,36 @@ type Prediction struct {
 	Turns []TurnPrediction `json:"turns,omitempty"`
 	// Skipped says why no prediction was made ("" when one was).
 	Skipped string `json:"skipped,omitempty"`
+	// why is Skipped before its names are quoted, for each report format to quote them its way.
+	why reason
+}
+
+// Tolerance is how far, as a hit rate, a real rate may fall under the prediction before Predict marks it Below: 1
+// percentage point. The prediction counts o200k tokens where the provider counts with its own tokenizer, and a log
+// sends what the fixtures only sketch, so that a rate a hair under the prediction says nothing.
+const Tolerance = 0.01
+
+// below reports whether real is more than Tolerance under predicted, compared in hundredths of a point (the four
+// decimals rates are rounded to), so that a rate exactly 1.0 point under is not below, whatever the float64
+// rounding of the difference.
+func below(real, predicted float64) bool {
+	bp := func(f float64) int64 { return int64(math.Round(f * 10000)) }
+	return bp(predicted)-bp(real) > bp(Tolerance)
+}
+
+// reason is why a bucket was not predicted: a format with a %s for each name, and the names (from the log or the
+// project).
+type reason struct {
+	format string
+	names  []string
+}
+
+func (r reason) text(quote func(string) string) string {
+	args := make([]any, len(r.names))
+	for i, n := range r.names {
+		args[i] = quote(n)
+	}
+	return fmt.Sprintf(r.format, args...)
 }
 
 // TurnPrediction is one turn's real and predicted hit rate: the requests of that turn number, over every session.
@@ -45,7 +77,7 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 	if counter == nil {
 		counter = tokens.New(tokens.O200k)
 	}
-	r.Predictions = nil
+	r.Predictions, r.Tolerance = nil, Tolerance
 	// A task's replays are the same whatever the model: rendered once, for the first bucket of the task, however
 	// many providers and models the log holds it under.
 	replays := map[string][]projection.Replay{}
@@ -56,8 +88,8 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 		if err != nil {
 			return err
 		}
-		if why != "" {
-			p.Skipped = why
+		if why.format != "" {
+			p.Skipped, p.why = why.text(strconv.Quote), why
 			r.Predictions = append(r.Predictions, p)
 			continue
 		}
@@ -67,7 +99,7 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 		}
 		layout := sim.Layouts[i]
 		p.Predicted = layout.Total.HitRate
-		p.Below = p.Real < p.Predicted
+		p.Below = below(p.Real, p.Predicted)
 		perTurn := map[int]*Counts{}
 		for _, u := range layout.Turns {
 			c := perTurn[u.Turn]
@@ -88,7 +120,7 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 		for _, n := range turns {
 			real := row.Turns[n]
 			tp := TurnPrediction{Turn: n, Requests: real.Requests, Real: real.HitRate(), Predicted: perTurn[n].HitRate()}
-			tp.Below = tp.Real < tp.Predicted
+			tp.Below = below(tp.Real, tp.Predicted)
 			p.Turns = append(p.Turns, tp)
 		}
 		r.Predictions = append(r.Predictions, p)
@@ -99,39 +131,42 @@ func Predict(r *Report, prog *assemble.Program, cat *projection.Catalog, counter
 // simulate replays row's task under row's model; why says why it cannot. replays holds each task's replays once
 // rendered.
 func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter *tokens.Counter,
-	replays map[string][]projection.Replay) (*projection.Simulation, string, error) {
+	replays map[string][]projection.Replay) (*projection.Simulation, reason, error) {
 	if row.Task == "" {
-		return nil, "the log names no task (the wrapper's \"task\")", nil
+		return nil, reason{format: "the log names no task (the wrapper's \"task\")"}, nil
 	}
 	if !slices.Contains(prog.Project.Tasks, row.Task) {
-		return nil, fmt.Sprintf("the project has no task %q", row.Task), nil
+		return nil, reason{"the project has no task %s", []string{row.Task}}, nil
 	}
 	rt, ok := ratesFor(cat, row.Provider, row.Model)
 	if !ok {
-		return nil, fmt.Sprintf("no model table row for %s %q", row.Provider, row.Model), nil
+		// The provider is one of blocks.Providers (ParseLine refuses any other); the model is the log's.
+		return nil, reason{"no model table row for " + row.Provider + " %s", []string{row.Model}}, nil
 	}
 	sessions, ok := replays[row.Task]
 	if !ok {
 		for _, f := range projection.ReplayFixtures(prog.Project, row.Task) {
 			s, err := projection.FixtureReplay(prog, row.Task, f)
 			if err != nil {
-				return nil, "", err
+				return nil, reason{}, err
 			}
 			sessions = append(sessions, s)
 		}
 		replays[row.Task] = sessions
 	}
 	if len(sessions) == 0 {
-		return nil, fmt.Sprintf("no fixture renders task %q with [[turn]] entries", row.Task), nil
+		return nil, reason{"no fixture renders task %s with [[turn]] entries", []string{row.Task}}, nil
 	}
 	sim, err := projection.Simulate(sessions, projection.Options{Model: rt.Row, Counter: counter})
 	if err != nil {
-		return nil, "", err
+		return nil, reason{}, err
 	}
-	return sim, "", nil
+	return sim, reason{}, nil
 }
 
-func (r *Report) writePredictions(w io.Writer, markdown bool) error {
+// writePredictions prints the predictions under the table, names quoted by quote, as a Markdown list when markdown
+// is set.
+func (r *Report) writePredictions(w io.Writer, quote func(string) string, markdown bool) error {
 	if len(r.Predictions) == 0 {
 		return nil
 	}
@@ -139,14 +174,23 @@ func (r *Report) writePredictions(w io.Writer, markdown bool) error {
 	if markdown {
 		bullet, sub = "- ", "  - "
 	}
-	fmt.Fprintln(w, "\nPrediction (promptc simulate, the project's fixtures):")
+	_, err := fmt.Fprintf(w, "\nPrediction (promptc simulate, the project's fixtures; BELOW: more than %.1f point under it):\n", Tolerance*100)
 	for _, p := range r.Predictions {
-		name := fmt.Sprintf("%s %s, task %s", p.Provider, p.Model, p.Task)
+		name := fmt.Sprintf("%s %s, task %s", quote(p.Provider), quote(p.Model), quote(p.Task))
 		if p.Task == "" {
-			name = fmt.Sprintf("%s %s, no task", p.Provider, p.Model)
+			name = fmt.Sprintf("%s %s, no task", quote(p.Provider), quote(p.Model))
 		}
 		if p.Skipped != "" {
-			fmt.Fprintf(w, "%s%s: not predicted: %s\n", bullet, name, p.Skipped)
+			why := p.Skipped
+			if p.why.format != "" {
+				why = p.why.text(func(s string) string {
+					if markdown {
+						return quote(s)
+					}
+					return strconv.Quote(s)
+				})
+			}
+			fmt.Fprintf(w, "%s%s: not predicted: %s\n", bullet, name, why)
 			continue
 		}
 		fmt.Fprintf(w, "%s%s: real %s, predicted %s%s\n", bullet, name, percent(p.Real), percent(p.Predicted), verdict(p.Below, p.Real, p.Predicted))
@@ -155,7 +199,7 @@ func (r *Report) writePredictions(w io.Writer, markdown bool) error {
 				percent(t.Real), percent(t.Predicted), verdict(t.Below, t.Real, t.Predicted))
 		}
 	}
-	return nil
+	return err
 }
 
 func verdict(below bool, real, predicted float64) string {

@@ -3,10 +3,13 @@ package usage
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/jsondup"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // Provider names, as the model table (docs/providers.md) and promptc project spell them. A response's provider is
@@ -122,7 +125,10 @@ type geminiUsage struct {
 // ParseLine reads one log line: a provider's response body, or a wrapper object {"response": body, "request_id",
 // "task", "turn", "time", "model", "provider"}. The provider is the wrapper's when it names one, else told from
 // the body's usage fields (and, among the OpenAI-compatible APIs, from DeepSeek's own fields or the model's name).
-// The error says what is wrong; a syntax error is a *json.SyntaxError, so that a reader can place it.
+// The error says what is wrong; a syntax error is a *json.SyntaxError and a key an object holds twice a
+// *jsondup.Error (keys that differ only in case are one where encoding/json reads them into one field), so that a
+// reader can place them. A count that is negative, or a sum of counts (Anthropic's input, say) past the most an int
+// holds, is refused: no response holds one, and a wrapped sum would count negative tokens.
 func ParseLine(data []byte) (Record, error) {
 	var l line
 	if parseFast(data, &l) == nil {
@@ -135,6 +141,9 @@ func ParseLine(data []byte) (Record, error) {
 	l = line{}
 	if err := json.Unmarshal(data, &l); err != nil {
 		return Record{}, err
+	}
+	if dup := jsondup.Find(data, foldedKey); dup != nil {
+		return Record{}, dup
 	}
 	return l.record()
 }
@@ -173,26 +182,27 @@ func (l *line) record() (Record, error) {
 		return Record{}, fmt.Errorf("unknown provider %q: use anthropic, openai, dashscope, bedrock, gemini or deepseek", r.Provider)
 	}
 	u := body.Usage
+	var sum counter
 	switch shape {
 	case Gemini:
 		g := body.UsageMetadata
 		if g.PromptTokenCount != nil {
-			r.InputTokens = *g.PromptTokenCount + g.ToolUsePromptTokenCount
+			r.InputTokens = sum.of("input", *g.PromptTokenCount, g.ToolUsePromptTokenCount)
 		}
 		r.CacheReadTokens = g.CachedContentTokenCount
-		r.OutputTokens = g.CandidatesTokenCount + g.ThoughtsTokenCount
+		r.OutputTokens = sum.of("output", g.CandidatesTokenCount, g.ThoughtsTokenCount)
 	case Bedrock:
 		r.CacheReadTokens, r.CacheWriteTokens = u.CacheReadInputTokensB, u.CacheWriteInputTokens
-		r.InputTokens = *u.BedrockInputTokens + r.CacheReadTokens + r.CacheWriteTokens
+		r.InputTokens = sum.of("input", *u.BedrockInputTokens, r.CacheReadTokens, r.CacheWriteTokens)
 		for _, d := range u.CacheDetails {
 			if d.TTL == "1h" {
-				r.CacheWrite1hTokens += d.InputTokens
+				r.CacheWrite1hTokens = sum.of("one-hour cache-write", r.CacheWrite1hTokens, d.InputTokens)
 			}
 		}
 		r.OutputTokens = u.BedrockOutputTokens
 	case Anthropic:
 		r.CacheReadTokens, r.CacheWriteTokens = u.CacheReadInputTokens, u.CacheCreationInputTokens
-		r.InputTokens = *u.InputTokens + r.CacheReadTokens + r.CacheWriteTokens
+		r.InputTokens = sum.of("input", *u.InputTokens, r.CacheReadTokens, r.CacheWriteTokens)
 		if u.CacheCreation != nil {
 			r.CacheWrite1hTokens = u.CacheCreation.Ephemeral1h
 		}
@@ -209,15 +219,18 @@ func (l *line) record() (Record, error) {
 		r.OutputTokens = u.CompletionTokens
 		if d := u.PromptTokensDetails; d != nil {
 			r.CacheReadTokens = d.CachedTokens
-			r.CacheWriteTokens = d.CacheWriteTokens + d.CacheCreationInputTokens
+			r.CacheWriteTokens = sum.of("cache-write", d.CacheWriteTokens, d.CacheCreationInputTokens)
 		}
 		if u.PromptCacheHitTokens != nil {
 			// DeepSeek: every prompt token is a hit or a miss; a miss is billed as input, never as a write.
 			r.CacheReadTokens = *u.PromptCacheHitTokens
 			if u.PromptTokens == nil && u.PromptCacheMissTokens != nil {
-				r.InputTokens = r.CacheReadTokens + *u.PromptCacheMissTokens
+				r.InputTokens = sum.of("input", r.CacheReadTokens, *u.PromptCacheMissTokens)
 			}
 		}
+	}
+	if sum.err != nil {
+		return Record{}, sum.err
 	}
 	if shape == responsesShape {
 		shape = OpenAI
@@ -267,14 +280,36 @@ func (r Record) check() error {
 		n    int
 	}{{"input", r.InputTokens}, {"cache-read", r.CacheReadTokens}, {"cache-write", r.CacheWriteTokens}, {"output", r.OutputTokens}} {
 		if f.n < 0 {
-			return fmt.Errorf("%s token count is negative (%d)", f.name, f.n)
+			return fmt.Errorf("%s token count is negative (%s)", f.name, plural.Thousands(f.n))
 		}
 	}
-	if r.CacheReadTokens+r.CacheWriteTokens > r.InputTokens {
-		return fmt.Errorf("%d cache-read and %d cache-write tokens exceed the %d input tokens", r.CacheReadTokens, r.CacheWriteTokens, r.InputTokens)
+	if r.CacheReadTokens > r.InputTokens-r.CacheWriteTokens { // each is at least 0: no sum to wrap around
+		return fmt.Errorf("%s and %s exceed the %s", plural.Count(r.CacheReadTokens, "cache-read token"),
+			plural.Count(r.CacheWriteTokens, "cache-write token"), plural.Count(r.InputTokens, "input token"))
 	}
 	if r.CacheWrite1hTokens > r.CacheWriteTokens || r.CacheWrite1hTokens < 0 {
-		return fmt.Errorf("%d one-hour cache-write tokens, of %d written", r.CacheWrite1hTokens, r.CacheWriteTokens)
+		return fmt.Errorf("%s, of %s written", plural.Count(r.CacheWrite1hTokens, "one-hour cache-write token"), plural.Thousands(r.CacheWriteTokens))
 	}
 	return nil
+}
+
+// counter adds a record's counts from their parts, keeping the first problem: a negative part (which a sum would
+// hide), or a sum past the most an int holds.
+type counter struct{ err error }
+
+func (c *counter) of(what string, parts ...int) int {
+	n := 0
+	for _, p := range parts {
+		switch {
+		case c.err != nil:
+			return 0
+		case p < 0:
+			c.err = fmt.Errorf("%s token count has a negative part (%s)", what, plural.Thousands(p))
+		case n > math.MaxInt-p:
+			c.err = fmt.Errorf("%s token count overflows: its parts add up to more than %s", what, plural.Thousands(math.MaxInt))
+		default:
+			n += p
+		}
+	}
+	return n
 }

@@ -4,9 +4,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
@@ -23,8 +25,9 @@ type Report struct {
 	Duplicates int `json:"duplicates"`
 	NoID       int `json:"without_id"`
 	Skipped    int `json:"skipped"`
-	// Predictions is filled by Predict.
+	// Predictions is filled by Predict, and Tolerance with the Tolerance it compared with.
 	Predictions []Prediction `json:"predictions,omitempty"`
+	Tolerance   float64      `json:"tolerance,omitempty"`
 }
 
 // Row is a bucket's totals and what they cost.
@@ -35,12 +38,14 @@ type Row struct {
 	Counts
 	UncachedTokens int     `json:"uncached_tokens"`
 	HitRate        float64 `json:"hit_rate"`
-	// Priced is false when the model table has no row for the model (RelativeCost and Cost are then 0).
+	// Priced is false when the model table has no row for the model (RelativeCost and Cost are then 0, as they are
+	// when the counts are Saturated).
 	Priced bool `json:"priced"`
 	// PricedAs is the model table row the bucket was priced with, when its name differs from Model.
 	PricedAs string `json:"priced_as,omitempty"`
 	// Cost is the input cost in input-price units: an uncached token costs 1, a cache read and a cache write the
-	// model table's multiples. Output tokens are not priced (the table holds input prices only).
+	// model table's multiples. Output tokens are not priced (the table holds input prices only). It is 0, as are
+	// HitRate, UncachedTokens and RelativeCost, when the counts are Saturated.
 	Cost float64 `json:"cost"`
 	// RelativeCost is Cost ÷ InputTokens: 1 when nothing was cached.
 	RelativeCost float64 `json:"relative_cost"`
@@ -73,9 +78,11 @@ func NewReport(t *Tally, cat *projection.Catalog) *Report {
 }
 
 func (r *Row) finish() {
-	r.UncachedTokens = r.InputTokens - r.CacheReadTokens - r.CacheWriteTokens
+	if !r.Saturated {
+		r.UncachedTokens = r.InputTokens - r.CacheReadTokens - r.CacheWriteTokens
+	}
 	r.HitRate = r.Counts.HitRate()
-	if !r.Priced {
+	if !r.Priced || r.Saturated {
 		r.Cost = 0
 		return
 	}
@@ -99,23 +106,58 @@ func (r *Report) Write(w io.Writer, f report.Format) error {
 	return r.writeText(w)
 }
 
-func (r *Row) cells() []string {
-	cost := "n/a"
-	if r.Priced {
+// cells are the row's table cells, its names quoted by quote: a name comes from the log, and may hold anything.
+func (r *Row) cells(quote func(string) string) []string {
+	cost, rate := "n/a", percent(r.HitRate)
+	if r.Priced && !r.Saturated {
 		cost = fmt.Sprintf("%.2f", r.RelativeCost)
 	}
-	task := r.Task
-	if task == "" {
-		task = "-"
+	if r.Saturated {
+		rate = "n/a"
 	}
-	model := r.Model
-	if model == "" {
-		model = "-"
+	name := func(s string) string {
+		if s == "" {
+			return "-"
+		}
+		return quote(s)
 	}
-	return []string{r.Provider, model, task, plural.Thousands(r.Requests), plural.Thousands(r.InputTokens),
-		plural.Thousands(r.CacheReadTokens), plural.Thousands(r.CacheWriteTokens), plural.Thousands(r.OutputTokens),
-		percent(r.HitRate), cost}
+	count := func(n int) string {
+		if r.Saturated && n == math.MaxInt {
+			return "≥" + plural.Thousands(n)
+		}
+		return plural.Thousands(n)
+	}
+	return []string{name(r.Provider), name(r.Model), name(r.Task), count(r.Requests), count(r.InputTokens),
+		count(r.CacheReadTokens), count(r.CacheWriteTokens), count(r.OutputTokens), rate, cost}
 }
+
+// codeSpan is s as a Markdown code span that s cannot leave: its fence is a run of backticks longer than any in s,
+// with a space inside each end where CommonMark would otherwise read a backtick of s as part of the fence or strip a
+// space of s; a pipe is escaped, since a table splits its cells before it reads code spans. s holds no line break:
+// it is quoted (blocks.QuoteName) first.
+func codeSpan(s string) string {
+	if s == "" {
+		return ""
+	}
+	longest, run := 0, 0
+	for i := 0; i < len(s); i++ {
+		if s[i] == '`' {
+			run++
+			longest = max(longest, run)
+		} else {
+			run = 0
+		}
+	}
+	fence := strings.Repeat("`", longest+1)
+	pad := ""
+	if s[0] == '`' || s[len(s)-1] == '`' || s[0] == ' ' && s[len(s)-1] == ' ' && strings.Trim(s, " ") != "" {
+		pad = " "
+	}
+	return fence + pad + strings.ReplaceAll(s, "|", `\|`) + pad + fence
+}
+
+// markdownName is a name from the log as a Markdown table cell or list item shows it.
+func markdownName(s string) string { return codeSpan(blocks.QuoteName(s)) }
 
 func percent(f float64) string { return fmt.Sprintf("%.1f%%", f*100) }
 
@@ -125,16 +167,16 @@ func (r *Report) writeText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for i := range r.Rows {
-		fmt.Fprintln(tw, strings.Join(r.Rows[i].cells(), "\t"))
+		fmt.Fprintln(tw, strings.Join(r.Rows[i].cells(blocks.QuoteName), "\t"))
 	}
-	total := r.Total.cells()
+	total := r.Total.cells(blocks.QuoteName)
 	total[0], total[1], total[2] = "total", "", ""
 	fmt.Fprintln(tw, strings.Join(total, "\t"))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", r.summary())
-	if err := r.writePredictions(w, false); err != nil {
+	if err := r.writePredictions(w, blocks.QuoteName, false); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(w, "\ncost: input cost relative to sending every input token uncached (1.00), at the model table's prices;\n"+
@@ -146,13 +188,16 @@ func (r *Report) summary() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s counted from %s (%s)", plural.Count(r.Total.Requests, "request"), plural.Count(r.Files, "file"), plural.Count(r.Lines, "line"))
 	if r.Duplicates > 0 {
-		fmt.Fprintf(&b, "; %s of a request already counted", plural.Count(r.Duplicates, "line"))
+		fmt.Fprintf(&b, "; %s %s", plural.Count(r.Duplicates, "line"), plural.Noun(r.Duplicates, "of a request already counted", "of requests already counted"))
 	}
 	if r.NoID > 0 {
-		fmt.Fprintf(&b, "; %s without an id, each counted as its own", plural.Count(r.NoID, "request"))
+		fmt.Fprintf(&b, "; %s without an id, %s", plural.Count(r.NoID, "request"), plural.Noun(r.NoID, "counted as its own", "each counted as its own"))
 	}
 	if r.Skipped > 0 {
 		fmt.Fprintf(&b, "; %s not read (reported above)", plural.Count(r.Skipped, "line"))
+	}
+	if r.Total.Saturated {
+		fmt.Fprintf(&b, "; ≥: a total reached %s, the most a count holds, and stopped there (its hit rate and cost are n/a)", plural.Thousands(math.MaxInt))
 	}
 	for _, row := range r.Rows {
 		if !row.Priced {
@@ -166,14 +211,10 @@ func (r *Report) summary() string {
 func (r *Report) writeMarkdown(w io.Writer) error {
 	fmt.Fprintf(w, "| %s |\n|%s\n", strings.Join(header, " | "), strings.Repeat(" --- |", 3)+strings.Repeat(" ---: |", len(header)-3))
 	for i := range r.Rows {
-		c := r.Rows[i].cells()
-		for j := range 3 {
-			c[j] = "`" + strings.ReplaceAll(c[j], "|", `\|`) + "`"
-		}
-		fmt.Fprintf(w, "| %s |\n", strings.Join(c, " | "))
+		fmt.Fprintf(w, "| %s |\n", strings.Join(r.Rows[i].cells(markdownName), " | "))
 	}
-	total := r.Total.cells()
+	total := r.Total.cells(markdownName)
 	total[0], total[1], total[2] = "**total**", "", ""
 	fmt.Fprintf(w, "| %s |\n\n%s\n", strings.Join(total, " | "), r.summary())
-	return r.writePredictions(w, true)
+	return r.writePredictions(w, markdownName, true)
 }

@@ -4,25 +4,52 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"reflect"
 	"strconv"
+	"strings"
+	"sync"
+	"unicode/utf8"
 )
 
 // Reading a million lines in seconds rules out encoding/json's reflection for every line: scan reads a line by
 // walking it once, checking its syntax as it goes, descending only into the keys a Record needs and skipping the rest
 // (content, choices, candidates). Anything it does not expect (an escaped key, a number that is not an integer, a
 // value of the wrong type) sends the line to json.Unmarshal, whose errors name the field; so both paths agree on
-// every line scan accepts.
+// every line scan accepts. So does a line with a key twice in one object, or with a key that encoding/json would
+// match to a field of a Record's only without regard to case ("Usage"): ParseLine's slow path refuses the one and
+// reads the other as encoding/json does, so that the two paths never read one line two ways.
 
 var errSlow = errors.New("usage: line needs the full decoder")
 
+// maxDepth bounds the nesting scan walks, as encoding/json's own limit does: a line nested deeper goes to the
+// decoder, which refuses it, instead of taking the stack (a 16 MiB line of "[" recursed 16 million calls deep).
+const maxDepth = 10000
+
+// maxKeys is the most keys of one object scan compares with each other to find a duplicate; an object with more
+// goes to the full decoder, whose check is a map: comparing each key with every one before it is quadratic.
+const maxKeys = 32
+
 type scanner struct {
-	data []byte
-	i    int
+	data  []byte
+	i     int
+	depth int
+	// keys holds the keys of the objects open, innermost last.
+	keys [][]byte
 }
+
+// keyStacks are scanners' key stacks, kept for the next line: growing one anew for every line of a million cost
+// 1.6 KB a line.
+var keyStacks = sync.Pool{New: func() any { return new([][]byte) }}
 
 // parseFast decodes a valid JSON line into l, or returns errSlow.
 func parseFast(data []byte, l *line) error {
-	s := scanner{data: data}
+	keys := keyStacks.Get().(*[][]byte)
+	s := scanner{data: data, keys: (*keys)[:0]}
+	defer func() {
+		clear(s.keys[:cap(s.keys)]) // hold no line
+		*keys = s.keys[:0]
+		keyStacks.Put(keys)
+	}()
 	if err := s.line(l); err != nil {
 		return err
 	}
@@ -53,7 +80,7 @@ func (s *scanner) peek() byte {
 
 // object calls field for each key of the object at s.i; field reads or skips the value.
 func (s *scanner) object(field func(key string) error) error {
-	if s.peek() != '{' {
+	if s.peek() != '{' || s.depth >= maxDepth {
 		return errSlow
 	}
 	s.i++
@@ -61,6 +88,9 @@ func (s *scanner) object(field func(key string) error) error {
 		s.i++
 		return nil
 	}
+	s.depth++
+	base := len(s.keys)
+	defer func() { s.keys, s.depth = s.keys[:base], s.depth-1 }()
 	for {
 		if s.peek() != '"' {
 			return errSlow
@@ -70,9 +100,22 @@ func (s *scanner) object(field func(key string) error) error {
 			return err
 		}
 		key := s.data[start : s.i-1]
-		if bytes.IndexByte(key, '\\') >= 0 {
+		if len(s.keys)-base >= maxKeys {
 			return errSlow
 		}
+		// An escape, or any byte past ASCII (invalid UTF-8, which a decoder reads as U+FFFD so that two keys may be
+		// one; a rune that folds to an ASCII letter), is the decoder's: no provider's key has one.
+		for _, c := range key {
+			if c == '\\' || c >= utf8.RuneSelf {
+				return errSlow
+			}
+		}
+		for _, k := range s.keys[base:] {
+			if bytes.Equal(k, key) {
+				return errSlow // a duplicate: the decoder's check places it
+			}
+		}
+		s.keys = append(s.keys, key)
 		if s.peek() != ':' {
 			return errSlow
 		}
@@ -102,11 +145,16 @@ func (s *scanner) skip() error {
 	case c == '{':
 		return s.object(func(string) error { return s.skip() })
 	case c == '[':
+		if s.depth >= maxDepth {
+			return errSlow
+		}
 		s.i++
 		if s.peek() == ']' {
 			s.i++
 			return nil
 		}
+		s.depth++
+		defer func() { s.depth-- }()
 		for {
 			if err := s.skip(); err != nil {
 				return err
@@ -226,7 +274,8 @@ func (s *scanner) str(dst *string) error {
 		return err
 	}
 	raw := s.data[start+1 : s.i-1]
-	if bytes.IndexByte(raw, '\\') < 0 {
+	// encoding/json resolves escapes and makes each invalid UTF-8 byte U+FFFD: such a string is its to read.
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		*dst = string(raw)
 		return nil
 	}
@@ -325,7 +374,7 @@ func (s *scanner) line(l *line) error {
 			l.Error = &raw
 			return nil
 		}
-		return s.skip()
+		return s.other(key, lineKeys)
 	})
 }
 
@@ -352,7 +401,7 @@ func (s *scanner) usage(u *rawUsage) error {
 				case "ephemeral_1h_input_tokens":
 					return s.int(&u.CacheCreation.Ephemeral1h)
 				}
-				return s.skip()
+				return s.other(key, cacheCreationKeys)
 			})
 		case "prompt_tokens":
 			return s.intPtr(&u.PromptTokens)
@@ -377,7 +426,7 @@ func (s *scanner) usage(u *rawUsage) error {
 		case "cacheDetails":
 			return errSlow // rare: Bedrock with cache lifetimes
 		}
-		return s.skip()
+		return s.other(key, usageKeys)
 	})
 }
 
@@ -398,7 +447,7 @@ func (s *scanner) details(dst **details) error {
 		case "cache_type":
 			return s.str(&d.CacheType)
 		}
-		return s.skip()
+		return s.other(key, detailsKeys)
 	})
 }
 
@@ -416,6 +465,105 @@ func (s *scanner) gemini(g *geminiUsage) error {
 		case "toolUsePromptTokenCount":
 			return s.int(&g.ToolUsePromptTokenCount)
 		}
-		return s.skip()
+		return s.other(key, geminiKeys)
 	})
+}
+
+// other passes over the value of a key that no case of the caller reads, unless encoding/json would match the key to
+// one of known (the keys of the struct the caller fills) without regard to case: that line is the decoder's, which
+// reads it so, or refuses it when the object holds the field's own key too. (The key is ASCII: object sends any
+// other to the decoder.)
+func (s *scanner) other(key string, known *fields) error {
+	if len(key) < 64 && known.lens&(1<<len(key)) != 0 {
+		for _, k := range known.keys {
+			if len(k) == len(key) && k != key && strings.EqualFold(k, key) {
+				return errSlow
+			}
+		}
+	}
+	return s.skip()
+}
+
+// fields are the JSON keys of a struct scan fills, as encoding/json reads them (their tags), with a bit set in lens
+// for the length of each: most keys a line holds match none, and are told so by their length.
+type fields struct {
+	keys []string
+	lens uint64
+}
+
+// The keys of the structs scan fills.
+var (
+	lineKeys          = jsonKeys(reflect.TypeFor[line]())
+	usageKeys         = jsonKeys(reflect.TypeFor[rawUsage]())
+	cacheCreationKeys = jsonKeys(reflect.TypeFor[cacheCreation]())
+	detailsKeys       = jsonKeys(reflect.TypeFor[details]())
+	geminiKeys        = jsonKeys(reflect.TypeFor[geminiUsage]())
+)
+
+func jsonKeys(t reflect.Type) *fields {
+	f := &fields{}
+	for sf := range t.Fields() {
+		k := tagName(sf)
+		f.keys = append(f.keys, k)
+		if len(k) < 64 {
+			f.lens |= 1 << len(k)
+		}
+	}
+	return f
+}
+
+func tagName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	return name
+}
+
+// foldedKey says whether key, in the object at path (the keys from the line's top, "[]" for an array's item), is one
+// encoding/json matches to a field of a struct of line's without regard to case: two such keys that differ only in
+// case are one field, and so a duplicate (jsondup.Find's fold). Any other key is a key like any other.
+func foldedKey(path []string, key string) bool {
+	t, ok := structAt(path)
+	if !ok {
+		return false
+	}
+	for f := range t.Fields() {
+		if strings.EqualFold(tagName(f), key) {
+			return true
+		}
+	}
+	return false
+}
+
+// structAt is the struct of line's that the object at path is read into.
+func structAt(path []string) (reflect.Type, bool) {
+	t := reflect.TypeFor[line]()
+	for _, p := range path {
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+		switch t.Kind() {
+		case reflect.Slice:
+			if p != "[]" {
+				return nil, false
+			}
+			t = t.Elem()
+			continue
+		case reflect.Struct:
+		default:
+			return nil, false
+		}
+		found := false
+		for f := range t.Fields() {
+			if strings.EqualFold(tagName(f), p) {
+				t, found = f.Type, true
+				break
+			}
+		}
+		if !found {
+			return nil, false
+		}
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t, t.Kind() == reflect.Struct
 }

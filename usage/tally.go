@@ -7,16 +7,25 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"reflect"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/jsondup"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // MaxLineBytes is the longest log line read; a longer one is reported and skipped, so that memory stays bounded
 // whatever a log holds.
 const MaxLineBytes = 16 << 20
+
+// MaxDiagnostics is the most lines a Tally reports a diagnostic for, over all the files it reads: past that, each
+// file that had more lines it could not read gets one diagnostic that counts them, so that the diagnostics of a log
+// of junk take the memory of a hundred, not of a line each (a million of them held 830 MB).
+const MaxDiagnostics = 100
 
 // Key names a bucket: the requests of one provider, model and task.
 type Key struct {
@@ -31,37 +40,48 @@ type Counts struct {
 	CacheWriteTokens   int `json:"cache_write_tokens"`
 	CacheWrite1hTokens int `json:"cache_write_1h_tokens,omitempty"`
 	OutputTokens       int `json:"output_tokens"`
+	// Saturated is set when a total reached math.MaxInt (9,223,372,036,854,775,807), the most an int holds: it
+	// stopped there instead of wrapping around to a negative count, so that a count equal to math.MaxInt is at least
+	// that, and the hit rate and cost, which would be computed from a wrong count, are not given.
+	Saturated bool `json:"saturated,omitempty"`
 }
 
 func (c *Counts) add(r Record) {
-	c.Requests++
-	c.InputTokens += r.InputTokens
-	c.CacheReadTokens += r.CacheReadTokens
-	c.CacheWriteTokens += r.CacheWriteTokens
-	c.CacheWrite1hTokens += r.CacheWrite1hTokens
-	c.OutputTokens += r.OutputTokens
+	c.plus(Counts{Requests: 1, InputTokens: r.InputTokens, CacheReadTokens: r.CacheReadTokens,
+		CacheWriteTokens: r.CacheWriteTokens, CacheWrite1hTokens: r.CacheWrite1hTokens, OutputTokens: r.OutputTokens})
 }
 
 func (c *Counts) plus(o Counts) {
-	c.Requests += o.Requests
-	c.InputTokens += o.InputTokens
-	c.CacheReadTokens += o.CacheReadTokens
-	c.CacheWriteTokens += o.CacheWriteTokens
-	c.CacheWrite1hTokens += o.CacheWrite1hTokens
-	c.OutputTokens += o.OutputTokens
+	c.Saturated = c.Saturated || o.Saturated
+	for _, f := range [...]struct {
+		dst *int
+		n   int
+	}{
+		{&c.Requests, o.Requests}, {&c.InputTokens, o.InputTokens}, {&c.CacheReadTokens, o.CacheReadTokens},
+		{&c.CacheWriteTokens, o.CacheWriteTokens}, {&c.CacheWrite1hTokens, o.CacheWrite1hTokens},
+		{&c.OutputTokens, o.OutputTokens},
+	} {
+		// Every count is at least 0 (ParseLine refuses a negative one).
+		if *f.dst > math.MaxInt-f.n {
+			*f.dst, c.Saturated = math.MaxInt, true
+		} else {
+			*f.dst += f.n
+		}
+	}
 }
 
-// HitRate is CacheReadTokens ÷ InputTokens (0 without input), rounded to four decimals.
+// HitRate is CacheReadTokens ÷ InputTokens (0 without input, or when Saturated), rounded to four decimals.
 func (c Counts) HitRate() float64 {
-	if c.InputTokens == 0 {
+	if c.InputTokens == 0 || c.Saturated {
 		return 0
 	}
 	return round4(float64(c.CacheReadTokens) / float64(c.InputTokens))
 }
 
-// round4 rounds to four decimals, so that reports print the same digits on every machine.
+// round4 rounds to four decimals, so that reports print the same digits on every machine. (math.Round, not a
+// conversion to int64: a cost of 10^15 units would not fit one after the scaling.)
 func round4(f float64) float64 {
-	return float64(int64(f*10000+0.5)) / 10000
+	return math.Round(f*10000) / 10000
 }
 
 type bucket struct {
@@ -79,9 +99,12 @@ type Tally struct {
 	// Lines is the number of non-blank lines read, Duplicates those that repeated a request already counted,
 	// NoID the requests counted with neither a request id nor a response id (each such line is its own request).
 	Lines, Duplicates, NoID int
-	// Skipped is the number of lines not counted, each reported by a diagnostic.
+	// Skipped is the number of lines not counted: the first MaxDiagnostics each reported by a diagnostic, the rest
+	// counted in one per file.
 	Skipped int
 	Files   int
+	// reported is the number of lines reported by a diagnostic of their own.
+	reported int
 }
 
 // NewTally returns an empty tally.
@@ -158,10 +181,27 @@ func idHash(parts ...string) uint64 {
 
 // Read counts the JSON Lines of r, named filename in diagnostics: one response (or wrapper) per line; blank lines
 // are skipped. A line that is not a response is reported as filename:line:col and skipped; the rest are counted.
-// Read streams: it holds one line at a time. The error is r's own (a failed read), never a line's.
-func (t *Tally) Read(r io.Reader, filename string) (blocks.Diagnostics, error) {
+// Past MaxDiagnostics reported lines (over every Read of t), the lines skipped are counted, and the file gets one
+// diagnostic saying how many more there were. Read streams: it holds one line at a time. The error is r's own (a
+// failed read), never a line's.
+func (t *Tally) Read(r io.Reader, filename string) (diags blocks.Diagnostics, err error) {
 	t.Files++
-	var diags blocks.Diagnostics
+	hidden := 0
+	skip := func(n, col int, format string, args ...any) {
+		t.Skipped++
+		if t.reported >= MaxDiagnostics {
+			hidden++
+			return
+		}
+		t.reported++
+		diags.Errorf(lineRange(filename, n, col), format, args...)
+	}
+	defer func() {
+		if hidden > 0 {
+			diags.Errorf(blocks.FileRange(filename), "%s not read besides (not listed: only the first %d problems are)",
+				plural.Count(hidden, "more line"), MaxDiagnostics)
+		}
+	}()
 	br := bufio.NewReaderSize(r, 64<<10)
 	var long []byte
 	for n := 1; ; n++ {
@@ -185,14 +225,12 @@ func (t *Tally) Read(r io.Reader, filename string) (blocks.Diagnostics, error) {
 		switch {
 		case tooLong:
 			t.Lines++
-			t.Skipped++
-			diags.Errorf(lineRange(filename, n, 1), "line longer than %d MiB: not read", MaxLineBytes>>20)
+			skip(n, 1, "line longer than %d MiB: not read", MaxLineBytes>>20)
 		case len(bytes.TrimSpace(data)) > 0:
 			t.Lines++
 			rec, perr := ParseLine(data)
 			if perr != nil {
-				t.Skipped++
-				diags.Errorf(lineRange(filename, n, errColumn(data, perr)), "%s", lineMessage(perr))
+				skip(n, errColumn(data, perr), "%s", lineMessage(data, n, perr))
 				break
 			}
 			t.Add(rec)
@@ -208,17 +246,20 @@ func lineRange(filename string, line, col int) blocks.Range {
 	return blocks.Range{Filename: filename, Start: p, End: p}
 }
 
-// errColumn is the column (in runes, from 1) where a JSON error lies: encoding/json gives the offset of the byte
-// after the one it failed on.
+// errColumn is the column (in runes, from 1) where a line's error lies: encoding/json gives the offset of the byte
+// after the one it failed on; a duplicate key is placed at its second occurrence.
 func errColumn(data []byte, err error) int {
 	off := -1
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var de *jsondup.Error
 	switch {
 	case errors.As(err, &se):
 		off = int(se.Offset) - 1
 	case errors.As(err, &te):
 		off = valueStart(data, int(te.Offset))
+	case errors.As(err, &de):
+		off = de.Offset
 	}
 	if off < 0 {
 		return 1
@@ -247,20 +288,61 @@ func valueStart(data []byte, end int) int {
 	return i
 }
 
-func lineMessage(err error) string {
+// lineMessage words err, the problem of line n (data).
+func lineMessage(data []byte, n int, err error) string {
 	var se *json.SyntaxError
 	var te *json.UnmarshalTypeError
+	var de *jsondup.Error
 	switch {
 	case errors.As(err, &se):
 		return "not JSON: " + strings.TrimPrefix(se.Error(), "invalid character ")
+	case errors.As(err, &de):
+		return de.Message(fmt.Sprintf("%d:%d", n, utf8.RuneCount(data[:de.First])+1))
 	case errors.As(err, &te):
-		field := te.Field
-		if field == "" {
-			return fmt.Sprintf("a log line is a JSON object, not %s", te.Value)
+		if te.Field == "" {
+			return fmt.Sprintf("a log line is a JSON object, not %s", jsonValue(te.Value))
 		}
-		return fmt.Sprintf("%q is %s, where a %s belongs", field, te.Value, te.Type)
+		if lit, ok := strings.CutPrefix(te.Value, "number "); ok && te.Type.Kind() == reflect.Int {
+			if strings.ContainsAny(lit, ".eE") {
+				return fmt.Sprintf("%q is %s: a token count is a whole number, written without a fraction or an exponent", te.Field, lit)
+			}
+			return fmt.Sprintf("%q is %s: a token count is at most %s", te.Field, lit, plural.Thousands(math.MaxInt))
+		}
+		return fmt.Sprintf("%q is %s, where %s belongs", te.Field, jsonValue(te.Value), goValue(te.Type))
 	}
 	return err.Error()
+}
+
+// jsonValue names a JSON value as encoding/json's type errors give it ("string", "number 1.5", "object"), with its
+// article.
+func jsonValue(v string) string {
+	switch {
+	case v == "object" || v == "array":
+		return "an " + v
+	case v == "bool":
+		return "a boolean"
+	case strings.HasPrefix(v, "number "):
+		return "the number " + strings.TrimPrefix(v, "number ")
+	}
+	return "a " + v
+}
+
+// goValue names what a field of a line's struct holds as JSON, not as Go (a user never sees usage.rawUsage).
+func goValue(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Int:
+		return "a whole number"
+	case reflect.String:
+		return "a string"
+	case reflect.Struct:
+		return "an object"
+	case reflect.Slice:
+		return "an array"
+	}
+	return "another value"
 }
 
 // Buckets returns the keys of the buckets counted, sorted by provider, model and task.

@@ -105,9 +105,9 @@ func TestReadMalformed(t *testing.T) {
 	want := `logs/a.jsonl:2:12: not JSON: 'o' looking for beginning of object key string
 logs/a.jsonl:3:2: not JSON: 'o' in literal null (expecting 'u')
 logs/a.jsonl:4:1: an error response, with no usage
-logs/a.jsonl:6:52: "usage.input_tokens" is string, where a int belongs
-logs/a.jsonl:7:1: 11 cache-read and 0 cache-write tokens exceed the 10 input tokens
-logs/a.jsonl:8:1: a log line is a JSON object, not array
+logs/a.jsonl:6:52: "usage.input_tokens" is a string, where a whole number belongs
+logs/a.jsonl:7:1: 11 cache-read tokens and 0 cache-write tokens exceed the 10 input tokens
+logs/a.jsonl:8:1: a log line is a JSON object, not an array
 logs/a.jsonl:9:9: not JSON: 'x' looking for beginning of object key string
 `
 	if got := diags.String(); got != want {

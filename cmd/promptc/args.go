@@ -3,8 +3,10 @@ package main
 import (
 	"encoding"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
@@ -14,42 +16,19 @@ import (
 // flagsFirst moves a command's flags ahead of its arguments, each with its value when it takes one, so that
 // `promptc explain blocks/a.toml:3 --format json` and `promptc import a.md --out p` work as the usage lines read:
 // urfave/cli stops reading flags at the first argument. Which flags take a value comes from the command's own
-// definitions (subcommands such as hook install-check included), so every command gets the same rule. "--" ends
+// definitions (subcommands such as hook install-check included), so every command gets the same rule. A global flag
+// (-C, --color, --snippets) written after the command moves ahead of the command's name, where urfave/cli reads it,
+// unless the command defines a flag of that name itself: `promptc build -C DIR` is `promptc -C DIR build`. "--" ends
 // the flags; a flag the command does not define moves too, so that urfave/cli reports it (unknownFlag words the
 // message). args is not modified.
 func flagsFirst(app *cli.App, args []string) []string {
-	i := commandIndex(args)
-	if i >= len(args) {
-		return args
-	}
-	cmd := findCommand(app.Commands, args[i])
+	cmd, top, i := commandAt(app, args)
 	if cmd == nil {
 		return args
 	}
-	// A subcommand's name is the first word after its parent's; hook's flags belong to its subcommands. A parent
-	// not followed by one of its subcommands is left as written, for it to report.
-	for len(cmd.Subcommands) > 0 {
-		if i+1 >= len(args) {
-			return args
-		}
-		sub := findCommand(cmd.Subcommands, args[i+1])
-		if sub == nil {
-			return args
-		}
-		cmd, i = sub, i+1
-	}
-	takesValue := map[string]bool{}
-	for _, f := range cmd.Flags {
-		v := false
-		if df, ok := f.(cli.DocGenerationFlag); ok {
-			v = df.TakesValue()
-		}
-		for _, n := range f.Names() {
-			takesValue[n] = v
-		}
-	}
-	out := append([]string(nil), args[:i+1]...)
-	var positional []string
+	own := takesValue(cmd.Flags)
+	global := takesValue(app.Flags)
+	var globals, flags, positional []string
 	rest := args[i+1:]
 	for k := 0; k < len(rest); k++ {
 		tok := rest[k]
@@ -58,17 +37,66 @@ func flagsFirst(app *cli.App, args []string) []string {
 			positional = append(positional, rest[k:]...)
 			k = len(rest)
 		case strings.HasPrefix(tok, "-") && tok != "-":
-			out = append(out, tok)
 			name, _, joined := strings.Cut(strings.TrimLeft(tok, "-"), "=")
-			if takesValue[name] && !joined && k+1 < len(rest) {
+			to, takes := &flags, own[name]
+			if _, mine := own[name]; !mine {
+				if g, ok := global[name]; ok && name != "help" && name != "h" {
+					to, takes = &globals, g
+				}
+			}
+			*to = append(*to, tok)
+			if takes && !joined && k+1 < len(rest) {
 				k++
-				out = append(out, rest[k])
+				*to = append(*to, rest[k])
 			}
 		default:
 			positional = append(positional, tok)
 		}
 	}
-	return append(out, positional...)
+	return slices.Concat(args[:top], globals, args[top:i+1], flags, positional)
+}
+
+// takesValue maps every name of flags to whether the flag takes a value.
+func takesValue(flags []cli.Flag) map[string]bool {
+	m := map[string]bool{}
+	for _, f := range flags {
+		v := false
+		if df, ok := f.(cli.DocGenerationFlag); ok {
+			v = df.TakesValue()
+		}
+		for _, n := range f.Names() {
+			m[n] = v
+		}
+	}
+	return m
+}
+
+// commandAt finds the command args run: the command (a subcommand such as hook install, not its parent), the index
+// of the first word naming it (top: "hook") and of the last (i: "install"). cmd is nil when args name no command
+// that runs: none, an unknown one, or a parent not followed by one of its subcommands (left for it to report).
+func commandAt(app *cli.App, args []string) (cmd *cli.Command, top, i int) {
+	top = commandIndex(app.Flags, args)
+	if top >= len(args) {
+		return nil, top, top
+	}
+	cmd, i = findCommand(app.Commands, args[top]), top
+	// A subcommand's name is the first word after its parent's; hook's flags belong to its subcommands.
+	for cmd != nil && len(cmd.Subcommands) > 0 {
+		if i+1 >= len(args) {
+			return nil, top, i
+		}
+		cmd, i = findCommand(cmd.Subcommands, args[i+1]), i+1
+	}
+	return cmd, top, i
+}
+
+// commandWords is the command args run as messages name it ("build", "hook install"), "" for none.
+func commandWords(app *cli.App, args []string) string {
+	cmd, top, i := commandAt(app, args)
+	if cmd == nil {
+		return ""
+	}
+	return strings.Join(args[top:i+1], " ")
 }
 
 func findCommand(cmds []*cli.Command, name string) *cli.Command {
@@ -84,24 +112,69 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 // not define; the flag follows it as written, dashes included.
 const undefinedFlag = "flag provided but not defined: "
 
-// flagError words a flag error of command cmd (nil for promptc's own flags): an unknown flag is named quoted, with the
-// closest flag cmd defines, as unknown commands are; any other error is kept as urfave/cli words it.
+// flagError words a flag error of a command whose flags are flags (promptc's own flags for none): an unknown flag is
+// named quoted, with the flags it may have meant (suggestFlag), as unknown commands are; any other error is kept as
+// urfave/cli words it.
 func flagError(err error, flags []cli.Flag) string {
 	written, ok := strings.CutPrefix(err.Error(), undefinedFlag)
 	if !ok {
 		return err.Error()
 	}
-	names := []string{"help"}
-	for _, f := range flags {
-		names = append(names, f.Names()...)
-	}
 	// Go's flag package names the flag with one dash however it was written; promptc's docs write --name.
 	name, _, _ := strings.Cut(strings.TrimLeft(written, "-"), "=")
 	msg := fmt.Sprintf("unknown flag %q", dashed(name))
-	if s := blocks.Suggest(name, names); s != "" {
-		msg += fmt.Sprintf(" (did you mean %q?)", dashed(s))
+	if s := suggestFlag(name, append([]cli.Flag{cli.HelpFlag}, flags...)); len(s) > 0 {
+		q := make([]string, len(s))
+		for i, n := range s {
+			q[i] = strconv.Quote(dashed(n))
+		}
+		msg += " (did you mean " + orList(q) + "?)"
 	}
 	return msg
+}
+
+// suggestFlag returns the names of the flags an unknown flag name (written without its dashes) may have meant, each
+// flag once, in the order flags define them. A one-letter name means a flag of that letter in the other case (-c for
+// -C), or the flags whose long name starts with it (-v for --verbose): an edit distance between one-letter names says
+// nothing (-v is one edit from -h). A longer name means the flags it starts (--verb for --verbose), else the closest
+// long name within an edit distance of 2 (--tsk for --task).
+func suggestFlag(name string, flags []cli.Flag) []string {
+	one := utf8.RuneCountInString(name) == 1
+	means := func(n string) bool {
+		switch {
+		case n == name:
+			return false
+		case one && len(n) == 1:
+			return strings.EqualFold(n, name)
+		case one:
+			return strings.HasPrefix(strings.ToLower(n), strings.ToLower(name))
+		default:
+			return len(n) > 1 && strings.HasPrefix(n, name)
+		}
+	}
+	var out, long []string
+	seen := map[string]bool{}
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if len(n) > 1 {
+				long = append(long, n)
+			}
+			if means(n) && !seen[n] {
+				// One name per flag: its aliases are not other meanings.
+				for _, a := range f.Names() {
+					seen[a] = true
+				}
+				out = append(out, n)
+			}
+		}
+	}
+	if len(out) > 0 || one {
+		return out
+	}
+	if s := blocks.Suggest(name, long); s != "" {
+		return []string{s}
+	}
+	return nil
 }
 
 // dashed is a flag's name as the docs write it: -C for a one-letter name, --name otherwise.

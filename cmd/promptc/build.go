@@ -15,7 +15,7 @@ func buildCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "build",
 		Usage:     "write every artifact: a runbook per task and fixture, and its turn messages",
-		UsageText: "promptc build [--out DIR]",
+		UsageText: "promptc build [--out DIR] [--verbose]",
 		Description: "Compiles the project and writes TASK/FIXTURE.runbook.md and TASK/FIXTURE.turn-K.md under DIR,\n" +
 			"each file atomically, and lists them in DIR/" + assemble.BuildManifest + ". Files an earlier build listed there\n" +
 			"that the project no longer produces are removed; nothing else under DIR is touched. DIR may not be\n" +

@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/urfave/cli/v2"
 )
 
 // TestFlagsFirst: every command's flags move ahead of its arguments, each with its value when it takes one (as the
@@ -136,6 +138,36 @@ func TestFlagsFirst(t *testing.T) {
 			want: "promptc hook install --format json",
 		},
 		{
+			name: "-C after the command moves ahead of it",
+			args: "promptc build -C dir --out o",
+			want: "promptc -C dir build --out o",
+		},
+		{
+			name: "global flags after a command's argument, with = and with a value",
+			args: "promptc -C p explain a.md:3 --color=never --format json --snippets always",
+			want: "promptc -C p --color=never --snippets always explain --format json a.md:3",
+		},
+		{
+			name: "-C after a subcommand moves ahead of its parent",
+			args: "promptc hook install --force -C dir",
+			want: "promptc -C dir hook install --force",
+		},
+		{
+			name: "a global flag after a double dash is an argument",
+			args: "promptc diff -- -C dir",
+			want: "promptc diff -- -C dir",
+		},
+		{
+			name: "--snippets before the command takes its value",
+			args: "promptc --snippets always explain a.md:3 --format json",
+			want: "promptc --snippets always explain --format json a.md:3",
+		},
+		{
+			name: "help after the command stays the command's",
+			args: "promptc build -h",
+			want: "promptc build -h",
+		},
+		{
 			name: "no command",
 			args: "promptc -C",
 			want: "promptc -C",
@@ -173,6 +205,7 @@ func TestHelpArgs(t *testing.T) {
 		{name: "a subcommand", args: "promptc help hook install", want: "promptc hook install --help"},
 		{name: "global flags", args: "promptc -C dir --color never help render", want: "promptc -C dir --color never render --help"},
 		{name: "flag with =", args: "promptc --color=never help lint", want: "promptc --color=never lint --help"},
+		{name: "--snippets and its value", args: "promptc --snippets always help check", want: "promptc --snippets always check --help"},
 		{name: "help alone", args: "promptc help", want: "promptc help"},
 		{name: "-C directory named help", args: "promptc -C help build", want: "promptc -C help build"},
 		{name: "help as an argument", args: "promptc diff help", want: "promptc diff help"},
@@ -182,11 +215,48 @@ func TestHelpArgs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := strings.Fields(tt.args)
 			orig := slices.Clone(args)
-			if got, want := helpArgs(args), strings.Fields(tt.want); !slices.Equal(got, want) {
+			if got, want := helpArgs(newApp(&env{}), args), strings.Fields(tt.want); !slices.Equal(got, want) {
 				t.Errorf("helpArgs(%q)\n got %q\nwant %q", orig, got, want)
 			}
 			if !slices.Equal(args, orig) {
 				t.Errorf("helpArgs changed its argument to %q", args)
+			}
+		})
+	}
+}
+
+// TestSuggestFlag: a one-letter flag means a letter flag in the other case or the long flags it starts, never a
+// letter one edit away; a longer one means the flags it starts, else the closest long name; each flag is named once,
+// by one of its names, in the order the flags are defined.
+func TestSuggestFlag(t *testing.T) {
+	flags := []cli.Flag{
+		&cli.BoolFlag{Name: "force"},
+		&cli.StringFlag{Name: "format"},
+		&cli.BoolFlag{Name: "verbose"},
+		&cli.StringFlag{Name: "C"},
+		&cli.StringFlag{Name: "color"},
+		cli.HelpFlag,
+		cli.HelpFlag, // urfave/cli appends it to a command's flags as well
+	}
+	tests := []struct {
+		name, written string
+		want          []string
+	}{
+		{name: "a letter starts one long flag", written: "v", want: []string{"verbose"}},
+		{name: "a letter starts two", written: "f", want: []string{"force", "format"}},
+		{name: "a letter in the other case", written: "c", want: []string{"C", "color"}},
+		{name: "a capital starts a long flag", written: "V", want: []string{"verbose"}},
+		{name: "no letter one edit away", written: "q", want: nil},
+		{name: "the start of a long flag", written: "verb", want: []string{"verbose"}},
+		{name: "the start of two", written: "for", want: []string{"force", "format"}},
+		{name: "the start of help, named once", written: "hel", want: []string{"help"}},
+		{name: "a misspelling", written: "verbsoe", want: []string{"verbose"}},
+		{name: "nothing close", written: "xyzzy", want: nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := suggestFlag(tt.written, flags); !slices.Equal(got, tt.want) {
+				t.Errorf("suggestFlag(%q) = %q, want %q", tt.written, got, tt.want)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 )
@@ -25,8 +26,8 @@ func helpCommand(e *env) *cli.Command {
 
 // helpArgs rewrites promptc [GLOBAL FLAGS] help ARGS... as promptc [GLOBAL FLAGS] ARGS... --help when there are
 // ARGS; any other command line is returned as it is.
-func helpArgs(args []string) []string {
-	i := commandIndex(args)
+func helpArgs(app *cli.App, args []string) []string {
+	i := commandIndex(app.Flags, args)
 	if i+1 >= len(args) || args[i] != "help" {
 		return args
 	}
@@ -34,12 +35,13 @@ func helpArgs(args []string) []string {
 }
 
 // commandIndex is the index in args of the command's name: the first argument after the program name and the global
-// flags (-C and --color take a value, unless given as --flag=value). It is len(args) when there is none.
-func commandIndex(args []string) int {
+// flags (globals: those of them that take a value take the next argument, unless given as --flag=value). It is
+// len(args) when there is none.
+func commandIndex(globals []cli.Flag, args []string) int {
+	takes := takesValue(globals)
 	i := 1
 	for i < len(args) && len(args[i]) > 0 && args[i][0] == '-' {
-		switch args[i] {
-		case "-C", "--C", "-color", "--color":
+		if name, _, joined := strings.Cut(strings.TrimLeft(args[i], "-"), "="); takes[name] && !joined {
 			i++
 		}
 		i++

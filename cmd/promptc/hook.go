@@ -16,11 +16,12 @@ import (
 func hookCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "hook",
-		Usage: "install a git pre-commit hook that runs promptc check; run the checks hook managers call",
-		UsageText: "promptc hook install [--force]\npromptc hook check|lint [PROJECT_DIR...]\n" +
+		Usage: "install (or uninstall) a git pre-commit hook that runs promptc check; run the checks hook managers call",
+		UsageText: "promptc hook install [--force]\npromptc hook uninstall\npromptc hook check|lint [PROJECT_DIR...]\n" +
 			"promptc hook install-check --task T (--target NAME... | --all-targets) --dir DIR [--fixture F | --session FILE] [PROJECT_DIR]",
 		Subcommands: []*cli.Command{
 			hookInstallCommand(e),
+			hookUninstallCommand(e),
 			hookRunCommand(e, "check", "fail when compiled prompts differ from golden/"),
 			hookRunCommand(e, "lint", "fail on error-level stability lints"),
 			hookInstallCheckCommand(e),
@@ -30,9 +31,9 @@ func hookCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr(e, "hook: unknown command %q%s (see promptc hook --help)", c.Args().First(),
-					blocks.DidYouMean(c.Args().First(), []string{"install", "check", "lint", "install-check"}))
+					blocks.DidYouMean(c.Args().First(), []string{"install", "uninstall", "check", "lint", "install-check"}))
 			}
-			return usageErr(e, "hook: missing command: install, check, lint or install-check (see promptc hook --help)")
+			return usageErr(e, "hook: missing command: install, uninstall, check, lint or install-check (see promptc hook --help)")
 		},
 	}
 }
@@ -69,6 +70,35 @@ func hookInstallCommand(e *env) *cli.Command {
 	}
 }
 
+func hookUninstallCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "uninstall",
+		Usage:     "take this project's check back out of the git pre-commit hook promptc hook install wrote",
+		UsageText: "promptc [-C DIR] hook uninstall",
+		Description: "Removes the line of the pre-commit hook that checks this project, and nothing else: the checks\n" +
+			"of other projects stay. A hook that checked only this project is removed, and the repository's own\n" +
+			"hook, which hook install kept as pre-commit.local, is the pre-commit hook again. A hook that is not\n" +
+			"promptc's is left alone; lines added to promptc's hook by hand are kept. Each change is atomic;\n" +
+			"uninstalling again changes nothing.",
+		OnUsageError: hookUsageError(e),
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageErr(e, "hook uninstall takes no arguments, got %q", c.Args().First())
+			}
+			root, err := e.projectRoot()
+			if err != nil {
+				return err
+			}
+			res, err := hook.Uninstall(root)
+			if err != nil {
+				return usageErr(e, "hook uninstall: %v", err)
+			}
+			fmt.Fprintln(e.stderr, res.Summary())
+			return nil
+		},
+	}
+}
+
 // hookRunCommand runs promptc CMD in each project directory named as an argument. Hook managers such as pre-commit
 // append their arguments after the command they run, where the global -C flag cannot go.
 func hookRunCommand(e *env, name, does string) *cli.Command {
@@ -89,7 +119,8 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "hook %s: no promptc.toml in %s or any parent directory: name the project "+
-						"directories as arguments (with pre-commit: args: [path/to/project])", name, blocks.QuoteName(e.dir))
+						"directories as arguments (with pre-commit: args: [path/to/project])%s", name, blocks.QuoteName(e.dir),
+						e.belowHint("promptc hook "+name+" %s"))
 				}
 				dirs = []string{root}
 			}
@@ -166,7 +197,8 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project directory "+
-						"as the last argument (with pre-commit: args: [..., path/to/project])", cmd, blocks.QuoteName(e.dir))
+						"as the last argument (with pre-commit: args: [..., path/to/project])%s", cmd, blocks.QuoteName(e.dir),
+						e.belowHint("promptc "+cmd+" ... %s"))
 				}
 				// The project holding the working directory is the one install finds from there too: the command
 				// to suggest needs no -C, beyond the one this command was given.

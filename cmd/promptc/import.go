@@ -38,7 +38,7 @@ func importCommand(e *env) *cli.Command {
 				src, err := importer.ReadSource(file, e.path(file), task)
 				var pe *os.PathError
 				if errors.As(err, &pe) {
-					return usageErr(e, "import: %s: %v", blocks.QuoteName(file), pe.Err)
+					return usageErr(e, "import: %s: %v", blocks.QuoteName(file), e.pathError(file, pe))
 				} else if err != nil {
 					return usageErr(e, "import: %v", err)
 				}

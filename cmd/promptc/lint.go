@@ -16,7 +16,7 @@ func lintCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "lint",
 		Usage:     "report text that makes prompts unstable or repeats itself (exit 1 on errors)",
-		UsageText: "promptc lint [--format text|json] [--tokenizer o200k_base|cl100k_base] [--fixture F]",
+		UsageText: "promptc lint [--format text|json] [--tokenizer o200k_base|cl100k_base] [--fixture F] [--verbose]",
 		Description: "Compiles the project, builds every artifact in memory and runs the stability lints: volatile text in\n" +
 			"runbooks, blocks placed before more stable ones, repeated sentences and pasted constants, unused\n" +
 			"constants and variables, invisible characters, task prefixes too short to cache (measured on each task's\n" +

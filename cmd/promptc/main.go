@@ -2,14 +2,18 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -93,13 +97,19 @@ type env struct {
 	colorMode, snippetMode blocks.When
 	// annotate is set by commands whose diagnostics also become GitHub Actions annotations (check).
 	annotate bool
+	// globals are promptc's own flags, which every command also takes after its name (flagsFirst moves them).
+	globals []cli.Flag
+	// command is the command being run as the user names it ("build", "hook install"), to suggest running it again.
+	command string
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	err := app.Run(flagsFirst(app, helpArgs(args)))
+	args = flagsFirst(app, helpArgs(app, args))
+	e.command = commandWords(app, args)
+	err := app.Run(args)
 	var ee exitError
 	switch {
 	case err == nil && e.unknownCommand:
@@ -116,25 +126,26 @@ func run(args []string, stdout, stderr io.Writer) int {
 }
 
 func newApp(e *env) *cli.App {
+	e.globals = []cli.Flag{
+		&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
+		choiceFlag("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
+		choiceFlag("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
+		// urfave/cli adds --help itself only when no command is named help.
+		cli.HelpFlag,
+	}
 	info, _ := debug.ReadBuildInfo()
 	cli.VersionPrinter = func(c *cli.Context) {
 		// urfave/cli's version printer cannot return an error; a failed write of the version leaves nothing to do.
 		_, _ = io.WriteString(c.App.Writer, versionText(version, revision, info))
 	}
 	app := &cli.App{
-		Name:      "promptc",
-		Usage:     "compile prompt blocks into byte-exact runbooks and per-turn messages",
-		UsageText: "promptc [-C DIR] COMMAND [options]",
-		Version:   moduleVersion(version, info),
-		Writer:    e.stdout,
-		ErrWriter: e.stderr,
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
-			choiceFlag("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
-			choiceFlag("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
-			// urfave/cli adds --help itself only when no command is named help.
-			cli.HelpFlag,
-		},
+		Name:            "promptc",
+		Usage:           "compile prompt blocks into byte-exact runbooks and per-turn messages",
+		UsageText:       "promptc [-C DIR] COMMAND [options]",
+		Version:         moduleVersion(version, info),
+		Writer:          e.stdout,
+		ErrWriter:       e.stderr,
+		Flags:           e.globals,
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {
 			// Without it, reports name source files from the project root.
@@ -238,7 +249,8 @@ func (e *env) flagProblem(cmd string, flags []cli.Flag, err error) error {
 	if msg, ok := invalidChoice(err, flags); ok {
 		return cmdErr(e, cmd, "%s", msg)
 	}
-	return cmdErr(e, cmd, "%s (see promptc %s --help)", flagError(err, flags), cmd)
+	// A global flag is taken after the command too: a misspelt one is suggested as the command's own are.
+	return cmdErr(e, cmd, "%s (see promptc %s --help)", flagError(err, slices.Concat(flags, e.globals)), cmd)
 }
 
 // path resolves a path given on the command line.
@@ -249,6 +261,56 @@ func (e *env) path(p string) string {
 	return filepath.Join(e.dir, p)
 }
 
+// pathError is err, an error opening name (a path given on the command line), without the operation and path an
+// *fs.PathError adds, for a message that names the path already. A relative name that does not exist under -C says
+// where it was looked for: the -C directory's, as git -C and make -C read it, not the working directory's, which a
+// shell glob such as logs/*.jsonl was expanded from.
+func (e *env) pathError(name string, err error) error {
+	err = unwrapPathError(err)
+	if e.cdir == "" || name == "-" || filepath.IsAbs(name) || !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return fmt.Errorf("%w (read as %s: under -C %s, a relative path is relative to that directory, as with git -C)",
+		err, blocks.QuoteName(e.shown(name)), blocks.QuoteName(e.cdir))
+}
+
+// belowDepth is how many directory levels below the working directory the message about a missing promptc.toml
+// looks for one: prompts/ is one level down, examples/tracker/ two.
+const belowDepth = 3
+
+// below are the project roots found below the working directory (blocks.FindBelow), as a message lists them.
+type below []string
+
+// projectsBelow are the projects below the working directory, for a message that found none above it.
+func (e *env) projectsBelow() below { return blocks.FindBelow(e.dir, belowDepth) }
+
+// String is "found prompts/promptc.toml below it", or with more: "found a/promptc.toml, b/promptc.toml and 2 more
+// below it".
+func (b below) String() string {
+	const listed = 3
+	var names []string
+	for _, dir := range b[:min(len(b), listed)] {
+		names = append(names, blocks.QuoteName(path.Join(dir, blocks.ManifestFile)))
+	}
+	list := strings.Join(names, ", ")
+	if more := len(b) - listed; more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	} else if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return "found " + list + " below it"
+}
+
+// belowHint completes a message that found no project above the working directory with where one is below it, and
+// the command to run for it: run is the command with %s where the project's directory goes ("" when none is below).
+func (e *env) belowHint(run string) string {
+	found := e.projectsBelow()
+	if len(found) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %s: %s", found, fmt.Sprintf(run, shellQuote(found[0])))
+}
+
 // projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.
 func (e *env) projectRoot() (string, error) {
 	if e.root != "" {
@@ -256,6 +318,9 @@ func (e *env) projectRoot() (string, error) {
 	}
 	root, err := blocks.FindRoot(e.dir)
 	if err != nil {
+		if hint := e.belowHint("run promptc -C %s " + strings.ReplaceAll(cmp.Or(e.command, "COMMAND"), "%", "%%")); hint != "" {
+			return "", usageErr(e, "%v%s", err, hint)
+		}
 		return "", usageErr(e, "%v: run promptc inside a project, or pass -C DIR", err)
 	}
 	e.root = root

@@ -9,6 +9,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/miss"
 	"github.com/promptc/promptc/projection"
 )
@@ -25,7 +26,9 @@ func missCommand(e *env) *cli.Command {
 			"--provider names it) in the provider's cached order: tools, system, messages; cache markers are not\n" +
 			"content. Exit 0 when B extends A byte for byte; exit 1 when it breaks A's prefix, with the first differing\n" +
 			"byte, the cache breakpoint it fell behind and the tokens re-billed, and, inside a project that renders\n" +
-			"the bodies' system text, the block, constant, template line or value behind that byte. See docs/usage.md.",
+			"the bodies' system text, the block, constant, template line or value behind that byte. A file that is no\n" +
+			"request of the provider (a values file, a response, another API's body) is refused with exit 2. See\n" +
+			"docs/usage.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "provider", Usage: "the API both bodies are for: `P` is one of anthropic, openai, dashscope, bedrock, gemini, deepseek (default: told from each body)"},
 		},
@@ -33,7 +36,7 @@ func missCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			const cmd = "miss"
 			if c.NArg() != 2 {
-				return cmdErr(e, cmd, "give two request bodies, A then B (got %d arguments)", c.NArg())
+				return cmdErr(e, cmd, "give two request bodies, A then B (got %s)", plural.Count(c.NArg(), "argument"))
 			}
 			if p := c.String("provider"); p != "" && !slices.Contains(miss.Providers, p) {
 				return cmdErr(e, cmd, "--provider: unknown provider %q%s: use %s", p, blocks.DidYouMean(p, miss.Providers), strings.Join(miss.Providers, ", "))
@@ -42,7 +45,7 @@ func missCommand(e *env) *cli.Command {
 			for i, name := range c.Args().Slice() {
 				d, err := readFileLimited(e.path(name), maxBodyBytes+1)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), unwrapPathError(err))
+					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), e.pathError(name, err))
 				}
 				if len(d) > maxBodyBytes {
 					return cmdErr(e, cmd, "%s: larger than %d MiB", blocks.QuoteName(name), maxBodyBytes>>20)
@@ -65,6 +68,11 @@ func missCommand(e *env) *cli.Command {
 				name := c.Args().Get(0)
 				if be.Side == "B" {
 					name = c.Args().Get(1)
+				}
+				if be.Line > 0 {
+					// Placed in the file: a diagnostic, as every loader's.
+					at := blocks.Pos{Line: be.Line, Column: be.Column}
+					return e.diagnostics(blocks.Diagnostics{{Summary: be.Err.Error(), Subject: &blocks.Range{Filename: name, Start: at, End: at}}})
 				}
 				return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), be.Err)
 			case err != nil:

@@ -103,7 +103,8 @@ func projectCommand(e *env) *cli.Command {
 		Name:  "project",
 		Usage: "print the request body a client sends for one turn, with cache markers placed",
 		UsageText: "promptc project --task T --provider P [--model M] [--fixture F | --session FILE]\n" +
-			"    [--turn K | --turn-file FILE] [--history FILE] [--tools text|native] [--cache explicit|automatic|implicit] [--ttl T]",
+			"    [--turn K | --turn-file FILE] [--history FILE] [--tools text|native] [--cache explicit|automatic|implicit] [--ttl T]\n" +
+			"    [--max-history-tokens N] [--max-tokens N]",
 		Description: "Prints the JSON body of the request for one turn (no credentials, no network): the runbook as the system\n" +
 			"prompt, split where its scope steps up, with cache markers where the provider's rules let them pay; the\n" +
 			"history; the turn's message last. With --fixture F --turn K, the history is turns 1 to K-1 of F, each\n" +
@@ -182,7 +183,7 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 	if name := c.String("history"); name != "" {
 		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
 		if err != nil {
-			return projection.Input{}, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), unwrapPathError(err))
+			return projection.Input{}, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), e.pathError(name, err))
 		}
 		r.History = &assemble.ValuesFile{Name: name, Data: data}
 	}
@@ -196,9 +197,10 @@ func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (
 func simulateCommand(e *env) *cli.Command {
 	format := report.Formats(projection.SimulationFormats...)
 	return &cli.Command{
-		Name:      "simulate",
-		Usage:     "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
-		UsageText: "promptc simulate --task T --provider P [--model M] [--cache MODE] [--ttl T] [--gap D] [--fixture F...] [--format text|json]",
+		Name:  "simulate",
+		Usage: "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
+		UsageText: "promptc simulate --task T --provider P [--model M] [--tools text|native] [--cache MODE] [--ttl T]\n" +
+			"    [--max-history-tokens N] [--gap D] [--fixture F...] [--format text|json]",
 		Description: "Replays each fixture's turns as one session (fixtures in the order given; by default every fixture that\n" +
 			"renders T and has turns, by name), with the assistant replies of its [[turn]] tables, and counts for\n" +
 			"each request the input tokens read from the cache, written to it and sent uncached, under the model's\n" +

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strconv"
 
@@ -158,10 +157,7 @@ func (e *env) valuesFile(cmd, name string) (*assemble.ValuesFile, error) {
 		data, err = readFileLimited(e.path(name), blocks.MaxSourceBytes+1)
 	}
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
+		err = e.pathError(name, err)
 		if name == "-" {
 			name = "standard input"
 		}

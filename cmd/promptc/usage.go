@@ -24,12 +24,13 @@ func usageCommand(e *env) *cli.Command {
 			"FILE - is stdin), counts each request once (by request id, else the response id), and reports input,\n" +
 			"cache-read, cache-write and output tokens, the hit rate and the input cost per provider, model and task,\n" +
 			"priced with the model table (promptc.toml's [[model]] rows apply inside a project). A line that is not a\n" +
-			"response is reported as FILE:LINE:COL and skipped. With --predict, each task is simulated with the\n" +
-			"project's fixtures and the report names where the real hit rate falls below the prediction. See\n" +
-			"docs/usage.md.",
+			"response (or holds a key twice, or a count past the most a count holds) is reported as FILE:LINE:COL and\n" +
+			"skipped, the first 100 of them one by one. With --predict, each task is simulated with the project's\n" +
+			"fixtures and the report names where the real hit rate falls more than 1 point below the prediction.\n" +
+			"See docs/usage.md.",
 		Flags: []cli.Flag{
 			formatChoiceFlag("write the report as", format),
-			&cli.BoolFlag{Name: "predict", Usage: "compare each task's hit rate with promptc simulate on the project's fixtures"},
+			&cli.BoolFlag{Name: "predict", Usage: "compare each task's hit rate with promptc simulate on the project's fixtures (BELOW: more than 1 point under)"},
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -46,7 +47,7 @@ func usageCommand(e *env) *cli.Command {
 			for _, name := range c.Args().Slice() {
 				ds, err := e.readLog(tally, name)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), unwrapPathError(err))
+					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), e.pathError(name, err))
 				}
 				diags = append(diags, ds...)
 			}

@@ -34,6 +34,8 @@ async function getJSON(url) {
 }
 
 const thousands = (n) => n.toLocaleString("en-US");
+// count is n with its noun, singular for one: "1 error", "2 errors", "0 findings".
+const count = (n, one, many) => `${thousands(n)} ${n === 1 ? one : many}`;
 
 async function reload() {
   const ix = await getJSON("/api/index");
@@ -42,7 +44,7 @@ async function reload() {
   document.body.dataset.version = String(ix.version);
   $("project").textContent = ix.ok ? "promptc preview: " + ix.project : "promptc preview";
   const errs = ix.problems.filter((p) => p.severity === "error").length;
-  $("status").textContent = ix.ok ? `${ix.artifacts.length} artifacts, ${ix.problems.length} findings` : `the project does not compile: ${errs} errors`;
+  $("status").textContent = ix.ok ? `${count(ix.artifacts.length, "artifact", "artifacts")}, ${count(ix.problems.length, "finding", "findings")}` : `the project does not compile: ${count(errs, "error", "errors")}`;
   $("status").className = ix.ok ? "" : "bad";
   renderProviders(ix.providers);
   renderIndex(ix);
@@ -126,7 +128,7 @@ function renderArtifact(v) {
   $("artifact-title").textContent = v.path;
   const meta = [`${thousands(v.bytes)} bytes`, `${thousands(v.tokens)} tokens`];
   if (v.kind === "runbook") meta.push(`global prefix ${thousands(v.global_prefix)} B`, `task prefix ${thousands(v.task_prefix)} B`);
-  if (v.provider) meta.push(`${v.breakpoints.length} cache breakpoints for ${v.model}`);
+  if (v.provider) meta.push(`${count(v.breakpoints.length, "cache breakpoint", "cache breakpoints")} for ${v.model}`);
   $("artifact-meta").textContent = meta.join(" · ") + (v.note ? " · " + v.note : "");
   const bytes = enc.encode(v.text);
   const cuts = new Set([0, bytes.length]);
@@ -144,11 +146,13 @@ function renderArtifact(v) {
   const newLine = (off) => {
     lineNo++;
     const b = blockAt(off);
-    line = el("div", { class: "line" + (b ? " scope-" + b.scope : ""), "data-line": String(lineNo), "data-offset": String(off) });
-    if (b) line.dataset.blockId = b.id;
+    // The handler holds this line's own element and number: `line` moves on to the next line as the loop runs.
+    const l = el("div", { class: "line" + (b ? " scope-" + b.scope : ""), "data-line": String(lineNo), "data-offset": String(off) });
+    if (b) l.dataset.blockId = b.id;
     const n = lineNo;
-    line.addEventListener("click", () => select(v, n, line));
-    pre.append(line);
+    l.addEventListener("click", () => select(v, n, l));
+    pre.append(l);
+    line = l;
   };
   for (let k = 0; k < points.length; k++) {
     const off = points[k];
