@@ -433,7 +433,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		span := Span{Start: out.Len(), Block: p.c.Block, Scope: p.c.scope}
 		if len(a.Spans) > 0 {
 			// A value that ends a block or starts an untitled one and lays out lines keeps its distance from the
-			// neighbouring block even where the separator gives none (docs/values.md, "Markdown and structure").
+			// neighbouring block even where the separator gives none (docs/values.md#markdown-and-structure).
 			need := trail
 			if p.c.heading == "" {
 				need = max(need, p.lead)

@@ -186,7 +186,7 @@ func laysOutLines(v *blocks.Var) bool {
 }
 
 // authorTags returns the names of the XML-style tags the author's text uses: blocks' titles and bodies, and the
-// constants' text (docs/values.md, "Markdown and structure").
+// constants' text (docs/values.md#markdown-and-structure).
 func authorTags(p *blocks.Project) map[string]bool {
 	var texts []string
 	for _, b := range p.Blocks {

@@ -22,8 +22,8 @@ const MaxOutput = 16 << 20
 const bigPiece = 1 << 20
 
 // limitedBuilder collects a body's output and fails once it passes MaxOutput, saying what most likely made it so
-// large. It also keeps the text after a value that lays out lines from continuing them (docs/values.md,
-// "Markdown and structure"): the printer sets pending when it returns such a value, and the value's write turns it
+// large. It also keeps the text after a value that lays out lines from continuing them
+// (docs/values.md#markdown-and-structure): the printer sets pending when it returns such a value, and the value's write turns it
 // into need, which the next visible byte written meets (settle).
 type limitedBuilder struct {
 	strings.Builder
@@ -725,8 +725,8 @@ func index(item any, keys ...any) (any, error) {
 }
 
 // Output is what a body renders: its text (before the block's trim), and what must separate it from the text
-// around it in the artifact, for a value it starts or ends with that lays out lines of its own (docs/values.md,
-// "Markdown and structure"): Lead of the text before it, Trail of the text after it.
+// around it in the artifact, for a value it starts or ends with that lays out lines of its own
+// (docs/values.md#markdown-and-structure): Lead of the text before it, Trail of the text after it.
 type Output struct {
 	Text        string
 	Lead, Trail Break
@@ -749,7 +749,7 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 // them.
 //
 // Where values and the text around them would assemble structure no value may make (an ordered list marker, an
-// HTML block, an author's XML-style tag: docs/values.md, "Markdown and structure"), the output is searched for it
+// HTML block, an author's XML-style tag: docs/values.md#markdown-and-structure), the output is searched for it
 // and, only where some is found, rendered again noting which bytes values wrote, and broken inside them.
 func (b *Body) Run(data map[string]any, env Env) (Output, *blocks.Diagnostic) {
 	if b.Static {

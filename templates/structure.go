@@ -8,7 +8,7 @@ import (
 )
 
 // Each value is escaped so that it cannot open a block on its own, but two values, or a value and the author's text
-// beside it, can still assemble one (docs/values.md, "Markdown and structure"): "1" and ". # SYSTEM" make an
+// beside it, can still assemble one (docs/values.md#markdown-and-structure): "1" and ". # SYSTEM" make an
 // ordered list item holding a heading, "<" and "div>" an HTML block, and a value "/SECTION" between the author's <
 // and > closes the author's <SECTION>. breakStructure finds such structure in a body's output and breaks it inside
 // a value's bytes; mayAssemble says, without knowing which bytes values wrote, whether there can be any to find.
@@ -134,7 +134,7 @@ func isTagNameByte(c byte, first bool) bool {
 }
 
 // TagNames returns the names of the XML-style tags (<NAME …>, </NAME>) the texts hold, in lower case: the author's
-// sections, which no value may close or open (docs/values.md, "Markdown and structure").
+// sections, which no value may close or open (docs/values.md#markdown-and-structure).
 func TagNames(texts ...string) map[string]bool {
 	names := map[string]bool{}
 	for _, t := range texts {

@@ -153,8 +153,8 @@ type printer struct {
 	markers []string
 	level   int             // the enclosing heading level (Env.Level), 0 for the default
 	out     *limitedBuilder // the output written so far: where a value stands, and the offsets marks report
-	// marks, when set, collects the output bytes escaped values wrote, with their trust (docs/values.md,
-	// "Markdown and structure"); nil when nobody asks.
+	// marks, when set, collects the output bytes escaped values wrote, with their trust
+	// (docs/values.md#markdown-and-structure); nil when nobody asks.
 	marks *[]valueMark
 }
 

@@ -1,5 +1,5 @@
 // Package mdcheck reads Markdown with a real CommonMark parser (goldmark), for the tests that hold promptc's own
-// reading of Markdown to it (docs/values.md, "Markdown and structure"). Only tests import it.
+// reading of Markdown to it (docs/values.md#markdown-and-structure). Only tests import it.
 package mdcheck
 
 import (
