@@ -12,6 +12,7 @@ require (
 	github.com/sergi/go-diff v1.4.0
 	github.com/tiktoken-go/tokenizer v0.10.0
 	github.com/urfave/cli/v2 v2.27.7
+	github.com/yuin/goldmark v1.8.7
 	google.golang.org/genai v1.77.0
 )
 

@@ -603,7 +603,7 @@ list = ["<a>", "bb", "cc", "dd"]
 		// dropped, "(2 more)" appended; then each item escaped.
 		want: map[string]string{
 			"t/f.runbook.md": "u=[a b \\*c\\* # d]" +
-				"\n\n" + "bg=[> one\n>\n> two \\<b\\> *c*]" +
+				"\n\n" + "bg=[> one\n>\n> two \\<b\\> *c*\n\n]" +
 				"\n\n" + "tr=[x\ny <z>]" +
 				"\n\n" + "cut=[\\*ab…]" +
 				"\n\n" + "notice=[too \\<long\\>]" +
@@ -797,12 +797,13 @@ body = '{{if .b}}[{{.b}}]{{end}}'
 			// \ ` < > escaped.
 			name: "background: every class",
 			vals: values{"bg": "one\r\n\r\ntwo <b> `c` \\d \x01e\tf\u202eg*h_[i]"},
-			want: "[> one\n>\n> two \\<b\\> \\`c\\` \\\\d e\tfg*h_[i]]\n",
+			// The author's "]" would continue the quote: it goes a blank line below it (docs/values.md).
+			want: "[> one\n>\n> two \\<b\\> \\`c\\` \\\\d e\tfg*h_[i]\n\n]\n",
 		},
 		{
 			name: "background: trailing newline is an empty quoted line",
 			vals: values{"bg": "a\n"},
-			want: "[> a\n>]\n",
+			want: "[> a\n>\n\n]\n",
 		},
 		{
 			name: "background: empty stays empty",
@@ -822,7 +823,7 @@ body = '{{if .b}}[{{.b}}]{{end}}'
 		{
 			name: "background list: items quoted one by one",
 			vals: values{"bl": []string{"x\ny", "", "<z>"}},
-			want: "[> x\n> y][][> \\<z\\>]\n",
+			want: "[> x\n> y\n\n][][> \\<z\\>\n\n]\n",
 		},
 		{
 			name: "trusted list",

@@ -20,6 +20,8 @@ type piece struct {
 	text  string
 	level int // the heading level it sits under, which markdown values nest under
 	body  int // where its text starts in the artifact, once written
+	// lead and trail are what the text asks of the artifact's text before and after it (rendered).
+	lead, trail templates.Break
 }
 
 // Budget is what the turn budget did to one turn message.

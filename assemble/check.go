@@ -34,6 +34,9 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 		if msg := codeUse(v, u.Kind, u.Alone); msg != "" {
 			diags.Errorf(at(u), "block %q %s: %s", b.ID, msg, codeRule)
 		}
+		if msg := markdownUse(v, u.Kind, u.Alone, false); msg != "" {
+			diags.Errorf(at(u), "block %q %s: %s", b.ID, msg, markdownRule)
+		}
 	}
 	for _, u := range body.Uses.Items {
 		v := p.Vars[u.Name]
@@ -41,6 +44,8 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 			continue
 		}
 		switch {
+		case v.Type == blocks.TypeList && markdownUse(v, u.Kind, u.Alone, true) != "":
+			diags.Errorf(at(u), "block %q %s: %s", b.ID, markdownUse(v, u.Kind, u.Alone, true), markdownRule)
 		case v.Type == blocks.TypeList && v.Trust == blocks.Code && !(u.Kind == templates.UsePrinted && u.Alone):
 			diags.Errorf(at(u), "block %q uses an item of code variable %q where its fence cannot hold: %s", b.ID, u.Name, codeRule)
 		case v.Type == blocks.TypeRecords && hasCodeField(v):
@@ -97,6 +102,21 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 		}
 	}
 	return diags
+}
+
+// markdownRule is the fix a diagnostic of the markdown rule (docs/reference.md#trust-levels) gives.
+const markdownRule = "a markdown value must be printed by an action alone on its line ({{.name}}, with only white space and if, else, end, range, with or comments beside it, and no trim markers there, and in a range with a line break between items), since its headings, lists and fences work only on lines of their own"
+
+// markdownUse says what is wrong with a printed use of v (a variable, a field, or a list's item when item is set)
+// under the markdown rule, or "" when nothing is.
+func markdownUse(v *blocks.Var, kind templates.UseKind, alone, item bool) string {
+	if v.Trust != blocks.Markdown || kind != templates.UsePrinted || alone || v.Type.HasFields() || !item && v.Type == blocks.TypeList {
+		return ""
+	}
+	if item {
+		return fmt.Sprintf("prints an item of markdown variable %q beside other text on its line", v.Name)
+	}
+	return fmt.Sprintf("prints markdown variable %q beside other text on its line", v.Name)
 }
 
 // codeUse says what is wrong with a use of v of the given kind under the code rule, or "" when nothing is.

@@ -48,6 +48,9 @@ type compiled struct {
 	// markdown is set when the block may print a markdown value, whose headings nest under the heading level
 	// the block sits under: its output depends on that level.
 	markdown bool
+	// lines is set when the block may print a value that lays out lines of its own (markdown, background, code,
+	// or one quoted), which the printer places where it stands (templates.Env.Lines).
+	lines bool
 	// index is the block's place in Project.Blocks, where an artifact notes that the block is present in it.
 	index int
 	// cacheAt is where the block's outputs start in the cache of its scope, and perTask whether it keeps one per
@@ -141,6 +144,7 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		prog.markerTexts = append(prog.markerTexts, m.text)
 	}
 	consts.Markers = prog.markerTexts
+	consts.Tags = authorTags(p)
 	consts.Plain = map[string]bool{}
 	for name, v := range p.Vars {
 		switch {
@@ -247,6 +251,7 @@ func compileBlock(p *blocks.Project, parser *templates.Parser, ck *checker, mark
 	diags = append(diags, ck.block(b, body)...)
 	c.scope = scopeOf(p, b, body.Uses)
 	c.markdown = usesMarkdown(p, body.Uses)
+	c.lines = c.markdown || usesLines(p, b, body.Uses)
 	diags = append(diags, textMarkers(markers, b, body)...)
 	return compiledBlock{c: c, diags: diags}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/hostile"
+	"github.com/promptc/promptc/internal/mdcheck"
 )
 
 // The property of docs/reference.md#trust-levels, end to end: whatever an untrusted, background or code value holds, the artifact has
@@ -183,15 +184,8 @@ func nests(got, want []string) bool {
 	return j == len(want)
 }
 
-// atxLevel is the level of an ATX heading line, 0 for a setext heading ("=: …").
-func atxLevel(h string) int {
-	t := strings.TrimLeft(h, " ")
-	n := len(t) - len(strings.TrimLeft(t, "#"))
-	if n > 6 {
-		return 0
-	}
-	return n
-}
+// atxLevel is the level of a heading as headings spells it.
+func atxLevel(h string) int { return len(h) - len(strings.TrimLeft(h, "#")) }
 
 // excerpt keeps failure messages readable when the value is a megabyte.
 func excerpt(s string) string {
@@ -498,137 +492,9 @@ func tomlString(s string) string {
 	return b.String()
 }
 
-// headings lists the Markdown headings of text outside fenced code blocks: ATX headings (up to three spaces, one to
-// six #, then a space, a tab or the end of the line) as the line itself, and setext headings (a line of = or - after
-// a paragraph line) as "=: " or "-: " followed by the paragraph line. Fences are ``` or ~~~ runs of at least three,
-// indented at most three spaces (a backtick fence's info string holds no backtick); one closes at a line of the same
-// character, at least as long, with nothing but white space after it. A fence left open runs to the end.
-//
-// It reads lines, not containers: a heading inside a block quote ("> # x") is part of the quote, not a heading of
-// the document, and is not listed.
-func headings(text string) []string {
-	var out []string
-	var fenceChar byte
-	fenceLen := 0
-	prevPara := "" // the previous line, when it can be the text of a setext heading
-	for _, line := range strings.Split(text, "\n") {
-		if fenceLen > 0 {
-			if c, n, rest, ok := fenceLine(line); ok && c == fenceChar && n >= fenceLen && strings.Trim(rest, " \t") == "" {
-				fenceLen = 0
-			}
-			prevPara = ""
-			continue
-		}
-		if c, n, rest, ok := fenceLine(line); ok && !(c == '`' && strings.Contains(rest, "`")) {
-			fenceChar, fenceLen = c, n
-			prevPara = ""
-			continue
-		}
-		trimmed := strings.TrimLeft(line, " ")
-		indent := len(line) - len(trimmed)
-		switch {
-		case strings.Trim(line, " \t") == "":
-			prevPara = ""
-		case indent <= 3 && strings.HasPrefix(trimmed, ">"):
-			prevPara = "" // a block quote: a line of = after it continues the quote, and one of - is a break
-		case indent <= 3 && isATX(trimmed):
-			out = append(out, line)
-			prevPara = ""
-		case indent <= 3 && prevPara != "" && isSetextUnderline(trimmed):
-			// Before the list item check: "-" after a paragraph line underlines it, since an empty list item
-			// cannot interrupt a paragraph.
-			out = append(out, trimmed[:1]+": "+prevPara)
-			prevPara = ""
-		case indent <= 3 && (isThematicBreak(trimmed) || isListItem(trimmed)):
-			// Neither is paragraph text: a line of - after a list item is a break, not the item's underline.
-			prevPara = ""
-		case indent >= 4 && prevPara == "":
-			// an indented code block line: not paragraph text
-		default:
-			prevPara = line
-		}
-	}
-	return out
-}
-
-// fenceLine reports whether line opens or closes a fence: its character, its length and what follows it.
-func fenceLine(line string) (c byte, n int, rest string, ok bool) {
-	trimmed := strings.TrimLeft(line, " ")
-	if len(line)-len(trimmed) > 3 || len(trimmed) < 3 || (trimmed[0] != '`' && trimmed[0] != '~') {
-		return 0, 0, "", false
-	}
-	c = trimmed[0]
-	for n < len(trimmed) && trimmed[n] == c {
-		n++
-	}
-	return c, n, trimmed[n:], n >= 3
-}
-
-func isATX(s string) bool {
-	n := 0
-	for n < len(s) && s[n] == '#' {
-		n++
-	}
-	return n >= 1 && n <= 6 && (n == len(s) || s[n] == ' ' || s[n] == '\t')
-}
-
-func isThematicBreak(s string) bool {
-	s = strings.NewReplacer(" ", "", "\t", "").Replace(s)
-	return len(s) >= 3 && (strings.Trim(s, "*") == "" || strings.Trim(s, "-") == "" || strings.Trim(s, "_") == "")
-}
-
-// isListItem reports whether s starts a list item: a bullet (- + *) or up to nine digits and . or ), followed by a
-// space, a tab or the end of the line.
-func isListItem(s string) bool {
-	n := 0
-	if s != "" && strings.IndexByte("-+*", s[0]) >= 0 {
-		n = 1
-	} else {
-		for n < len(s) && n < 10 && '0' <= s[n] && s[n] <= '9' {
-			n++
-		}
-		if n == 0 || n > 9 || n == len(s) || (s[n] != '.' && s[n] != ')') {
-			return false
-		}
-		n++
-	}
-	return n == len(s) || s[n] == ' ' || s[n] == '\t'
-}
-
-func isSetextUnderline(s string) bool {
-	s = strings.TrimRight(s, " \t")
-	return s != "" && (strings.Trim(s, "=") == "" || strings.Trim(s, "-") == "")
-}
-
-// TestHeadingScanner pins the scanner the property relies on.
-func TestHeadingScanner(t *testing.T) {
-	for _, c := range []struct {
-		name, text string
-		want       []string
-	}{
-		{"atx", "# A\n## B\n####### no\n#no\n   ### C\n    # indented code", []string{"# A", "## B", "   ### C"}},
-		{"setext", "Title\n=====\n\nOther\n---\n\n---\n> q\n===", []string{"=: Title", "-: Other"}},
-		{"fence hides", "```\n# no\n```\n# yes", []string{"# yes"}},
-		{"longer fence", "````\n```\n# no\n````\n# yes", []string{"# yes"}},
-		{"shorter does not close", "````\n```\n# no", nil},
-		{"other char does not close", "```\n~~~\n# no", nil},
-		{"info string", "```go\n# no\n```   \n# yes", []string{"# yes"}},
-		{"close with text is no close", "```\n``` x\n# no", nil},
-		{"backtick in info is no fence", "``` a`b\n# yes", []string{"# yes"}},
-		{"tilde", "~~~~ x`y\n# no\n~~~~~\n# yes", []string{"# yes"}},
-		{"quoted heading", "> # no\n>\n> ## no", nil},
-		{"empty items", "## T\n\n- \n- \n- last\n1.\n---", []string{"## T"}},
-		{"empty item underlines", "Teammates:\n- \n- Bob", []string{"-: Teammates:"}},
-		{"breaks", "***\n---\n- - -\n___\n===", nil},
-		{"escaped", "\\# no\n\\=== no", nil},
-	} {
-		t.Run(c.name, func(t *testing.T) {
-			if got := headings(c.text); !slices.Equal(got, c.want) {
-				t.Errorf("headings(%q) = %q, want %q", c.text, got, c.want)
-			}
-		})
-	}
-}
+// headings lists the headings a CommonMark reader (goldmark) finds in text, at any depth but inside block quotes
+// (quoted text is background), as ATX heading lines: "## Title".
+func headings(text string) []string { return mdcheck.Headings(text) }
 
 // TestHostileValueNextToText: a value placed against the block's own text keeps the property: the text beside it
 // cannot complete what the value starts.

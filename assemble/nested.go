@@ -56,6 +56,9 @@ func (ck *checker) field(b *blocks.Block, f templates.FieldUse) blocks.Diagnosti
 	if msg := codeUse(fd, f.Kind, f.Alone); msg != "" {
 		diags.Errorf(rng, "block %q %s: %s", b.ID, strings.Replace(msg, "variable", "field of "+quote(name), 1), codeRule)
 	}
+	if msg := markdownUse(fd, f.Kind, f.Alone, false); msg != "" {
+		diags.Errorf(rng, "block %q %s: %s", b.ID, strings.Replace(msg, "variable", "field of "+quote(name), 1), markdownRule)
+	}
 	return diags
 }
 

@@ -415,7 +415,7 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		if c.Title != "" {
 			level = c.Level
 		}
-		pieces = append(pieces, piece{c: c, text: r.text, level: under})
+		pieces = append(pieces, piece{c: c, text: r.text, level: under, lead: r.lead, trail: r.trail})
 		size += len(sep) + len(c.heading) + 2 + len(r.text)
 	}
 	used = len(pieces)
@@ -425,14 +425,27 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	var out strings.Builder
 	out.Grow(size + 1)
 	a.Spans = make([]Span, 0, len(pieces))
+	trail := templates.BreakNone // what the last piece written asks of the text after it
 	for i, p := range pieces {
 		if p.text == "" {
 			continue // omitted by the turn budget
 		}
 		span := Span{Start: out.Len(), Block: p.c.Block, Scope: p.c.scope}
 		if len(a.Spans) > 0 {
+			// A value that ends a block or starts an untitled one and lays out lines keeps its distance from the
+			// neighbouring block even where the separator gives none (docs/values.md#markdown-and-structure).
+			need := trail
+			if p.c.heading == "" {
+				need = max(need, p.lead)
+			}
+			if extra := missingBreak(sep, need); extra != "" {
+				out.WriteString(extra)
+				a.Spans[len(a.Spans)-1].End = out.Len()
+				span.Start = out.Len()
+			}
 			out.WriteString(sep)
 		}
+		trail = p.trail
 		span.TextStart = out.Len()
 		if p.c.heading != "" {
 			out.WriteString(p.c.heading)
@@ -491,11 +504,41 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 	return a, present, nil
 }
 
+// missingBreak returns the line feeds to put before between (the text between two blocks) so that it separates
+// them as br asks: a line feed before its first visible byte (templates.BreakLine), or a blank line
+// (templates.BreakBlank).
+func missingBreak(between string, br templates.Break) string {
+	if br == templates.BreakNone {
+		return ""
+	}
+	lfs := 0
+	for i := 0; i < len(between); i++ {
+		switch between[i] {
+		case ' ', '\t':
+			continue
+		case '\n':
+			lfs++
+			if br == templates.BreakLine || lfs == 2 {
+				return ""
+			}
+			continue
+		}
+		break
+	}
+	if br == templates.BreakLine || lfs == 1 {
+		return "\n"
+	}
+	return "\n\n"
+}
+
 // rendered is one execution of a block body: its trimmed text, the refs that ran, or the error.
 type rendered struct {
 	text string
 	refs []string
 	err  *blocks.Diagnostic
+	// lead and trail are what must separate the text from the artifact's text before and after it, for a value
+	// it starts or ends with that lays out lines of its own (templates.Output).
+	lead, trail templates.Break
 }
 
 // renderCache holds block outputs, each at the place its block and key give (see Program.cache). The layout is
@@ -557,7 +600,10 @@ func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared r
 	if c.markdown {
 		env.Level = level
 	}
-	r.text, r.err = c.body.Execute(pv.data, env)
+	env.Lines = c.lines
+	var out templates.Output
+	out, r.err = c.body.Run(pv.data, env)
+	r.text, r.lead, r.trail = out.Text, out.Lead, out.Trail
 	// Trim (docs/reference.md#how-a-runbook-is-assembled): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
 	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
 	if at != nil {

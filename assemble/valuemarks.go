@@ -42,12 +42,14 @@ func (prog *Program) valueSpans(c *compiled, ti, level int, pv *prepared) []valu
 	if c.markdown {
 		env.Level = level
 	}
+	env.Lines = c.lines
 	var spans []valueSpan
 	env.Mark = func(start, end int) { spans = append(spans, valueSpan{start, end}) }
-	text, d := c.body.Execute(pv.data, env)
+	out, d := c.body.Run(pv.data, env)
 	if d != nil || len(spans) == 0 {
 		return nil
 	}
+	text := out.Text
 	trimmed := strings.TrimLeft(text, "\n")
 	lead := len(text) - len(trimmed)
 	return trimSpans(spans, lead, len(strings.TrimRight(trimmed, " \t\n")))
@@ -150,4 +152,52 @@ func usesMarkdown(p *blocks.Project, uses templates.Uses) bool {
 		}
 	}
 	return false
+}
+
+// usesLines reports whether a block's output may hold a value that lays out lines of its own: a background or
+// code value (at any depth of a record), or any value passed to quote.
+func usesLines(p *blocks.Project, b *blocks.Block, uses templates.Uses) bool {
+	if uses.Data {
+		return true
+	}
+	quotes := strings.Contains(b.Body, "quote")
+	for _, u := range uses.Vars {
+		v, ok := p.Vars[u.Name]
+		if !ok {
+			continue
+		}
+		if quotes || laysOutLines(v) {
+			return true
+		}
+	}
+	return false
+}
+
+func laysOutLines(v *blocks.Var) bool {
+	if v.Trust == blocks.Background || v.Trust == blocks.Code || v.Trust == blocks.Markdown {
+		return true
+	}
+	for _, f := range v.Fields {
+		if laysOutLines(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// authorTags returns the names of the XML-style tags the author's text uses: blocks' titles and bodies, and the
+// constants' text (docs/values.md#markdown-and-structure).
+func authorTags(p *blocks.Project) map[string]bool {
+	var texts []string
+	for _, b := range p.Blocks {
+		texts = append(texts, b.Title, b.Body)
+	}
+	for _, c := range p.Consts {
+		texts = append(texts, c.Value)
+		texts = append(texts, c.List...)
+		for _, v := range c.Lookup {
+			texts = append(texts, v)
+		}
+	}
+	return templates.TagNames(texts...)
 }

@@ -167,6 +167,7 @@ type analyzer struct {
 	actions  []action
 	printing []bool
 	hasRange bool
+	nest     []control // the actions' control structures, made when first needed
 	// dicts is set when the body calls dict or set: its executions keep what they know of the dicts they make
 	// (see Dict), and print with a printer that refuses one.
 	dicts bool
@@ -685,46 +686,189 @@ func (a *analyzer) aloneAt(pos int) bool {
 	if i < 0 || a.actions[i].ltrim || a.actions[i].rtrim {
 		return false
 	}
+	if a.nest == nil {
+		a.nest = nesting(a.actions)
+	}
 	return a.lineClear(i, -1) && a.lineClear(i, +1)
 }
 
-// lineClear walks from action i in direction dir (-1: back, +1: forward) to the nearest newline of the source
-// text, and reports whether only spaces, tabs and unmarked non-printing actions lie on the way, and no trim marker
-// can remove that newline.
-func (a *analyzer) lineClear(i, dir int) bool {
-	text, acts := a.text, a.actions
-	for j := i + dir; ; j += dir {
-		var seg string // the text between action j-dir and action j (or the body's edge)
-		switch {
-		case dir < 0 && j < 0:
-			seg = text[:acts[j+1].start]
-		case dir < 0:
-			seg = text[acts[j].end:acts[j+1].start]
-		case j >= len(acts):
-			seg = text[acts[j-1].end:]
-		default:
-			seg = text[acts[j-1].end:acts[j].start]
+// control is where an action stands in the body's control structures: for an if, range or with, its else actions
+// and its end; for an else or an end, the opener it belongs to. Actions that open or close nothing have opener and
+// end -1.
+type control struct {
+	opener, end int
+	elses       []int // of an opener
+	isRange     bool  // of an opener
+}
+
+// nesting pairs the body's control actions.
+func nesting(acts []action) []control {
+	out := make([]control, len(acts))
+	for i := range out {
+		out[i] = control{opener: -1, end: -1}
+	}
+	var stack []int
+	for i, act := range acts {
+		switch act.keyword {
+		case "if", "range", "with", "block", "define":
+			out[i].isRange = act.keyword == "range"
+			stack = append(stack, i)
+		case "else":
+			if len(stack) > 0 {
+				r := stack[len(stack)-1]
+				out[r].elses = append(out[r].elses, i)
+				out[i].opener = r
+			}
+		case "end":
+			if len(stack) > 0 {
+				r := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				out[r].end, out[i].opener = i, r
+			}
 		}
-		edge := j < 0 || j >= len(acts)
+	}
+	return out
+}
+
+// encloses reports whether action i lies inside the structure opened by action r (between r and its end).
+func (a *analyzer) encloses(r, i int) bool {
+	n := a.nest[r]
+	return r < i && n.end > i
+}
+
+// branchEnd returns the action that ends the branch of structure r that action i lies in: the next else of r
+// after i, else r's end.
+func (a *analyzer) branchEnd(r, i int) int {
+	for _, x := range a.nest[r].elses {
+		if x > i {
+			return x
+		}
+	}
+	return a.nest[r].end
+}
+
+// branchStart returns the action that starts the branch of structure r that action i lies in: the last else of r
+// before i, else r itself.
+func (a *analyzer) branchStart(r, i int) int {
+	start := r
+	for _, x := range a.nest[r].elses {
+		if x < i {
+			start = x
+		}
+	}
+	return start
+}
+
+// lineClear walks from action i in direction dir (-1: back, +1: forward) to the nearest newline of the source
+// text that is sure to be written, and reports whether only spaces, tabs and unmarked non-printing actions lie on
+// the way, and no trim marker can remove that newline. The walk reads the body as it runs: it leaves the
+// structures holding action i through their openers and ends (skipping the branches that do not run with i's),
+// and steps over other structures whole, which must then hold only white space and no printing action, their
+// newlines not counting (a branch may not run). Leaving a range's body, it also checks the line the body's other
+// iterations put the action on: the body's text after its last newline (going back) or before its first (going
+// forward) must be clear too, and exist, or one iteration's output runs into the next's on one line.
+func (a *analyzer) lineClear(i, dir int) bool {
+	return a.walkClear(i, i, dir, false)
+}
+
+// walkClear walks from action j (not included) in direction dir on behalf of action origin; inner is set for the
+// wrap-around walk inside a range's body, which stops, unclear, at the range's opener or end.
+func (a *analyzer) walkClear(origin, j, dir int, inner bool) bool {
+	text, acts := a.text, a.actions
+	for {
+		next := j + dir
+		var seg string // the text between action j and action next (or the body's edge)
+		switch {
+		case dir < 0 && next < 0:
+			seg = text[:acts[j].start]
+		case dir < 0:
+			seg = text[acts[next].end:acts[j].start]
+		case next >= len(acts):
+			seg = text[acts[j].end:]
+		default:
+			seg = text[acts[j].end:acts[next].start]
+		}
+		edge := next < 0 || next >= len(acts)
 		if dir < 0 {
 			if nl := strings.LastIndexByte(seg, '\n'); nl >= 0 {
-				// The newline is removed when action j's -}} trims everything up to it.
-				return blank(seg[nl+1:]) && (edge || !acts[j].rtrim || !space(seg[:nl]))
+				// The newline is removed when action next's -}} trims everything up to it.
+				return blank(seg[nl+1:]) && (edge || !acts[next].rtrim || !space(seg[:nl]))
 			}
 		} else if nl := strings.IndexByte(seg, '\n'); nl >= 0 {
-			return blank(seg[:nl]) && (edge || !acts[j].ltrim || !space(seg[nl+1:]))
+			return blank(seg[:nl]) && (edge || !acts[next].ltrim || !space(seg[nl+1:]))
 		}
 		if !blank(seg) {
 			return false
 		}
 		if edge {
-			return true
+			return !inner
 		}
-		if a.printing[j] || acts[j].ltrim || acts[j].rtrim {
+		if a.printing[next] || acts[next].ltrim || acts[next].rtrim {
+			return false
+		}
+		n, kw := a.nest[next], acts[next].keyword
+		switch {
+		case (kw == "else" || kw == "end") && n.opener >= 0 && a.encloses(n.opener, origin):
+			// Leaving a structure that holds origin: forward past the rest of it (its other branches do not run
+			// with origin's), or back over an else to its opener (the branches before do not run either).
+			if inner || !a.exitRange(origin, n.opener, dir) {
+				return false
+			}
+			if dir > 0 {
+				next = a.nest[n.opener].end
+			} else {
+				next = n.opener
+			}
+		case n.end >= 0 && a.encloses(next, origin):
+			// The opener of a structure that holds origin, going back.
+			if inner || !a.exitRange(origin, next, dir) {
+				return false
+			}
+		case n.end >= 0:
+			// A structure beside origin, going forward: stepped over whole.
+			if !a.skippable(next, n.end) {
+				return false
+			}
+			next = n.end
+		case kw == "end" && n.opener >= 0:
+			// A structure beside origin, going back: stepped over whole.
+			if !a.skippable(n.opener, next) {
+				return false
+			}
+			next = n.opener
+		}
+		j = next
+	}
+}
+
+// exitRange is called as a walk on behalf of origin leaves structure r, which holds it: when origin is in a
+// range's body, the body's other iterations must leave origin's line clear too.
+func (a *analyzer) exitRange(origin, r, dir int) bool {
+	if !a.nest[r].isRange || a.branchStart(r, origin) != r {
+		return true // not a range's body: it runs at most once
+	}
+	if dir < 0 {
+		// Before origin, in every iteration but the first: the end of the body.
+		return a.walkClear(origin, a.branchEnd(r, origin), -1, true)
+	}
+	return a.walkClear(origin, r, +1, true)
+}
+
+// skippable reports whether the structure from action open to action end holds only white space and actions that
+// print nothing, with no trim marker.
+func (a *analyzer) skippable(open, end int) bool {
+	for k := open; k <= end; k++ {
+		if k > open && !isSpaceOnly(a.text[a.actions[k-1].end:a.actions[k].start]) {
+			return false
+		}
+		if a.printing[k] || a.actions[k].ltrim || a.actions[k].rtrim {
 			return false
 		}
 	}
+	return true
 }
+
+func isSpaceOnly(s string) bool { return strings.Trim(s, " \t\n") == "" }
 
 // blank reports whether s holds only spaces and tabs.
 func blank(s string) bool {

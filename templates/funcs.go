@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -21,8 +22,17 @@ const MaxOutput = 16 << 20
 const bigPiece = 1 << 20
 
 // limitedBuilder collects a body's output and fails once it passes MaxOutput, saying what most likely made it so
-// large.
-type limitedBuilder struct{ strings.Builder }
+// large. It also keeps the text after a value that lays out lines from continuing them
+// (docs/values.md#markdown-and-structure): the printer sets pending when it returns such a value, and the value's write turns it
+// into need, which the next visible byte written meets (settle).
+type limitedBuilder struct {
+	strings.Builder
+	lineStart int   // the offset of the current line's first byte
+	pending   Break // asked by the value about to be written, of the text after it
+	need      Break // asked of the text still to come
+	sawLF     bool  // a line feed was written since need was set
+	lead      Break // asked of the text before the output, by a value standing first in it (place)
+}
 
 func (w *limitedBuilder) Write(p []byte) (int, error) {
 	if w.Len()+len(p) > MaxOutput {
@@ -31,7 +41,29 @@ func (w *limitedBuilder) Write(p []byte) (int, error) {
 		}
 		return 0, fmt.Errorf("the block renders more than %d MiB; a template loop is probably running away", MaxOutput>>20)
 	}
-	return w.Builder.Write(p)
+	n := len(p)
+	switch {
+	case w.pending != BreakNone:
+		w.write(p)
+		w.need, w.sawLF, w.pending = w.pending, false, BreakNone
+	case w.need != BreakNone:
+		if at, text := w.settle(string(p)); text != "" {
+			w.write(p[:at])
+			w.write([]byte(text))
+			p = p[at:]
+		}
+		w.write(p)
+	default:
+		w.write(p)
+	}
+	return n, nil
+}
+
+func (w *limitedBuilder) write(p []byte) {
+	if i := bytes.LastIndexByte(p, '\n'); i >= 0 {
+		w.lineStart = w.Len() + i + 1
+	}
+	w.Builder.Write(p)
 }
 
 // FuncNames lists the functions promptc adds to text/template's builtins (docs/reference.md, functions).
@@ -46,6 +78,8 @@ type Consts struct {
 	// Lists holds the list constants (read with const, walked with range), each its items in order.
 	Lists   map[string][]string
 	Markers []string
+	// Tags names the XML-style tags the author's text uses (TagNames), which no value may close or open.
+	Tags map[string]bool
 	// Plain names the variables whose values print as they are: trusted strings and lists, bools and ints. An
 	// action printing only those (and the author's text) needs no escaping, so it skips the printer.
 	Plain map[string]bool
@@ -72,6 +106,10 @@ type Env struct {
 	// Mark, when set, is told the bytes [start, end) of the body's output (before the block's trim) that an escaped
 	// value of a trust other than trusted wrote: an assembled marker holding one of them is broken inside it.
 	Mark func(start, end int)
+	// Lines is set when the body may print a value that lays out lines of its own (a markdown, background or code
+	// value, or a quoted one): the execution then places each where it stands (docs/values.md, "Markdown and
+	// structure"), which a body printing none of them does not need.
+	Lines bool
 }
 
 // funcs is the function set of a body: its constants, and for one execution its environment and budget.
@@ -85,10 +123,10 @@ type funcs struct {
 }
 
 // bind sets f up for one execution writing to out (nil: none, when idle).
-func (f *funcs) bind(env Env, out *limitedBuilder) {
+func (f *funcs) bind(env Env, out *limitedBuilder, marks *[]valueMark) {
 	f.env = env
 	f.dicts = nil
-	f.p = printer{markers: f.consts.Markers, level: env.Level, mark: env.Mark, out: out}
+	f.p = printer{markers: f.consts.Markers, level: env.Level, out: out, marks: marks}
 	if out != nil {
 		f.st = newExecState()
 	} else {
@@ -338,7 +376,7 @@ func (f *funcs) quote(text any) (any, error) {
 	if trust == blocks.Trusted {
 		return f.result("quote", q)
 	}
-	return f.resultAny("quote", Mixed{text: q, raw: Quote(raw), trust: trust, marks: []span{{0, len(q)}}})
+	return f.resultAny("quote", Mixed{text: q, raw: Quote(raw), trust: trust, marks: []span{{0, len(q), trust}}, block: true})
 }
 
 // trim implements trim TEXT: TEXT without leading and trailing white space (unicode.IsSpace), as a variable's
@@ -457,7 +495,7 @@ func (f *funcs) json(v any) (any, error) {
 	if trust == blocks.Trusted || s == "" {
 		return f.result("json", s)
 	}
-	return f.resultAny("json", Mixed{text: s, json: raw, trust: trust, marks: []span{{0, len(s)}}})
+	return f.resultAny("json", Mixed{text: s, json: raw, trust: trust, marks: []span{{0, len(s), trust}}})
 }
 
 // jsonFloor adds to n a lower bound of the size of v's JSON encoding, from the strings it holds, for the shapes that
@@ -563,7 +601,7 @@ func (f *funcs) formatted(name string, format func([]any) string, args []any) (a
 	if trust == blocks.Trusted || text == "" {
 		return f.result(name, text)
 	}
-	return f.resultAny(name, Mixed{text: text, raw: format(rawArgs(args)), trust: trust, marks: []span{{0, len(text)}}})
+	return f.resultAny(name, Mixed{text: text, raw: format(rawArgs(args)), trust: trust, marks: []span{{0, len(text), trust}}})
 }
 
 func rawArgs(args []any) []any {
@@ -686,7 +724,21 @@ func index(item any, keys ...any) (any, error) {
 	return item, nil
 }
 
-// Execute renders the body with data. env supplies ref, title, dropped and tools, which depend on the rest of the
+// Output is what a body renders: its text (before the block's trim), and what must separate it from the text
+// around it in the artifact, for a value it starts or ends with that lays out lines of its own
+// (docs/values.md#markdown-and-structure): Lead of the text before it, Trail of the text after it.
+type Output struct {
+	Text        string
+	Lead, Trail Break
+}
+
+// Execute renders the body with data: Run's text.
+func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic) {
+	out, d := b.Run(data, env)
+	return out.Text, d
+}
+
+// Run renders the body with data. env supplies ref, title, dropped and tools, which depend on the rest of the
 // assembly. An error is a diagnostic positioned in the block's source.
 //
 // Execution is bounded in output (MaxOutput), in the size of every function's result (MaxOutput each), and for a
@@ -695,12 +747,43 @@ func index(item any, keys ...any) (any, error) {
 // parsed; any other runs with a function set of its parser's that no other execution holds meanwhile (a template of
 // the set sharing the body's parse tree), bound to its environment and budget, so concurrent executions never share
 // them.
-func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic) {
+//
+// Where values and the text around them would assemble structure no value may make (an ordered list marker, an
+// HTML block, an author's XML-style tag: docs/values.md#markdown-and-structure), the output is searched for it
+// and, only where some is found, rendered again noting which bytes values wrote, and broken inside them.
+func (b *Body) Run(data map[string]any, env Env) (Output, *blocks.Diagnostic) {
 	if b.Static {
-		return b.output, nil
+		return Output{Text: b.output}, nil
 	}
+	var marks []valueMark
+	collect := env.Mark != nil
+	out, d := b.run(data, env, collect, &marks)
+	if d != nil {
+		return Output{}, d
+	}
+	if mayAssemble(out.Text, b.consts.Tags) {
+		if !collect {
+			if out, d = b.run(data, env, true, &marks); d != nil {
+				return Output{}, d
+			}
+		}
+		var at []int
+		if out.Text, at = breakStructure(out.Text, marks, b.consts.Tags); at != nil {
+			shiftMarks(marks, at)
+		}
+	}
+	if env.Mark != nil {
+		for _, m := range marks {
+			env.Mark(m.start, m.end)
+		}
+	}
+	return out, nil
+}
+
+// run executes the body once; with collect set, marks receives the bytes escaped values wrote.
+func (b *Body) run(data map[string]any, env Env, collect bool, marks *[]valueMark) (Output, *blocks.Diagnostic) {
 	t := b.tmpl
-	printed := b.printed != nil && env.Mark == nil && hasPrinted(data, b.printedKeys)
+	printed := b.printed != nil && !collect && hasPrinted(data, b.printedKeys)
 	if printed {
 		t = b.printed
 	}
@@ -709,18 +792,23 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 	}
 	out := &limitedBuilder{}
 	out.Grow(len(b.Block.Body))
-	if b.perExecution || env.Level != 0 || env.Mark != nil {
+	if b.perExecution || env.Level != 0 || collect || env.Lines {
 		set := b.parser.takeExecSet()
 		x, err := set.executor(b)
 		if err != nil {
 			b.parser.putExecSet(set)
 			d := b.diag(0, 0, err.Error())
-			return "", &d
+			return Output{}, &d
 		}
 		set.f.name = b.Block.ID
-		set.f.bind(env, out)
+		*marks = (*marks)[:0]
+		if collect {
+			set.f.bind(env, out, marks)
+		} else {
+			set.f.bind(env, out, nil)
+		}
 		defer func() {
-			set.f.bind(Env{}, nil) // hold no caller's state while idle
+			set.f.bind(Env{}, nil, nil) // hold no caller's state while idle
 			b.parser.putExecSet(set)
 		}()
 		t = x.t
@@ -732,10 +820,10 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 		var be *rangeError
 		if errors.As(err, &be) {
 			d := b.diag(be.off, be.off, be.Error())
-			return "", &d
+			return Output{}, &d
 		}
 		d := b.execError(err)
-		return "", &d
+		return Output{}, &d
 	}
-	return out.String(), nil
+	return Output{Text: out.String(), Lead: out.lead, Trail: out.need}, nil
 }

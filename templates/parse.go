@@ -152,7 +152,7 @@ func (p *Parser) newRoot() *template.Template {
 // rootFuncs are the functions of a root template: see newRoot.
 func (p *Parser) rootFuncs() template.FuncMap {
 	f := &funcs{consts: p.consts}
-	f.bind(Env{}, nil)
+	f.bind(Env{}, nil, nil)
 	fm := f.Map()
 	fm[printFunc] = f.p.printAny
 	fm[dictPrintFunc] = f.printDict

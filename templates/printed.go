@@ -28,7 +28,7 @@ func printedKey(name string) string { return printedPrefix + name }
 // hold, which printing breaks.
 func SetPrinted(data map[string]any, name string, val any, markers []string) {
 	switch val.(type) {
-	case Untrusted, Background, Fenced:
+	case Untrusted: // a background or code value lays out lines, which the printer places (place)
 		p := printer{markers: markers}
 		s := p.printAny(val)
 		if raw, _, _ := textOf(val); s == raw {

@@ -7,7 +7,7 @@ import "testing"
 // that argument escaped (docs/values.md, "No function can undo escaping").
 func TestPrinterSkip(t *testing.T) {
 	// Marks are checked against where the escaped bytes are, for the fused functions.
-	markTests := map[string][]span{`{{bullets .l}}`: {{2, 7}}, `x{{join .l ", "}}`: {{1, 6}}, `{{bullets .pl}}`: nil}
+	markTests := map[string][]span{`{{bullets .l}}`: {{2, 7, 0}}, `x{{join .l ", "}}`: {{1, 6, 0}}, `{{bullets .pl}}`: nil}
 	for body, want := range markTests {
 		b, diags := Parse(block(body, false), Consts{Plain: map[string]bool{"pl": true}})
 		if len(diags) > 0 {
@@ -15,7 +15,7 @@ func TestPrinterSkip(t *testing.T) {
 		}
 		var marks []span
 		data := map[string]any{"l": []any{Untrusted("<i>")}, "pl": []string{"p"}}
-		if _, d := b.Execute(data, Env{Mark: func(start, end int) { marks = append(marks, span{start, end}) }}); d != nil {
+		if _, d := b.Execute(data, Env{Mark: func(start, end int) { marks = append(marks, span{start: start, end: end}) }}); d != nil {
 			t.Fatal(d)
 		}
 		if len(marks) != len(want) || len(want) > 0 && marks[0] != want[0] {
@@ -78,7 +78,7 @@ func TestPrinterSkip(t *testing.T) {
 			t.Errorf("Execute(%s) = %q, %v; want %q", tt.body, got, d, tt.want)
 		}
 		var marks []span
-		got, d = b.Execute(data, Env{Mark: func(start, end int) { marks = append(marks, span{start, end}) }})
+		got, d = b.Execute(data, Env{Mark: func(start, end int) { marks = append(marks, span{start: start, end: end}) }})
 		if d != nil || got != tt.want {
 			t.Errorf("Execute(%s) marked = %q, %v; want %q", tt.body, got, d, tt.want)
 		}

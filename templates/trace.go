@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"sort"
 	"strconv"
 	"text/template"
 	"text/template/parse"
@@ -93,7 +94,8 @@ func (b *Body) Trace(data map[string]any, env Env) (string, []Piece, *blocks.Dia
 	walk(tree.Root)
 
 	f := &funcs{name: b.Block.ID, consts: b.consts}
-	f.bind(env, &w.out)
+	var marks []valueMark
+	f.bind(env, &w.out, &marks)
 	fm := f.execMap()
 	fm[traceMark] = func(num int, v any) any {
 		w.pending = num
@@ -113,7 +115,19 @@ func (b *Body) Trace(data map[string]any, env Env) (string, []Piece, *blocks.Dia
 			p.Src, p.SrcEnd = acts[p.Src][0], acts[p.Src][1]
 		}
 	}
-	return w.out.String(), w.pieces, nil
+	text := w.out.String()
+	if mayAssemble(text, b.consts.Tags) {
+		// As Run breaks it: each backslash joins the piece holding the byte it stands before.
+		var at []int
+		if text, at = breakStructure(text, marks, b.consts.Tags); at != nil {
+			for i := range w.pieces {
+				p := &w.pieces[i]
+				p.Start += sort.SearchInts(at, p.Start)
+				p.End += sort.SearchInts(at, p.End)
+			}
+		}
+	}
+	return text, w.pieces, nil
 }
 
 // traceWriter collects a traced execution's output. text/template writes a text node as the node's own byte slice,
@@ -133,7 +147,8 @@ func (w *traceWriter) Write(p []byte) (int, error) {
 		w.pending = -1
 		return n, err
 	}
-	piece := Piece{Start: start, End: start + len(p)}
+	// The builder may have put line feeds before p's text, to keep it from a value above (place).
+	piece := Piece{Start: start, End: w.out.Len()}
 	if off, ok := w.texts[unsafe.SliceData(p)]; ok {
 		piece.Src, piece.SrcEnd = off, off+len(p)
 	} else if w.pending >= 0 {

@@ -37,13 +37,20 @@ type Mixed struct {
 	marks []span
 	// json, when set, is the value json encoded: raw is its encoding before escaping, made only if a function asks.
 	json any
+	// block is set when text lays out lines a value's container holds (a quoted value, a background value): text
+	// right below it would continue them, so it is kept a blank line away (docs/values.md, "Markdown and
+	// structure").
+	block bool
 }
 
 // String returns what the result prints.
 func (m Mixed) String() string { return m.text }
 
-// span is the bytes [start, end) of a text.
-type span struct{ start, end int }
+// span is the bytes [start, end) of a text that a value of the given trust wrote.
+type span struct {
+	start, end int
+	trust      blocks.Trust
+}
 
 // strictness orders the trust levels whose values a function may combine: a result computed from several values is
 // escaped by the strictest of theirs. Code values never reach a function (the code rule refuses it).
@@ -144,9 +151,17 @@ func Raw(v any) any {
 // level the block's output sits under (for markdown values), noting the output bytes that came from values.
 type printer struct {
 	markers []string
-	level   int                  // the enclosing heading level (Env.Level), 0 for the default
-	out     *limitedBuilder      // the output written so far, for the offsets mark reports
-	mark    func(start, end int) // nil: nobody asks
+	level   int             // the enclosing heading level (Env.Level), 0 for the default
+	out     *limitedBuilder // the output written so far: where a value stands, and the offsets marks report
+	// marks, when set, collects the output bytes escaped values wrote, with their trust
+	// (docs/values.md#markdown-and-structure); nil when nobody asks.
+	marks *[]valueMark
+}
+
+// valueMark is bytes [start, end) of a body's output that an escaped value of the given trust wrote.
+type valueMark struct {
+	start, end int
+	trust      blocks.Trust
 }
 
 // escape escapes s by trust as a value printed alone is escaped (docs/reference.md#trust-levels), then breaks the markers it holds (docs/reference.md#target).
@@ -164,28 +179,50 @@ func (p *printer) escape(s string, trust blocks.Trust) string {
 	return Neutralize(s, p.markers)
 }
 
-// note reports bytes [start, end) of text, about to be written, as value bytes.
-func (p *printer) note(start, end int) {
-	if p.mark != nil && end > start && p.out != nil {
+// note reports bytes [start, end) of text, about to be written, as bytes of a value of trust.
+func (p *printer) note(start, end int, trust blocks.Trust) {
+	if p.marks != nil && end > start && p.out != nil {
 		base := p.out.Len()
-		p.mark(base+start, base+end)
+		*p.marks = append(*p.marks, valueMark{base + start, base + end, trust})
 	}
 }
 
 // printAny is the last command of every printing action (Parse appends it): it turns the action's value into the
-// bytes the body writes, each value escaped by its trust.
+// bytes the body writes, each value escaped by its trust and, for a value that lays out lines of its own, placed
+// where it can stand (place).
 func (p *printer) printAny(v any) string {
 	switch x := v.(type) {
 	case string:
 		return x
 	case Mixed:
-		for _, m := range x.marks {
-			p.note(m.start, m.end)
+		below := BreakNone
+		if x.block {
+			below = BreakBlank
 		}
-		return x.text
+		s, at := p.place(x.text, BreakNone, below)
+		for _, m := range x.marks {
+			p.note(at(m.start), at(m.end), m.trust)
+		}
+		return s
 	case Fenced:
-		p.note(0, len(x))
-		return string(x)
+		s, at := p.place(string(x), BreakLine, BreakLine)
+		p.note(at(0), at(len(x)), blocks.Code)
+		return s
+	case Markdown:
+		text, open := escapeMarkdown(string(x), p.level)
+		text = Neutralize(text, p.markers)
+		below := BreakLine
+		if open {
+			below = BreakBlank
+		}
+		s, at := p.place(text, BreakBlank, below)
+		p.note(at(0), at(len(text)), blocks.Markdown)
+		return s
+	case Background:
+		text := p.escape(string(x), blocks.Background)
+		s, at := p.place(text, BreakNone, BreakBlank)
+		p.note(at(0), at(len(text)), blocks.Background)
+		return s
 	case int:
 		return strconv.Itoa(x)
 	case bool:
@@ -195,13 +232,16 @@ func (p *printer) printAny(v any) string {
 	}
 	if raw, trust, ok := textOf(v); ok {
 		s := p.escape(raw, trust)
-		p.note(0, len(s))
+		s, at := p.place(s, BreakNone, BreakNone)
+		p.note(at(0), at(len(s)), trust)
 		return s
 	}
 	w, trust := p.wrap(v)
 	s := fmt.Sprint(w)
 	if trust != blocks.Trusted {
-		p.note(0, len(s))
+		s, at := p.place(s, BreakNone, BreakNone)
+		p.note(at(0), at(len(s)), trust)
+		return s
 	}
 	return s
 }
@@ -352,6 +392,7 @@ type mixedBuilder struct {
 	raw   strings.Builder
 	trust blocks.Trust
 	marks []span
+	block bool
 }
 
 // grow makes room for n bytes of text and raw and for the marks of values values: bullets and join know both
@@ -375,9 +416,10 @@ func (m *mixedBuilder) value(v any) {
 		m.text.WriteString(x.text)
 		m.raw.WriteString(x.raw)
 		for _, s := range x.marks {
-			m.marks = append(m.marks, span{base + s.start, base + s.end})
+			m.marks = append(m.marks, span{base + s.start, base + s.end, s.trust})
 		}
 		m.trust = stricter(m.trust, x.trust)
+		m.block = m.block || x.block
 		return
 	}
 	raw, trust, _ := textOf(v)
@@ -388,15 +430,16 @@ func (m *mixedBuilder) value(v any) {
 	}
 	start := m.text.Len()
 	m.text.WriteString(m.p.escape(raw, trust))
-	m.marks = append(m.marks, span{start, m.text.Len()})
+	m.marks = append(m.marks, span{start, m.text.Len(), trust})
 	m.trust = stricter(m.trust, trust)
+	m.block = m.block || trust == blocks.Background || trust == blocks.Markdown
 }
 
 func (m *mixedBuilder) result() any {
 	if m.trust == blocks.Trusted || m.text.Len() == 0 {
 		return m.text.String()
 	}
-	return Mixed{text: m.text.String(), raw: m.raw.String(), trust: m.trust, marks: m.marks}
+	return Mixed{text: m.text.String(), raw: m.raw.String(), trust: m.trust, marks: m.marks, block: m.block}
 }
 
 // isZero reports whether a value is empty in the sense of default and truthiness: "", 0, false, an empty list or
