@@ -21,8 +21,30 @@ const MaxOutput = 16 << 20
 const bigPiece = 1 << 20
 
 // limitedBuilder collects a body's output and fails once it passes MaxOutput, saying what most likely made it so
-// large.
-type limitedBuilder struct{ strings.Builder }
+// large. An execution that splices (see Shrink) holds what it wrote before the splice in pre and the spliced bytes,
+// a part of an earlier output that is not copied, in mid; the Builder then holds what came after.
+type limitedBuilder struct {
+	strings.Builder
+	pre, mid string
+}
+
+// Len is the number of bytes written, spliced ones included.
+func (w *limitedBuilder) Len() int { return len(w.pre) + len(w.mid) + w.Builder.Len() }
+
+// String returns everything written, spliced bytes included.
+func (w *limitedBuilder) String() string {
+	if w.pre == "" && w.mid == "" {
+		return w.Builder.String()
+	}
+	return w.pre + w.mid + w.Builder.String()
+}
+
+// splice appends s as written, without copying it: what was written so far moves to pre.
+func (w *limitedBuilder) splice(s string) {
+	w.pre = w.String()
+	w.Builder.Reset()
+	w.mid = s
+}
 
 func (w *limitedBuilder) Write(p []byte) (int, error) {
 	if w.Len()+len(p) > MaxOutput {
@@ -81,6 +103,7 @@ type funcs struct {
 	env    Env
 	st     *execState // nil outside a budgeted execution
 	p      printer
+	sp     *splice // nil outside an execution a Shrink records or replays
 }
 
 // bind sets f up for one execution writing to out (nil: none, when idle).
@@ -341,6 +364,9 @@ func (f *funcs) trim(text any) (any, error) {
 // bullets and join lay values out: each item is escaped by its trust on its own, as when printed alone, and the
 // author's "- " and separator are kept as written.
 func (f *funcs) bullets(list any) (any, error) {
+	if f.sp.takes(list) {
+		return f.sp.listFunc(f, "bullets", func(list, _ any) (any, error) { return f.bullets(list) }, list, nil)
+	}
 	if strs, ok := list.([]string); ok {
 		// Trusted items: the author's text, laid out as it is.
 		n := 0
@@ -381,6 +407,9 @@ func (f *funcs) bullets(list any) (any, error) {
 }
 
 func (f *funcs) join(list any, sepV any) (any, error) {
+	if f.sp.takes(list) {
+		return f.sp.listFunc(f, "join", f.join, list, sepV)
+	}
 	sep, sepTrust, ok := textOf(sepV)
 	if !ok {
 		return "", fmt.Errorf("join takes a list and a separator (a string), not %s", blocks.DescribeValue(sepV))
@@ -665,6 +694,17 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 	if b.Static {
 		return b.output, nil
 	}
+	out, d := b.execute(data, env, nil)
+	if d != nil {
+		return "", d
+	}
+	return out.String(), nil
+}
+
+// execute is Execute of a body that is not static, returning its output as written. sp, when set, is the splice
+// state of a Shrink the execution records or replays: it runs with a function set of its own, bound to sp, but
+// with the budget Execute would give it (none for a body that runs as parsed).
+func (b *Body) execute(data map[string]any, env Env, sp *splice) (*limitedBuilder, *blocks.Diagnostic) {
 	t := b.tmpl
 	printed := b.printed != nil && env.Mark == nil && hasPrinted(data, b.printedKeys)
 	if printed {
@@ -675,18 +715,23 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 	}
 	out := &limitedBuilder{}
 	out.Grow(len(b.Block.Body))
-	if b.perExecution || env.Level != 0 || env.Mark != nil {
+	if own := b.perExecution || env.Level != 0 || env.Mark != nil; own || sp != nil {
 		set := b.parser.takeExecSet()
 		x, err := set.executor(b)
 		if err != nil {
 			b.parser.putExecSet(set)
 			d := b.diag(0, 0, err.Error())
-			return "", &d
+			return nil, &d
 		}
 		set.f.name = b.Block.ID
 		set.f.bind(env, out)
+		set.f.sp = sp
+		if !own {
+			set.f.st = nil // as the body runs as parsed: no budget
+		}
 		defer func() {
 			set.f.bind(Env{}, nil) // hold no caller's state while idle
+			set.f.sp = nil
 			b.parser.putExecSet(set)
 		}()
 		t = x.t
@@ -698,10 +743,10 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 		var be *rangeError
 		if errors.As(err, &be) {
 			d := b.diag(be.off, be.off, be.Error())
-			return "", &d
+			return nil, &d
 		}
 		d := b.execError(err)
-		return "", &d
+		return nil, &d
 	}
-	return out.String(), nil
+	return out, nil
 }
