@@ -116,9 +116,9 @@ func joined(pieces []piece, sep string) string {
 // fewer items keeps the items it last rendered with, and so does a block of the highest priority present whose body
 // would render nothing: such a block is never omitted, not even by emptying its lists.
 //
-// The rule is one item at a time, and so is this loop; each step costs the rest of the block and the cut of the
-// message it changes, not the whole message (see shrinking and countSpans), and the bytes are those of rendering
-// and counting the whole message at each step.
+// The rule is one item at a time, and so is this loop; but a step costs what it changes, not the whole message (see
+// shrinking and countSpans), and gives the bytes of rendering and counting the whole message at each step
+// (TestBudgetAgainstReference).
 //
 // It returns the pieces as cut, the report, and the values each shrunk block was last rendered with (for Origin).
 func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([]piece, *Budget, map[*compiled]*prepared) {

@@ -229,7 +229,7 @@ func randomBudgetProject(r *rand.Rand) (fstest.MapFS, blocks.Values) {
 // piece) and with a counter of the program's own (counted whole).
 func TestBudgetAgainstReference(t *testing.T) {
 	r := rand.New(rand.NewPCG(28, 8))
-	cases := 400
+	cases := 250
 	if testing.Short() {
 		cases = 60
 	}

@@ -200,3 +200,60 @@ func TestShrinkLimits(t *testing.T) {
 		})
 	}
 }
+
+// FuzzShrink: whatever the body and the items, an execution that splices gives the bytes of the plain execution and
+// fails where it fails: a body the splice-point conditions let through by mistake shows here. Seeded from
+// TestSplicePoint's and TestShrinkExact's bodies.
+func FuzzShrink(f *testing.F) {
+	for i, body := range shrinkBodies {
+		f.Add(body, "a\x00b\x00\n<x>\x00", "# h", uint8(i))
+	}
+	f.Add("{{if .l}}{{range $i, $e := $.l}}{{$i}}{{$e}}{{else}}-{{end}}{{end}}{{len .l}}", "x\x00y", "z", uint8(0))
+	f.Fuzz(func(t *testing.T, body, items, last string, trust uint8) {
+		if len(body) > 500 || len(items) > 500 || strings.Count(items, "\x00") > 8 {
+			return // small inputs: each is executed twice per item
+		}
+		b, diags := Parse(block(body, false), Consts{Markers: []string{"<x>"}})
+		if len(diags) > 0 {
+			return
+		}
+		strs := strings.Split(items, "\x00")
+		var list, tail any
+		switch trust % 3 {
+		case 0:
+			list, tail = strs, []string{last}
+		default:
+			l := make([]any, len(strs))
+			for i, s := range strs {
+				l[i] = Untrusted(s)
+				if trust%3 == 2 {
+					l[i] = Markdown(s)
+				}
+			}
+			list, tail = l, []any{Untrusted(last)}
+			if trust%3 == 2 {
+				tail = []any{Markdown(last)}
+			}
+		}
+		dropped := 0
+		env := Env{Dropped: func(string) (int, error) { return dropped, nil }, Ref: func(string) (string, error) { return "## R", nil },
+			Title: func(string) (string, error) { return "R", nil }}
+		data := map[string]any{"l": list, "w": []string{"w1", "w2"}, "x": Untrusted(last)}
+		sh := b.Shrink("l", data, env)
+		if sh == nil {
+			return
+		}
+		if got, _ := b.Execute(data, env); got != sh.Output() {
+			t.Fatalf("recorded %q, executed %q", sh.Output(), got)
+		}
+		for m := range len(strs) + 1 {
+			shorter := map[string]any{"l": concat(list, m, tail), "w": data["w"], "x": data["x"]}
+			dropped = len(strs) - m
+			want, wantErr := b.Execute(shorter, env)
+			got, gotErr := sh.Execute(shorter, env)
+			if (gotErr != nil) != (wantErr != nil) || got.String() != want {
+				t.Fatalf("first %d items: got %q (%v), want %q (%v)", m, got, gotErr, want, wantErr)
+			}
+		}
+	})
+}
