@@ -114,7 +114,13 @@ func joined(pieces []piece, sep string) string {
 // budget applies the turn budget to the rendered blocks of a turn message: from the lowest priority up, and among
 // equal priorities from the last block back, each block's shrink variables lose items from the end, one at a time
 // (the last variable the block uses first), until the message fits or they are empty; then the block is omitted,
-// unless it has the highest priority present. It stops as soon as the message fits.
+// unless it has the highest priority present. It stops as soon as the message fits. A block whose body fails with
+// fewer items keeps the items it last rendered with, and so does a block of the highest priority present whose body
+// would render nothing: such a block is never omitted, not even by emptying its lists.
+//
+// The rule is one item at a time, and so is this loop; but a step costs what it changes, not the whole message (see
+// shrinking and countSpans), and gives the bytes of rendering and counting the whole message at each step
+// (TestBudgetAgainstReference).
 //
 // It returns the pieces as cut, the report, and the values each shrunk block was last rendered with (for Origin).
 func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([]piece, *Budget, map[*compiled]*prepared) {
@@ -144,28 +150,33 @@ func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([
 		vars := prog.shrinkVars(p.c)
 		for vi := len(vars) - 1; vi >= 0; vi-- {
 			v := vars[vi]
-			total := len(baseItems(v, pv))
+			s := prog.shrinking(pieces, i, ti, pv, cut, v, sep)
 			entry := -1
-			for k := 1; k <= total; k++ {
-				cut[v.Name] = k
-				q := shrunk(pv, cut, prog)
-				r := prog.render(p.c, ti, p.level, q, nil)
-				if r.err != nil {
-					cut[v.Name] = k - 1 // this block cannot render with fewer items: keep what rendered
-					break
+			kept, last := 0, rope{} // the last rendering kept, with how many items dropped
+			for k := 1; k <= s.total; k++ {
+				text, ok := s.render(k)
+				if !ok || p.c.Priority == top && text.empty() {
+					break // this block cannot render with fewer items (or would vanish): keep what rendered
 				}
-				used[p.c] = q
-				p.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
-				n = prog.tokens(joined(pieces, sep))
+				kept, last = k, text
+				n = s.count(text)
 				if entry < 0 {
 					b.Cuts = append(b.Cuts, Cut{Block: p.c.ID, Var: v.Name})
 					entry = len(b.Cuts) - 1
 				}
 				b.Cuts[entry].Items, b.Cuts[entry].Tokens = k, n
 				if n <= limit {
-					b.After = n
-					return pieces, b, used
+					break
 				}
+			}
+			if kept > 0 {
+				cut[v.Name] = kept
+				p.text = last.String()
+				used[p.c] = shrunk(pv, cut, prog)
+			}
+			if n <= limit {
+				b.After = n
+				return pieces, b, used
 			}
 		}
 		if p.c.Priority < top && p.text != "" {
@@ -180,6 +191,205 @@ func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([
 	}
 	b.After, b.Exceeded = n, true
 	return pieces, b, used
+}
+
+// shrinking is the turn budget at work on one shrink variable v of the block pieces[i]: the block rendered with k
+// more items of v dropped, for k = 1, 2, …, and the message counted with it, the other blocks as they are.
+//
+// Each step costs what changes, not the whole message. The values it renders with are made once and only v's list
+// changes, a slice of one array: its first items are the same values at every step, and the omitted line goes in
+// the place after them. A body whose shape allows it is recorded once (templates.Shrink) and each step splices in
+// what the recording wrote for the items it keeps. The message is counted from the pieces of the texts that stay
+// (the blocks around it, the part spliced in) and the few that change (countSpans).
+type shrinking struct {
+	prog  *Program
+	p     *piece
+	ti    int
+	total int         // the items of v the budget may drop
+	q     *prepared   // the values the block renders with: q.data[v] and q.dropped[v] change with each step
+	set   func(k int) // puts v's list with k items dropped into q
+	sh    *templates.Shrink
+	env   templates.Env
+
+	before, after string // the message around the block: the blocks before it and a separator, the rest
+	counter       *paragraphCounter
+	ixBefore      *indexed // before, after and the recorded output, indexed for counter; made on the first count
+	ixAfter       *indexed
+	ixOut         *indexed
+	pieces        []piece
+	i             int
+	sep           string
+}
+
+// shrinking makes the values block pieces[i] renders with as cut says, v's items not yet cut, and records the
+// block when it can be spliced.
+func (prog *Program) shrinking(pieces []piece, i, ti int, pv *prepared, cut map[string]int, v *blocks.Var, sep string) *shrinking {
+	p := &pieces[i]
+	q := shrunk(pv, cut, prog)
+	s := &shrinking{prog: prog, p: p, ti: ti, q: q, pieces: pieces, i: i, sep: sep}
+	name := v.Name
+	dropped := pv.dropped[name]
+	omitted := func(k int) (any, bool) { return templates.OmittedLine(v, dropped+k, prog.markerTexts) }
+	switch x := pv.data[name].(type) {
+	case []string:
+		base := baseItems(v, pv)
+		s.total = len(base)
+		list := make([]string, len(base)+1)
+		for j, it := range base {
+			list[j] = it.(string)
+		}
+		s.set = func(k int) {
+			m := s.total - k
+			items := list[:m]
+			if line, ok := omitted(k); ok {
+				list[m] = line.(string)
+				items = list[:m+1]
+			}
+			q.data[name], q.dropped[name] = items, dropped+k
+		}
+	case []any:
+		base := baseItems(v, pv)
+		s.total = len(base)
+		list := append(base, nil)
+		s.set = func(k int) {
+			m := s.total - k
+			items := list[:m]
+			if line, ok := omitted(k); ok {
+				list[m] = line
+				items = list[:m+1]
+			}
+			q.data[name], q.dropped[name] = items, dropped+k
+		}
+	case []map[string]any:
+		s.total = len(x)
+		s.set = func(k int) { q.data[name], q.dropped[name] = x[:s.total-k], dropped+k }
+	}
+	if s.total == 0 {
+		return s
+	}
+	c := p.c
+	if c.body.CallsEnv() {
+		s.env = prog.env(ti, q, func(string) {})
+	}
+	if c.markdown {
+		s.env.Level = p.level
+	}
+	s.env.Lines = c.lines
+	s.sh = c.body.Shrink(name, q.data, s.env)
+	return s
+}
+
+// render renders the block with k items of v dropped; ok is false when its body fails.
+func (s *shrinking) render(k int) (text rope, ok bool) {
+	s.set(k)
+	if s.sh != nil {
+		out, d := s.sh.Execute(s.q.data, s.env)
+		if d != nil {
+			return rope{}, false
+		}
+		text = trimRope(out)
+	} else {
+		r := s.prog.render(s.p.c, s.ti, s.p.level, s.q, nil)
+		if r.err != nil {
+			return rope{}, false
+		}
+		text = rope{tail: r.text}
+	}
+	return text, true
+}
+
+// count counts the message with the block's text as text.
+func (s *shrinking) count(text rope) int {
+	counter, incremental := budgetCounter().(*paragraphCounter)
+	if s.prog.counter != nil || !incremental || text.empty() {
+		was := s.p.text
+		s.p.text = text.String()
+		n := s.prog.tokens(joined(s.pieces, s.sep))
+		s.p.text = was
+		return n
+	}
+	if s.counter == nil {
+		s.counter = counter
+		s.before, s.after = around(s.pieces, s.i, s.sep)
+		s.ixBefore, s.ixAfter = counter.index(s.before), counter.index(s.after)
+		if s.sh != nil {
+			s.ixOut = counter.index(s.sh.Output())
+		}
+	}
+	spans := []span{{ix: s.ixBefore, end: len(s.before)}}
+	if h := s.p.c.heading; h != "" {
+		spans = append(spans, span{s: h + "\n\n"})
+	}
+	spans = append(spans, span{s: text.head})
+	if text.mid != "" {
+		spans = append(spans, span{ix: s.ixOut, start: text.midAt, end: text.midAt + len(text.mid)})
+	}
+	spans = append(spans, span{s: text.tail}, span{ix: s.ixAfter, end: len(s.after)})
+	return counter.countSpans(spans)
+}
+
+// around returns the message joined would make of pieces but for piece i, which is not empty: the text before it,
+// separator included, and the text after it, final newline included.
+func around(pieces []piece, i int, sep string) (before, after string) {
+	var b strings.Builder
+	for _, p := range pieces[:i] {
+		if p.text == "" {
+			continue
+		}
+		if p.c.heading != "" {
+			b.WriteString(p.c.heading)
+			b.WriteString("\n\n")
+		}
+		b.WriteString(p.text)
+		b.WriteString(sep)
+	}
+	before = b.String()
+	b.Reset()
+	for _, p := range pieces[i+1:] {
+		if p.text == "" {
+			continue
+		}
+		b.WriteString(sep)
+		if p.c.heading != "" {
+			b.WriteString(p.c.heading)
+			b.WriteString("\n\n")
+		}
+		b.WriteString(p.text)
+	}
+	b.WriteByte('\n')
+	return before, b.String()
+}
+
+// rope is a block's trimmed text in three parts, mid being bytes [midAt, midAt+len(mid)) of a Shrink's recorded
+// output.
+type rope struct {
+	head, mid, tail string
+	midAt           int
+}
+
+func (r rope) empty() bool    { return r.head == "" && r.mid == "" && r.tail == "" }
+func (r rope) String() string { return r.head + r.mid + r.tail }
+
+// trimRope trims a spliced output as render trims a block's output (docs/reference.md#how-a-runbook-is-assembled):
+// leading newlines, trailing spaces, tabs and newlines.
+func trimRope(out templates.Spliced) rope {
+	parts := [3]string{out.Head, out.Mid, out.Tail}
+	at := out.MidAt
+	for i := range parts {
+		t := strings.TrimLeft(parts[i], "\n")
+		if i == 1 {
+			at += len(parts[i]) - len(t)
+		}
+		if parts[i] = t; t != "" {
+			break
+		}
+	}
+	for i := len(parts) - 1; i >= 0; i-- {
+		if parts[i] = strings.TrimRight(parts[i], " \t\n"); parts[i] != "" {
+			break
+		}
+	}
+	return rope{head: parts[0], mid: parts[1], tail: parts[2], midAt: at}
 }
 
 // shrinkVars are the list and records variables with shrink = true that block c's body uses, in the order it first

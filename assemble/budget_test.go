@@ -199,3 +199,75 @@ func TestTurnBudgetOrigins(t *testing.T) {
 		t.Errorf("Origin(%d) = %+v, %v; want the variable notes", off, o, ok)
 	}
 }
+
+// A block of the highest priority present is never omitted, not even by emptying its lists: {{last .items}} keeps
+// its first item rather than render nothing, heading and all (docs/reference.md#turn-budget). A lower block that
+// shrinking empties is gone as before.
+func TestTurnBudgetHighestNeverVanishes(t *testing.T) {
+	const src = `
+-- promptc.toml --
+name = "p"
+tasks = ["t"]
+
+[runbook]
+order = ["rb"]
+
+[turn]
+order = ["latest", "older", "ask"]
+max_tokens = MAX
+
+[vars.items]
+scope = "turn"
+type = "list"
+shrink = true
+trust = "trusted"
+-- blocks/x.toml --
+[[block]]
+id = "rb"
+body = "runbook"
+
+[[block]]
+id = "latest"
+title = "Latest"
+priority = 3
+body = '{{last .items}}'
+
+[[block]]
+id = "older"
+priority = 3
+body = '{{if gt (len .items) 1}}older: {{index .items 0}}{{end}}'
+
+[[block]]
+id = "ask"
+priority = 1
+body = 'ask: fix the bug'
+-- fixtures/f.toml --
+[[turn]]
+items = ["one", "two", "three"]
+`
+	tests := []struct{ max, text, report string }{
+		// Each block of priority 3 keeps the items it last rendered something with: "latest" its first item,
+		// "older" two (with one it renders nothing).
+		{"5", "## Latest\n\none\n\nolder: one\n",
+			`turn budget: 47 tokens, over max_tokens = 5: omitted block "ask", dropped 1 item of "items" from block "older", dropped 2 items of "items" from block "latest"; now 27 tokens, still over the budget: blocks of the highest priority are never omitted`},
+		{"28", "## Latest\n\ntwo\n\nolder: one\n",
+			`turn budget: 47 tokens, over max_tokens = 28: omitted block "ask", dropped 1 item of "items" from block "older", dropped 1 item of "items" from block "latest"; now 27 tokens`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.max, func(t *testing.T) {
+			prog := mustLoad(t, archive(strings.Replace(src, "MAX", tt.max, 1)))
+			prog.SetTokenCounter(byteCounter{})
+			arts, diags := prog.Build()
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			a := arts[1]
+			if a.Text != tt.text {
+				t.Errorf("turn message = %q, want %q", a.Text, tt.text)
+			}
+			if got := a.Budget.String(); got != tt.report {
+				t.Errorf("report = %s\nwant     %s", got, tt.report)
+			}
+		})
+	}
+}

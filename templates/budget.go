@@ -84,6 +84,14 @@ func (e *rangeError) Error() string {
 // offset of the range action, decls how many variables it declares, breaks 1 when its body holds a break, weight
 // what one iteration costs.
 func (f *funcs) rangeOver(off, decls, breaks, weight int, v any) (any, error) {
+	if sp := f.sp; sp != nil && sp.s.pt.kind == spliceRange && sp.s.pt.off == off {
+		return sp.rangeOver(f, off, decls, breaks, weight, v) // a Shrink's splice point
+	}
+	return f.rangeBudget(off, decls, breaks, weight, v)
+}
+
+// rangeBudget is rangeOver anywhere but at a Shrink's splice point.
+func (f *funcs) rangeBudget(off, decls, breaks, weight int, v any) (any, error) {
 	st := f.st
 	if d, ok := v.(Dict); ok {
 		return f.rangeDict(off, decls, weight, d)

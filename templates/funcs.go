@@ -23,15 +23,38 @@ const bigPiece = 1 << 20
 
 // limitedBuilder collects a body's output and fails once it passes MaxOutput, saying what most likely made it so
 // large. It also keeps the text after a value that lays out lines from continuing them
-// (docs/values.md#markdown-and-structure): the printer sets pending when it returns such a value, and the value's write turns it
-// into need, which the next visible byte written meets (settle).
+// (docs/values.md#markdown-and-structure): the printer sets pending when it returns such a value, and the value's
+// write turns it into need, which the next visible byte written meets (settle). An execution that splices (see
+// Shrink) holds what it wrote before the splice in pre and the spliced bytes, a part of an earlier output that is
+// not copied, in mid; the Builder then holds what came after.
 type limitedBuilder struct {
 	strings.Builder
+	pre, mid  string
 	lineStart int   // the offset of the current line's first byte
 	pending   Break // asked by the value about to be written, of the text after it
 	need      Break // asked of the text still to come
 	sawLF     bool  // a line feed was written since need was set
 	lead      Break // asked of the text before the output, by a value standing first in it (place)
+	placed    bool  // a value laying out lines was printed, and placed (place)
+}
+
+// Len is the number of bytes written, spliced ones included.
+func (w *limitedBuilder) Len() int { return len(w.pre) + len(w.mid) + w.Builder.Len() }
+
+// String returns everything written, spliced bytes included.
+func (w *limitedBuilder) String() string {
+	if w.pre == "" && w.mid == "" {
+		return w.Builder.String()
+	}
+	return w.pre + w.mid + w.Builder.String()
+}
+
+// splice appends s as written, without copying it: what was written so far moves to pre. Only executions that
+// print no value laying out lines splice (Shrink), so no line state needs keeping across it.
+func (w *limitedBuilder) splice(s string) {
+	w.pre = w.String()
+	w.Builder.Reset()
+	w.mid = s
 }
 
 func (w *limitedBuilder) Write(p []byte) (int, error) {
@@ -120,6 +143,7 @@ type funcs struct {
 	st     *execState // nil outside a budgeted execution
 	p      printer
 	dicts  map[uintptr]*dictInfo // the dicts this execution made (see Dict), by their map's address
+	sp     *splice               // nil outside an execution a Shrink records or replays
 }
 
 // bind sets f up for one execution writing to out (nil: none, when idle).
@@ -388,6 +412,9 @@ func (f *funcs) trim(text any) (any, error) {
 // bullets and join lay values out: each item is escaped by its trust on its own, as when printed alone, and the
 // author's "- " and separator are kept as written.
 func (f *funcs) bullets(list any) (any, error) {
+	if f.sp.takes(list) {
+		return f.sp.listFunc(f, "bullets", func(list, _ any) (any, error) { return f.bullets(list) }, list, nil)
+	}
 	if strs, ok := list.([]string); ok {
 		// Trusted items: the author's text, laid out as it is.
 		n := 0
@@ -428,6 +455,9 @@ func (f *funcs) bullets(list any) (any, error) {
 }
 
 func (f *funcs) join(list any, sepV any) (any, error) {
+	if f.sp.takes(list) {
+		return f.sp.listFunc(f, "join", f.join, list, sepV)
+	}
 	sep, sepTrust, ok := textOf(sepV)
 	if !ok {
 		return "", fmt.Errorf("join takes a list and a separator (a string), not %s", blocks.DescribeValue(sepV))
@@ -757,13 +787,13 @@ func (b *Body) Run(data map[string]any, env Env) (Output, *blocks.Diagnostic) {
 	}
 	var marks []valueMark
 	collect := env.Mark != nil
-	out, d := b.run(data, env, collect, &marks)
+	out, d := b.run(data, env, collect, &marks, nil)
 	if d != nil {
 		return Output{}, d
 	}
 	if mayAssemble(out.Text, b.consts.Tags) {
 		if !collect {
-			if out, d = b.run(data, env, true, &marks); d != nil {
+			if out, d = b.run(data, env, true, &marks, nil); d != nil {
 				return Output{}, d
 			}
 		}
@@ -781,7 +811,19 @@ func (b *Body) Run(data map[string]any, env Env) (Output, *blocks.Diagnostic) {
 }
 
 // run executes the body once; with collect set, marks receives the bytes escaped values wrote.
-func (b *Body) run(data map[string]any, env Env, collect bool, marks *[]valueMark) (Output, *blocks.Diagnostic) {
+func (b *Body) run(data map[string]any, env Env, collect bool, marks *[]valueMark, sp *splice) (Output, *blocks.Diagnostic) {
+	out, d := b.execute(data, env, collect, marks, sp)
+	if d != nil {
+		return Output{}, d
+	}
+	return Output{Text: out.String(), Lead: out.lead, Trail: out.need}, nil
+}
+
+// execute is one execution of a body that is not static, returning its output as written. With collect set,
+// marks receives the bytes escaped values wrote. sp, when set, is the splice state of a Shrink the execution
+// records or replays: it runs with a function set of its own, bound to sp, but with the budget a plain execution
+// would give it (none for a body that runs as parsed).
+func (b *Body) execute(data map[string]any, env Env, collect bool, marks *[]valueMark, sp *splice) (*limitedBuilder, *blocks.Diagnostic) {
 	t := b.tmpl
 	printed := b.printed != nil && !collect && hasPrinted(data, b.printedKeys)
 	if printed {
@@ -792,23 +834,28 @@ func (b *Body) run(data map[string]any, env Env, collect bool, marks *[]valueMar
 	}
 	out := &limitedBuilder{}
 	out.Grow(len(b.Block.Body))
-	if b.perExecution || env.Level != 0 || collect || env.Lines {
+	if own := b.perExecution || env.Level != 0 || collect || env.Lines; own || sp != nil {
 		set := b.parser.takeExecSet()
 		x, err := set.executor(b)
 		if err != nil {
 			b.parser.putExecSet(set)
 			d := b.diag(0, 0, err.Error())
-			return Output{}, &d
+			return nil, &d
 		}
 		set.f.name = b.Block.ID
-		*marks = (*marks)[:0]
 		if collect {
+			*marks = (*marks)[:0]
 			set.f.bind(env, out, marks)
 		} else {
 			set.f.bind(env, out, nil)
 		}
+		set.f.sp = sp
+		if !own {
+			set.f.st = nil // as the body runs as parsed: no budget
+		}
 		defer func() {
 			set.f.bind(Env{}, nil, nil) // hold no caller's state while idle
+			set.f.sp = nil
 			b.parser.putExecSet(set)
 		}()
 		t = x.t
@@ -820,10 +867,10 @@ func (b *Body) run(data map[string]any, env Env, collect bool, marks *[]valueMar
 		var be *rangeError
 		if errors.As(err, &be) {
 			d := b.diag(be.off, be.off, be.Error())
-			return Output{}, &d
+			return nil, &d
 		}
 		d := b.execError(err)
-		return Output{}, &d
+		return nil, &d
 	}
-	return Output{Text: out.String(), Lead: out.lead, Trail: out.need}, nil
+	return out, nil
 }

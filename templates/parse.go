@@ -38,6 +38,8 @@ type Body struct {
 	printed     *template.Template
 	printedKeys []string
 	whole       bool
+	// splices holds where the body reads each variable the turn budget shrinks (see Shrink), found on demand.
+	splices splicePoints
 }
 
 // executor is a body's template bound to the functions of an execSet, which each execution sets up anew; printed

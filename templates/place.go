@@ -37,7 +37,7 @@ func (p *printer) place(s string, above, below Break) (string, func(int) int) {
 	// What the builder still asks of the text after an earlier value is met first: the value then starts a line.
 	if at, text := w.settle(s); text != "" {
 		ins = append(ins, insertion{at, text})
-	} else {
+	} else if above != BreakNone || below != BreakNone {
 		text := w.String()
 		line := text[w.lineStart:] // what stands before the value on its line
 		switch {
@@ -71,6 +71,7 @@ func (p *printer) place(s string, above, below Break) (string, func(int) int) {
 		}
 	}
 	w.pending = below
+	w.placed = w.placed || above != BreakNone || below != BreakNone || len(ins) > 0
 	if len(ins) == 0 {
 		return s, func(i int) int { return i }
 	}

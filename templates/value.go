@@ -38,9 +38,11 @@ type Mixed struct {
 	// json, when set, is the value json encoded: raw is its encoding before escaping, made only if a function asks.
 	json any
 	// block is set when text lays out lines a value's container holds (a quoted value, a background value): text
-	// right below it would continue them, so it is kept a blank line away (docs/values.md, "Markdown and
-	// structure").
+	// right below it would continue them, so it is kept a blank line away
+	// (docs/values.md#markdown-and-structure).
 	block bool
+	// markdown is set when a markdown value is among those text holds.
+	markdown bool
 }
 
 // String returns what the result prints.
@@ -195,6 +197,15 @@ func (p *printer) printAny(v any) string {
 	case string:
 		return x
 	case Mixed:
+		if x.markdown {
+			// A markdown value's lines mean what the text beside them makes them mean: the result is escaped as
+			// one value of the strictest trust among its values, over its text before escaping.
+			raw, trust, _ := textOf(x)
+			if p.out != nil {
+				p.out.placed = true // its bytes depend on all of it at once, which a splice would not see
+			}
+			return p.printAny(tagged(raw, trust))
+		}
 		below := BreakNone
 		if x.block {
 			below = BreakBlank
@@ -387,12 +398,13 @@ func directive(st fmt.State, verb rune) string {
 // mixed builds a Mixed from pieces: author text (trusted) and values, each escaped as printed alone. With no value
 // of another trust than trusted among them, the result is a plain string.
 type mixedBuilder struct {
-	p     *printer
-	text  strings.Builder
-	raw   strings.Builder
-	trust blocks.Trust
-	marks []span
-	block bool
+	p        *printer
+	text     strings.Builder
+	raw      strings.Builder
+	trust    blocks.Trust
+	marks    []span
+	block    bool
+	markdown bool
 }
 
 // grow makes room for n bytes of text and raw and for the marks of values values: bullets and join know both
@@ -420,6 +432,7 @@ func (m *mixedBuilder) value(v any) {
 		}
 		m.trust = stricter(m.trust, x.trust)
 		m.block = m.block || x.block
+		m.markdown = m.markdown || x.markdown
 		return
 	}
 	raw, trust, _ := textOf(v)
@@ -433,13 +446,14 @@ func (m *mixedBuilder) value(v any) {
 	m.marks = append(m.marks, span{start, m.text.Len(), trust})
 	m.trust = stricter(m.trust, trust)
 	m.block = m.block || trust == blocks.Background || trust == blocks.Markdown
+	m.markdown = m.markdown || trust == blocks.Markdown
 }
 
 func (m *mixedBuilder) result() any {
 	if m.trust == blocks.Trusted || m.text.Len() == 0 {
 		return m.text.String()
 	}
-	return Mixed{text: m.text.String(), raw: m.raw.String(), trust: m.trust, marks: m.marks, block: m.block}
+	return Mixed{text: m.text.String(), raw: m.raw.String(), trust: m.trust, marks: m.marks, block: m.block, markdown: m.markdown}
 }
 
 // isZero reports whether a value is empty in the sense of default and truthiness: "", 0, false, an empty list or
