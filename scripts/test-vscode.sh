@@ -7,11 +7,9 @@
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-skip() {
-	echo "SKIP: $*"
-	exit 0
-}
-command -v npm >/dev/null 2>&1 || skip "no npm to build the extension with"
+. "$src/scripts/need.sh"
+need_apt node nodejs
+need_apt npm npm
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -20,7 +18,7 @@ cp -R "$src/editors/vscode" "$tmp/ext"
 rm -rf "$tmp/ext/node_modules" "$tmp/ext/out"
 cd "$tmp/ext"
 echo "npm ci (editors/vscode/package-lock.json)"
-npm ci --no-audit --no-fund --loglevel=error >"$tmp/npm.log" 2>&1 || { cat "$tmp/npm.log"; skip "npm ci failed (is the registry reachable?)"; }
+npm ci --no-audit --no-fund --loglevel=error >"$tmp/npm.log" 2>&1 || { cat "$tmp/npm.log"; unavailable "npm ci failed (is the registry reachable?)"; }
 npm run --silent compile
 npx --no-install vsce package --skip-license -o "$tmp/promptc.vsix" >"$tmp/vsce.log" 2>&1 || { cat "$tmp/vsce.log"; echo "FAIL: vsce package"; exit 1; }
 echo "packaged $(du -h "$tmp/promptc.vsix" | cut -f1) promptc.vsix"
