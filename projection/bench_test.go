@@ -51,8 +51,8 @@ func BenchmarkProject(b *testing.B) {
 	}
 }
 
-// BenchmarkSimulate50: a session of 50 turns (the reference session's turns repeated), three layouts. The issue
-// asks for at most a second.
+// BenchmarkSimulate50: a session of 50 turns (the reference session's turns repeated), three layouts. The target is
+// at most a second (docs/decisions.md#simulate-in-time-linear-in-the-turns).
 func BenchmarkSimulate50(b *testing.B) {
 	s, prog := trackerSession(b, "chat")
 	long := projection.Replay{Name: s.Name, Runbook: s.Runbook}
