@@ -68,3 +68,24 @@ need_apt() {
 need() {
 	command -v "$1" >/dev/null 2>&1 || unavailable "$1 is not installed: $2"
 }
+
+# need_debs PACKAGE...: makes sure Debian's packages are installed (libraries and headers, which put no command on
+# PATH), installing the missing ones with apt-get (after apt-get update); calls unavailable, with apt-get's last
+# lines, when that fails.
+need_debs() {
+	local missing=() pkg log
+	for pkg in "$@"; do
+		dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+	done
+	[ "${#missing[@]}" -eq 0 ] && return 0
+	command -v apt-get >/dev/null 2>&1 || unavailable "${missing[*]} not installed, and there is no apt-get to install them"
+	echo "installing ${missing[*]} with apt-get"
+	log=$(mktemp)
+	if ! { as_root apt-get update -qq && as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}"; } >"$log" 2>&1; then
+		local tail
+		tail=$(tail -n 5 "$log" | tr '\n' ' ')
+		rm -f "$log"
+		unavailable "apt-get could not install ${missing[*]}: $tail"
+	fi
+	rm -f "$log"
+}
