@@ -54,8 +54,11 @@ golden: build
 # The hooks of .pre-commit-hooks.yaml driven by the real pre-commit framework (installs it with apt when missing), and
 # the JSON Schemas of schema/ under the real taplo CLI (installs it with npm when missing), and promptc serve in
 # headless Chromium (installs chromium with apt and playwright-core with npm when missing), promptc lsp driven by
-# headless Neovim (apt) and the VS Code extension built and packaged with @vscode/vsce (npm).
+# headless Neovim (apt) and the VS Code extension built and packaged with @vscode/vsce (npm), then run under Node.
+# A tool that cannot be installed fails the run when CI is set, and skips its script loudly otherwise
+# (scripts/need.sh, checked first by scripts/test-need.sh).
 integration:
+	bash scripts/test-need.sh
 	bash scripts/test-pre-commit.sh
 	bash scripts/test-taplo.sh
 	bash scripts/test-preview.sh

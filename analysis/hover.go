@@ -243,7 +243,8 @@ func describeVar(w *strings.Builder, v *blocks.Var, scope bool) {
 		parts = append(parts, "trim")
 	}
 	if v.Pattern != nil {
-		parts = append(parts, fmt.Sprintf("pattern %q", v.Pattern.String()))
+		// The pattern as written: the loader compiles it wrapped in ^(?:…)$.
+		parts = append(parts, fmt.Sprintf("pattern %q", strings.TrimSuffix(strings.TrimPrefix(v.Pattern.String(), "^(?:"), ")$")))
 	}
 	w.WriteString(strings.Join(parts, ", "))
 	w.WriteString("\n")

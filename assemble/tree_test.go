@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/internal/testenv"
 )
 
 // writeUserFiles writes files (slash path → text) under dir, as a user would have put them there.
@@ -274,7 +275,7 @@ func TestWriteTreeLinks(t *testing.T) {
 			top := t.TempDir()
 			writeUserFiles(t, top, map[string]string{"elsewhere/keep.md": "keep\n", "out/mine.md": "mine\n"})
 			if err := os.Symlink("../elsewhere", filepath.Join(top, "out", "issue")); err != nil {
-				t.Skipf("no symbolic links here: %v", err)
+				testenv.Absent(t, "no symbolic links here: %v", err)
 			}
 			files := map[string][]byte{"chat/a.runbook.md": []byte("c\n"), "issue/deep/a.runbook.md": []byte("a\n")}
 			_, err := assemble.WriteTree(filepath.Join(top, "out"), files, assemble.TreeOptions{Stale: rule})

@@ -67,7 +67,7 @@ func TestCheckTOMLLimitsSize(t *testing.T) {
 	}
 }
 
-// pathological holds the inputs of the issue that BurntSushi/toml v1.6.0 takes seconds and gigabytes to decode.
+// pathological holds inputs that BurntSushi/toml v1.6.0 takes seconds and gigabytes to decode (blocks/tomllimits.go).
 var pathological = map[string]string{
 	"8000 nested inline tables":  "a = " + strings.Repeat("{b=", 8000) + "1" + strings.Repeat("}", 8000),
 	"30000-part dotted header":   "[" + strings.TrimSuffix(strings.Repeat("a.", 30000), ".") + "]\nx = 1",
@@ -75,7 +75,7 @@ var pathological = map[string]string{
 	"30000-part key under table": "[t]\n" + strings.TrimSuffix(strings.Repeat("a.", 30000), ".") + " = 1",
 }
 
-// TestPathologicalTOMLRefusedFast checks that the inputs of the issue are refused before they are decoded, and
+// TestPathologicalTOMLRefusedFast checks that those inputs are refused before they are decoded, and
 // quickly: the pre-scan takes well under a millisecond for each, where decoding took 9 to 24 seconds. The bound
 // here is loose, so that a slow machine does not fail it; BenchmarkCheckTOMLLimits gives the real figures.
 func TestPathologicalTOMLRefusedFast(t *testing.T) {
@@ -93,7 +93,7 @@ func TestPathologicalTOMLRefusedFast(t *testing.T) {
 	}
 }
 
-// BenchmarkCheckTOMLLimits measures the pre-scan on the issue's inputs and on a large ordinary file.
+// BenchmarkCheckTOMLLimits measures the pre-scan on those inputs and on a large ordinary file.
 func BenchmarkCheckTOMLLimits(b *testing.B) {
 	var ordinary strings.Builder
 	for ordinary.Len() < 1<<20 {

@@ -74,7 +74,7 @@ func TestUnifiedDiffMissingSide(t *testing.T) {
 }
 
 // BenchmarkDiffLarge diffs two 1 MiB artifacts that differ in one line: the size of a big runbook after a one-line
-// edit. The target is 100 ms.
+// edit. The target is 100 ms.
 func BenchmarkDiffLarge(b *testing.B) {
 	var sb strings.Builder
 	for i := 0; sb.Len() < 1<<20; i++ {

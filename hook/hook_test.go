@@ -11,6 +11,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/promptc/promptc/internal/testenv"
 )
 
 // binDir holds the promptc binary TestMain builds from this module, for the test that commits through the real
@@ -72,9 +74,7 @@ func buildPromptc(dir string) error {
 
 func needGit(t *testing.T) {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git not found on PATH")
-	}
+	testenv.LookPath(t, "git")
 }
 
 // newRepo makes a git work tree with one commit and returns its top, symbolic links resolved as Install reports it.
@@ -637,9 +637,7 @@ func TestScriptRoundTrip(t *testing.T) {
 
 // TestScriptQuoting runs the hook's check lines under sh: paths with quotes, spaces and dollars reach promptc intact.
 func TestScriptQuoting(t *testing.T) {
-	if _, err := exec.LookPath("sh"); err != nil {
-		t.Skip("sh not found")
-	}
+	testenv.LookPath(t, "sh")
 	top := newRepo(t)
 	log := fakePromptc(t)
 	projects := []string{"it's here", `a "b" $c`, "tab\there"}

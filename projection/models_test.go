@@ -79,7 +79,8 @@ func TestBuiltinModels(t *testing.T) {
 			t.Errorf("%s has %d default models, want 1", p, defaults[p])
 		}
 	}
-	// The figures the issue and the provider's page give, as written there.
+	// The figures the provider's page gives, as written there
+	// (docs/decisions.md#model-figures-follow-the-providers-page-dated).
 	for name, min := range map[string]int{"claude-opus-4-5": 4096, "claude-opus-4-6": 4096, "claude-haiku-4-5": 4096,
 		"claude-sonnet-4-5": 1024, "claude-sonnet-4-6": 1024, "claude-opus-4-1": 1024, "claude-opus-4-0": 1024} {
 		if !seen["anthropic/"+name] {

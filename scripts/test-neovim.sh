@@ -4,22 +4,14 @@
 # diagnostic for an unsaved typo (and its withdrawal), go to definition of a constant and a rename; this script
 # then checks on disk that the rename edited the definition and every user and that the project still checks.
 #
-# Usage: scripts/test-neovim.sh   (skips, loudly, when neovim is missing and cannot be installed)
+# Usage: scripts/test-neovim.sh   (installs neovim with apt-get when missing; when it cannot, fails under CI=true
+# and skips loudly elsewhere: scripts/need.sh)
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-skip() {
-	echo "SKIP: $*"
-	exit 0
-}
-if ! command -v nvim >/dev/null 2>&1; then
-	command -v apt-get >/dev/null 2>&1 || skip "neovim is not installed and there is no apt-get to install it"
-	sudo=""
-	[ "$(id -u)" -eq 0 ] || sudo="sudo -n"
-	echo "installing neovim with apt-get"
-	{ $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq neovim; } >/dev/null 2>&1 ||
-		skip "apt-get could not install neovim"
-fi
+. "$src/scripts/need.sh"
+need_apt nvim neovim
+need go "the test builds promptc (https://go.dev/dl)"
 echo "using $(nvim --version | head -n 1)"
 
 tmp=$(mktemp -d)

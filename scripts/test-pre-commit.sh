@@ -15,30 +15,18 @@
 # a block edit that changes the runbook is refused, with install --check's report; running the install command the
 # report prints, as printed, brings AGENTS.md up to date, and the commit goes through.
 #
-# Usage: scripts/test-pre-commit.sh   (installs pre-commit with apt-get when missing and run as root; else skips)
+# Usage: scripts/test-pre-commit.sh   (installs pre-commit and git with apt-get when missing; when one cannot be
+# had, fails under CI=true and skips loudly elsewhere: scripts/need.sh)
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
+. "$src/scripts/need.sh"
 
-skip() {
-	echo "SKIP: $*"
-	exit 0
-}
-
-if ! command -v pre-commit >/dev/null 2>&1; then
-	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-		echo "installing pre-commit with apt-get"
-		# A package mirror that cannot be reached is the machine's problem, not the hook's: skip, loudly.
-		if ! { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq pre-commit >/dev/null; }; then
-			skip "apt-get could not install pre-commit"
-		fi
-	else
-		skip "pre-commit is not installed (apt-get install pre-commit, or pipx install pre-commit)"
-	fi
-fi
-command -v git >/dev/null 2>&1 || skip "git not found"
-command -v go >/dev/null 2>&1 || skip "go not found: pre-commit's golang language builds promptc with it"
-git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || skip "$src is not a git work tree"
+need_apt pre-commit pre-commit
+need_apt git git
+need go "pre-commit's golang language builds promptc with it (https://go.dev/dl)"
+# Not a tool that is missing: the snapshot below is of a git work tree, so outside one this script is misused.
+git -C "$src" rev-parse --git-dir >/dev/null 2>&1 || { echo "FAIL: $src is not a git work tree" >&2; exit 1; }
 echo "using $(pre-commit --version), $(go version)"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/promptc-pre-commit.XXXXXX")

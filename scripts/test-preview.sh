@@ -13,22 +13,16 @@
 #     diagnostics instead of stale bytes, and comes back when fixed;
 #   - a screenshot that is not blank (written to $PREVIEW_SCREENSHOT when set, e.g. docs/preview.png).
 #
-# Usage: scripts/test-preview.sh   (installs chromium with apt-get and playwright-core with npm when missing)
+# Usage: scripts/test-preview.sh   (installs chromium, node and npm with apt-get and playwright-core with npm when
+# missing; when one cannot be had, fails under CI=true and skips loudly elsewhere: scripts/need.sh)
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-skip() {
-	echo "SKIP: $*"
-	exit 0
-}
-
-if ! command -v chromium >/dev/null 2>&1; then
-	command -v apt-get >/dev/null 2>&1 || skip "chromium is not installed and there is no apt-get to install it"
-	echo "installing chromium with apt-get"
-	{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; } >/dev/null 2>&1 ||
-		skip "apt-get could not install chromium"
-fi
-command -v node >/dev/null 2>&1 || skip "no node to drive the browser"
+. "$src/scripts/need.sh"
+need_apt chromium chromium
+need_apt node nodejs
+need_apt npm npm
+need go "the test builds promptc (https://go.dev/dl)"
 
 tmp=$(mktemp -d)
 server=""
@@ -39,8 +33,8 @@ cleanup() {
 trap cleanup EXIT
 
 echo "installing playwright-core with npm (no browser download: it drives /usr/bin/chromium)"
-npm install --silent --no-audit --no-fund --prefix "$tmp/node" playwright-core@1.65.1 >/dev/null 2>&1 ||
-	skip "npm could not install playwright-core"
+npm install --silent --no-audit --no-fund --prefix "$tmp/node" playwright-core@1.65.1 >"$tmp/npm.log" 2>&1 ||
+	unavailable "npm could not install playwright-core: $(tail -n 5 "$tmp/npm.log" | tr '\n' ' ')"
 
 (cd "$src" && go build -o "$tmp/promptc" ./cmd/promptc)
 cp -r "$src/examples/tracker" "$tmp/project"

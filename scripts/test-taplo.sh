@@ -7,22 +7,22 @@
 # is honoured, with a path relative to the file; and each file of a table of bad files, written to a temporary
 # directory, fails, with the expected message and the offending key in Taplo's report.
 #
-# Usage: scripts/test-taplo.sh   (installs taplo with `npm install -g @taplo/cli` when missing; skips without npm)
+# Usage: scripts/test-taplo.sh   (installs taplo with `npm install -g @taplo/cli` when missing, and npm with apt-get;
+# when taplo cannot be had, fails under CI=true and skips loudly elsewhere: scripts/need.sh)
 set -euo pipefail
 
 src=$(cd "$(dirname "$0")/.." && pwd)
-
-skip() {
-	echo "SKIP: $*"
-	exit 0
-}
+. "$src/scripts/need.sh"
 
 if ! command -v taplo >/dev/null 2>&1; then
-	command -v npm >/dev/null 2>&1 || skip "taplo is not installed, and there is no npm to install it (npm install -g @taplo/cli)"
+	need_apt npm npm
 	echo "installing taplo with npm install -g @taplo/cli"
-	# A registry that cannot be reached is the machine's problem, not the schemas': skip, loudly.
-	npm install -g --silent @taplo/cli >/dev/null 2>&1 || skip "npm could not install @taplo/cli"
-	command -v taplo >/dev/null 2>&1 || skip "npm installed @taplo/cli, but taplo is not on PATH ($(npm prefix -g)/bin)"
+	log=$(mktemp)
+	npm install -g --silent --no-audit --no-fund @taplo/cli >"$log" 2>&1 ||
+		unavailable "taplo is not installed, and npm install -g @taplo/cli failed: $(tail -n 5 "$log" | tr '\n' ' ')"
+	rm -f "$log"
+	command -v taplo >/dev/null 2>&1 ||
+		unavailable "npm installed @taplo/cli, but taplo is not on PATH ($(npm prefix -g)/bin)"
 fi
 echo "using $(taplo --version)"
 

@@ -291,8 +291,9 @@ func TestStatsDeterministic(t *testing.T) {
 }
 
 // TestStatsSharedCapped: session text that coincides in the one fixture every task is compared on is not a shared
-// prefix (issue 10: "shared by every task: 2333 bytes" exceeded the global prefix of 1,751). --fixture picks the
-// sample, and an unknown one is an error.
+// prefix, so the figure never exceeds a task's global prefix (docs/stats.md#what-is-measured; a ported project was
+// once told "shared by every task: 2333 bytes" with a global prefix of 1,751). --fixture picks the sample, and an
+// unknown one is an error.
 func TestStatsSharedCapped(t *testing.T) {
 	prog, arts := stCompile(t, withFiles(stProject, map[string]string{
 		"promptc.toml": strings.Replace(stProject["promptc.toml"], `order = ["rules", "issue-only", "who"]`, `order = ["rules", "who", "issue-only"]`, 1),

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/testenv"
 	"github.com/promptc/promptc/workspace"
 )
 
@@ -78,7 +79,7 @@ func TestInstallNamedPipe(t *testing.T) {
 	tg := target()
 	dir := t.TempDir()
 	if err := syscall.Mkfifo(filepath.Join(dir, "CLAUDE.md"), 0o644); err != nil {
-		t.Skipf("cannot make a named pipe: %v", err)
+		testenv.Absent(t, "cannot make a named pipe: %v", err)
 	}
 	symlink(t, "CLAUDE.md", filepath.Join(dir, "AGENTS.md"))
 	codex := &blocks.Target{Name: "codex", File: "AGENTS.md", Begin: begin, End: end}
@@ -156,7 +157,7 @@ func TestInstallSymlinkThroughLinkedDir(t *testing.T) {
 	}
 	defer locked.Close()
 	if err := syscall.Flock(int(locked.Fd()), syscall.LOCK_EX); err != nil {
-		t.Skipf("no flock here: %v", err)
+		testenv.Absent(t, "no flock here: %v", err)
 	}
 	type outcome struct {
 		res workspace.Results
@@ -225,7 +226,7 @@ func TestInstallHardLink(t *testing.T) {
 	dir := t.TempDir()
 	writeFile(t, dir, "CLAUDE.md", "# Notes\n\n"+old)
 	if err := os.Link(filepath.Join(dir, "CLAUDE.md"), filepath.Join(dir, "AGENTS.md")); err != nil {
-		t.Skipf("no hard links here: %v", err)
+		testenv.Absent(t, "no hard links here: %v", err)
 	}
 	before := tree(t, dir)
 	for name, op := range map[string]func() (workspace.Results, error){

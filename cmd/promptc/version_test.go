@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/promptc/promptc/internal/testenv"
 )
 
 // TestVersionText: --version names the linked version, else the module's, then the VCS revision and the Go
@@ -83,14 +85,13 @@ func TestVersionText(t *testing.T) {
 }
 
 // TestMakeStampsVersion: make build and make install link the version and revision from git, so that --version
-// names them where go build records no VCS information (-buildvcs=false). Skipped outside a git work tree.
+// names them where go build records no VCS information (-buildvcs=false). Skipped outside a git work tree (a copy
+// of the sources without .git), except in CI, which tests a clone.
 func TestMakeStampsVersion(t *testing.T) {
-	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("no make")
-	}
+	testenv.LookPath(t, "make")
 	rev, err := exec.Command("git", "rev-parse", "HEAD").Output()
 	if err != nil {
-		t.Skip("not in a git work tree")
+		testenv.Absent(t, "not in a git work tree: %v", err)
 	}
 	for _, target := range []string{"build", "install"} {
 		out, err := exec.Command("make", "-n", "-C", "../..", target).CombinedOutput()

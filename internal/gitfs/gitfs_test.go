@@ -17,6 +17,7 @@ import (
 	"testing/fstest"
 
 	"github.com/promptc/promptc/internal/linkfs"
+	"github.com/promptc/promptc/internal/testenv"
 )
 
 // TestMain keeps the tests' git runs to the temporary repositories and out of the user's configuration: run from
@@ -49,9 +50,7 @@ type repo struct {
 
 func newRepo(t *testing.T) *repo {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on $PATH")
-	}
+	testenv.LookPath(t, "git")
 	r := &repo{t: t, dir: t.TempDir()}
 	r.git("-c", "init.defaultBranch=main", "init", "-q")
 	r.git("config", "user.name", "Test")
@@ -359,9 +358,7 @@ func TestOpenNoProject(t *testing.T) {
 }
 
 func TestOpenNotRepository(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on $PATH")
-	}
+	testenv.LookPath(t, "git")
 	dir := t.TempDir()
 	_, err := Open(dir, "HEAD")
 	if want := dir + " is not inside a git work tree (not a git repository"; err == nil || !strings.HasPrefix(err.Error(), want) {
@@ -576,7 +573,7 @@ func TestOpenReadsOnlyProject(t *testing.T) {
 	})
 	oid := func(p string) string { return strings.TrimSpace(r.git("rev-parse", "HEAD:"+p)) }
 	if err := os.Symlink("../../shared/s.md", r.path("prompts/templates/s.md")); err != nil {
-		t.Skipf("no symbolic links here: %v", err)
+		testenv.Absent(t, "no symbolic links here: %v", err)
 	}
 	if err := os.Symlink("big.bin", r.path("other/link.bin")); err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gitfs"
+	"github.com/promptc/promptc/internal/testenv"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -29,9 +30,7 @@ type workTree struct {
 
 func newWorkTree(t *testing.T) *workTree {
 	t.Helper()
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not on $PATH")
-	}
+	testenv.LookPath(t, "git")
 	w := &workTree{t: t, dir: t.TempDir()}
 	w.git("-c", "init.defaultBranch=main", "init", "-q")
 	w.git("config", "user.name", "Test")
@@ -81,7 +80,7 @@ func (w *workTree) write(files, links map[string]string) {
 func needLinks(t *testing.T) {
 	t.Helper()
 	if err := os.Symlink("target", filepath.Join(t.TempDir(), "link")); err != nil {
-		t.Skipf("cannot make symbolic links here: %v", err)
+		testenv.Absent(t, "cannot make symbolic links here: %v", err)
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"slices"
 	"testing"
 	"testing/fstest"
+
+	"github.com/promptc/promptc/internal/testenv"
 )
 
 // tempTree makes files and symbolic links under a new directory and returns the directory, symbolic links resolved.
@@ -33,7 +35,7 @@ func tempTree(t *testing.T, files, links map[string]string) string {
 			t.Fatal(err)
 		}
 		if err := os.Symlink(filepath.FromSlash(target), name); err != nil {
-			t.Skipf("cannot make symbolic links here: %v", err)
+			testenv.Absent(t, "cannot make symbolic links here: %v", err)
 		}
 	}
 	return dir
@@ -109,7 +111,6 @@ func TestDirRefuses(t *testing.T) {
 		"p/t/abs.md":      filepath.Join(os.TempDir(), "x.md"),
 		"p/t/above.md":    "../../../outside.md",
 		"p/t/gone.md":     "missing.md",
-		"p/t/empty.md":    "",
 		"p/t/through.md":  "../../a/file.md/x",
 		"p/t/self":        ".",
 		"p/t/root":        "../..",
@@ -121,15 +122,19 @@ func TestDirRefuses(t *testing.T) {
 		"p/t/dirgit":      "../../.git",
 		"p/t/outside-top": "../../../",
 	})
+	// An empty link is its own case: Linux refuses to make one (symlink(2) gives ENOENT), so no such link can be
+	// met there, and making it in tempTree would stop the whole test on Linux; macOS and the BSDs make it.
+	emptyLinks := os.Symlink("", filepath.Join(top, "p", "t", "empty.md")) == nil
 	const tail = ": promptc follows only relative links that stay inside it"
 	// The boundary is top/: outside.md above it stands for anything outside the repository.
 	fsys := Dir(filepath.Join(top, "p"), fixed(filepath.Join(top), new(int)))
 	abs := filepath.ToSlash(filepath.Join(os.TempDir(), "x.md"))
-	tests := []struct {
+	type refusal struct {
 		name   string
 		reason Reason
 		err    string
-	}{
+	}
+	tests := []refusal{
 		{"t/abs.md", Outside, fmt.Sprintf("symbolic link to %q leaves the repository", abs) + tail},
 		{"t/above.md", Outside, `symbolic link to "../../../outside.md" leaves the repository` + tail},
 		{"t/outside-top", Outside, `symbolic link to "../../../" leaves the repository` + tail},
@@ -149,13 +154,12 @@ func TestDirRefuses(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(top, "p", ".git"), []byte("gitdir: elsewhere\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if !emptyLinks {
+		t.Log("this system makes no empty symbolic links, so none can be met: t/empty.md is not checked")
+		tests = slices.DeleteFunc(tests, func(tt refusal) bool { return tt.name == "t/empty.md" })
+	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if tt.name == "t/empty.md" {
-				if target, err := os.Readlink(filepath.Join(top, "p", "t", "empty.md")); err != nil || target != "" {
-					t.Skip("this system makes no empty links")
-				}
-			}
 			for op, do := range map[string]func() error{
 				"open":     func() error { _, err := fsys.Open(tt.name); return err },
 				"stat":     func() error { _, err := fs.Stat(fsys, tt.name); return err },
