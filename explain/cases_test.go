@@ -45,7 +45,7 @@ func TestArtifactErrors(t *testing.T) {
 		{prog, "chat/lead.runbook.md/x", `"chat/lead.runbook.md/x" is not an artifact path: use TASK/FIXTURE.runbook.md or TASK/FIXTURE.turn-K.md`},
 		{prog, "chat/basik.runbook.md", `chat/basik.runbook.md: no fixture "basik" (did you mean "basic"?)`},
 		{prog, "issue/lead.runbook.md", `issue/lead.runbook.md: fixture "lead" does not render task "issue"`},
-		{prog, "chat/lead.turn-2.md", `chat/lead.turn-2.md: fixture "lead" has 1 turns`},
+		{prog, "chat/lead.turn-2.md", `chat/lead.turn-2.md: fixture "lead" has 1 turn`},
 		{noTurns, "a/f.turn-1.md", `a/f.turn-1.md: this project has no turn message ([turn] order is empty)`},
 	} {
 		a, err := explain.Artifact(tc.prog, tc.path)

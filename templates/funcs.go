@@ -442,7 +442,7 @@ func (f *funcs) bullets(list any) (any, error) {
 			return "", err
 		}
 	}
-	m := mixedBuilder{p: &f.p}
+	m := mixedBuilder{p: &f.p, trust: blocks.Trusted}
 	m.grow(n, len(items))
 	for i, it := range items {
 		if i > 0 {
@@ -493,7 +493,7 @@ func (f *funcs) join(list any, sepV any) (any, error) {
 			return "", f.room("join", -1)
 		}
 	}
-	m := mixedBuilder{p: &f.p}
+	m := mixedBuilder{p: &f.p, trust: blocks.Trusted}
 	if len(items) > 0 {
 		m.grow(n+(len(items)-1)*len(sep), 2*len(items)-1)
 	}
