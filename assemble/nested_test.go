@@ -127,7 +127,9 @@ func TestNestedValueErrors(t *testing.T) {
 	body := `{{range .resources}}{{.ref.url}}{{end}}`
 	tests := []struct{ name, fixture, want string }{
 		{"not valid JSON", "[[session.resources]]\nname = \"a\"\nref = '{\"url\": '\n",
-			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" is a record with decode = "json", but its text is not valid JSON: unexpected EOF`},
+			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" is a record with decode = "json", but its text is not valid JSON at 1:9 of the text: unexpected EOF`},
+		{"a key twice in a JSON text", "[[session.resources]]\nname = \"a\"\nref = '{\"url\":\"https://docs.example\",\"url\":\"https://evil.io\"}'\n",
+			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" is a record with decode = "json", but its JSON text is refused at 1:31 of the text: duplicate key "url" (first at 1:2): a JSON object may hold each key once`},
 		{"JSON that does not fit", "[[session.resources]]\nname = \"a\"\nref = '{\"uri\": \"x\"}'\n",
 			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" has undeclared field "uri" (did you mean "url"?) (declared: git_ref, url), in the JSON text it was given`},
 		{"nested field of the wrong type", "[[session.resources]]\nname = \"a\"\nref = {url = 1}\n",
