@@ -231,3 +231,43 @@ func TestNestedCodeAndMarkers(t *testing.T) {
 		t.Errorf("diagnostics:\n%s", got)
 	}
 }
+
+// TestRecordTruthRendered: a record is true only when one of its fields is (docs/reference.md, "Nested data"), for
+// when, if, with, not and default alike: a missing record, one whose fields are all empty and a missing nested
+// record are false, so a section about them is left out instead of printed empty.
+func TestRecordTruthRendered(t *testing.T) {
+	body := `{{with .owner}}<OWNER {{.login}}>{{end}}{{if not .owner.team}}[no team]{{end}}` +
+		`{{range .resources}}{{if .ref}}({{.name}} at {{.ref.url}}){{end}}{{end}}`
+	src := nestedCase(body) + `
+[[block]]
+id   = "owned"
+when = "owner"
+body = "owned"
+
+[[block]]
+id   = "unowned"
+when = "!owner"
+body = "unowned"
+`
+	src = strings.Replace(src, `order = ["rb"]`, `order = ["rb", "owned", "unowned"]`, 1)
+	tests := []struct{ name, session, want string }{
+		{"a record with fields", "owner = {login = \"ada\", team = {name = \"core\"}}\n[[session.resources]]\nname = \"api\"\nref = '{\"url\": \"u\"}'\n",
+			"<OWNER ada>(api at u)\n\nowned\n"},
+		{"a missing record", "[[session.resources]]\nname = \"api\"\n", "[no team]\n\nunowned\n"},
+		{"a record whose fields are all empty", "owner = {login = \"\", team = {name = \"\"}}\n[[session.resources]]\nname = \"api\"\nref = '{\"url\": \"\"}'\n",
+			"[no team]\n\nunowned\n"},
+		{"a missing nested record", "owner = {login = \"ada\"}\n", "<OWNER ada>[no team]\n\nowned\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := strings.Replace(src, nestedFixture, "[session]\n"+tt.session, 1)
+			if s == src {
+				t.Fatal("the fixture was not replaced")
+			}
+			arts := mustBuild(t, archive(s))
+			if got := arts[0].Text; got != tt.want {
+				t.Errorf("runbook = %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

@@ -108,7 +108,7 @@ func (f *funcs) execMap() template.FuncMap {
 // Map returns the function map of f. The parse-time map (see Parse) holds every name a body may call; an execution
 // that needs its own environment or budget replaces them all with its own (see Execute).
 func (f *funcs) Map() template.FuncMap {
-	return f.withLists(template.FuncMap{
+	return withTruth(f.withLists(template.FuncMap{
 		"const":           f.constant,
 		"lookup":          f.lookup,
 		"ref":             f.ref,
@@ -142,7 +142,7 @@ func (f *funcs) Map() template.FuncMap {
 		"sortBy":          f.sortBy,
 		"first":           first,
 		"last":            last,
-	})
+	}))
 }
 
 // result is every function's last step: a result over MaxOutput is an error, and within a budgeted execution its
