@@ -104,6 +104,9 @@ type Uses struct {
 	// The Dynamic flags are set when const, ref, title, lookup or dropped is called with a computed name: it is
 	// checked only when it runs.
 	DynamicConst, DynamicRef, DynamicTitle, DynamicLookup, DynamicDropped bool
+	// Prints are the values that actions print whole, or hand whole to print, printf, …, where the analysis can
+	// tell what they are (see PrintUse), in source order.
+	Prints []PrintUse
 }
 
 // What dot (or a template variable) holds, as far as the analysis can tell.
@@ -236,6 +239,7 @@ func (a *analyzer) node(n parse.Node, cur dots) {
 		a.bind(n.Pipe, a.eval(n.Pipe, cur))
 		if len(n.Pipe.Decl) == 0 {
 			a.constKind(n.Pipe, UsePrinted)
+			a.printedAction(n, cur)
 		}
 	case *parse.IfNode:
 		saved := a.enter()
@@ -300,6 +304,10 @@ func (a *analyzer) eval(p *parse.PipeNode, cur dots) dots {
 	for i, c := range p.Cmds {
 		if i == 0 && len(c.Args) == 1 {
 			v = a.evalNode(c.Args[0], cur)
+			continue
+		}
+		if len(c.Args) > 0 && !isIdent(c.Args[0], "where") && !isIdent(c.Args[0], "sortBy") && !isIdent(c.Args[0], "first") && !isIdent(c.Args[0], "last") {
+			v = a.evalCall(c, cur, v, i > 0)
 			continue
 		}
 		v = a.collection(c, cur, v, i > 0)
@@ -444,6 +452,7 @@ func (a *analyzer) command(cmd *parse.CommandNode, cur dots, kind UseKind) {
 	if len(cmd.Args) != 1 {
 		kind = UseOther
 	}
+	a.formatArgs(cmd, cur)
 	// index X "name" reads variable or field name, as .name does; with a computed key it may read any of them.
 	if len(cmd.Args) >= 3 && isIdent(cmd.Args[0], "index") {
 		if base := a.evalNode(cmd.Args[1], cur); slices.ContainsFunc(base, func(d dot) bool { return d.kind != dotVar }) {

@@ -99,7 +99,7 @@ func (f *funcs) bind(env Env, out *limitedBuilder) {
 func (f *funcs) execMap() template.FuncMap {
 	fm := f.Map()
 	fm[rangeFunc] = f.rangeOver
-	fm[printFunc] = f.p.printAny
+	fm[printFunc] = f.p.printChecked
 	f.addPrinting(fm)
 	fm[blockTitleFunc] = f.title
 	return fm
@@ -108,7 +108,7 @@ func (f *funcs) execMap() template.FuncMap {
 // Map returns the function map of f. The parse-time map (see Parse) holds every name a body may call; an execution
 // that needs its own environment or budget replaces them all with its own (see Execute).
 func (f *funcs) Map() template.FuncMap {
-	return withTruth(f.withLists(template.FuncMap{
+	return withTruth(withCompare(f.withLists(template.FuncMap{
 		"const":           f.constant,
 		"lookup":          f.lookup,
 		"ref":             f.ref,
@@ -142,7 +142,7 @@ func (f *funcs) Map() template.FuncMap {
 		"sortBy":          f.sortBy,
 		"first":           first,
 		"last":            last,
-	}))
+	})))
 }
 
 // result is every function's last step: a result over MaxOutput is an error, and within a budgeted execution its
@@ -206,7 +206,7 @@ func (f *funcs) constant(name string) (string, error) {
 func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 	key, _, ok := textOf(keyV)
 	if !ok {
-		return "", fmt.Errorf("lookup %q: the key must be a string, not %s", table, blocks.DescribeValue(keyV))
+		return "", fmt.Errorf("lookup %q: the key must be text, not %s", table, describe(keyV))
 	}
 	if len(def) > 1 {
 		return "", fmt.Errorf("lookup %q: takes a table, a key and at most one default, not %d defaults", table, len(def))
@@ -223,7 +223,7 @@ func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 	}
 	if len(def) == 1 {
 		if _, _, ok := textOf(def[0]); !ok {
-			return "", fmt.Errorf("lookup %q: the default must be a string, not %s", table, blocks.DescribeValue(def[0]))
+			return "", fmt.Errorf("lookup %q: the default must be text, not %s", table, describe(def[0]))
 		}
 		return f.resultAny("lookup", def[0])
 	}
@@ -313,7 +313,7 @@ func (f *funcs) dropped(name string) (int, error) {
 func (f *funcs) quote(text any) (any, error) {
 	raw, trust, ok := textOf(text)
 	if !ok {
-		return "", fmt.Errorf("quote takes a string, not %s", blocks.DescribeValue(text))
+		return "", fmt.Errorf("quote takes text, not %s", describe(text))
 	}
 	s := raw
 	if m, isMixed := text.(Mixed); isMixed {
@@ -383,7 +383,7 @@ func (f *funcs) bullets(list any) (any, error) {
 func (f *funcs) join(list any, sepV any) (any, error) {
 	sep, sepTrust, ok := textOf(sepV)
 	if !ok {
-		return "", fmt.Errorf("join takes a list and a separator (a string), not %s", blocks.DescribeValue(sepV))
+		return "", fmt.Errorf("join takes the list first, then the separator (text), but its separator is %s: write {{join LIST \", \"}}", describe(sepV))
 	}
 	if strs, isStrs := list.([]string); isStrs && sepTrust == blocks.Trusted {
 		n := 0
@@ -503,22 +503,25 @@ func (f *funcs) print(args ...any) (any, error) {
 	if err := f.room("print", stringsFloor(args)); err != nil {
 		return "", err
 	}
-	return f.formatted("print", func(a []any) string { return fmt.Sprint(a...) }, args)
+	return f.sprinted("print", fmt.Sprint, args)
 }
 
 func (f *funcs) println(args ...any) (any, error) {
 	if err := f.room("println", stringsFloor(args)+len(args)); err != nil {
 		return "", err
 	}
-	return f.formatted("println", func(a []any) string { return fmt.Sprintln(a...) }, args)
+	return f.sprinted("println", fmt.Sprintln, args)
 }
 
 func (f *funcs) printf(formatV any, args ...any) (any, error) {
 	format, _, ok := textOf(formatV)
 	if !ok {
-		return "", fmt.Errorf("printf takes a format (a string) first, not %s", blocks.DescribeValue(formatV))
+		return "", fmt.Errorf("printf takes a format (text) first, not %s", describe(formatV))
 	}
 	if err := f.room("printf", printfFloor(format, args)); err != nil {
+		return "", err
+	}
+	if err := checkFormatArgs("printf", append([]any{formatV}, args...)); err != nil {
 		return "", err
 	}
 	if _, trust, _ := textOf(formatV); trust != blocks.Trusted {
@@ -574,6 +577,9 @@ func (f *funcs) escaperText(name string, args []any) (string, blocks.Trust, erro
 	if err := f.room(name, stringsFloor(args)); err != nil {
 		return "", 0, err
 	}
+	if err := checkFormatArgs(name, args); err != nil {
+		return "", 0, err
+	}
 	s := fmt.Sprint(rawArgs(args)...)
 	return s, argsTrust(args), f.room(name, len(s))
 }
@@ -609,7 +615,7 @@ func index(item any, keys ...any) (any, error) {
 		if m, ok := item.(map[string]any); ok {
 			name, isName := k.(string)
 			if !isName {
-				return nil, fmt.Errorf("index: the data is indexed by variable name, not %s", blocks.DescribeValue(k))
+				return nil, fmt.Errorf("index: the data is indexed by variable name, not %s", describe(k))
 			}
 			if item, ok = m[name]; !ok {
 				return nil, fmt.Errorf("index: no variable %q here", name)
@@ -618,7 +624,7 @@ func index(item any, keys ...any) (any, error) {
 		}
 		i, isInt := k.(int)
 		if !isInt {
-			return nil, fmt.Errorf("index: a list or string is indexed by an int, not %s", blocks.DescribeValue(k))
+			return nil, fmt.Errorf("index: a list or text is indexed by an int, not %s", describe(k))
 		}
 		var n int
 		s, _, isText := textOf(item)
@@ -631,7 +637,7 @@ func index(item any, keys ...any) (any, error) {
 			n = len(v)
 		default:
 			if !isText {
-				return nil, fmt.Errorf("index: cannot index %s", blocks.DescribeValue(item))
+				return nil, fmt.Errorf("index: cannot index %s", describe(item))
 			}
 			n = len(s)
 		}

@@ -118,10 +118,10 @@ func textList(list any) ([]any, error) {
 	case []any:
 		for i, it := range l {
 			if _, _, ok := textOf(it); !ok {
-				return nil, fmt.Errorf("want a list of strings, but item %d is %s", i, blocks.DescribeValue(it))
+				return nil, fmt.Errorf("want a list, but item %d is %s", i, describe(it))
 			}
 		}
 		return l, nil
 	}
-	return nil, fmt.Errorf("want a list of strings, got %s", blocks.DescribeValue(list))
+	return nil, fmt.Errorf("want a list, got %s", describe(list))
 }

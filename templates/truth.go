@@ -12,7 +12,7 @@ import (
 // functions Parse rewrites the body (rewriteTruth) and the function set replaces not.
 
 // truthFunc is the name of the function rewriteTruth calls where text/template tests a value: it gives the value
-// itself when it is true, and nil (false to text/template) when it is a record that is not. No body needs to call
+// itself when it is true, and noRecord (false to text/template) when it is a record that is not. No body needs to call
 // it by name.
 const truthFunc = "promptcTruth"
 
@@ -64,13 +64,20 @@ func recordTruth(r map[string]any) bool {
 	return false
 }
 
-// truthValue is truthFunc: v where text/template's test of it should hold, nil where it should not.
+// truthValue is truthFunc: v where text/template's test of it should hold, and a false record where v is a record
+// that is not true.
 func truthValue(v any) any {
 	if r, ok := v.(map[string]any); ok && !recordTruth(r) {
-		return nil
+		return noRecord
 	}
 	return v
 }
+
+// falseRecord is what a record that is not true becomes where text/template tests it: a nil pointer, which
+// text/template holds false, and which prints, compares and describes as a record would (an error).
+type falseRecord struct{}
+
+var noRecord = (*falseRecord)(nil)
 
 // notTruth is text/template's not with promptc's truth.
 func notTruth(v any) bool { return !truth(v) }
