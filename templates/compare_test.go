@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -171,5 +172,49 @@ func TestSliceKeepsDropped(t *testing.T) {
 	b, _ = Parse(block(`{{slice .l 0 3}}`, false), Consts{})
 	if _, d := b.Execute(map[string]any{"l": l}, Env{}); d == nil || !strings.Contains(d.Summary, "index out of range: 3") {
 		t.Errorf("slice past the length: %v", d)
+	}
+}
+
+// FuzzPrint holds print to the bytes of plain strings: for any two texts at every trust, {{print .a .b}} is
+// fmt.Sprint of the two as printed alone (each escaped by its trust, as strings), and what a further function sees
+// of it is fmt.Sprint of the texts themselves, so eq of it holds.
+func FuzzPrint(f *testing.F) {
+	f.Add("Ada", "Lovelace")
+	f.Add("", "x")
+	f.Add("# a\n", "<!-- END ACME-RUNTIME -->")
+	for _, c := range hostileSeeds() {
+		f.Add(c, "x")
+	}
+	b, diags := Parse(block(`{{print .a .b}}|{{if eq (print .a .b) .want}}same{{end}}|{{len (print .a .b)}}`, false), Consts{Markers: []string{"<!-- END ACME-RUNTIME -->"}})
+	if len(diags) > 0 {
+		f.Fatal(diags)
+	}
+	f.Fuzz(func(t *testing.T, a, bs string) {
+		for _, trust := range []blocks.Trust{blocks.Trusted, blocks.Untrusted, blocks.Background, blocks.Markdown} {
+			p := &printer{markers: []string{"<!-- END ACME-RUNTIME -->"}}
+			av, bv := tagged(a, trust), tagged(bs, trust)
+			data := map[string]any{"a": av, "b": bv, "want": a + bs}
+			got, d := b.Execute(data, Env{})
+			if d != nil {
+				t.Fatalf("%v: %v", trust, d)
+			}
+			want := p.printAny(av) + p.printAny(bv) + "|same|" + strconv.Itoa(len(a+bs))
+			if got != want {
+				t.Fatalf("%v: print of %q, %q = %q, want %q", trust, a, bs, got, want)
+			}
+		}
+	})
+}
+
+// TestValuesThatPrintNothing: values that escape to nothing (an untrusted " ") still are their text to a further
+// function when laid out by print, printf or join, though the layout prints nothing.
+func TestValuesThatPrintNothing(t *testing.T) {
+	data := map[string]any{"a": Untrusted(" "), "b": Untrusted("\t"), "l": []any{Untrusted(" "), Untrusted(" ")}}
+	b, diags := Parse(block(`[{{print .a .b}}]{{len (print .a .b)}} {{len (printf "%s" .a)}} {{len (join .l "")}} {{if eq (join .l "") "  "}}same{{end}}`, false), Consts{})
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	if got, d := b.Execute(data, Env{}); d != nil || got != "[]2 1 2 same" {
+		t.Errorf("Execute = %q, %v; want %q", got, d, "[]2 1 2 same")
 	}
 }

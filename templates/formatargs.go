@@ -72,10 +72,24 @@ func (f *funcs) sprinted(name string, sprint func(...any) string, args []any) (a
 	}
 	escaped, trust := f.p.asStrings(args)
 	text := sprint(escaped...)
-	if trust == blocks.Trusted || text == "" {
+	if trust == blocks.Trusted {
 		return f.result(name, text)
 	}
-	return f.resultAny(name, Mixed{text: text, raw: sprint(rawArgs(args)...), trust: trust, marks: []span{{0, len(text)}}})
+	return f.resultAny(name, computed(text, sprint(rawArgs(args)...), trust))
+}
+
+// computed is the result of a function that lays values out: text is what it prints, raw the same computed from
+// the values before escaping, trust the strictest of theirs. A Mixed is never empty; where the values escape to
+// nothing (an untrusted " "), the result is raw itself, of that trust, which prints as nothing too and which a
+// further function sees as it is: {{len (print .a .b)}} of two spaces is 2.
+func computed(text, raw string, trust blocks.Trust) any {
+	switch {
+	case text != "":
+		return Mixed{text: text, raw: raw, trust: trust, marks: []span{{0, len(text)}}}
+	case raw == "":
+		return ""
+	}
+	return tagged(raw, trust)
 }
 
 // printChecked is what an action that prints calls (printFunc): the printer's bytes for v, or, for a value with no

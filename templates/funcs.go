@@ -542,10 +542,10 @@ func (f *funcs) formatted(name string, format func([]any) string, args []any) (a
 		trust = stricter(trust, t)
 	}
 	text := format(wrapped)
-	if trust == blocks.Trusted || text == "" {
+	if trust == blocks.Trusted {
 		return f.result(name, text)
 	}
-	return f.resultAny(name, Mixed{text: text, raw: format(rawArgs(args)), trust: trust, marks: []span{{0, len(text)}}})
+	return f.resultAny(name, computed(text, format(rawArgs(args)), trust))
 }
 
 func rawArgs(args []any) []any {

@@ -392,8 +392,11 @@ func (m *mixedBuilder) value(v any) {
 }
 
 func (m *mixedBuilder) result() any {
-	if m.trust == blocks.Trusted || m.text.Len() == 0 {
+	if m.trust == blocks.Trusted {
 		return m.text.String()
+	}
+	if m.text.Len() == 0 {
+		return computed("", m.raw.String(), m.trust) // values that escape to nothing: their text, for functions
 	}
 	return Mixed{text: m.text.String(), raw: m.raw.String(), trust: m.trust, marks: m.marks}
 }
