@@ -34,56 +34,68 @@ type scalar struct {
 	s    string
 }
 
-// scalarOf returns v as a scalar; kind is noScalar for a value that is not one (a list, a record, nothing).
-func scalarOf(v any) scalar {
-	if s, _, ok := textOf(v); ok {
-		return scalar{kind: textScalar, s: s}
+// scalarOf returns v as a scalar; kind is noScalar for a value that is not one (a list, a record, nothing). It takes
+// the reflect.Value text/template holds, as its own builtins do, so that a comparison boxes nothing.
+func scalarOf(v reflect.Value) scalar {
+	if v.Kind() == reflect.Interface {
+		v = v.Elem()
 	}
-	switch x := v.(type) {
-	case nil:
-		return scalar{}
-	case int:
-		return scalar{kind: intScalar, i: int64(x)}
-	case bool:
-		return scalar{kind: boolScalar, b: x}
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Bool:
-		return scalar{kind: boolScalar, b: rv.Bool()}
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		return scalar{kind: intScalar, i: rv.Int()}
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		return scalar{kind: uintScalar, u: rv.Uint()}
-	case reflect.Float32, reflect.Float64:
-		return scalar{kind: floatScalar, f: rv.Float()}
+	switch v.Kind() {
 	case reflect.String:
-		return scalar{kind: textScalar, s: rv.String()}
+		return scalar{kind: textScalar, s: v.String()} // string, Untrusted, Background, Markdown, Fenced
+	case reflect.Bool:
+		return scalar{kind: boolScalar, b: v.Bool()}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return scalar{kind: intScalar, i: v.Int()}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return scalar{kind: uintScalar, u: v.Uint()}
+	case reflect.Float32, reflect.Float64:
+		return scalar{kind: floatScalar, f: v.Float()}
+	case reflect.Struct:
+		if s, _, ok := textOf(v.Interface()); ok {
+			return scalar{kind: textScalar, s: s} // a Mixed
+		}
 	}
 	return scalar{}
+}
+
+// valueOf is what v holds, for messages: nil for nothing.
+func valueOf(v reflect.Value) any {
+	if !v.IsValid() || !v.CanInterface() {
+		return nil
+	}
+	return v.Interface()
+}
+
+// isNothing reports whether v holds nothing (nil).
+func isNothing(v reflect.Value) bool {
+	if v.Kind() == reflect.Interface {
+		v = v.Elem()
+	}
+	return !v.IsValid()
 }
 
 var errNoComparison = errors.New("missing argument for comparison")
 
 // incomparable is the error of a comparison of a and b that cannot be made.
-func incomparable(fn string, a, b any) error {
-	return fmt.Errorf("%s: incompatible types for comparison: %s and %s", fn, describe(a), describe(b))
+func incomparable(fn string, a, b reflect.Value) error {
+	return fmt.Errorf("%s: incompatible types for comparison: %s and %s", fn, describe(valueOf(a)), describe(valueOf(b)))
 }
 
 // equalTo reports whether a == b as text/template's eq decides it: same class, same value; an int and a uint by
 // value; nothing equals only nothing; anything else (a list, a record) cannot be compared.
-func equalTo(fn string, a, b any) (bool, error) {
+func equalTo(fn string, a, b reflect.Value) (bool, error) {
 	x, y := scalarOf(a), scalarOf(b)
 	if x.kind == noScalar || y.kind == noScalar {
 		switch {
-		case a == nil || b == nil:
-			return a == nil && b == nil, nil
+		case isNothing(a) || isNothing(b):
+			return isNothing(a) && isNothing(b), nil
 		default:
 			what := a
 			if x.kind != noScalar {
 				what = b
 			}
-			return false, fmt.Errorf("%s: cannot compare %s: compare its items or fields, or its len", fn, describe(what))
+			return false, fmt.Errorf("%s: cannot compare %s: compare its items or fields, or its len", fn, describe(valueOf(what)))
 		}
 	}
 	if x.kind != y.kind {
@@ -109,7 +121,7 @@ func equalTo(fn string, a, b any) (bool, error) {
 }
 
 // eq is eq A B…: whether A equals any of the others.
-func eq(a any, others ...any) (bool, error) {
+func eq(a reflect.Value, others ...reflect.Value) (bool, error) {
 	if len(others) == 0 {
 		return false, fmt.Errorf("eq: %w", errNoComparison)
 	}
@@ -121,21 +133,21 @@ func eq(a any, others ...any) (bool, error) {
 	return false, nil
 }
 
-func ne(a, b any) (bool, error) {
+func ne(a, b reflect.Value) (bool, error) {
 	ok, err := equalTo("ne", a, b)
 	return !ok, err
 }
 
 // lessThan reports whether a < b as text/template's lt decides it: texts by their bytes, numbers by value, an int
 // and a uint by value; bools and anything that is not a scalar do not order.
-func lessThan(fn string, a, b any) (bool, error) {
+func lessThan(fn string, a, b reflect.Value) (bool, error) {
 	x, y := scalarOf(a), scalarOf(b)
 	for _, s := range []struct {
-		v any
+		v reflect.Value
 		k scalarKind
 	}{{a, x.kind}, {b, y.kind}} {
 		if s.k == noScalar || s.k == boolScalar {
-			return false, fmt.Errorf("%s: cannot order %s: only text, ints and numbers are ordered", fn, describe(s.v))
+			return false, fmt.Errorf("%s: cannot order %s: only text, ints and numbers are ordered", fn, describe(valueOf(s.v)))
 		}
 	}
 	if x.kind != y.kind {
@@ -158,16 +170,16 @@ func lessThan(fn string, a, b any) (bool, error) {
 	return x.s < y.s, nil
 }
 
-func lt(a, b any) (bool, error) { return lessThan("lt", a, b) }
+func lt(a, b reflect.Value) (bool, error) { return lessThan("lt", a, b) }
 
-func le(a, b any) (bool, error) {
+func le(a, b reflect.Value) (bool, error) {
 	if less, err := lessThan("le", a, b); less || err != nil {
 		return less, err
 	}
 	return equalTo("le", a, b)
 }
 
-func gt(a, b any) (bool, error) {
+func gt(a, b reflect.Value) (bool, error) {
 	if less, err := lessThan("gt", a, b); less || err != nil {
 		return false, err
 	}
@@ -175,24 +187,26 @@ func gt(a, b any) (bool, error) {
 	return !equal, err
 }
 
-func ge(a, b any) (bool, error) {
+func ge(a, b reflect.Value) (bool, error) {
 	less, err := lessThan("ge", a, b)
 	return !less && err == nil, err
 }
 
 // length is len X: the bytes of a text before escaping, the items of a list or records, the fields of a record,
 // the entries of a lookup table.
-func length(v any) (int, error) {
-	if s, _, ok := textOf(v); ok {
-		return len(s), nil
+func length(v reflect.Value) (int, error) {
+	if v.Kind() == reflect.Interface {
+		v = v.Elem()
 	}
-	if v != nil {
-		switch rv := reflect.ValueOf(v); rv.Kind() {
-		case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
-			return rv.Len(), nil
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len(), nil
+	case reflect.Struct:
+		if s, _, ok := textOf(v.Interface()); ok {
+			return len(s), nil // a Mixed
 		}
 	}
-	return 0, fmt.Errorf("len takes text, a list, records or a record, not %s", describe(v))
+	return 0, fmt.Errorf("len takes text, a list, records or a record, not %s", describe(valueOf(v)))
 }
 
 // sliceOf is slice X I [J [K]]: X[I:J:K] of a text before escaping (the result keeps its trust), a list or records.
@@ -203,7 +217,7 @@ func sliceOf(item any, indexes ...any) (any, error) {
 	}
 	idx := make([]int, len(indexes))
 	for i, x := range indexes {
-		s := scalarOf(x)
+		s := scalarOf(reflect.ValueOf(x))
 		switch {
 		case s.kind == intScalar && s.i >= 0 && s.i <= int64(MaxOutput):
 			idx[i] = int(s.i)

@@ -95,12 +95,16 @@ func computed(text, raw string, trust blocks.Trust) any {
 // printChecked is what an action that prints calls (printFunc): the printer's bytes for v, or, for a value with no
 // text of its own (a list, records, a record, a lookup table), the author's error, whatever the value holds: an
 // empty list is refused as a full one is, so no value decides it. The compiler refuses what it can tell from the
-// source (Uses.Prints); this catches the rest ({{index .repos 0}}, {{default .a .b}} of records).
-func (p *printer) printChecked(v any) (string, error) {
+// source (Uses.Prints); this catches the rest ({{index .repos $i}}).
+//
+// It fails by panicking with the error, which text/template turns into the execution's error as it does a
+// returned one (its safeCall), because a function with a second result costs every printing action an
+// allocation, and printing is what bodies do most.
+func (p *printer) printChecked(v any) string {
 	if fix := collectionFix(v); fix != "" {
-		return "", fmt.Errorf("prints %s: %s", noText(v), fix)
+		panic(fmt.Errorf("prints %s: %s", noText(v), fix))
 	}
-	return p.printAny(v), nil
+	return p.printAny(v)
 }
 
 // noText describes a collection v as having no text: "a list, which has no text of its own".

@@ -49,6 +49,9 @@ type Consts struct {
 	// Plain names the variables whose values print as they are: trusted strings and lists, bools and ints. An
 	// action printing only those (and the author's text) needs no escaping, so it skips the printer.
 	Plain map[string]bool
+	// Scalars names the variables whose values hold no record (every type but record and records): a test of one
+	// needs no record truth (docs/reference.md, "Nested data"), which costs a function call. Nil: none known.
+	Scalars map[string]bool
 
 	values map[string]any // the text constants and lists as const returns them (see boxed)
 }

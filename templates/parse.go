@@ -240,7 +240,7 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 		})
 	}
 	rewritePrints(t.Tree.Root, c.Plain)
-	rewriteTruth(t.Tree.Root, c.Plain)
+	rewriteTruth(t.Tree.Root, c.Scalars, c.Plain)
 	body.whole = readsWhole(t.Tree.Root)
 	if tree, keys := printedTree(t.Tree); tree != nil {
 		pt, err := addPrinted(root, b.ID, tree)

@@ -37,6 +37,10 @@ func TestRecordTruth(t *testing.T) {
 		{"range item", `{{range .repos}}{{if .}}T{{else}}F{{end}}{{end}}`, "FT"},
 		{"range item, with", `{{range .repos}}{{with .}}{{.url}}{{else}}-{{end}}{{end}}`, "-u"},
 		{"index", `{{if index .repos 0}}T{{else}}F{{end}}`, "F"},
+		{"a template variable", `{{$r := .empty}}{{if $r}}T{{else}}F{{end}}{{with $r}}T{{else}}F{{end}}{{not $r}}`, "FFtrue"},
+		{"a variable assigned later", `{{$y := ""}}{{$x := $y}}{{range .repos}}{{$x = $y}}{{$y = .}}{{end}}{{if $x}}T{{else}}F{{end}}`, "F"},
+		{"a range item variable", `{{range $i, $r := .repos}}{{if $i}}-{{end}}{{if $r}}T{{else}}F{{end}}{{end}}`, "F-T"},
+		{"a range item variable of and", `{{range $r := .repos}}{{if and $r $.x}}T{{else}}F{{end}}{{end}}`, "FT"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
