@@ -38,6 +38,7 @@ func TestFunctionsSeeText(t *testing.T) {
 		{`{{ne (print .first .last) "AdaLovelace"}}`, "false"},
 		{`{{eq (print .first) "x" (print .last "") "Ada"}}`, "true"},
 		{`{{lt (print .first) "B"}} {{le (print .first) "Ada"}} {{gt (print .last) "Ada"}} {{ge (print .first) "Adb"}}`, "true true true false"},
+		{`{{lt (print .first) "Ada"}} {{gt (print .first) "Ada"}} {{ge (print .first) "Ada"}} {{le (print .first) "Ada"}}`, "false false true true"},
 		{`{{len (print .first .last)}} {{len .first}}`, "11 3"},
 		{`{{len (join (list2 .first .last) ", ")}}`, "13"},
 		{`{{index (print .first .last) 3}}`, "76"},
