@@ -55,6 +55,9 @@ func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnosti
 	for _, f := range body.Uses.Fields {
 		diags = append(diags, ck.field(b, f)...)
 	}
+	for _, u := range body.Uses.Prints {
+		diags = append(diags, ck.printUse(b, u)...)
+	}
 	for _, u := range body.Uses.Consts {
 		c, ok := p.Consts[u.Name]
 		switch {

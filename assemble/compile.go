@@ -146,7 +146,11 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	consts.Markers = prog.markerTexts
 	consts.Tags = authorTags(p)
 	consts.Plain = map[string]bool{}
+	consts.Scalars = map[string]bool{}
 	for name, v := range p.Vars {
+		if !v.Type.HasFields() {
+			consts.Scalars[name] = true
+		}
 		switch {
 		case v.Type == blocks.TypeBool, v.Type == blocks.TypeInt:
 			consts.Plain[name] = true

@@ -568,3 +568,56 @@ body  = '''
 		})
 	}
 }
+
+// TestBackslashMarkerValues: a target whose marker holds Markdown escapes (`\<END\>`) is the escaped form of the
+// untrusted value `<END>`; breaking it with a backslash after its first character would make it again. No value,
+// alone or beside the author's text, makes such a render fail (docs/values.md, markers from several values): each
+// occurrence is broken inside the value's bytes, and the artifact holds no marker.
+func TestBackslashMarkerValues(t *testing.T) {
+	project := func(body string) string {
+		return `
+-- promptc.toml --
+name  = "m"
+tasks = ["t"]
+[runbook]
+order = ["b"]
+[vars.v]
+scope = "session"
+type  = "string"
+[[target]]
+name  = "x"
+file  = "CLAUDE.md"
+begin = "<!-- BEGIN -->"
+end   = '\<END\>'
+-- blocks/b.toml --
+[[block]]
+id   = "b"
+body = '''` + body + `'''
+`
+	}
+	tests := []struct{ name, body, value, want string }{
+		{"the value's escaped form is the marker", `V: {{.v}}`, "<END>", `V: \<\END\>` + "\n"},
+		{"twice", `{{.v}}{{.v}}`, "<END>", `\<\END\>\<\END\>` + "\n"},
+		{"the author's backslash before the value", `V: \{{.v}}END\>`, "<", `V: \\<\END\>` + "\n"},
+		{"the value's backslashes before the author's text", `V: {{.v}}<END\>`, `a\\`, `V: a\\\\/<END\>` + "\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			prog, diags := assemble.Load(archive(project(tt.body)))
+			if len(diags) > 0 {
+				t.Fatal(diags)
+			}
+			a, err := prog.Runbook("t", blocks.Values{"v": tt.value})
+			if err != nil {
+				t.Fatalf("Runbook: %v", err)
+			}
+			if a.Text != tt.want {
+				t.Errorf("runbook = %q, want %q", a.Text, tt.want)
+			}
+			if strings.Contains(a.Text, `\<END\>`) {
+				t.Errorf("runbook %q holds the end marker", a.Text)
+			}
+			checkSpans(t, a)
+		})
+	}
+}

@@ -70,16 +70,6 @@ func kindOf(v *blocks.Var) string {
 	return "variable"
 }
 
-// recordTruthy reports whether a record has a truthy field: the zero record, which a missing record is, is false.
-func recordTruthy(m map[string]any) bool {
-	for _, v := range m {
-		if Truthy(v) {
-			return true
-		}
-	}
-	return false
-}
-
 // trustedFieldMarker reports whether a trusted field of record rec of v, at any depth, holds marker, and the path of
 // the field below the record.
 func trustedFieldMarker(v *blocks.Var, rec map[string]any, marker string) (string, bool) {

@@ -127,7 +127,9 @@ func TestNestedValueErrors(t *testing.T) {
 	body := `{{range .resources}}{{.ref.url}}{{end}}`
 	tests := []struct{ name, fixture, want string }{
 		{"not valid JSON", "[[session.resources]]\nname = \"a\"\nref = '{\"url\": '\n",
-			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" is a record with decode = "json", but its text is not valid JSON: unexpected EOF`},
+			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" is a record with decode = "json", but its text is not valid JSON at 1:9 of the text: unexpected EOF`},
+		{"a key twice in a JSON text", "[[session.resources]]\nname = \"a\"\nref = '{\"url\":\"https://docs.example\",\"url\":\"https://evil.io\"}'\n",
+			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" is a record with decode = "json", but its JSON text is refused at 1:31 of the text: duplicate key "url" (first at 1:2): a JSON object may hold each key once`},
 		{"JSON that does not fit", "[[session.resources]]\nname = \"a\"\nref = '{\"uri\": \"x\"}'\n",
 			`fixtures/f.toml:4:1: variable "resources", record 1, field "ref" has undeclared field "uri" (did you mean "url"?) (declared: git_ref, url), in the JSON text it was given`},
 		{"nested field of the wrong type", "[[session.resources]]\nname = \"a\"\nref = {url = 1}\n",
@@ -227,5 +229,45 @@ func TestNestedCodeAndMarkers(t *testing.T) {
 	_, diags = prog.Build()
 	if got := diags.String(); !strings.Contains(got, `trusted variable "resources" holds the end marker of target "claude"`) || !strings.HasPrefix(got, "fixtures/f.toml:") {
 		t.Errorf("diagnostics:\n%s", got)
+	}
+}
+
+// TestRecordTruthRendered: a record is true only when one of its fields is (docs/reference.md, "Nested data"), for
+// when, if, with, not and default alike: a missing record, one whose fields are all empty and a missing nested
+// record are false, so a section about them is left out instead of printed empty.
+func TestRecordTruthRendered(t *testing.T) {
+	body := `{{with .owner}}<OWNER {{.login}}>{{end}}{{if not .owner.team}}[no team]{{end}}` +
+		`{{range .resources}}{{if .ref}}({{.name}} at {{.ref.url}}){{end}}{{end}}`
+	src := nestedCase(body) + `
+[[block]]
+id   = "owned"
+when = "owner"
+body = "owned"
+
+[[block]]
+id   = "unowned"
+when = "!owner"
+body = "unowned"
+`
+	src = strings.Replace(src, `order = ["rb"]`, `order = ["rb", "owned", "unowned"]`, 1)
+	tests := []struct{ name, session, want string }{
+		{"a record with fields", "owner = {login = \"ada\", team = {name = \"core\"}}\n[[session.resources]]\nname = \"api\"\nref = '{\"url\": \"u\"}'\n",
+			"<OWNER ada>(api at u)\n\nowned\n"},
+		{"a missing record", "[[session.resources]]\nname = \"api\"\n", "[no team]\n\nunowned\n"},
+		{"a record whose fields are all empty", "owner = {login = \"\", team = {name = \"\"}}\n[[session.resources]]\nname = \"api\"\nref = '{\"url\": \"\"}'\n",
+			"[no team]\n\nunowned\n"},
+		{"a missing nested record", "owner = {login = \"ada\"}\n", "<OWNER ada>[no team]\n\nowned\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := strings.Replace(src, nestedFixture, "[session]\n"+tt.session, 1)
+			if s == src {
+				t.Fatal("the fixture was not replaced")
+			}
+			arts := mustBuild(t, archive(s))
+			if got := arts[0].Text; got != tt.want {
+				t.Errorf("runbook = %q, want %q", got, tt.want)
+			}
+		})
 	}
 }

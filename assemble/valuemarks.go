@@ -60,8 +60,30 @@ func (prog *Program) valueSpans(c *compiled, ti, level int, pv *prepared) []valu
 // start) is broken inside that value's bytes, by a backslash after the occurrence's first character that a value
 // wrote, scanning left to right and resuming right after it. An occurrence made only of the author's text (and
 // trusted values) is left for checkMarkers to report. It returns the new text and the offsets of text before
-// which a backslash went, in order; none when nothing changes.
+// which a byte went, in order; none when nothing changes.
+//
+// A marker that holds a backslash (`\<END\>`) could be completed by the backslash that breaks it, as in one value
+// (templates.Neutralize): the backslash then goes after the first character the value wrote that is not one, and
+// when the text still holds a marker that a value helped make, every occurrence is broken by templates.BreakChar
+// instead, a byte no marker holds.
 func breakAssembled(text string, spans []valueSpan, markers []string) (string, []int) {
+	out, at := breakWith(text, spans, markers, '\\')
+	if at == nil || templates.BreakChar(markers) == '\\' {
+		return out, at
+	}
+	moved := func(off int) int { return off + sort.SearchInts(at, off+1) }
+	after := make([]valueSpan, len(spans))
+	for i, sp := range spans {
+		after[i] = valueSpan{moved(sp.start), moved(sp.end)}
+	}
+	if _, again := breakWith(out, after, markers, '\\'); again == nil {
+		return out, at
+	}
+	return breakWith(text, spans, markers, templates.BreakChar(markers))
+}
+
+// breakWith is breakAssembled breaking with the byte brk.
+func breakWith(text string, spans []valueSpan, markers []string, brk byte) (string, []int) {
 	if len(spans) == 0 {
 		return text, nil
 	}
@@ -92,6 +114,16 @@ func breakAssembled(text string, spans []valueSpan, markers []string) (string, [
 			continue
 		}
 		p := max(o, spans[k].start)
+		if brk == '\\' {
+			// After a backslash, a backslash could start the marker again: past the value's own backslashes.
+			q := p
+			for q < min(end, spans[k].end)-1 && text[q] == '\\' {
+				q++
+			}
+			if text[q] != '\\' {
+				p = q
+			}
+		}
 		_, size := utf8.DecodeRuneInString(text[p:])
 		at = append(at, p+size)
 		from = p + size
@@ -104,7 +136,7 @@ func breakAssembled(text string, spans []valueSpan, markers []string) (string, [
 	last := 0
 	for _, p := range at {
 		b.WriteString(text[last:p])
-		b.WriteByte('\\')
+		b.WriteByte(brk)
 		last = p
 	}
 	b.WriteString(text[last:])

@@ -115,35 +115,38 @@ func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 }
 
 // decoded checks a record or records value given as a JSON text (decode = "json"): a text that is not valid JSON,
-// or does not fit v's shape, is an error, or with Invalid = InvalidEmpty the zero record or no records.
+// holds a key twice in one object, or does not fit v's shape, is an error, or with Invalid = InvalidEmpty the zero
+// record or no records. The text is read as a values file is (decodeJSONText), so that one object means the same
+// in both places.
 func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError) {
-	d := json.NewDecoder(strings.NewReader(s))
-	d.UseNumber()
-	var raw any
-	err := d.Decode(&raw)
-	if err == nil && d.More() {
-		err = fmt.Errorf("unexpected data after the JSON value")
-	}
-	if err == nil {
-		inner := nestedCheck{f: FormatJSON, name: c.name}
-		val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields}, raw, p)
-		if len(errs) == 0 {
-			c.size += inner.size
-			return val, nil
-		}
+	raw, problems := decodeJSONText(s)
+	if len(problems) > 0 {
 		if v.Invalid == InvalidEmpty {
 			return zeroOf(v), nil
 		}
-		for _, e := range errs {
-			e.Summary += ", in the JSON text it was given"
+		errs := make([]*ValueError, len(problems))
+		for i, pr := range problems {
+			what := "its text is not valid JSON"
+			if !pr.syntax {
+				what = "its JSON text is refused"
+			}
+			errs[i] = c.errorf(p, ` is %s with decode = "json", but %s at %d:%d of the text: %s`, v.Type.Noun(), what, pr.at.Line, pr.at.Column, pr.msg)
 		}
 		return nil, errs
+	}
+	inner := nestedCheck{f: FormatJSON, name: c.name}
+	val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields}, raw, p)
+	if len(errs) == 0 {
+		c.size += inner.size
+		return val, nil
 	}
 	if v.Invalid == InvalidEmpty {
 		return zeroOf(v), nil
 	}
-	msg := strings.TrimPrefix(err.Error(), "json: ")
-	return nil, []*ValueError{c.errorf(p, ` is %s with decode = "json", but its text is not valid JSON: %s`, v.Type.Noun(), msg)}
+	for _, e := range errs {
+		e.Summary += ", in the JSON text it was given"
+	}
+	return nil, errs
 }
 
 // record checks one record's fields against v's.

@@ -185,3 +185,52 @@ func FuzzNestedJSON(f *testing.F) {
 		_, _ = resources.CheckIn([]any{map[string]any{"name": text, "ref": text}}, blocks.FormatGo)
 	})
 }
+
+// A JSON text given for a decode = "json" value is read as a values file is: a key twice in one object, which
+// encoding/json would settle silently by keeping the last, is an error placed in the text, as is a character that
+// prints as nothing (named by its code point), and a number out of range.
+func TestDecodeJSONText(t *testing.T) {
+	ref := &blocks.Var{Name: "ref", Type: blocks.TypeRecord, Decode: blocks.DecodeJSON, Fields: []*blocks.Var{
+		{Name: "n", Type: blocks.TypeInt},
+		{Name: "url", Type: blocks.TypeString},
+	}}
+	repos := &blocks.Var{Name: "repos", Type: blocks.TypeRecords, Fields: []*blocks.Var{{Name: "ref", Type: blocks.TypeRecord, Decode: blocks.DecodeJSON, Fields: ref.Fields}}}
+	tests := []struct {
+		name string
+		v    *blocks.Var
+		raw  any
+		want string
+	}{
+		{"duplicate key", ref, `{"url":"https://docs.example","url":"https://evil.io"}`,
+			`variable "ref" is a record with decode = "json", but its JSON text is refused at 1:31 of the text: duplicate key "url" (first at 1:2): a JSON object may hold each key once`},
+		{"duplicate key in a record's field", repos, []any{map[string]any{"ref": "{\"n\": 1,\n \"n\": 2}"}},
+			`variable "repos", record 1, field "ref" is a record with decode = "json", but its JSON text is refused at 2:2 of the text: duplicate key "n" (first at 1:2): a JSON object may hold each key once`},
+		{"byte order mark", ref, "{\"url\": \ufeff\"u\"}",
+			`variable "ref" is a record with decode = "json", but its text is not valid JSON at 1:9 of the text: invalid character U+FEFF (ZERO WIDTH NO-BREAK SPACE, a byte order mark) looking for beginning of value`},
+		{"leading byte order mark", ref, "\ufeff{}",
+			`variable "ref" is a record with decode = "json", but its text is not valid JSON at 1:1 of the text: invalid character U+FEFF (ZERO WIDTH NO-BREAK SPACE, a byte order mark) looking for beginning of value`},
+		{"int of 401 digits", ref, `{"n": 1` + strings.Repeat("0", 400) + `}`,
+			`variable "ref" is a record with decode = "json", but its JSON text is refused at 1:7 of the text: number 1000000000000000000000000000000000000000… is out of range: a JSON number must fit a 64-bit float (at most about ±1.8e308)`},
+		{"int of 30 digits", ref, `{"n": 1` + strings.Repeat("0", 29) + `}`,
+			`variable "ref": field "n" is an int, but 100000000000000000000000000000 is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond), in the JSON text it was given`},
+		{"number beyond every float", ref, `{"n": 1e400}`,
+			`variable "ref" is a record with decode = "json", but its JSON text is refused at 1:7 of the text: number 1e400 is out of range: a JSON number must fit a 64-bit float (at most about ±1.8e308)`},
+		{"empty text", ref, ``,
+			`variable "ref" is a record with decode = "json", but its text is not valid JSON at 1:1 of the text: the text is empty`},
+		{"two values", ref, `{} {}`,
+			`variable "ref" is a record with decode = "json", but its text is not valid JSON at 1:4 of the text: unexpected data after the JSON value`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := tt.v.CheckIn(tt.raw, blocks.FormatTOML); err == nil || err.Summary != tt.want {
+				t.Errorf("CheckIn: %v\nwant: %s", err, tt.want)
+			}
+		})
+	}
+	empty := *ref
+	empty.Invalid = blocks.InvalidEmpty
+	val, err := empty.CheckIn(`{"url":"a","url":"b"}`, blocks.FormatTOML)
+	if err != nil || val.(map[string]any)["url"] != "" {
+		t.Errorf("invalid = empty: CheckIn = %v, %v; want the zero record", val, err)
+	}
+}

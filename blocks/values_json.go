@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -32,6 +34,9 @@ type jsonDecoder struct {
 	name string
 	// failed is set on a syntax error, which ends the decoding.
 	failed bool
+	// anyBytes is set when src may hold bytes that are not UTF-8 (a text from a Go caller; a file is checked before
+	// it is decoded): a string holding one is read as encoding/json reads it, each such byte becoming U+FFFD.
+	anyBytes bool
 }
 
 // decodeJSONValues decodes f, which must hold one JSON object of variable values. ok is false when the file could
@@ -106,17 +111,38 @@ func (d *jsonDecoder) unexpected(context string) {
 	d.syntaxError("invalid character %s %s", quoteChar(d.src[d.i:]), context)
 }
 
-// quoteChar quotes the character at the start of s as encoding/json's messages do: 'x'.
+// quoteChar quotes the character at the start of s as encoding/json's messages do, 'x', when it prints as itself;
+// any other (a control or format character, a byte order mark, a space other than ' ', a byte that is not UTF-8)
+// is named by its code point instead, U+FEFF, since quoted it would show as nothing or as something else.
 func quoteChar(s string) string {
-	r, _ := utf8.DecodeRuneInString(s)
-	switch r {
-	case '\'':
+	r, size := utf8.DecodeRuneInString(s)
+	switch {
+	case r == utf8.RuneError && size <= 1:
+		if size == 0 {
+			return "nothing"
+		}
+		return fmt.Sprintf("byte 0x%02X (not UTF-8)", s[0])
+	case r == '\'':
 		return `'\''`
-	case '"':
+	case r == '"':
 		return `'"'`
+	case r == ' ' || unicode.IsGraphic(r) && !unicode.IsSpace(r) && !unicode.Is(unicode.Cf, r):
+		return "'" + string(r) + "'"
 	}
-	q := strconv.Quote(string(r))
-	return "'" + q[1:len(q)-1] + "'"
+	name := ""
+	switch {
+	case r == 0xFEFF:
+		name = " (ZERO WIDTH NO-BREAK SPACE, a byte order mark)"
+	case r == 0xA0:
+		name = " (NO-BREAK SPACE)"
+	case unicode.Is(unicode.Cf, r):
+		name = " (an invisible format character)"
+	case unicode.IsControl(r):
+		name = " (a control character)"
+	case unicode.IsSpace(r):
+		name = " (a space character)"
+	}
+	return fmt.Sprintf("U+%04X%s", r, name)
 }
 
 // value reads one value. depth is how many arrays and objects enclose it; path names it in ranges and place says
@@ -290,7 +316,7 @@ func (d *jsonDecoder) string() (string, bool) {
 		switch c := d.src[d.i]; {
 		case c == '"':
 			d.i++
-			if !escaped {
+			if !escaped && (!d.anyBytes || utf8.ValidString(d.src[start+1:d.i-1])) {
 				return d.src[start+1 : d.i-1], true
 			}
 			var s string
@@ -396,4 +422,46 @@ func (d *jsonDecoder) literal(word string, v any) any {
 		d.i++
 	}
 	return v
+}
+
+// decodeJSONText decodes s, a JSON text holding one value (a record or records given as a string, with decode =
+// "json"), by the rules a values file is read by: a key an object holds twice, a number no float64 holds, nesting
+// deeper than MaxNesting and anything after the value are refused, each problem placed in s. encoding/json would
+// keep the last of two keys, so that a text written to look like one URL could print another.
+func decodeJSONText(s string) (any, []jsonTextProblem) {
+	f := NewFile("text", s) // named, so that each problem's range is kept
+	d := &jsonDecoder{f: f, src: s, cur: posCursor{f: f}, bad: map[string]bool{}, anyBytes: true}
+	d.skipSpace()
+	var v any
+	if d.peek() < 0 {
+		d.syntaxError("the text is empty")
+	} else {
+		v = d.value(0, "", 0)
+	}
+	if !d.failed {
+		d.skipSpace()
+		if d.peek() >= 0 {
+			d.syntaxError("unexpected data after the JSON value")
+		}
+	}
+	if len(d.diags) == 0 {
+		return v, nil
+	}
+	problems := make([]jsonTextProblem, len(d.diags))
+	for i, dg := range d.diags {
+		p := jsonTextProblem{msg: dg.Summary}
+		if dg.Subject != nil {
+			p.at = dg.Subject.Start
+		}
+		p.msg, p.syntax = strings.CutPrefix(p.msg, "invalid JSON: ")
+		problems[i] = p
+	}
+	return nil, problems
+}
+
+// jsonTextProblem is one problem of a JSON text: what, and where in the text.
+type jsonTextProblem struct {
+	msg    string
+	at     Pos
+	syntax bool // the text is not JSON at all (rather than JSON that promptc refuses)
 }

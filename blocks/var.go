@@ -2,10 +2,12 @@ package blocks
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -258,7 +260,7 @@ func checkScalar(t Type, raw any, f ValueFormat) (any, string) {
 			return n, ""
 		}
 		if tooLarge(raw) {
-			return nil, fmt.Sprintf("is an int, but %v is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)", raw)
+			return nil, fmt.Sprintf("is an int, but %s is out of range: whole numbers must lie within ±2⁶³ (±2⁵³ for JSON numbers, which are not exact beyond)", shortNumber(fmt.Sprint(raw)))
 		}
 		return nil, "is an int, so its value must be a whole number, not " + w.describe(raw)
 	case TypeList:
@@ -348,11 +350,17 @@ func wholeNumber(raw any) (int64, bool) {
 		if i, err := n.Int64(); err == nil {
 			return i, true
 		}
-		if f, err := n.Float64(); err == nil {
-			return wholeNumber(f)
+		if f, err := n.Float64(); err == nil && (f != 0 || zeroDigits(string(n))) {
+			return wholeNumber(f) // 1e-400 reads as 0 without an error: it is no whole number
 		}
 	}
 	return 0, false
+}
+
+// zeroDigits reports whether a number's digits before its exponent are all 0: whether it is zero as written.
+func zeroDigits(n string) bool {
+	mantissa, _, _ := strings.Cut(strings.ToLower(n), "e")
+	return strings.Trim(mantissa, "0.-+") == ""
 }
 
 // tooLarge reports whether raw is a whole number that wholeNumber refused for its size.
@@ -363,10 +371,22 @@ func tooLarge(raw any) bool {
 	case float64:
 		return n == math.Trunc(n) && !math.IsInf(n, 0)
 	case json.Number:
-		f, err := n.Float64()
-		return err == nil && f == math.Trunc(f) && !math.IsInf(f, 0)
+		// A number beyond every float64 (10⁴⁰⁰) is whole at that size; one below the smallest (10⁻⁴⁰⁰) is not.
+		f, err := strconv.ParseFloat(string(n), 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return math.IsInf(f, 0)
+		}
+		return err == nil && f != 0 && f == math.Trunc(f)
 	}
 	return false
+}
+
+// shortNumber is a number as a message shows it: its first 40 characters and "…" when it is longer.
+func shortNumber(s string) string {
+	if len(s) > 40 {
+		return s[:40] + "…"
+	}
+	return s
 }
 
 // DescribeValue names the type of a decoded value as a sentence does: "a string", "an integer", "a table"; for other

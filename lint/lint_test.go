@@ -1181,7 +1181,7 @@ func TestUnusedRecordFields(t *testing.T) {
 			"promptc.toml:10:1: warning: field \"stars\" of \"repos\" is declared but no block reads it: a value given for it changes no output (unused-variable) / read it in a block, or delete [vars.repos.fields.stars] and its values in fixtures/"},
 		{"tested with not, and, empty", `{{if not (and .repos .task)}}{{end}}{{if empty .repos}}{{end}}{{range .repos}}{{if or .owner .meta}}{{.url}} {{.owner.login}} {{.owner.email}} {{.stars}}{{end}}{{if not .}}{{end}}{{end}}`,
 			"promptc.toml:20:1: warning: field \"x\" of \"repos.meta\" is declared but no block reads it: a value given for it changes no output (unused-variable) / read it in a block, or delete [vars.repos.fields.meta.fields.x] and its values in fixtures/"},
-		{"or printed may print any field", `{{or .repos .task}}`, ""},
+		{"or encoded may hold any field", `{{json (or .repos .task)}}`, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

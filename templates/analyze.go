@@ -111,6 +111,9 @@ type Uses struct {
 	// The Dynamic flags are set when const, ref, title, lookup or dropped is called with a computed name: it is
 	// checked only when it runs.
 	DynamicConst, DynamicRef, DynamicTitle, DynamicLookup, DynamicDropped bool
+	// Prints are the values that actions print whole, or hand whole to print, printf, …, where the analysis can
+	// tell what they are (see PrintUse), in source order.
+	Prints []PrintUse
 }
 
 // What dot (or a template variable) holds, as far as the analysis can tell.
@@ -247,6 +250,7 @@ func (a *analyzer) node(n parse.Node, cur dots) {
 		a.bind(n.Pipe, a.eval(n.Pipe, cur))
 		if len(n.Pipe.Decl) == 0 {
 			a.constKind(n.Pipe, UsePrinted)
+			a.printedAction(n, cur)
 		}
 	case *parse.IfNode:
 		saved := a.enter()
@@ -311,6 +315,10 @@ func (a *analyzer) eval(p *parse.PipeNode, cur dots) dots {
 	for i, c := range p.Cmds {
 		if i == 0 && len(c.Args) == 1 {
 			v = a.evalNode(c.Args[0], cur)
+			continue
+		}
+		if id, ok := firstIdent(c); !ok || collectionArity[id.Ident] == 0 {
+			v = a.evalCall(c, cur, v, i > 0)
 			continue
 		}
 		v = a.collection(c, cur, v, i > 0)
@@ -482,6 +490,7 @@ func (a *analyzer) command(cmd *parse.CommandNode, cur dots, kind UseKind, piped
 		}
 	}
 	kind = argKind
+	a.formatArgs(cmd, cur)
 	// index X "name" reads variable or field name, as .name does; with a computed key it may read any of them.
 	if len(cmd.Args) >= 3 && isIdent(cmd.Args[0], "index") {
 		if base := a.evalNode(cmd.Args[1], cur); slices.ContainsFunc(base, func(d dot) bool { return d.kind != dotVar }) {

@@ -58,8 +58,8 @@ func TestArithmetic(t *testing.T) {
 		{name: "div by zero", body: `{{div .n .zero}}`, wantErr: `templates/t.md:1:3: block "b": div: division by zero (7 / 0)`},
 		{name: "div min by -1", body: `{{div .small -1}}`, wantErr: `templates/t.md:1:3: block "b": div: -9223372036854775808 / -1 is out of the range of an int (-9223372036854775808 to 9223372036854775807)`},
 		{name: "mod by zero", body: `{{mod .n 0}}`, wantErr: `templates/t.md:1:3: block "b": mod: division by zero (7 % 0)`},
-		{name: "a string of digits is text", body: `{{add .s 1}}`, wantErr: `templates/t.md:1:3: block "b": add takes ints, but argument 1 is a string`},
-		{name: "a float", body: `{{add 1 1.5}}`, wantErr: `templates/t.md:1:3: block "b": add takes ints, but argument 2 is a float`},
+		{name: "a string of digits is text", body: `{{add .s 1}}`, wantErr: `templates/t.md:1:3: block "b": add takes ints, but argument 1 is text`},
+		{name: "a float", body: `{{add 1 1.5}}`, wantErr: `templates/t.md:1:3: block "b": add takes ints, but argument 2 is a number`},
 		{name: "a list", body: `{{max 1 .labels}}`, wantErr: `templates/t.md:1:3: block "b": max takes ints, but argument 2 is a list`},
 		{name: "sub of one", body: `{{sub 1}}`, wantErr: `templates/t.md:1:3: block "b": at {{sub}}: wrong number of args for sub: want 2 got 1`},
 	}

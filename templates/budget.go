@@ -9,8 +9,6 @@ import (
 	"strconv"
 	"text/template"
 	"text/template/parse"
-
-	"github.com/promptc/promptc/blocks"
 )
 
 // A body with a range is bounded in work, not only in output: {{range 100000}}{{range 100000}}{{end}}{{end}}
@@ -112,7 +110,7 @@ func (f *funcs) rangeBudget(off, decls, breaks, weight int, v any) (any, error) 
 	case reflect.Invalid, reflect.Chan, reflect.Func:
 		return v, nil // nothing to iterate, or a value no prepared data holds: text/template decides
 	default:
-		return nil, &rangeError{off: off, msg: "range can't iterate over " + blocks.DescribeValue(v)}
+		return nil, &rangeError{off: off, msg: "range can't iterate over " + describe(v)}
 	}
 	if decls > 1 {
 		return nil, &rangeError{off: off, msg: fmt.Sprintf("can't use %d to iterate over more than one variable", n)}

@@ -51,7 +51,7 @@ func TestRangeBudget(t *testing.T) {
 		{name: "nil", body: "{{range $.nothing}}x{{else}}nil{{end}}", want: "nil"},
 		{name: "two variables over an int", body: "x {{range $i, $e := 5}}{{end}}",
 			want: `templates/t.md:1:3: block "b": can't use 5 to iterate over more than one variable`},
-		{name: "over a string", body: "{{range .name}}{{end}}", want: `templates/t.md:1:1: block "b": range can't iterate over a string`},
+		{name: "over a string", body: "{{range .name}}{{end}}", want: `templates/t.md:1:1: block "b": range can't iterate over text`},
 		{name: "missing variable", body: "{{range .nope}}{{end}}", want: `templates/t.md:1:9: block "b": at {{.nope}}: map has no entry for key "nope"`},
 	}
 	for _, tt := range tests {

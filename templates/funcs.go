@@ -106,6 +106,9 @@ type Consts struct {
 	// Plain names the variables whose values print as they are: trusted strings and lists, bools and ints. An
 	// action printing only those (and the author's text) needs no escaping, so it skips the printer.
 	Plain map[string]bool
+	// Scalars names the variables whose values hold no record (every type but record and records): a test of one
+	// needs no record truth (docs/reference.md, "Nested data"), which costs a function call. Nil: none known.
+	Scalars map[string]bool
 
 	values map[string]any // the text constants and lists as const returns them (see boxed)
 }
@@ -163,7 +166,7 @@ func (f *funcs) bind(env Env, out *limitedBuilder, marks *[]valueMark) {
 func (f *funcs) execMap() template.FuncMap {
 	fm := f.Map()
 	fm[rangeFunc] = f.rangeOver
-	fm[printFunc] = f.p.printAny
+	fm[printFunc] = f.p.printChecked
 	fm[dictPrintFunc] = f.printDict
 	f.addPrinting(fm)
 	fm[blockTitleFunc] = f.title
@@ -173,7 +176,7 @@ func (f *funcs) execMap() template.FuncMap {
 // Map returns the function map of f. The parse-time map (see Parse) holds every name a body may call; an execution
 // that needs its own environment or budget replaces them all with its own (see Execute).
 func (f *funcs) Map() template.FuncMap {
-	m := f.withLists(template.FuncMap{
+	m := withTruth(withCompare(f.withLists(template.FuncMap{
 		"const":           f.constant,
 		"lookup":          f.lookup,
 		"ref":             f.ref,
@@ -210,7 +213,7 @@ func (f *funcs) Map() template.FuncMap {
 		"first":           first,
 		"last":            last,
 		"empty":           empty,
-	})
+	})))
 	withArith(m)
 	f.withSets(m)
 	return m
@@ -277,7 +280,7 @@ func (f *funcs) constant(name string) (string, error) {
 func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 	key, _, ok := textOf(keyV)
 	if !ok {
-		return "", fmt.Errorf("lookup %q: the key must be a string, not %s", table, blocks.DescribeValue(keyV))
+		return "", fmt.Errorf("lookup %q: the key must be text, not %s", table, describe(keyV))
 	}
 	if len(def) > 1 {
 		return "", fmt.Errorf("lookup %q: takes a table, a key and at most one default, not %d defaults", table, len(def))
@@ -294,7 +297,7 @@ func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 	}
 	if len(def) == 1 {
 		if _, _, ok := textOf(def[0]); !ok {
-			return "", fmt.Errorf("lookup %q: the default must be a string, not %s", table, blocks.DescribeValue(def[0]))
+			return "", fmt.Errorf("lookup %q: the default must be text, not %s", table, describe(def[0]))
 		}
 		return f.resultAny("lookup", def[0])
 	}
@@ -384,7 +387,7 @@ func (f *funcs) dropped(name string) (int, error) {
 func (f *funcs) quote(text any) (any, error) {
 	raw, trust, ok := textOf(text)
 	if !ok {
-		return "", fmt.Errorf("quote takes a string, not %s", blocks.DescribeValue(text))
+		return "", fmt.Errorf("quote takes text, not %s", describe(text))
 	}
 	s := raw
 	if m, isMixed := text.(Mixed); isMixed {
@@ -460,7 +463,7 @@ func (f *funcs) join(list any, sepV any) (any, error) {
 	}
 	sep, sepTrust, ok := textOf(sepV)
 	if !ok {
-		return "", fmt.Errorf("join takes a list and a separator (a string), not %s", blocks.DescribeValue(sepV))
+		return "", fmt.Errorf("join takes the list first, then the separator (text), but its separator is %s: write {{join LIST \", \"}}", describe(sepV))
 	}
 	if strs, isStrs := list.([]string); isStrs && sepTrust == blocks.Trusted {
 		n := 0
@@ -586,25 +589,28 @@ func (f *funcs) print(args ...any) (any, error) {
 	if err := f.room("print", stringsFloor(args)); err != nil {
 		return "", err
 	}
-	return f.formatted("print", func(a []any) string { return fmt.Sprint(a...) }, args)
+	return f.sprinted("print", fmt.Sprint, args)
 }
 
 func (f *funcs) println(args ...any) (any, error) {
 	if err := f.room("println", stringsFloor(args)+len(args)); err != nil {
 		return "", err
 	}
-	return f.formatted("println", func(a []any) string { return fmt.Sprintln(a...) }, args)
+	return f.sprinted("println", fmt.Sprintln, args)
 }
 
 func (f *funcs) printf(formatV any, args ...any) (any, error) {
 	format, _, ok := textOf(formatV)
 	if !ok {
-		return "", fmt.Errorf("printf takes a format (a string) first, not %s", blocks.DescribeValue(formatV))
+		return "", fmt.Errorf("printf takes a format (text) first, not %s", describe(formatV))
 	}
 	if err := f.room("printf", printfFloor(format, args)); err != nil {
 		return "", err
 	}
 	if err := noDicts("printf", args); err != nil {
+		return "", err
+	}
+	if err := checkFormatArgs("printf", append([]any{formatV}, args...)); err != nil {
 		return "", err
 	}
 	if _, trust, _ := textOf(formatV); trust != blocks.Trusted {
@@ -628,10 +634,10 @@ func (f *funcs) formatted(name string, format func([]any) string, args []any) (a
 		trust = stricter(trust, t)
 	}
 	text := format(wrapped)
-	if trust == blocks.Trusted || text == "" {
+	if trust == blocks.Trusted {
 		return f.result(name, text)
 	}
-	return f.resultAny(name, Mixed{text: text, raw: format(rawArgs(args)), trust: trust, marks: []span{{0, len(text), trust}}})
+	return f.resultAny(name, computed(text, format(rawArgs(args)), trust))
 }
 
 func rawArgs(args []any) []any {
@@ -664,6 +670,9 @@ func (f *funcs) escaperText(name string, args []any) (string, blocks.Trust, erro
 		}
 	}
 	if err := f.room(name, stringsFloor(args)); err != nil {
+		return "", 0, err
+	}
+	if err := checkFormatArgs(name, args); err != nil {
 		return "", 0, err
 	}
 	s := fmt.Sprint(rawArgs(args)...)
@@ -711,7 +720,7 @@ func index(item any, keys ...any) (any, error) {
 		if m, ok := item.(map[string]any); ok {
 			name, isName := k.(string)
 			if !isName {
-				return nil, fmt.Errorf("index: the data is indexed by variable name, not %s", blocks.DescribeValue(k))
+				return nil, fmt.Errorf("index: the data is indexed by variable name, not %s", describe(k))
 			}
 			if item, ok = m[name]; !ok {
 				return nil, fmt.Errorf("index: no variable %q here", name)
@@ -720,7 +729,7 @@ func index(item any, keys ...any) (any, error) {
 		}
 		i, isInt := k.(int)
 		if !isInt {
-			return nil, fmt.Errorf("index: a list or string is indexed by an int, not %s", blocks.DescribeValue(k))
+			return nil, fmt.Errorf("index: a list or text is indexed by an int, not %s", describe(k))
 		}
 		var n int
 		s, _, isText := textOf(item)
@@ -733,7 +742,7 @@ func index(item any, keys ...any) (any, error) {
 			n = len(v)
 		default:
 			if !isText {
-				return nil, fmt.Errorf("index: cannot index %s", blocks.DescribeValue(item))
+				return nil, fmt.Errorf("index: cannot index %s", describe(item))
 			}
 			n = len(s)
 		}

@@ -53,7 +53,7 @@ func TestFuncs(t *testing.T) {
 	}{
 		{name: "trim", body: `[{{trim .padded}}]`, want: "[a b]"},
 		{name: "trim unicode space", body: "[{{trim \"\u3000x\u00a0\"}}]", want: "[x]"},
-		{name: "trim not a string", body: `{{trim .n}}`, wantErr: `templates/t.md:1:3: block "b": trim takes a string, not an integer`},
+		{name: "trim not a string", body: `{{trim .n}}`, wantErr: `templates/t.md:1:3: block "b": trim takes text, not an int`},
 		{name: "const", body: `{{const "rule"}}`, want: "Run only listed commands."},
 		{name: "const of a table", body: `{{const "channel_names"}}`,
 			wantErr: `templates/t.md:1:3: block "b": const "channel_names": "channel_names" is a lookup table, not a text constant; read an entry with lookup "channel_names" KEY`},

@@ -12,14 +12,67 @@ import (
 // Neutralize breaks every occurrence in s of any of markers (docs/reference.md#target): a backslash is inserted after the occurrence's
 // first character, scanning left to right and resuming right after the inserted backslash. Occurrences that
 // overlap are thus each broken in turn: with the marker "aa", "aaa" becomes `a\a\a`. Empty markers are ignored.
-// Markers never start with a backslash (the loader refuses them), so a backslash Neutralize inserts never starts an
-// occurrence; if no marker holds a backslash or is a single character, the result holds no marker at all. s is
-// returned as it is when it holds no marker, without allocating when there are at most a few markers.
+// If no marker holds a backslash or is a single character, the result holds no marker at all. s is returned as it
+// is when it holds no marker, without allocating when there are at most a few markers.
+//
+// A marker may hold a backslash, even start with one (`\<END\>`, a marker written with Markdown escapes), and then
+// an inserted backslash could start or complete an occurrence: the value `<END>`, escaped `\<END\>`, would become
+// `\\<END\>`, which still holds the marker. So the backslash goes after the occurrence's first character that is
+// not a backslash (`\<\END\>`), which for a marker that does not start with one is its first character; and if
+// the result still holds a marker, every occurrence is broken instead by a character that no marker holds
+// (BreakChar) after its first character, which can neither complete one nor start one. No value can make rendering fail (docs/values.md,
+// markers from several values).
 //
 // The character that starts an occurrence is the UTF-8 sequence (or invalid byte) of s at that offset. Neutralize
 // takes time linear in len(s), whatever the number of markers and however their occurrences overlap.
 func Neutralize(s string, markers []string) string {
-	return neutralizeWhole(s, markers)
+	out := neutralizeWhole(s, markers, '\\')
+	if out == s || !holdsBackslash(markers) {
+		return out
+	}
+	if m := matcherFor(markers); m != nil && m.occurs(out) {
+		return neutralizeWhole(s, markers, BreakChar(markers))
+	}
+	return out
+}
+
+// holdsBackslash reports whether a marker holds a backslash: only then can breaking one make another.
+func holdsBackslash(markers []string) bool {
+	for _, m := range markers {
+		if strings.IndexByte(m, '\\') >= 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// BreakChar is the byte that breaks markers when a backslash cannot (see Neutralize): a backslash when no marker
+// holds one, else the first ASCII punctuation character that no marker holds. Inserted in an occurrence, it
+// breaks it, and being in no marker it is part of none.
+func BreakChar(markers []string) byte {
+	if !holdsBackslash(markers) {
+		return '\\'
+	}
+	for _, c := range []byte("/|~^_#+:;.,-=*!?&%$@'\"`()[]{}<>") {
+		if !slices.ContainsFunc(markers, func(m string) bool { return strings.IndexByte(m, c) >= 0 }) {
+			return c
+		}
+	}
+	return '\\' // every punctuation character is in some marker: no byte is safer than the rule's own
+}
+
+// breakAfter returns the offset after the character at which an occurrence starting at p of s is broken: the
+// first character at or after p that is not a backslash (see Neutralize), or the one at p when there is none.
+func breakAfter(s string, p int) int {
+	q := p
+	for q < len(s) && s[q] == '\\' {
+		q++
+	}
+	if q == len(s) {
+		q = p
+	}
+	_, size := utf8.DecodeRuneInString(s[q:])
+	return q + size
 }
 
 // BreakMarkerEdges keeps a value from finishing a marker with the text beside it: when s ends with at least half of a
@@ -74,8 +127,8 @@ func BreakMarkerEdges(s string, markers []string) string {
 // minEdge is the shortest piece of a marker BreakMarkerEdges breaks: shorter ones ("<!", "->") are everyday text.
 const minEdge = 4
 
-// neutralizeWhole breaks every whole occurrence of a marker in s (see Neutralize).
-func neutralizeWhole(s string, markers []string) string {
+// neutralizeWhole breaks every whole occurrence of a marker in s (see Neutralize) by inserting brk.
+func neutralizeWhole(s string, markers []string, brk byte) string {
 	if s == "" || len(markers) == 0 {
 		return s
 	}
@@ -86,18 +139,7 @@ func neutralizeWhole(s string, markers []string) string {
 	if m == nil {
 		return s
 	}
-	// The automaton reads s backwards, so it is in an accepting state exactly where some marker starts.
-	var starts []uint64 // bit p set: a marker occurs at offset p
-	state := int32(0)
-	for p := len(s) - 1; p >= 0; p-- {
-		state = m.next[int(state)*m.classes+int(m.class[s[p]])]
-		if m.accept[state] {
-			if starts == nil {
-				starts = make([]uint64, len(s)/64+1)
-			}
-			starts[p/64] |= 1 << (p % 64)
-		}
-	}
+	starts := m.starts(s)
 	if starts == nil {
 		return s
 	}
@@ -112,13 +154,45 @@ func neutralizeWhole(s string, markers []string) string {
 				continue // inside the first character of the occurrence just broken
 			}
 			_, size := utf8.DecodeRuneInString(s[p:])
-			b.WriteString(s[written : p+size])
-			b.WriteByte('\\')
-			written, resume = p+size, p+size
+			at := p + size
+			if brk == '\\' {
+				at = breakAfter(s, p)
+			}
+			b.WriteString(s[written:at])
+			b.WriteByte(brk)
+			written, resume = at, at
 		}
 	}
 	b.WriteString(s[written:])
 	return b.String()
+}
+
+// starts returns the offsets of s at which a marker occurs, as a bit set (bit p of word p/64), or nil for none.
+func (m *matcher) starts(s string) []uint64 {
+	// The automaton reads s backwards, so it is in an accepting state exactly where some marker starts.
+	var starts []uint64
+	state := int32(0)
+	for p := len(s) - 1; p >= 0; p-- {
+		state = m.next[int(state)*m.classes+int(m.class[s[p]])]
+		if m.accept[state] {
+			if starts == nil {
+				starts = make([]uint64, len(s)/64+1)
+			}
+			starts[p/64] |= 1 << (p % 64)
+		}
+	}
+	return starts
+}
+
+// occurs reports whether a marker occurs in s.
+func (m *matcher) occurs(s string) bool {
+	state := int32(0)
+	for p := len(s) - 1; p >= 0; p-- {
+		if state = m.next[int(state)*m.classes+int(m.class[s[p]])]; m.accept[state] {
+			return true
+		}
+	}
+	return false
 }
 
 // fewMarkers is how many markers are searched one by one before the automaton is built: a project has one or two

@@ -156,7 +156,7 @@ func (p *Parser) rootFuncs() template.FuncMap {
 	f := &funcs{consts: p.consts}
 	f.bind(Env{}, nil, nil)
 	fm := f.Map()
-	fm[printFunc] = f.p.printAny
+	fm[printFunc] = f.p.printChecked
 	fm[dictPrintFunc] = f.printDict
 	f.addPrinting(fm)
 	return fm
@@ -246,6 +246,7 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	if a.dicts {
 		renamePrints(t.Tree.Root) // a dict printed whole is an error (see Dict)
 	}
+	rewriteTruth(t.Tree.Root, c.Scalars, c.Plain)
 	body.whole = readsWhole(t.Tree.Root)
 	if tree, keys := printedTree(t.Tree); tree != nil {
 		pt, err := addPrinted(root, b.ID, tree)
@@ -392,9 +393,12 @@ func (b *Body) execError(err error) blocks.Diagnostic {
 			off = min(start+byteCol, len(b.Block.Body))
 		}
 		if c := callErrRe.FindStringSubmatch(m[4]); c != nil {
+			if strings.HasPrefix(m[4], "error calling call:") {
+				return b.diag(off, off, kindWords(c[1])) // text/template's call: in the docs' words
+			}
 			return b.diag(off, off, c[1])
 		}
-		return b.diag(off, off, "at {{"+m[3]+"}}: "+m[4])
+		return b.diag(off, off, "at {{"+m[3]+"}}: "+kindWords(m[4])) // text/template's own: in the docs' words
 	}
 	return b.diag(0, 0, msg)
 }

@@ -183,6 +183,10 @@ var authorFuncs = map[string]bool{"const": true, "ref": true, blockTitleFunc: tr
 	"add": true, "sub": true, "mul": true, "div": true, "mod": true, "max": true, "min": true,
 	"has": true, "hasKey": true, "empty": true}
 
+// givesArgument lists the functions whose result may be a list or a record made of the author's own arguments (a
+// trusted list, a lookup table): an action printing one goes through the printer, which refuses it.
+var givesArgument = map[string]bool{"slice": true, "default": true, "and": true, "or": true, "lookup_table": true}
+
 func authorCommand(c *parse.CommandNode, top dotAt, plain map[string]bool) bool {
 	if len(c.Args) == 0 {
 		return false
@@ -195,6 +199,8 @@ func authorCommand(c *parse.CommandNode, top dotAt, plain map[string]bool) bool 
 			return false // a dict printed whole is an error, even of the author's text (see Dict)
 		case id.Ident == "lookup":
 			return len(c.Args) == 3 // an entry; a default may be a value
+		case givesArgument[id.Ident]:
+			return false // a list or a record is the printer's error (printChecked), even a trusted one
 		}
 		for _, a := range c.Args[1:] {
 			if !authorArg(a, top, plain) {

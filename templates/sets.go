@@ -77,7 +77,7 @@ func (f *funcs) keyTrust(d Dict, k string) blocks.Trust {
 func (f *funcs) put(fn string, d Dict, i int, kv, v any) error {
 	k, trust, ok := textOf(kv)
 	if !ok {
-		return fmt.Errorf("%s: key %d must be a string, not %s", fn, i, describe(kv))
+		return fmt.Errorf("%s: key %d must be text, not %s", fn, i, describe(kv))
 	}
 	in := f.info(d)
 	n := len(k) + jsonFloor(v, 0, 0)
@@ -137,7 +137,7 @@ func (f *funcs) set(dv, kv, v any) (any, error) {
 func hasKey(dv, kv any) (bool, error) {
 	k, _, ok := textOf(kv)
 	if !ok {
-		return false, fmt.Errorf("hasKey: the key must be a string, not %s", describe(kv))
+		return false, fmt.Errorf("hasKey: the key must be text, not %s", describe(kv))
 	}
 	switch d := dv.(type) {
 	case Dict:
@@ -302,22 +302,4 @@ func (f *funcs) undict(v any) (any, blocks.Trust, error) {
 		trust = stricter(stricter(trust, t), vt)
 	}
 	return out, trust, nil
-}
-
-// describe names what a value is in a message: text of any trust is a string.
-func describe(v any) string {
-	if _, _, ok := textOf(v); ok {
-		return "a string"
-	}
-	switch v.(type) {
-	case Dict:
-		return "a dict"
-	case []any:
-		return "a list"
-	case []map[string]any:
-		return "records"
-	case map[string]any:
-		return "a record"
-	}
-	return blocks.DescribeValue(v)
 }

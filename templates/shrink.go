@@ -142,6 +142,9 @@ func (f *spliceFinder) walk(n parse.Node, top, loop bool) {
 
 // condition reports whether p is the whole condition of an if reading the variable: {{if .x}}.
 func (f *spliceFinder) condition(p *parse.PipeNode, top bool) bool {
+	if p != nil && len(p.Cmds) == 2 && len(p.Cmds[1].Args) == 1 && isIdent(p.Cmds[1].Args[0], truthFunc) {
+		p = &parse.PipeNode{Decl: p.Decl, Cmds: p.Cmds[:1]} // the test Parse added (rewriteTruth), which prints nothing
+	}
 	return p != nil && len(p.Decl) == 0 && whole(p) && f.ref(p.Cmds[0].Args[0], top)
 }
 

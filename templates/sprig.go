@@ -22,7 +22,7 @@ import (
 func (f *funcs) textFunc(name string, v any, fn func(string) string) (any, error) {
 	raw, trust, ok := textOf(v)
 	if !ok {
-		return "", fmt.Errorf("%s takes a string, not %s", name, blocks.DescribeValue(v))
+		return "", fmt.Errorf("%s takes text, not %s", name, describe(v))
 	}
 	return f.resultAny(name, tagged(fn(raw), trust))
 }
@@ -34,7 +34,7 @@ func texts(name string, args ...any) ([]string, []blocks.Trust, error) {
 	for i, a := range args {
 		s, t, ok := textOf(a)
 		if !ok {
-			return nil, nil, fmt.Errorf("%s: argument %d must be a string, not %s", name, i+1, blocks.DescribeValue(a))
+			return nil, nil, fmt.Errorf("%s: argument %d must be text, not %s", name, i+1, describe(a))
 		}
 		out[i], trusts[i] = s, t
 	}
@@ -217,13 +217,13 @@ func recordList(name string, list any) ([]map[string]any, error) {
 		for i, it := range l {
 			r, ok := it.(map[string]any)
 			if !ok {
-				return nil, fmt.Errorf("%s works on records, but item %d is %s", name, i+1, blocks.DescribeValue(it))
+				return nil, fmt.Errorf("%s works on records, but item %d is %s", name, i+1, describe(it))
 			}
 			out[i] = r
 		}
 		return out, nil
 	}
-	return nil, fmt.Errorf("%s works on records (a list of tables), not %s", name, blocks.DescribeValue(list))
+	return nil, fmt.Errorf("%s works on records, not %s", name, describe(list))
 }
 
 // withZero returns records with room for the zero record of list (see zeroRecord) after its last one.
@@ -278,7 +278,7 @@ func (f *funcs) whereNotEmpty(fieldV, list any) (any, error) {
 func (f *funcs) filter(fn, form string, fieldV, list any, keep func(any) bool) (any, error) {
 	name, _, ok := textOf(fieldV)
 	if !ok {
-		return nil, fmt.Errorf("%s takes a field name first (%s), not %s", fn, form, blocks.DescribeValue(fieldV))
+		return nil, fmt.Errorf("%s takes a field name first (%s), not %s", fn, form, describe(fieldV))
 	}
 	records, err := recordList(fn, list)
 	if err != nil {
@@ -334,7 +334,7 @@ func asInt(v any) (int64, bool) {
 func (f *funcs) sortBy(fieldV, list any) (any, error) {
 	name, _, ok := textOf(fieldV)
 	if !ok {
-		return nil, fmt.Errorf("sortBy takes a field name first (sortBy \"FIELD\" LIST), not %s", blocks.DescribeValue(fieldV))
+		return nil, fmt.Errorf("sortBy takes a field name first (sortBy \"FIELD\" LIST), not %s", describe(fieldV))
 	}
 	records, err := recordList("sortBy", list)
 	if err != nil {
@@ -409,5 +409,5 @@ func end(name string, list any, head bool) (any, error) {
 		}
 		return l[pick(len(l))], nil
 	}
-	return "", fmt.Errorf("%s takes a list or records, not %s", name, blocks.DescribeValue(list))
+	return "", fmt.Errorf("%s takes a list or records, not %s", name, describe(list))
 }

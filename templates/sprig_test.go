@@ -67,7 +67,7 @@ func TestTextFunctions(t *testing.T) {
 		{"default kept", `{{.name | default "none"}}`, `ada\_\*lovelace\*`},
 		{"first", `{{first .labels}}`, `x\*`},
 		{"last", `{{last .plain}}`, "q"},
-		{"first of empty", `[{{first .none | print}}]`, "[map[id: prio:0 status:]]"},
+		{"first of empty", `[{{first .none | json}}]`, `[{"id":"","prio":0,"status":""}]`},
 		{"first of empty records field", `[{{(first .none).id}}]`, "[]"},
 		{"last of nil", `[{{last .missing_is_error_so_none}}]`, ""},
 		{"where", `{{range where "status" "open" .issues}}{{.id}} {{end}}`, "B-2 C-3 "},

@@ -58,13 +58,13 @@ func stringList(list any) ([]string, error) {
 		for i, it := range l {
 			s, _, ok := textOf(it)
 			if !ok {
-				return nil, fmt.Errorf("want a list of strings, but item %d is %s", i, blocks.DescribeValue(it))
+				return nil, fmt.Errorf("want a list of strings, but item %d is %s", i, blocks.DescribeValue(it)) // Go API: Go's words
 			}
 			items[i] = s
 		}
 		return items, nil
 	}
-	return nil, fmt.Errorf("want a list of strings, got %s", blocks.DescribeValue(list))
+	return nil, fmt.Errorf("want a list of strings, got %s", blocks.DescribeValue(list)) // Go API: Go's words
 }
 
 // JSON implements the json template function: v as canonical JSON, which is compact, has the keys of every object
@@ -118,10 +118,10 @@ func textList(list any) ([]any, error) {
 	case []any:
 		for i, it := range l {
 			if _, _, ok := textOf(it); !ok {
-				return nil, fmt.Errorf("want a list of strings, but item %d is %s", i, blocks.DescribeValue(it))
+				return nil, fmt.Errorf("want a list, but item %d is %s", i, describe(it))
 			}
 		}
 		return l, nil
 	}
-	return nil, fmt.Errorf("want a list of strings, got %s", blocks.DescribeValue(list))
+	return nil, fmt.Errorf("want a list, got %s", describe(list))
 }

@@ -2,7 +2,6 @@ package templates
 
 import (
 	"fmt"
-	"reflect"
 	"strconv"
 	"strings"
 
@@ -450,38 +449,23 @@ func (m *mixedBuilder) value(v any) {
 }
 
 func (m *mixedBuilder) result() any {
-	if m.trust == blocks.Trusted || m.text.Len() == 0 {
+	if m.trust == blocks.Trusted {
 		return m.text.String()
+	}
+	if m.text.Len() == 0 {
+		return computed("", m.raw.String(), m.trust) // values that escape to nothing: their text, for functions
 	}
 	return Mixed{text: m.text.String(), raw: m.raw.String(), trust: m.trust, marks: m.marks, block: m.block, markdown: m.markdown}
 }
 
 // isZero reports whether a value is empty in the sense of default and truthiness: "", 0, false, an empty list or
-// record list, nil.
-func isZero(v any) bool {
-	if v == nil {
-		return true
-	}
-	if s, _, ok := textOf(v); ok {
-		return s == ""
-	}
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Bool:
-		return !rv.Bool()
-	case reflect.Int, reflect.Int64, reflect.Int32:
-		return rv.Int() == 0
-	case reflect.Slice, reflect.Map, reflect.Array:
-		return rv.Len() == 0
-	case reflect.Pointer, reflect.Interface:
-		return rv.IsNil()
-	}
-	return false
-}
+// record list, a record whose fields are all empty, nil (see truth).
+func isZero(v any) bool { return !truth(v) }
 
 // Truthy is whether a value as a body sees it makes if, and a when condition, hold: bool true, a non-empty string
-// of any trust, a non-zero int, a non-empty list or records.
-func Truthy(v any) bool { return !isZero(v) }
+// of any trust, a non-zero int, a non-empty list or records, a record with a true field (docs/reference.md,
+// "Nested data").
+func Truthy(v any) bool { return truth(v) }
 
 // Printed returns a prepared value with every string in it as an action printing it alone writes it, at the default
 // heading level: each value escaped by its trust and its markers broken. Lists become []string and records
