@@ -153,7 +153,7 @@ func (prog *Program) budget(pieces []piece, ti int, pv *prepared, sep string) ([
 					break
 				}
 				used[p.c] = q
-				p.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
+				p.text = r.text // trimmed by render
 				n = prog.tokens(joined(pieces, sep))
 				if entry < 0 {
 					b.Cuts = append(b.Cuts, Cut{Block: p.c.ID, Var: v.Name})

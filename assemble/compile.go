@@ -48,6 +48,9 @@ type compiled struct {
 	// markdown is set when the block may print a markdown value, whose headings nest under the heading level
 	// the block sits under: its output depends on that level.
 	markdown bool
+	// keep holds where the body names a keep_newlines variable or field (keepUses): the white space an action
+	// naming one writes at the output's edges is not trimmed. nil for almost every block.
+	keep []int
 	// index is the block's place in Project.Blocks, where an artifact notes that the block is present in it.
 	index int
 	// cacheAt is where the block's outputs start in the cache of its scope, and perTask whether it keeps one per
@@ -251,6 +254,7 @@ func compileBlock(p *blocks.Project, parser *templates.Parser, ck *checker, mark
 	diags = append(diags, ck.block(b, body)...)
 	c.scope = scopeOf(p, b, body.Uses)
 	c.markdown = usesMarkdown(p, body.Uses)
+	c.keep = keepUses(p, body.Uses)
 	diags = append(diags, textMarkers(markers, b, body)...)
 	return compiledBlock{c: c, diags: diags}
 }

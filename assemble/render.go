@@ -364,10 +364,11 @@ type refCall struct {
 func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook []bool, kind blocks.Kind, shared renderCache) (*Artifact, []bool, blocks.Diagnostics) {
 	data := pv.data
 	var diags blocks.Diagnostics
-	sep := prog.Project.Runbook.Separator
+	section := &prog.Project.Runbook
 	if kind == blocks.Turn {
-		sep = prog.Project.Turn.Separator
+		section = &prog.Project.Turn
 	}
+	sep := section.Separator
 	a := &Artifact{Task: task, Kind: kind, prog: prog, values: pv}
 	present := make([]bool, len(prog.Project.Blocks)) // the blocks rendered, by index in Project.Blocks
 	var refs []refCall
@@ -441,7 +442,9 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		a.Spans = append(a.Spans, span)
 		present[p.c.index] = true
 	}
-	if len(a.Spans) > 0 {
+	// The joined blocks end with one newline (docs/reference.md#how-a-runbook-is-assembled), unless the project
+	// says final_newline = false for this part.
+	if len(a.Spans) > 0 && !section.OmitFinalNewline {
 		out.WriteByte('\n')
 		a.Spans[len(a.Spans)-1].End = out.Len()
 	}
@@ -555,8 +558,11 @@ func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared r
 		env.Level = level
 	}
 	r.text, r.err = c.body.Execute(pv.data, env)
-	// Trim (docs/reference.md#how-a-runbook-is-assembled): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
-	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
+	// Trim (docs/reference.md#how-a-runbook-is-assembled): leading newlines, trailing spaces, tabs and newlines,
+	// but for what keep_newlines values wrote; an empty result omits the block.
+	if r.err == nil {
+		r.text, _ = c.trimmed(r.text, prog.traceFor(c, task, level, pv))
+	}
 	if at != nil {
 		at.Store(r)
 	}

@@ -28,47 +28,37 @@ type nestedCheck struct {
 	f    ValueFormat
 	name string // the variable
 	size int    // the bytes of every string in the value
+	// ignore leaves out the keys no field declares: set inside a JSON text whose field says unknown = "ignore".
+	ignore bool
 }
 
 // valuePath is where a part of a value is, below its variable: the record (from 1) of a records variable, and the fields
-// and records below it ("ref.url", "items[2].name").
+// and records below it ("ref.url", "items[2].name"; a record of keyed records by its name, "hosts.web"), and how a
+// message says so (", record 2, field \"owner\"").
 type valuePath struct {
 	record int
 	field  string
+	say    string
 }
 
 func (p valuePath) dot(name string) valuePath {
+	q := valuePath{p.record, name, p.say + ", field " + quoteName(name)}
 	if p.field != "" {
-		name = p.field + "." + name
+		q.field = p.field + "." + name
 	}
-	return valuePath{p.record, name}
+	return q
 }
 
 func (p valuePath) index(i int) valuePath {
+	say := fmt.Sprintf("%s, record %d", p.say, i)
 	if p.field == "" && p.record == 0 {
-		return valuePath{record: i}
+		return valuePath{record: i, say: say}
 	}
-	return valuePath{p.record, fmt.Sprintf("%s[%d]", p.field, i)}
+	return valuePath{p.record, fmt.Sprintf("%s[%d]", p.field, i), say}
 }
 
 // where names the part of the value at p for a message: `variable "repos", record 2, field "owner"`.
-func (c *nestedCheck) where(p valuePath) string {
-	s := "variable " + quoteName(c.name)
-	if p.record > 0 {
-		s += fmt.Sprintf(", record %d", p.record)
-	}
-	rest := p.field
-	for rest != "" {
-		var part string
-		part, rest, _ = strings.Cut(rest, ".")
-		name, idx, indexed := strings.Cut(part, "[")
-		s += ", field " + quoteName(name)
-		if indexed {
-			s += ", record " + strings.TrimSuffix(idx, "]")
-		}
-	}
-	return s
-}
+func (c *nestedCheck) where(p valuePath) string { return "variable " + quoteName(c.name) + p.say }
 
 func (c *nestedCheck) errorf(p valuePath, format string, args ...any) *ValueError {
 	return &ValueError{Summary: c.where(p) + fmt.Sprintf(format, args...), Record: p.record, Field: p.field}
@@ -79,6 +69,9 @@ func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 	w := c.f.words()
 	if s, ok := raw.(string); ok && v.Decode == DecodeJSON {
 		return c.decoded(v, s, p)
+	}
+	if v.Key != "" {
+		return c.keyed(v, raw, p)
 	}
 	if v.Type == TypeRecord {
 		rec, ok := recordFields(raw)
@@ -125,8 +118,8 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 		err = fmt.Errorf("unexpected data after the JSON value")
 	}
 	if err == nil {
-		inner := nestedCheck{f: FormatJSON, name: c.name}
-		val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields}, raw, p)
+		inner := nestedCheck{f: FormatJSON, name: c.name, ignore: v.Unknown == UnknownIgnore}
+		val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields, Key: v.Key}, raw, p)
 		if len(errs) == 0 {
 			c.size += inner.size
 			return val, nil
@@ -150,7 +143,7 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[string]any, []*ValueError) {
 	var errs []*ValueError
 	for _, k := range sortedKeys(rec) {
-		if v.Field(k) == nil {
+		if v.Field(k) == nil && !c.ignore {
 			names := make([]string, len(v.Fields))
 			for j, f := range v.Fields {
 				names[j] = f.Name
@@ -161,6 +154,7 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 		}
 	}
 	checked := make(map[string]any, len(v.Fields))
+	var texts map[string]string // the JSON texts that did not decode, by the field that receives each (raw)
 	for _, fd := range v.Fields {
 		at := p.dot(fd.Name)
 		raw, ok := rec[fd.Name]
@@ -175,6 +169,13 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 		}
 		if fd.Type.HasFields() {
 			val, es := c.value(fd, raw, at)
+			if text, isText := raw.(string); isText && len(es) > 0 && fd.Raw != "" && fd.Decode == DecodeJSON {
+				val, es = zeroOf(fd), nil
+				if texts == nil {
+					texts = map[string]string{}
+				}
+				texts[fd.Raw] = text
+			}
 			errs = append(errs, es...)
 			checked[fd.Name] = val
 			continue
@@ -190,6 +191,14 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 			c.size += len(s)
 		}
 		checked[fd.Name] = val
+	}
+	for name, text := range texts {
+		// The text replaces what the record gives the field, if anything (so that a checked value checks the same).
+		if old, ok := checked[name].(string); ok {
+			c.size -= len(old)
+		}
+		checked[name] = text
+		c.size += len(text)
 	}
 	if len(errs) > 0 {
 		return nil, errs

@@ -112,8 +112,15 @@ type Section struct {
 	Separator string
 	// MaxTokens is the token budget of the turn message ([turn] max_tokens, o200k_base counts); 0 for none.
 	MaxTokens int
+	// OmitFinalNewline ends the artifact with its last block's last byte instead of the one "\n" that follows the
+	// joined blocks (final_newline = false in this table, or at the top of promptc.toml; docs/reference.md#top-level).
+	// The zero value keeps the newline.
+	OmitFinalNewline bool
 	// Table is where the [runbook] or [turn] table is written; nil when the manifest has none.
 	Table *Table
+
+	// finalSet is set when the table itself sets final_newline, which then wins over the manifest's.
+	finalSet bool
 }
 
 // EntryRange returns where entry i of the order list is written.

@@ -100,7 +100,9 @@ func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, 
 // clean applies steps 1 to 3 of Prepare to a string: it returns the string after CRLF→LF and trim, and whether it
 // matches v's pattern.
 func clean(v *blocks.Var, s string) (string, bool) {
-	s = blocks.NormalizeNewlines(s)
+	if !v.Verbatim {
+		s = blocks.NormalizeNewlines(s)
+	}
 	if v.Trim {
 		s = strings.TrimFunc(s, unicode.IsSpace)
 	}
@@ -115,11 +117,26 @@ func finish(v *blocks.Var, s string, markers []string) any {
 	case blocks.Code:
 		return Fenced(Neutralize(EscapeCode(s, v.Lang), markers))
 	case blocks.Background:
+		if v.EmptyQuote == blocks.EmptyQuoteSpace {
+			return spacedBackground(s, markers)
+		}
 		return Background(s)
 	case blocks.Markdown:
 		return Markdown(s)
 	}
 	return Untrusted(s)
+}
+
+// spacedBackground is a background value whose empty lines are quoted as "> " (quote_empty = "> "): escaped and
+// neutralised now, as printing a background value alone would, since the printer quotes every background value
+// with ">". Functions still see the text before escaping, and their results are escaped as every background
+// value's are.
+func spacedBackground(s string, markers []string) any {
+	text := Neutralize(EscapeBackgroundQuoting(s, blocks.EmptyQuoteSpace), markers)
+	if text == "" {
+		return ""
+	}
+	return Mixed{text: text, raw: s, trust: blocks.Background, marks: []span{{0, len(text)}}}
 }
 
 func prepareList(v *blocks.Var, raw []string, markers []string) (any, int, *blocks.ValueError) {
