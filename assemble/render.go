@@ -279,7 +279,8 @@ func (prog *Program) prepareAll(pv *prepared, vals blocks.Values, scope blocks.S
 				diags.Errorf(from.rng, "%s %s variable %q has no value%s", what, scope, v.Name, from.hint())
 				continue
 			}
-			pv.data[v.Name] = templates.Zero(v)
+			// An absent value is the zero value, from which the limits dropped nothing: dropped "name" is 0.
+			pv.data[v.Name], pv.dropped[v.Name] = templates.Zero(v), 0
 			templates.SetPrinted(pv.data, v.Name, pv.data[v.Name], prog.markerTexts)
 			continue
 		}

@@ -84,11 +84,11 @@ func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, 
 	case []string:
 		return prepareList(v, x, markers)
 	case []map[string]any:
-		n := nested{name: v.Name, markers: markers}
+		n := nested{name: v.Name, markers: markers, v: v, root: x}
 		out, dropped, _, err := n.records(v, x, nestedAt{})
 		return out, dropped, err
 	case map[string]any:
-		n := nested{name: v.Name, markers: markers}
+		n := nested{name: v.Name, markers: markers, v: v, root: x}
 		out, _, err := n.record(v, x, nestedAt{})
 		return out, 0, err
 	case int64:
