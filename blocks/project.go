@@ -430,6 +430,10 @@ func (p *Project) Fixture(name string) *Fixture {
 //   - record: a map[string]any, a map[string]string, a Values, a struct or a pointer to one;
 //   - records: a []map[string]any, a []map[string]string, a []Values, a []any of maps, or a slice or array of
 //     structs or of pointers to structs;
+//   - keyed records (key = "NAME"): a map with string keys of records (map[string]map[string]any, map[string]T or
+//     map[string]*T of a struct T, a map[string]any of maps), each record's name being its key; or records as
+//     above, each holding its name in field NAME, no name twice. Check gives them back as records in the byte
+//     order of their names, each holding its name;
 //
 // and, inside a record, each field as its declared type says, nested record and records fields included (maps and
 // slices of any depth up to MaxRecordDepth). A struct's fields are named as encoding/json names them: by their
