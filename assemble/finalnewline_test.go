@@ -80,6 +80,7 @@ func TestFinalNewline(t *testing.T) {
 			}
 			diffTrees(t, tree(arts), want)
 			for _, a := range arts {
+				checkSpansOf(t, prog, a)
 				if a.Text == "" {
 					if len(a.Spans) != 0 {
 						t.Errorf("%s: empty, with spans %v", a.Path, a.Spans)

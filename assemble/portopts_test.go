@@ -131,10 +131,8 @@ func TestKeepNewlinesMarkers(t *testing.T) {
 	}
 }
 
-// TestPortValuesRender: quote_empty, verbatim, unknown = "ignore", raw and keyed records, rendered: each as the
-// reference's examples say, through the functions that print values (join, bullets, range) and the limits.
-func TestPortValuesRender(t *testing.T) {
-	prog := mustLoad(t, archive(`
+// portValuesProject uses quote_empty, verbatim, unknown, raw and keyed records in one block.
+const portValuesProject = `
 -- promptc.toml --
 name  = "p"
 tasks = ["t"]
@@ -186,7 +184,12 @@ body = '''
 {{range .hosts}}{{.name}}:{{with .meta.port}}{{.}}{{else}}
 {{.meta_text}}{{end}}
 {{end}}{{dropped "hosts"}} dropped'''
-`))
+`
+
+// TestPortValuesRender: quote_empty, verbatim, unknown = "ignore", raw and keyed records, rendered: each as the
+// reference's examples say, through the functions that print values (join, bullets, range) and the limits.
+func TestPortValuesRender(t *testing.T) {
+	prog := mustLoad(t, archive(portValuesProject))
 	s, err := prog.NewSession("t", blocks.Values{
 		"ctx":   "a\n\nb",
 		"lines": []string{"x\n\ny"},
@@ -276,5 +279,15 @@ body = "{{dropped \"hosts\"}} {{dropped \"labels\"}}"
 	}
 	if got := s.Runbook().Text; got != "0 0\n" {
 		t.Errorf("runbook %q", got)
+	}
+}
+
+// portSeeds are projects for the loader's and compiler's fuzzer (FuzzLoadCompile) that use the keys for a
+// platform's own bytes, with fixtures that exercise them.
+func portSeeds() []string {
+	return []string{
+		keepProject + "-- fixtures/f.toml --\n[session]\nx = \"\\n\\nxx\\n\\n\"\nu = \"IN-BLOCK\"\n[[session.notes]]\nbody = \"\\n# n\\n\"\n[[turn]]\nmsg = \"\\nm\\n\"\n",
+		portValuesProject + "-- fixtures/f.toml --\n[session]\nctx = \"a\\n\\nb\"\nlines = [\"x\\n\\ny\"]\nraw = \"a\\r\\nb\"\n[session.hosts.web]\nmeta = '{\"port\": 80, \"x\": 1}'\n[session.hosts.db]\nmeta = '{port'\n",
+		finalNewlineProject("final_newline = false\n[runbook]\norder = [\"a\", \"gone\", \"b\"]\n[turn]\norder = [\"c\", \"gone2\"]\nfinal_newline = true\n"),
 	}
 }
