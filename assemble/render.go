@@ -68,7 +68,8 @@ func (prog *Program) Runbook(task string, session blocks.Values) (*Artifact, err
 	return s.Runbook(), nil
 }
 
-// Runbook returns the session's runbook. Its Text ends with one newline, or is empty when no block renders.
+// Runbook returns the session's runbook. Its Text ends with one newline (none with final_newline = false), or is
+// empty when no block renders.
 func (s *Session) Runbook() *Artifact { return s.runbook }
 
 // Task returns the session's task.

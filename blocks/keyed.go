@@ -152,12 +152,11 @@ func keyedTable(raw any) (map[string]any, bool) {
 
 // named is the path of the record called name of a keyed records value at p.
 func (p valuePath) named(name string) valuePath {
-	q := p
-	if p.field == "" && p.record == 0 {
-		q.field = name
-	} else {
-		q.field = p.field + "." + name
+	q := valuePath{record: p.record, field: name}
+	at := 0
+	if p.field != "" {
+		at, q.field = len(p.field)+1, p.field+"."+name
 	}
-	q.say = p.say + ", record " + quoteName(name)
+	q.names = &nameStep{parent: p.names, at: at, name: name}
 	return q
 }

@@ -33,32 +33,70 @@ type nestedCheck struct {
 }
 
 // valuePath is where a part of a value is, below its variable: the record (from 1) of a records variable, and the fields
-// and records below it ("ref.url", "items[2].name"; a record of keyed records by its name, "hosts.web"), and how a
-// message says so (", record 2, field \"owner\"").
+// and records below it ("ref.url", "items[2].name"; a record of keyed records by its name, "hosts.web").
 type valuePath struct {
 	record int
 	field  string
-	say    string
+	// names marks where field holds the names of records of keyed records, which messages say as records; nil
+	// for none, so that a path costs nothing more for other values.
+	names *nameStep
+}
+
+// nameStep is the name of a record of keyed records in a valuePath's field, from byte at.
+type nameStep struct {
+	parent *nameStep
+	at     int
+	name   string
 }
 
 func (p valuePath) dot(name string) valuePath {
-	q := valuePath{p.record, name, p.say + ", field " + quoteName(name)}
 	if p.field != "" {
-		q.field = p.field + "." + name
+		name = p.field + "." + name
 	}
-	return q
+	return valuePath{p.record, name, p.names}
 }
 
 func (p valuePath) index(i int) valuePath {
-	say := fmt.Sprintf("%s, record %d", p.say, i)
 	if p.field == "" && p.record == 0 {
-		return valuePath{record: i, say: say}
+		return valuePath{record: i}
 	}
-	return valuePath{p.record, fmt.Sprintf("%s[%d]", p.field, i), say}
+	return valuePath{p.record, fmt.Sprintf("%s[%d]", p.field, i), p.names}
 }
 
-// where names the part of the value at p for a message: `variable "repos", record 2, field "owner"`.
-func (c *nestedCheck) where(p valuePath) string { return "variable " + quoteName(c.name) + p.say }
+// where names the part of the value at p for a message: `variable "repos", record 2, field "owner"`, and a record
+// of keyed records by its name, `variable "hosts", record "web"`.
+func (c *nestedCheck) where(p valuePath) string {
+	s := "variable " + quoteName(c.name)
+	if p.record > 0 {
+		s += fmt.Sprintf(", record %d", p.record)
+	}
+	var names map[int]string // built only for a message about keyed records
+	for n := p.names; n != nil; n = n.parent {
+		if names == nil {
+			names = map[int]string{}
+		}
+		names[n.at] = n.name
+	}
+	for rest, off := p.field, 0; rest != ""; {
+		if name, ok := names[off]; ok && strings.HasPrefix(rest, name) {
+			s += ", record " + quoteName(name)
+			rest, off = rest[len(name):], off+len(name)
+			if rest != "" {
+				rest, off = rest[1:], off+1 // the dot before the next field
+			}
+			continue
+		}
+		part, after, _ := strings.Cut(rest, ".")
+		off += len(rest) - len(after)
+		rest = after
+		name, idx, indexed := strings.Cut(part, "[")
+		s += ", field " + quoteName(name)
+		if indexed {
+			s += ", record " + strings.TrimSuffix(idx, "]")
+		}
+	}
+	return s
+}
 
 func (c *nestedCheck) errorf(p valuePath, format string, args ...any) *ValueError {
 	return &ValueError{Summary: c.where(p) + fmt.Sprintf(format, args...), Record: p.record, Field: p.field}

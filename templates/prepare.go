@@ -45,7 +45,7 @@ func zeroFields(v *blocks.Var) map[string]any {
 // files and Go callers alike), then each string (a string or text value, each list item, each string or text field
 // of each record) goes through, in this order (docs/reference.md#processing-order):
 //
-//  1. CRLF and lone CR → LF;
+//  1. CRLF and lone CR → LF, unless v.Verbatim (a trusted value that keeps its CRs);
 //  2. with v.Trim, leading and trailing white space (unicode.IsSpace) removed;
 //  3. v.Pattern, unless the string is empty: a mismatch is a ValueError naming the variable (and the record and
 //     field) with v.Invalid = InvalidError; with InvalidEmpty a string or field becomes empty and a list item is
@@ -56,7 +56,8 @@ func zeroFields(v *blocks.Var) map[string]any {
 //  5. the trust that escapes it where it is printed: a string of type Untrusted, Background or Markdown, escaped
 //     only when an action prints it or a function's result computed from it (docs/values.md, "No function can
 //     undo escaping"); a code value fenced now by EscapeCode with v.Lang and neutralised with markers (Fenced),
-//     since it can only be printed whole; a trusted value only made valid UTF-8 (a plain string).
+//     since it can only be printed whole; a background value with quote_empty = "> " quoted and neutralised now
+//     too (a Mixed whose raw text functions see); a trusted value only made valid UTF-8 (a plain string).
 //
 // The result is a string of the variable's trust, a new list ([]string of trusted items, else []any of items of the
 // variable's trust), a new []map[string]any (ints as int, each field of its own trust; nested records likewise), a new
