@@ -140,16 +140,25 @@ func (s *Snapshot) fixtureKeys(path string, r blocks.Range) (out []Completion, o
 		return out, true
 	}
 	v := s.Project.Vars[parts[1]]
+	named := v != nil && v.Key != "" // the next part names a record of keyed records, not a field
 	for _, p := range parts[2:] {
 		if v == nil {
 			break
 		}
+		if named {
+			named = false
+			continue
+		}
 		v = v.Field(p)
+		named = v != nil && v.Key != ""
 	}
-	if v == nil {
-		return nil, true // not a declared variable or field: nothing fits
+	if v == nil || named {
+		return nil, true // not a declared variable or field, or a table of keyed records by name: nothing fits
 	}
 	for _, f := range v.Fields {
+		if f.Name == v.Key {
+			continue // a keyed record's name is its key in the table
+		}
 		out = append(out, Completion{Label: f.Name, Kind: CompleteField, Detail: fmt.Sprintf("%s field of %s", f.Type, strings.Join(parts[1:], ".")), Range: r})
 	}
 	return out, true

@@ -360,3 +360,44 @@ func TestCompleteFixtureKeys(t *testing.T) {
 		})
 	}
 }
+
+// TestCompleteKeyedFixtureKeys: in a record of keyed records ([session.hosts.web]) the fields are offered, but
+// for the one holding the record's name, which is its key in the table; in the table of records by name
+// ([session.hosts]) nothing is, since the keys there are names.
+func TestCompleteKeyedFixtureKeys(t *testing.T) {
+	s := Load(fstest.MapFS{
+		"promptc.toml": {Data: []byte(`name = "k"
+tasks = ["t"]
+[runbook]
+order = ["a"]
+[vars.hosts]
+scope = "session"
+type = "records"
+key = "name"
+[vars.hosts.fields.name]
+type = "string"
+[vars.hosts.fields.addr]
+type = "string"
+`)},
+		"blocks/a.toml":     {Data: []byte("[[block]]\nid = \"a\"\nbody = \"{{range .hosts}}{{.name}}{{.addr}}{{end}}\"\n")},
+		"fixtures/one.toml": {Data: []byte("[session.hosts.web]\naddr = \"w\"\n[session.hosts]\nweb2 = {addr = \"v\"}\n")},
+	})
+	for _, tc := range []struct {
+		name, needle string
+		want         []string
+	}{
+		{"[session.hosts.web]", `addr = "w"`, []string{"addr"}},
+		{"[session.hosts]", `web2 = {`, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			off := offsetOf(t, s, "fixtures/one.toml", tc.needle, 0, 1)
+			var got []string
+			for _, c := range s.Complete("fixtures/one.toml", off) {
+				got = append(got, c.Label)
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("completions = %q, want %q", got, tc.want)
+			}
+		})
+	}
+}

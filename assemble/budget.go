@@ -275,7 +275,9 @@ func (prog *Program) shrinking(pieces []piece, i, ti int, pv *prepared, cut map[
 		s.env.Level = p.level
 	}
 	s.env.Lines = c.lines
-	s.sh = c.body.Shrink(name, q.data, s.env)
+	if len(c.keep) == 0 { // a splice's output is trimmed whole: keep_newlines needs the trace of a plain render
+		s.sh = c.body.Shrink(name, q.data, s.env)
+	}
 	return s
 }
 

@@ -51,6 +51,9 @@ type compiled struct {
 	// lines is set when the block may print a value that lays out lines of its own (markdown, background, code,
 	// or one quoted), which the printer places where it stands (templates.Env.Lines).
 	lines bool
+	// keep holds where the body names a keep_newlines variable or field (keepUses): the white space an action
+	// naming one writes at the output's edges is not trimmed. nil for almost every block.
+	keep []int
 	// index is the block's place in Project.Blocks, where an artifact notes that the block is present in it.
 	index int
 	// cacheAt is where the block's outputs start in the cache of its scope, and perTask whether it keeps one per
@@ -256,6 +259,7 @@ func compileBlock(p *blocks.Project, parser *templates.Parser, ck *checker, mark
 	c.scope = scopeOf(p, b, body.Uses)
 	c.markdown = usesMarkdown(p, body.Uses)
 	c.lines = c.markdown || usesLines(p, b, body.Uses)
+	c.keep = keepUses(p, body.Uses)
 	diags = append(diags, textMarkers(markers, b, body)...)
 	return compiledBlock{c: c, diags: diags}
 }

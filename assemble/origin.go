@@ -229,9 +229,8 @@ func (a *Artifact) traceBody(c *compiled, sp Span) *trace {
 	if d != nil {
 		return tr
 	}
-	trimmed := strings.TrimLeft(raw, "\n")
-	tr.lead = len(raw) - len(trimmed)
-	text := strings.TrimRight(trimmed, " \t\n")
+	text, lead := c.trimmed(raw, func() (string, []templates.Piece, bool) { return raw, pieces, true })
+	tr.lead = lead
 	tr.text = len(text)
 	start := sp.TextStart + len(c.heading)
 	if c.heading != "" {

@@ -68,7 +68,8 @@ func (prog *Program) Runbook(task string, session blocks.Values) (*Artifact, err
 	return s.Runbook(), nil
 }
 
-// Runbook returns the session's runbook. Its Text ends with one newline, or is empty when no block renders.
+// Runbook returns the session's runbook. Its Text ends with one newline (none with final_newline = false), or is
+// empty when no block renders.
 func (s *Session) Runbook() *Artifact { return s.runbook }
 
 // Task returns the session's task.
@@ -282,7 +283,8 @@ func (prog *Program) prepareAll(pv *prepared, vals blocks.Values, scope blocks.S
 				diags.Errorf(from.rng, "%s %s variable %q has no value%s", what, scope, v.Name, from.hint())
 				continue
 			}
-			pv.data[v.Name] = templates.Zero(v)
+			// An absent value is the zero value, from which the limits dropped nothing: dropped "name" is 0.
+			pv.data[v.Name], pv.dropped[v.Name] = templates.Zero(v), 0
 			templates.SetPrinted(pv.data, v.Name, pv.data[v.Name], prog.markerTexts)
 			continue
 		}
@@ -367,10 +369,11 @@ type refCall struct {
 func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook []bool, kind blocks.Kind, shared renderCache) (*Artifact, []bool, blocks.Diagnostics) {
 	data := pv.data
 	var diags blocks.Diagnostics
-	sep := prog.Project.Runbook.Separator
+	section := &prog.Project.Runbook
 	if kind == blocks.Turn {
-		sep = prog.Project.Turn.Separator
+		section = &prog.Project.Turn
 	}
+	sep := section.Separator
 	a := &Artifact{Task: task, Kind: kind, prog: prog, values: pv}
 	present := make([]bool, len(prog.Project.Blocks)) // the blocks rendered, by index in Project.Blocks
 	var refs []refCall
@@ -457,7 +460,9 @@ func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook 
 		a.Spans = append(a.Spans, span)
 		present[p.c.index] = true
 	}
-	if len(a.Spans) > 0 {
+	// The joined blocks end with one newline (docs/reference.md#how-a-runbook-is-assembled), unless the project
+	// says final_newline = false for this part.
+	if len(a.Spans) > 0 && !section.OmitFinalNewline {
 		out.WriteByte('\n')
 		a.Spans[len(a.Spans)-1].End = out.Len()
 	}
@@ -603,9 +608,12 @@ func (prog *Program) render(c *compiled, task, level int, pv *prepared, shared r
 	env.Lines = c.lines
 	var out templates.Output
 	out, r.err = c.body.Run(pv.data, env)
-	r.text, r.lead, r.trail = out.Text, out.Lead, out.Trail
-	// Trim (docs/reference.md#how-a-runbook-is-assembled): leading newlines, trailing spaces, tabs and newlines; an empty result omits the block.
-	r.text = strings.TrimRight(strings.TrimLeft(r.text, "\n"), " \t\n")
+	r.lead, r.trail = out.Lead, out.Trail
+	// Trim (docs/reference.md#how-a-runbook-is-assembled): leading newlines, trailing spaces, tabs and newlines,
+	// but for what keep_newlines values wrote; an empty result omits the block.
+	if r.err == nil {
+		r.text, _ = c.trimmed(out.Text, prog.traceFor(c, task, level, pv))
+	}
 	if at != nil {
 		at.Store(r)
 	}

@@ -159,7 +159,11 @@ func diffTrees(t testing.TB, got, want map[string]string) {
 
 // checkSpans asserts the source-map invariants of docs/reference.md#how-a-runbook-is-assembled and the API: the spans tile the text from 0 to its end, in
 // order, each non-empty; the text of a span starts after its separator; every span names a block and a scope.
-func checkSpans(t testing.TB, a *assemble.Artifact) {
+func checkSpans(t testing.TB, a *assemble.Artifact) { checkSpansOf(t, nil, a) }
+
+// checkSpansOf is checkSpans for an artifact of prog, whose final_newline and keep_newlines keys say how it ends
+// (nil: a project with neither).
+func checkSpansOf(t testing.TB, prog *assemble.Program, a *assemble.Artifact) {
 	t.Helper()
 	if a.Text == "" {
 		if len(a.Spans) != 0 {
@@ -167,8 +171,22 @@ func checkSpans(t testing.TB, a *assemble.Artifact) {
 		}
 		return
 	}
-	// The last block's text loses its trailing whitespace (docs/reference.md#how-a-runbook-is-assembled), so the artifact's final newline is the only one.
-	if !strings.HasSuffix(a.Text, "\n") || strings.HasSuffix(a.Text, "\n\n") {
+	omit, keep := false, false
+	if prog != nil {
+		omit = prog.Project.Runbook.OmitFinalNewline
+		if a.Kind == blocks.Turn {
+			omit = prog.Project.Turn.OmitFinalNewline
+		}
+		keep = keepsNewlines(prog.Project)
+	}
+	// The last block's text loses its trailing whitespace (docs/reference.md#how-a-runbook-is-assembled), so the
+	// artifact's final newline is the only one, or with final_newline = false there is none; a keep_newlines
+	// value may end the last block with white space of its own.
+	switch {
+	case keep:
+	case omit && strings.TrimRight(a.Text, " \t\n") != a.Text:
+		t.Errorf("%s: artifact without its final newline must end with its last block's text: %q", a.Path, a.Text)
+	case !omit && (!strings.HasSuffix(a.Text, "\n") || strings.HasSuffix(a.Text, "\n\n")):
 		t.Errorf("%s: artifact must end with exactly one newline: %q", a.Path, a.Text)
 	}
 	at := 0
@@ -197,3 +215,22 @@ func spanString(a *assemble.Artifact) string {
 
 // values is shorthand for a blocks.Values literal.
 type values = blocks.Values
+
+// keepsNewlines reports whether a variable or field of p, at any depth, has keep_newlines.
+func keepsNewlines(p *blocks.Project) bool {
+	var walk func(vs []*blocks.Var) bool
+	walk = func(vs []*blocks.Var) bool {
+		for _, v := range vs {
+			if v.KeepNewlines || walk(v.Fields) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, v := range p.Vars {
+		if walk([]*blocks.Var{v}) {
+			return true
+		}
+	}
+	return false
+}

@@ -49,10 +49,8 @@ func (prog *Program) valueSpans(c *compiled, ti, level int, pv *prepared) []valu
 	if d != nil || len(spans) == 0 {
 		return nil
 	}
-	text := out.Text
-	trimmed := strings.TrimLeft(text, "\n")
-	lead := len(text) - len(trimmed)
-	return trimSpans(spans, lead, len(strings.TrimRight(trimmed, " \t\n")))
+	kept, lead := c.trimmed(out.Text, prog.traceFor(c, ti, level, pv))
+	return trimSpans(spans, lead, len(kept))
 }
 
 // breakAssembled keeps values from assembling a marker with one another or with the text around them

@@ -144,6 +144,51 @@ func (d Decode) MarshalText() ([]byte, error) { return enumMarshal(decodeNames, 
 // UnmarshalText reads "none" or "json".
 func (d *Decode) UnmarshalText(b []byte) error { return enumUnmarshal(decodeNames, b, "decode", d) }
 
+// Unknown is what a key of a JSON text does when no field of its record declares it (decode = "json";
+// docs/reference.md#nested-data).
+type Unknown uint8
+
+const (
+	// UnknownError makes an undeclared key a value error naming the field, as everywhere else.
+	UnknownError Unknown = iota
+	// UnknownIgnore leaves an undeclared key out, at every depth of the text, as Go's json.Unmarshal does.
+	UnknownIgnore
+)
+
+var unknownNames = []string{"error", "ignore"}
+
+func (u Unknown) String() string { return enumString(unknownNames, int(u), "Unknown") }
+
+// MarshalText writes "error" or "ignore".
+func (u Unknown) MarshalText() ([]byte, error) { return enumMarshal(unknownNames, int(u), "unknown") }
+
+// UnmarshalText reads "error" or "ignore".
+func (u *Unknown) UnmarshalText(b []byte) error { return enumUnmarshal(unknownNames, b, "unknown", u) }
+
+// EmptyQuote is what an empty line of a background value becomes once quoted (docs/reference.md#trust-levels).
+type EmptyQuote uint8
+
+const (
+	// EmptyQuoteBare writes ">" alone, as the quote function does.
+	EmptyQuoteBare EmptyQuote = iota
+	// EmptyQuoteSpace writes "> ", the quote marker and its space, as every other line begins.
+	EmptyQuoteSpace
+)
+
+var emptyQuoteNames = []string{">", "> "}
+
+func (q EmptyQuote) String() string { return enumString(emptyQuoteNames, int(q), "EmptyQuote") }
+
+// MarshalText writes ">" or "> ".
+func (q EmptyQuote) MarshalText() ([]byte, error) {
+	return enumMarshal(emptyQuoteNames, int(q), "quote_empty")
+}
+
+// UnmarshalText reads ">" or "> ".
+func (q *EmptyQuote) UnmarshalText(b []byte) error {
+	return enumUnmarshal(emptyQuoteNames, b, "quote_empty", q)
+}
+
 // Invalid is what happens to a value that does not match its variable's pattern.
 type Invalid uint8
 

@@ -214,7 +214,11 @@ func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]b
 		}
 		val, verr := v.Check(r.m[k])
 		if verr != nil {
-			r.l.errorf(r.recordRange(k, verr.Record, verr.Field), "%s%s", verr.Summary, l.p.subTableHint(verr, k, r.name))
+			at := r.recordRange(k, verr.Record, verr.Field)
+			if v.Key != "" && verr.Record == 0 && verr.Field != "" {
+				at = r.namedRange(k, verr.Field, at) // a record of keyed records, by its name
+			}
+			r.l.errorf(at, "%s%s", verr.Summary, l.p.subTableHint(verr, k, r.name))
 			bad[k] = true
 			continue
 		}
@@ -298,4 +302,16 @@ func (r *tableReader) recordRange(key string, n int, field string) Range {
 		return h
 	}
 	return r.keyRange(key)
+}
+
+// namedRange is where the part at field ("web", "web.addr") of keyed records key is written in a fixture's table:
+// the record's header or key, or its field's key; else def.
+func (r *tableReader) namedRange(key, field string, def Range) Range {
+	if r.doc == nil {
+		return def
+	}
+	if rng, ok := r.doc.place(r.file, append(slices.Clip(r.at), valueStep{key: key, index: -1}), field); ok {
+		return rng
+	}
+	return def
 }

@@ -124,7 +124,7 @@ func TestLoadValueKeyErrors(t *testing.T) {
 			vars: "[vars.a]\nscope = \"session\"\ntype = \"records\"\n[vars.a.fields.x]\ntype = \"list\"\n[vars.a.fields.Y]\ntype = \"string\"\nitem_max_runes = 3\n[vars.b]\nscope = \"session\"\ntype = \"string\"\n[vars.b.fields.x]\ntype = \"string\"\n",
 			want: "promptc.toml:13:1: type of field \"x\" of \"a\" must be one of string, text, bool, int, records, record, not \"list\" (did you mean \"int\"?)\n" +
 				"promptc.toml:14:1: field name \"Y\" is not valid: field names match [a-z][a-z0-9_]*\n" +
-				"promptc.toml:16:1: unknown key \"item_max_runes\" in [vars.a.fields.Y] (known keys: type, trust, required, trim, pattern, invalid, max_runes, overflow, notice, max_items, max_bytes, pin_first, decode, lang, fields)\n" +
+				"promptc.toml:16:1: unknown key \"item_max_runes\" in [vars.a.fields.Y] (known keys: type, trust, required, trim, pattern, invalid, max_runes, overflow, notice, max_items, max_bytes, pin_first, verbatim, keep_newlines, quote_empty, decode, unknown, raw, lang, fields, key)\n" +
 				"promptc.toml:20:1: fields applies only to record and records variables; \"b\" is of type string\n",
 		},
 	}

@@ -17,6 +17,7 @@ var (
 		{name: "tasks", kind: kindStrings, need: needText[*loader](`promptc.toml needs its task kinds: add tasks = ["…"]`), set: setTasks},
 		{name: "runbook", kind: kindTable, set: func(r *tableReader, l *loader, v value) { l.p.Runbook = l.section(r, v) }},
 		{name: "turn", kind: kindTable, set: func(r *tableReader, l *loader, v value) { l.p.Turn = l.section(r, v) }},
+		{name: "final_newline", kind: kindBool, set: setFinalNewline},
 		{name: "vars", kind: kindTable, set: setVars},
 		{name: "target", kind: kindTables, set: setTargets},
 		{name: "lint", kind: kindTable, set: setLint},
@@ -32,6 +33,7 @@ var (
 			}
 			return ""
 		}, set: func(_ *tableReader, s *Section, v value) { s.MaxTokens = int(v.n) }},
+		{name: "final_newline", kind: kindBool, set: func(_ *tableReader, s *Section, v value) { s.OmitFinalNewline, s.finalSet = !v.b, true }},
 	}
 	targetKeys = []key[*Target]{
 		{name: "name", kind: kindString, need: needText[*Target]("[[target]] needs name"), set: setTargetField},
@@ -56,6 +58,16 @@ func (l *loader) manifest(f *sourceFile) {
 	l.p.Runbook = Section{Kind: Runbook, Separator: DefaultSeparator}
 	l.p.Turn = Section{Kind: Turn, Separator: DefaultSeparator}
 	decode(r, l, manifestKeys)
+}
+
+// setFinalNewline reads the manifest's final_newline: the default of [runbook] and [turn], each of which may set its
+// own. The sections are read before it (manifestKeys' order), so it goes to those that did not.
+func setFinalNewline(_ *tableReader, l *loader, v value) {
+	for _, s := range []*Section{&l.p.Runbook, &l.p.Turn} {
+		if !s.finalSet {
+			s.OmitFinalNewline = !v.b
+		}
+	}
 }
 
 func setName(r *tableReader, l *loader, v value) {

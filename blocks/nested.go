@@ -28,39 +28,67 @@ type nestedCheck struct {
 	f    ValueFormat
 	name string // the variable
 	size int    // the bytes of every string in the value
+	// ignore leaves out the keys no field declares: set inside a JSON text whose field says unknown = "ignore".
+	ignore bool
 }
 
 // valuePath is where a part of a value is, below its variable: the record (from 1) of a records variable, and the fields
-// and records below it ("ref.url", "items[2].name").
+// and records below it ("ref.url", "items[2].name"; a record of keyed records by its name, "hosts.web").
 type valuePath struct {
 	record int
 	field  string
+	// names marks where field holds the names of records of keyed records, which messages say as records; nil
+	// for none, so that a path costs nothing more for other values.
+	names *nameStep
+}
+
+// nameStep is the name of a record of keyed records in a valuePath's field, from byte at.
+type nameStep struct {
+	parent *nameStep
+	at     int
+	name   string
 }
 
 func (p valuePath) dot(name string) valuePath {
 	if p.field != "" {
 		name = p.field + "." + name
 	}
-	return valuePath{p.record, name}
+	return valuePath{p.record, name, p.names}
 }
 
 func (p valuePath) index(i int) valuePath {
 	if p.field == "" && p.record == 0 {
 		return valuePath{record: i}
 	}
-	return valuePath{p.record, fmt.Sprintf("%s[%d]", p.field, i)}
+	return valuePath{p.record, fmt.Sprintf("%s[%d]", p.field, i), p.names}
 }
 
-// where names the part of the value at p for a message: `variable "repos", record 2, field "owner"`.
+// where names the part of the value at p for a message: `variable "repos", record 2, field "owner"`, and a record
+// of keyed records by its name, `variable "hosts", record "web"`.
 func (c *nestedCheck) where(p valuePath) string {
 	s := "variable " + quoteName(c.name)
 	if p.record > 0 {
 		s += fmt.Sprintf(", record %d", p.record)
 	}
-	rest := p.field
-	for rest != "" {
-		var part string
-		part, rest, _ = strings.Cut(rest, ".")
+	var names map[int]string // built only for a message about keyed records
+	for n := p.names; n != nil; n = n.parent {
+		if names == nil {
+			names = map[int]string{}
+		}
+		names[n.at] = n.name
+	}
+	for rest, off := p.field, 0; rest != ""; {
+		if name, ok := names[off]; ok && strings.HasPrefix(rest, name) {
+			s += ", record " + quoteName(name)
+			rest, off = rest[len(name):], off+len(name)
+			if rest != "" {
+				rest, off = rest[1:], off+1 // the dot before the next field
+			}
+			continue
+		}
+		part, after, _ := strings.Cut(rest, ".")
+		off += len(rest) - len(after)
+		rest = after
 		name, idx, indexed := strings.Cut(part, "[")
 		s += ", field " + quoteName(name)
 		if indexed {
@@ -79,6 +107,9 @@ func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 	w := c.f.words()
 	if s, ok := raw.(string); ok && v.Decode == DecodeJSON {
 		return c.decoded(v, s, p)
+	}
+	if v.Key != "" {
+		return c.keyed(v, raw, p)
 	}
 	if v.Type == TypeRecord {
 		rec, ok := recordFields(raw)
@@ -134,8 +165,8 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 		}
 		return nil, errs
 	}
-	inner := nestedCheck{f: FormatJSON, name: c.name}
-	val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields}, raw, p)
+	inner := nestedCheck{f: FormatJSON, name: c.name, ignore: v.Unknown == UnknownIgnore}
+	val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields, Key: v.Key}, raw, p)
 	if len(errs) == 0 {
 		c.size += inner.size
 		return val, nil
@@ -153,7 +184,7 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[string]any, []*ValueError) {
 	var errs []*ValueError
 	for _, k := range sortedKeys(rec) {
-		if v.Field(k) == nil {
+		if v.Field(k) == nil && !c.ignore {
 			names := make([]string, len(v.Fields))
 			for j, f := range v.Fields {
 				names[j] = f.Name
@@ -164,6 +195,7 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 		}
 	}
 	checked := make(map[string]any, len(v.Fields))
+	var texts map[string]string // the JSON texts that did not decode, by the field that receives each (raw)
 	for _, fd := range v.Fields {
 		at := p.dot(fd.Name)
 		raw, ok := rec[fd.Name]
@@ -178,6 +210,13 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 		}
 		if fd.Type.HasFields() {
 			val, es := c.value(fd, raw, at)
+			if text, isText := raw.(string); isText && len(es) > 0 && fd.Raw != "" && fd.Decode == DecodeJSON {
+				val, es = zeroOf(fd), nil
+				if texts == nil {
+					texts = map[string]string{}
+				}
+				texts[fd.Raw] = text
+			}
 			errs = append(errs, es...)
 			checked[fd.Name] = val
 			continue
@@ -193,6 +232,14 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 			c.size += len(s)
 		}
 		checked[fd.Name] = val
+	}
+	for name, text := range texts {
+		// The text replaces what the record gives the field, if anything (so that a checked value checks the same).
+		if old, ok := checked[name].(string); ok {
+			c.size -= len(old)
+		}
+		checked[name] = text
+		c.size += len(text)
 	}
 	if len(errs) > 0 {
 		return nil, errs

@@ -112,8 +112,15 @@ type Section struct {
 	Separator string
 	// MaxTokens is the token budget of the turn message ([turn] max_tokens, o200k_base counts); 0 for none.
 	MaxTokens int
+	// OmitFinalNewline ends the artifact with its last block's last byte instead of the one "\n" that follows the
+	// joined blocks (final_newline = false in this table, or at the top of promptc.toml; docs/reference.md#top-level).
+	// The zero value keeps the newline.
+	OmitFinalNewline bool
 	// Table is where the [runbook] or [turn] table is written; nil when the manifest has none.
 	Table *Table
+
+	// finalSet is set when the table itself sets final_newline, which then wins over the manifest's.
+	finalSet bool
 }
 
 // EntryRange returns where entry i of the order list is written.
@@ -431,6 +438,10 @@ func (p *Project) Fixture(name string) *Fixture {
 //   - record: a map[string]any, a map[string]string, a Values, a struct or a pointer to one;
 //   - records: a []map[string]any, a []map[string]string, a []Values, a []any of maps, or a slice or array of
 //     structs or of pointers to structs;
+//   - keyed records (key = "NAME"): a map with string keys of records (map[string]map[string]any, map[string]T or
+//     map[string]*T of a struct T, a map[string]any of maps), each record's name being its key; or records as
+//     above, each holding its name in field NAME, no name twice. Check gives them back as records in the byte
+//     order of their names, each holding its name;
 //
 // and, inside a record, each field as its declared type says, nested record and records fields included (maps and
 // slices of any depth up to MaxRecordDepth). A struct's fields are named as encoding/json names them: by their

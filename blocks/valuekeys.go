@@ -351,14 +351,24 @@ next:
 			continue
 		}
 		field := ""
-		for _, st := range rest[1:] {
+		named := v.Key != "" // the next key names a record of keyed records
+		for i, st := range rest[1:] {
 			if st.index >= 0 {
-				continue // a record of a records value
+				named = false // a record of a records value (keyed ones too may be written as an array)
+				continue
+			}
+			if named {
+				if i == len(rest)-2 {
+					continue next // the record's name: the value's own, not a declared name
+				}
+				named = false
+				continue
 			}
 			if v = v.Field(st.key); v == nil {
 				continue next // not a declared field: a mistake the loader reports
 			}
 			field = joinKey(field, st.key)
+			named = v.Key != ""
 		}
 		out = append(out, ValueKey{Var: rest[0].key, Field: field, Range: f.Range(k.start, k.end)})
 	}

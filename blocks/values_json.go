@@ -229,7 +229,8 @@ func (d *jsonDecoder) object(depth int, path string, place int) map[string]any {
 				childPlace = 2
 			}
 		case place > 0:
-			childPath = path + "." + key
+			// A key of a record, or the name of a record of keyed records, whose own keys are placed too.
+			childPath, childPlace = path+"."+key, place-1
 			if _, seen := d.ranges[childPath]; !seen {
 				d.ranges[childPath] = keyRange
 			}

@@ -13,6 +13,9 @@ func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(stri
 	ranges := make(ValueRanges, len(m))
 	var dotted map[string]Range // first place that defines each name through a dotted key or header; built on demand
 	for name, val := range m {
+		if table, ok := val.(map[string]any); ok && records != nil && records(name) {
+			keyedRanges(ix, ranges, name, table) // a records value given as a table: keyed records
+		}
 		if e, ok := ix.entry("", 0, name); ok {
 			ranges[name] = e.Key
 			if records != nil && records(name) {
@@ -113,6 +116,26 @@ func inlineTableKeys(cur *posCursor, r Range, found func(key string, rng Range))
 		w.value(1, 0)
 		if s.i == before {
 			return
+		}
+	}
+}
+
+// keyedRanges places the records of keyed records name, given as a table of tables ([name.RECORD] headers, or
+// RECORD.field = … under [name]), and their fields: "name.RECORD" and "name.RECORD.field", as ValueError.Path names
+// them.
+func keyedRanges(ix *tomlIndex, ranges ValueRanges, name string, table map[string]any) {
+	for rec, val := range table {
+		path := name + "." + rec
+		if h, ok := ix.headerRange(path, 0); ok {
+			ranges[path] = h
+		} else if e, ok := ix.entry(name, 0, rec); ok {
+			ranges[path] = e.Key
+		}
+		fields, _ := val.(map[string]any)
+		for key := range fields {
+			if e, ok := ix.entry(path, 0, key); ok {
+				ranges[path+"."+key] = e.Key
+			}
 		}
 	}
 }

@@ -51,6 +51,27 @@ type Var struct {
 	// Decode, for a record or records variable or field, says how a value given as a string is read: with
 	// DecodeJSON, as a JSON text of the declared shape (a mismatch follows Invalid).
 	Decode Decode
+	// Unknown, with DecodeJSON, says what a key of the JSON text that no field declares does, at every depth of
+	// that text: an error (UnknownError), or left out (UnknownIgnore, as Go's json.Unmarshal reads it).
+	Unknown Unknown
+	// Raw, for a record or records field with DecodeJSON, names a string or text field of the same record that
+	// receives the JSON text when it does not decode or fit (the field itself then being its zero value), in place
+	// of any value the record gives that field; "" when the field has none.
+	Raw string
+	// Key, for a records variable or field, makes it keyed: its value is a table of records by name instead of an
+	// array of them, walked in the byte order of the names, and Key names the declared string field that holds
+	// each record's name (docs/reference.md#keyed-records). "" for an array of records.
+	Key string
+
+	// Verbatim keeps a trusted value's CR characters (a CRLF, a lone CR) as they are given, instead of turning
+	// them into LF (docs/reference.md#processing-order).
+	Verbatim bool
+	// KeepNewlines keeps the newlines (and other white space) that an action naming the variable writes at the
+	// start or the end of a block's output, which the block's trim would otherwise remove
+	// (docs/reference.md#how-a-runbook-is-assembled).
+	KeepNewlines bool
+	// EmptyQuote is what an empty line of a background value becomes: ">" (the default) or "> ".
+	EmptyQuote EmptyQuote
 
 	// Range is the variable's [vars.NAME] header (or its key, for a variable declared inline); Table is where its
 	// keys are written.
@@ -195,14 +216,18 @@ func (f ValueFormat) String() string {
 // words are how messages about values name the types of a format.
 type words struct {
 	describe func(any) string
-	// str, strs, table and tables are what a string, a list, a record and a records value must be.
-	str, strs, table, tables string
+	// str, strs, table and tables are what a string, a list, a record and a records value must be; keyed what a
+	// keyed records value must be.
+	str, strs, table, tables, keyed string
 }
 
 var (
-	tomlWords = words{describe: DescribeValue, str: "a string", strs: "an array of strings", table: "a table", tables: "an array of tables"}
-	goWords   = words{describe: describeGo, str: "a string", strs: "a []string (or a []any of strings)", table: "a map[string]any, a map[string]string or a struct", tables: "a slice of maps or structs ([]map[string]any, []map[string]string, []any, []T or []*T of a struct T)"}
-	jsonWords = words{describe: describeJSON, str: "a JSON string", strs: "a JSON array of strings", table: "a JSON object", tables: "a JSON array of objects"}
+	tomlWords = words{describe: DescribeValue, str: "a string", strs: "an array of strings", table: "a table", tables: "an array of tables",
+		keyed: "a table of tables, one record per name"}
+	goWords = words{describe: describeGo, str: "a string", strs: "a []string (or a []any of strings)", table: "a map[string]any, a map[string]string or a struct", tables: "a slice of maps or structs ([]map[string]any, []map[string]string, []any, []T or []*T of a struct T)",
+		keyed: "a map with string keys of maps or structs (map[string]map[string]any, map[string]T or map[string]*T of a struct T)"}
+	jsonWords = words{describe: describeJSON, str: "a JSON string", strs: "a JSON array of strings", table: "a JSON object", tables: "a JSON array of objects",
+		keyed: "a JSON object of objects, one record per name"}
 )
 
 func (f ValueFormat) words() words {

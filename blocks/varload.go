@@ -36,9 +36,14 @@ var varKeys = []key[*Var]{
 	{name: "trim", kind: kindBool, only: onlyTextOrList, set: func(_ *tableReader, v *Var, val value) { v.Trim = val.b }},
 	{name: "pattern", kind: kindString, only: onlyTextOrList, set: setPattern},
 	{name: "invalid", kind: kindString, only: onlyInvalid, set: setInvalid},
+	verbatimKey,
+	keepNewlinesKey,
+	quoteEmptyKey,
 	decodeKey,
+	unknownKey,
 	langKey,
 	{name: "fields", kind: kindTable, only: onlyFields, set: setFields},
+	keyKey,
 }
 
 // The keys of a records field, [vars.NAME.fields.FIELD]: a field is prepared like a variable of its own. A field
@@ -56,9 +61,15 @@ var fieldKeys = []key[*Var]{
 	{name: "max_items", kind: kindInt, max: maxLimit, only: onlyRecords, set: func(_ *tableReader, v *Var, val value) { v.MaxItems = int(val.n) }},
 	{name: "max_bytes", kind: kindInt, max: maxLimit, only: onlyRecords, set: func(_ *tableReader, v *Var, val value) { v.MaxBytes = int(val.n) }},
 	{name: "pin_first", kind: kindBool, only: onlyRecords, set: func(_ *tableReader, v *Var, val value) { v.PinFirst = val.b }},
+	verbatimKey,
+	keepNewlinesKey,
+	quoteEmptyKey,
 	decodeKey,
+	unknownKey,
+	{name: "raw", kind: kindString, only: onlyFields, set: setRaw},
 	langKey,
 	{name: "fields", kind: kindTable, only: onlyFields, set: setFields},
+	keyKey,
 }
 
 // fieldTable points at fieldKeys for setFields, which fieldKeys itself holds: a direct reference would be an
@@ -313,6 +324,8 @@ func (v *Var) finishFields(l *loader, r *tableReader, m map[string]any, header s
 		l.errorf(v.Range, "%s nests records %d levels deep, more than the %d a value may have: flatten it, or give the innermost part as a text", what, v.depth, MaxRecordDepth)
 		v.broken = true
 	}
+	v.checkKey(l)
+	v.checkRaw(l)
 }
 
 // finish settles what depends on several keys of a variable or field.

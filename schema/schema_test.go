@@ -331,6 +331,15 @@ func TestBadFiles(t *testing.T) {
 		{name: "unknown variable key", kind: schema.Manifest, src: manifest + "[vars.a]\nscope = \"turn\"\ntype = \"string\"\nmax_rune = 3\n", want: "at '/vars/a': additional properties 'max_rune'"},
 		{name: "reserved variable name", kind: schema.Manifest, src: manifest + "[vars.task]\nscope = \"turn\"\ntype = \"string\"\n", want: "invalid propertyName 'task'"},
 		{name: "unknown field key", kind: schema.Manifest, src: manifest + "[vars.r]\nscope = \"turn\"\ntype = \"records\"\n[vars.r.fields.u]\ntype = \"string\"\nscope = \"turn\"\n", want: "at '/vars/r/fields/u': additional properties 'scope'"},
+		{name: "final_newline not a bool", kind: schema.Manifest, src: manifest + "final_newline = \"no\"\n", want: "at '/final_newline'"},
+		{name: "turn final_newline not a bool", kind: schema.Manifest, src: manifest + "[turn]\nfinal_newline = 0\n", want: "at '/turn/final_newline'"},
+		{name: "verbatim on an untrusted value", kind: schema.Manifest, src: manifest + "[vars.a]\nscope = \"turn\"\ntype = \"text\"\ntrust = \"untrusted\"\nverbatim = true\n", want: "at '/vars/a/trust'"},
+		{name: "keep_newlines with trim", kind: schema.Manifest, src: manifest + "[vars.a]\nscope = \"turn\"\ntype = \"text\"\ntrust = \"trusted\"\ntrim = true\nkeep_newlines = true\n", want: "at '/vars/a'"},
+		{name: "keep_newlines on a background value", kind: schema.Manifest, src: manifest + "[vars.a]\nscope = \"turn\"\ntype = \"text\"\ntrust = \"background\"\nkeep_newlines = true\n", want: "at '/vars/a/trust'"},
+		{name: "bad quote_empty", kind: schema.Manifest, src: manifest + "[vars.a]\nscope = \"turn\"\ntype = \"text\"\ntrust = \"background\"\nquote_empty = \">>\"\n", want: "at '/vars/a/quote_empty'"},
+		{name: "unknown without decode", kind: schema.Manifest, src: manifest + "[vars.r]\nscope = \"turn\"\ntype = \"record\"\nunknown = \"ignore\"\n[vars.r.fields.u]\ntype = \"string\"\n", want: "at '/vars/r'"},
+		{name: "key on a list", kind: schema.Manifest, src: manifest + "[vars.a]\nscope = \"turn\"\ntype = \"list\"\nkey = \"name\"\n", want: "at '/vars/a/type'"},
+		{name: "raw with invalid", kind: schema.Manifest, src: manifest + "[vars.r]\nscope = \"turn\"\ntype = \"records\"\n[vars.r.fields.m]\ntype = \"record\"\ndecode = \"json\"\ninvalid = \"empty\"\nraw = \"t\"\n[vars.r.fields.m.fields.u]\ntype = \"string\"\n[vars.r.fields.t]\ntype = \"text\"\n", want: "at '/vars/r/fields/m/invalid'"},
 		{name: "target without end", kind: schema.Manifest, src: manifest + "[[target]]\nname = \"c\"\nfile = \"C.md\"\nbegin = \"<!-- B -->\"\n", want: "at '/target/0'"},
 		{name: "bad provider", kind: schema.Manifest, src: manifest + "[[model]]\nprovider = \"anthropik\"\nname = \"m\"\n", want: "at '/model/0/provider'"},
 		{name: "unknown block key", kind: schema.Blocks, src: "[[block]]\nid = \"a\"\nbody = \"x\"\ntitel = \"A\"\n", want: "at '/block/0': additional properties 'titel'"},
@@ -387,5 +396,67 @@ func TestSchemaProviders(t *testing.T) {
 	}
 	if !slices.Equal(got, blocks.Providers) {
 		t.Errorf("schema providers %q, loader's %q", got, blocks.Providers)
+	}
+}
+
+// TestGoodOptions: a manifest that uses the keys for a platform's own bytes (final_newline, verbatim,
+// keep_newlines, quote_empty, unknown, raw, key) validates against the schema, and the loader accepts it: the
+// schema is no stricter than promptc.
+func TestGoodOptions(t *testing.T) {
+	const src = `name = "x"
+tasks = ["chat"]
+final_newline = false
+
+[runbook]
+order = ["a"]
+final_newline = true
+
+[turn]
+order = []
+final_newline = false
+
+[vars.message]
+scope = "turn"
+type = "text"
+trust = "trusted"
+verbatim = true
+keep_newlines = true
+
+[vars.context]
+scope = "session"
+type = "text"
+trust = "background"
+quote_empty = "> "
+
+[vars.hosts]
+scope = "session"
+type = "records"
+key = "name"
+decode = "json"
+unknown = "ignore"
+[vars.hosts.fields.name]
+type = "string"
+trust = "trusted"
+[vars.hosts.fields.meta]
+type = "record"
+decode = "json"
+unknown = "ignore"
+raw = "meta_text"
+[vars.hosts.fields.meta.fields.url]
+type = "string"
+[vars.hosts.fields.meta_text]
+type = "text"
+trust = "background"
+quote_empty = "> "
+`
+	if err := compile(t, schema.Manifest).Validate(instance(t, src)); err != nil {
+		t.Errorf("the schema rejects it: %v", err)
+	}
+	fsys := fstest.MapFS{
+		blocks.ManifestFile: {Data: []byte(src)},
+		"blocks/a.toml":     {Data: []byte("[[block]]\nid = \"a\"\nbody = \"{{.context}}{{range .hosts}}{{.name}}{{.meta.url}}{{.meta_text}}{{end}}\"\n")},
+	}
+	if _, diags := blocks.Load(fsys); len(diags) > 0 {
+		t.Errorf("the loader rejects it:\n%s", diags)
 	}
 }

@@ -243,6 +243,33 @@ type  = "records"
 type  = "string"
 scope = "session"
 --
+final_newline not a bool|manifest|"no" is not of type "boolean"|final_newline
+@MANIFEST@
+final_newline = "no"
+--
+bad quote_empty|manifest|is not one of \[">","> "\]|quote_empty
+@MANIFEST@
+[vars.issue]
+scope       = "turn"
+type        = "text"
+trust       = "background"
+quote_empty = ">>"
+--
+verbatim on an untrusted value|manifest|"trusted" was expected|trust
+@MANIFEST@
+[vars.issue]
+scope    = "turn"
+type     = "text"
+trust    = "untrusted"
+verbatim = true
+--
+key on a list|manifest|"records" was expected|type
+@MANIFEST@
+[vars.labels]
+scope = "turn"
+type  = "list"
+key   = "name"
+--
 target without end|manifest|"end" is a required property|[[target]]
 @MANIFEST@
 [[target]]

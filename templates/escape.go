@@ -163,7 +163,13 @@ func escapeUntrustedInline(s string) string {
 //
 // An empty value stays empty, and so does a value left empty once its control and format characters are removed:
 // a value holding nothing visible is not worth a lone ">" line.
-func EscapeBackground(s string) string {
+func EscapeBackground(s string) string { return EscapeBackgroundQuoting(s, blocks.EmptyQuoteBare) }
+
+// EscapeBackgroundQuoting is EscapeBackground with the choice of what an empty line becomes: ">" with
+// blocks.EmptyQuoteBare (EscapeBackground's), "> " with blocks.EmptyQuoteSpace, so that every line of the quote
+// starts with "> " (a variable's quote_empty, docs/reference.md#trust-levels).
+func EscapeBackgroundQuoting(s string, empty blocks.EmptyQuote) string {
+	spaced := empty == blocks.EmptyQuoteSpace
 	if s == "" {
 		return ""
 	}
@@ -209,6 +215,9 @@ func EscapeBackground(s string) string {
 				if c == '\r' && i+1 < len(s) && s[i+1] == '\n' {
 					i++
 				}
+				if lineEmpty && spaced {
+					b.WriteByte(' ')
+				}
 				b.WriteString("\n>")
 				lineEmpty, wrote = true, true
 			}
@@ -232,6 +241,9 @@ func EscapeBackground(s string) string {
 	flush(len(s))
 	if !wrote {
 		return ""
+	}
+	if lineEmpty && spaced {
+		b.WriteByte(' ')
 	}
 	return b.String()
 }

@@ -2,6 +2,7 @@ package templates
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
@@ -14,6 +15,10 @@ import (
 type nested struct {
 	name    string // the variable
 	markers []string
+	// v and root are the variable and its checked value, for messages to name the records of keyed records by
+	// their names (nil: by number).
+	v    *blocks.Var
+	root any
 }
 
 // nestedAt is where a part of the value is: the record (from 1) of a records variable, and the path below it
@@ -27,16 +32,39 @@ type nestedAt struct {
 // for a message, so that preparing a value builds no strings.
 func (n *nested) at(p nestedAt) string {
 	s := fmt.Sprintf("variable %q", n.name)
+	v, val := n.v, n.root
+	// record says which record of the records val (of v) number i is: by its name for keyed records.
+	record := func(i int) string {
+		recs, _ := val.([]map[string]any)
+		if v != nil && v.Key != "" && i >= 1 && i <= len(recs) {
+			if name, ok := recs[i-1][v.Key].(string); ok {
+				val = recs[i-1]
+				return fmt.Sprintf(", record %q", name)
+			}
+		}
+		if i >= 1 && i <= len(recs) {
+			val = recs[i-1]
+		} else {
+			val = nil
+		}
+		return fmt.Sprintf(", record %d", i)
+	}
 	if p.record > 0 {
-		s += fmt.Sprintf(", record %d", p.record)
+		s += record(p.record)
 	}
 	for rest := p.field; rest != ""; {
 		var part string
 		part, rest, _ = strings.Cut(rest, ".")
 		name, idx, indexed := strings.Cut(part, "[")
 		s += fmt.Sprintf(", field %q", name)
+		if v != nil {
+			v = v.Field(name)
+		}
+		rec, _ := val.(map[string]any)
+		val = rec[name]
 		if indexed {
-			s += ", record " + strings.TrimSuffix(idx, "]")
+			i, _ := strconv.Atoi(strings.TrimSuffix(idx, "]"))
+			s += record(i)
 		}
 	}
 	return s

@@ -45,7 +45,7 @@ func zeroFields(v *blocks.Var) map[string]any {
 // files and Go callers alike), then each string (a string or text value, each list item, each string or text field
 // of each record) goes through, in this order (docs/reference.md#processing-order):
 //
-//  1. CRLF and lone CR → LF;
+//  1. CRLF and lone CR → LF, unless v.Verbatim (a trusted value that keeps its CRs);
 //  2. with v.Trim, leading and trailing white space (unicode.IsSpace) removed;
 //  3. v.Pattern, unless the string is empty: a mismatch is a ValueError naming the variable (and the record and
 //     field) with v.Invalid = InvalidError; with InvalidEmpty a string or field becomes empty and a list item is
@@ -56,7 +56,8 @@ func zeroFields(v *blocks.Var) map[string]any {
 //  5. the trust that escapes it where it is printed: a string of type Untrusted, Background or Markdown, escaped
 //     only when an action prints it or a function's result computed from it (docs/values.md, "No function can
 //     undo escaping"); a code value fenced now by EscapeCode with v.Lang and neutralised with markers (Fenced),
-//     since it can only be printed whole; a trusted value only made valid UTF-8 (a plain string).
+//     since it can only be printed whole; a background value with quote_empty = "> " quoted and neutralised now
+//     too (a Mixed whose raw text functions see); a trusted value only made valid UTF-8 (a plain string).
 //
 // The result is a string of the variable's trust, a new list ([]string of trusted items, else []any of items of the
 // variable's trust), a new []map[string]any (ints as int, each field of its own trust; nested records likewise), a new
@@ -84,11 +85,11 @@ func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, 
 	case []string:
 		return prepareList(v, x, markers)
 	case []map[string]any:
-		n := nested{name: v.Name, markers: markers}
+		n := nested{name: v.Name, markers: markers, v: v, root: x}
 		out, dropped, _, err := n.records(v, x, nestedAt{})
 		return out, dropped, err
 	case map[string]any:
-		n := nested{name: v.Name, markers: markers}
+		n := nested{name: v.Name, markers: markers, v: v, root: x}
 		out, _, err := n.record(v, x, nestedAt{})
 		return out, 0, err
 	case int64:
@@ -100,7 +101,9 @@ func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, 
 // clean applies steps 1 to 3 of Prepare to a string: it returns the string after CRLF→LF and trim, and whether it
 // matches v's pattern.
 func clean(v *blocks.Var, s string) (string, bool) {
-	s = blocks.NormalizeNewlines(s)
+	if !v.Verbatim {
+		s = blocks.NormalizeNewlines(s)
+	}
 	if v.Trim {
 		s = strings.TrimFunc(s, unicode.IsSpace)
 	}
@@ -115,11 +118,26 @@ func finish(v *blocks.Var, s string, markers []string) any {
 	case blocks.Code:
 		return Fenced(Neutralize(EscapeCode(s, v.Lang), markers))
 	case blocks.Background:
+		if v.EmptyQuote == blocks.EmptyQuoteSpace {
+			return spacedBackground(s, markers)
+		}
 		return Background(s)
 	case blocks.Markdown:
 		return Markdown(s)
 	}
 	return Untrusted(s)
+}
+
+// spacedBackground is a background value whose empty lines are quoted as "> " (quote_empty = "> "): escaped and
+// neutralised now, as printing a background value alone would, since the printer quotes every background value
+// with ">". Functions still see the text before escaping, and their results are escaped as every background
+// value's are.
+func spacedBackground(s string, markers []string) any {
+	text := Neutralize(EscapeBackgroundQuoting(s, blocks.EmptyQuoteSpace), markers)
+	if text == "" {
+		return ""
+	}
+	return Mixed{text: text, raw: s, trust: blocks.Background, marks: []span{{0, len(text), blocks.Background}}, block: true}
 }
 
 func prepareList(v *blocks.Var, raw []string, markers []string) (any, int, *blocks.ValueError) {

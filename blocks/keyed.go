@@ -1,0 +1,162 @@
+package blocks
+
+import (
+	"slices"
+	"strings"
+)
+
+// Keyed records (docs/reference.md#keyed-records): a records variable or field with key = "NAME" takes a table of
+// records by name (a TOML table of tables, a JSON object of objects, a Go map) instead of an array of them. Its
+// records are walked in the byte order of their names, and each holds its name in the declared string field NAME,
+// so that templates read it as any other field and every later stage (limits, escaping, static checks) sees plain
+// records.
+
+// keyKey reads key: the field that holds each record's name. The fields are read before it (varKeys' order), but
+// whether it names one is checked with the rest of the fields (checkKey).
+var keyKey = key[*Var]{name: "key", kind: kindString, only: onlyRecords, set: func(r *tableReader, v *Var, val value) {
+	if !isName(val.str) {
+		r.l.errorf(r.valueRange("key"), "key of %s must name one of its fields ([a-z][a-z0-9_]*), not %q", v.what(), val.str)
+		v.broken = true
+		return
+	}
+	v.Key = val.str
+}}
+
+// checkKey checks that a keyed records value's key names one of its string or text fields, which no raw fills.
+func (v *Var) checkKey(l *loader) {
+	if v.Key == "" {
+		return
+	}
+	at := v.Table.Value("key")
+	f := v.Field(v.Key)
+	switch {
+	case f == nil:
+		var texts []string
+		for _, f := range v.Fields {
+			if f.Type.IsText() {
+				texts = append(texts, f.Name)
+			}
+		}
+		l.errorf(at, "key of %s names %q, which is not one of its fields%s: declare [%s.fields.%s] with type = \"string\" (and the trust its names deserve)", v.what(), v.Key, DidYouMean(v.Key, texts), fieldsTable(v), v.Key)
+	case !f.Type.IsText():
+		l.errorf(at, "key of %s names field %q, which is of type %s: a record's name is a string; declare it with type = \"string\"", v.what(), v.Key, f.Type)
+	default:
+		return
+	}
+	v.Key = ""
+	v.broken = true
+}
+
+// keyed checks a keyed records value of v at p: a table of records by name, each checked with its name in the key
+// field, in the byte order of the names. It also takes the form Check gives such a value, and Go callers may: an
+// array of records, each holding its name in the key field, no name twice; they are put in the names' order.
+func (c *nestedCheck) keyed(v *Var, raw any, p valuePath) (any, []*ValueError) {
+	type entry struct {
+		name string
+		rec  map[string]any
+		at   valuePath
+	}
+	w := c.f.words()
+	var entries []entry
+	var errs []*ValueError
+	if table, ok := keyedTable(raw); ok {
+		for _, name := range sortedKeys(table) {
+			at := p.named(name)
+			rec, ok := recordFields(table[name])
+			if !ok {
+				e := c.errorf(p, " is keyed records, but record %s is %s, not %s", quoteName(name), w.describe(table[name]), w.table)
+				e.Record, e.Field = at.record, at.field
+				errs = append(errs, e)
+				continue
+			}
+			if _, given := rec[v.Key]; given {
+				e := c.errorf(at, " gives field %q, which holds the record's name (key = %q): remove it; the record is named by its key in the table", v.Key, v.Key)
+				e.Field = at.dot(v.Key).field
+				errs = append(errs, e)
+				continue
+			}
+			named := make(map[string]any, len(rec)+1)
+			for k, x := range rec {
+				named[k] = x
+			}
+			named[v.Key] = name
+			entries = append(entries, entry{name, named, at})
+		}
+	} else if items, ok := recordList(raw); ok {
+		first := map[string]int{}
+		for i, item := range items {
+			at := p.index(i + 1)
+			rec, ok := recordFields(item)
+			name, named := rec[v.Key].(string)
+			switch {
+			case !ok:
+				e := c.errorf(p, " is keyed records, but record %d is %s, not %s", i+1, w.describe(item), w.table)
+				e.Record, e.Field = at.record, at.field
+				errs = append(errs, e)
+				continue
+			case !named:
+				e := c.errorf(at, " has no name: as an array, keyed records hold their names in field %q (key = %q), a string; or give them as %s", v.Key, v.Key, w.keyed)
+				e.Field = at.dot(v.Key).field
+				errs = append(errs, e)
+				continue
+			case first[name] > 0:
+				e := c.errorf(at, " has the name %s of record %d: the names of keyed records are unique", quoteName(name), first[name])
+				e.Field = at.dot(v.Key).field
+				errs = append(errs, e)
+				continue
+			}
+			first[name] = i + 1
+			entries = append(entries, entry{name, rec, at})
+		}
+		slices.SortStableFunc(entries, func(a, b entry) int { return strings.Compare(a.name, b.name) })
+	} else {
+		return nil, []*ValueError{c.errorf(p, " is keyed records (key = %q), so its value must be %s, not %s", v.Key, w.keyed, w.describe(raw))}
+	}
+	out := make([]map[string]any, 0, len(entries))
+	for _, en := range entries {
+		checked, es := c.record(v, en.rec, en.at)
+		errs = append(errs, es...)
+		if len(es) == 0 {
+			out = append(out, checked)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
+}
+
+// keyedTable returns the records of a keyed records value by name, from any of the map shapes a decoder or a Go
+// caller gives.
+func keyedTable(raw any) (map[string]any, bool) {
+	switch m := raw.(type) {
+	case map[string]any:
+		return m, true
+	case Values:
+		return m, true
+	case map[string]map[string]any:
+		out := make(map[string]any, len(m))
+		for k, r := range m {
+			out[k] = r
+		}
+		return out, true
+	case map[string]map[string]string:
+		out := make(map[string]any, len(m))
+		for k, r := range m {
+			out[k] = r
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+// named is the path of the record called name of a keyed records value at p.
+func (p valuePath) named(name string) valuePath {
+	q := valuePath{record: p.record, field: name}
+	at := 0
+	if p.field != "" {
+		at, q.field = len(p.field)+1, p.field+"."+name
+	}
+	q.names = &nameStep{parent: p.names, at: at, name: name}
+	return q
+}
