@@ -328,6 +328,9 @@ func (r *spanReader) span() error {
 func (r *spanReader) startTime(key string) (string, error) {
 	s := &r.s
 	at := s.i
+	if s.null() {
+		return "", nil
+	}
 	lit, isString, err := r.literal()
 	if err != nil {
 		return "", err
@@ -572,6 +575,8 @@ func (r *spanReader) str(sl slot) (string, error) {
 	switch {
 	case err != nil:
 		return "", err
+	case field == "" && r.at[sl] >= 0:
+		return "", spanErrorf(r.at[sl], "attribute %q has no value (a stringValue belongs)", r.keys[sl])
 	case field == "":
 		return "", nil
 	case field != "stringValue":
