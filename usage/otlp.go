@@ -1,6 +1,7 @@
 package usage
 
 import (
+	"bytes"
 	"cmp"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/promptc/promptc/internal/jsondup"
 	"github.com/promptc/promptc/internal/plural"
@@ -168,12 +170,7 @@ func readSpans(data []byte, attrs Attributes, out []spanResult) ([]spanResult, e
 	r.keys = [numSlots]string{attrInput, attrOutput, attrCacheRead, attrCacheWrite, attrProvider, attrSystem,
 		attrRequestModel, attrResponseModel, attrResponseID, attrOperation, cmp.Or(attrs.Task, TaskAttribute),
 		cmp.Or(attrs.Turn, TurnAttribute)}
-	err := r.s.object(func(key string) error {
-		if key == "resourceSpans" || key == "resource_spans" {
-			return r.array(key, r.resourceSpans)
-		}
-		return r.s.skip()
-	})
+	err := r.request()
 	if r.s.ws(); err == nil && r.s.i != len(data) {
 		err = errSlow
 	}
@@ -201,34 +198,42 @@ func lineError(data []byte, err error) error {
 	return err
 }
 
-// array calls elem for each item of the array at s.i (null is an empty array).
-func (r *spanReader) array(what string, elem func() error) error {
+// items walks an array: next says whether an item is at s.i, for the caller to read.
+type items struct {
+	s    *scanner
+	n    int
+	done bool
+}
+
+// items opens the array at s.i, the value of key (null is an empty array).
+func (r *spanReader) items(key []byte) (items, error) {
 	s := &r.s
 	if s.null() {
-		return nil
+		return items{s: s, done: true}, nil
 	}
 	if s.peek() != '[' {
-		return spanErrorf(s.i, "%q is %s, where an array belongs", what, r.kind())
+		return items{}, spanErrorf(s.i, "%q is %s, where an array belongs", key, r.kind())
 	}
 	s.i++
-	if s.peek() == ']' {
-		s.i++
-		return nil
+	return items{s: s}, nil
+}
+
+func (it *items) next() (bool, error) {
+	if it.done {
+		return false, nil
 	}
-	for {
-		if err := elem(); err != nil {
-			return err
-		}
-		switch s.peek() {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return nil
-		default:
-			return errSlow
-		}
+	switch c := it.s.peek(); {
+	case c == ']':
+		it.s.i++
+		it.done = true
+		return false, nil
+	case it.n > 0 && c == ',':
+		it.s.i++
+	case it.n > 0:
+		return false, errSlow
 	}
+	it.n++
+	return true, nil
 }
 
 // kind names the JSON value at s.i, with its article.
@@ -250,41 +255,96 @@ func (r *spanReader) kind() string {
 	return "not a JSON value"
 }
 
-func (r *spanReader) resourceSpans() error {
-	if r.s.peek() != '{' {
-		return spanErrorf(r.s.i, "an item of \"resourceSpans\" is %s, where an object belongs", r.kind())
+// The levels of a request: its resourceSpans' items hold scopeSpans, whose items hold spans.
+const (
+	levelResource = iota
+	levelScope
+	levelSpan
+)
+
+func (r *spanReader) request() error {
+	m, err := r.s.members()
+	if err != nil {
+		return err
 	}
-	return r.s.object(func(key string) error {
-		if key == "scopeSpans" || key == "scope_spans" {
-			return r.array(key, r.scopeSpans)
+	for {
+		key, ok, err := m.next()
+		switch {
+		case err != nil || !ok:
+			return err
+		case string(key) == "resourceSpans" || string(key) == "resource_spans":
+			err = r.list(key, levelResource)
+		default:
+			err = r.s.skip()
 		}
-		return r.s.skip()
-	})
+		if err != nil {
+			return err
+		}
+	}
 }
 
-func (r *spanReader) scopeSpans() error {
-	if r.s.peek() != '{' {
-		return spanErrorf(r.s.i, "an item of \"scopeSpans\" is %s, where an object belongs", r.kind())
+// list reads the array under key, whose items are of level.
+func (r *spanReader) list(key []byte, level int) error {
+	it, err := r.items(key)
+	if err != nil {
+		return err
 	}
-	return r.s.object(func(key string) error {
-		if key == "spans" {
-			return r.array(key, r.spanItem)
+	for {
+		more, err := it.next()
+		if err != nil || !more {
+			return err
 		}
-		return r.s.skip()
-	})
+		if level == levelSpan {
+			err = r.spanItem()
+		} else {
+			err = r.container(key, level)
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// container reads an item of resourceSpans (its scopeSpans) or of scopeSpans (its spans), the array under key.
+func (r *spanReader) container(key []byte, level int) error {
+	s := &r.s
+	if s.peek() != '{' {
+		return spanErrorf(s.i, "an item of %q is %s, where an object belongs", key, r.kind())
+	}
+	m, err := s.members()
+	if err != nil {
+		return err
+	}
+	for {
+		k, ok, err := m.next()
+		switch {
+		case err != nil || !ok:
+			return err
+		case level == levelResource && (string(k) == "scopeSpans" || string(k) == "scope_spans"):
+			err = r.list(k, levelScope)
+		case level == levelScope && string(k) == "spans":
+			err = r.list(k, levelSpan)
+		default:
+			err = s.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
 }
 
 // spanItem reads one span. A span with a problem of its own is passed over whole and reported, so that the line's
 // other spans are counted; a line that stops being JSON in it is the line's problem.
 func (r *spanReader) spanItem() error {
-	start, depth := r.s.i, r.s.depth
+	s := &r.s
+	start, depth, keys := s.i, s.depth, len(s.keys)
 	err := r.span()
 	se, ok := err.(*spanError)
 	if !ok {
 		return err
 	}
-	r.s.i, r.s.depth = start, depth
-	if err := r.s.skip(); err != nil {
+	s.i, s.depth, s.keys = start, depth, s.keys[:keys]
+	if err := s.skip(); err != nil {
 		return err
 	}
 	r.out = append(r.out, spanResult{err: se})
@@ -301,19 +361,29 @@ func (r *spanReader) span() error {
 		r.at[i], r.val[i] = -1, -1
 	}
 	var when string
-	err := s.object(func(key string) error {
-		switch key {
-		case "attributes":
-			return r.array(key, r.attribute)
-		case "startTimeUnixNano", "start_time_unix_nano":
-			var err error
-			when, err = r.startTime(key)
-			return err
-		}
-		return s.skip()
-	})
+	m, err := s.members()
 	if err != nil {
 		return err
+	}
+	for {
+		key, ok, err := m.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch string(key) {
+		case "attributes":
+			err = r.attributes(key)
+		case "startTimeUnixNano", "start_time_unix_nano":
+			when, err = r.startTime(key)
+		default:
+			err = s.skip()
+		}
+		if err != nil {
+			return err
+		}
 	}
 	rec, other, err := r.record(start)
 	if err != nil {
@@ -324,8 +394,24 @@ func (r *spanReader) span() error {
 	return nil
 }
 
+func (r *spanReader) attributes(key []byte) error {
+	it, err := r.items(key)
+	if err != nil {
+		return err
+	}
+	for {
+		more, err := it.next()
+		if err != nil || !more {
+			return err
+		}
+		if err := r.attribute(); err != nil {
+			return err
+		}
+	}
+}
+
 // startTime reads a span's start, nanoseconds since 1970 (a JSON string or number), as RFC 3339 in UTC ("" for 0).
-func (r *spanReader) startTime(key string) (string, error) {
+func (r *spanReader) startTime(key []byte) (string, error) {
 	s := &r.s
 	at := s.i
 	if s.null() {
@@ -366,11 +452,8 @@ func (r *spanReader) literal() (lit []byte, isString bool, err error) {
 	start := s.i
 	switch c := s.peek(); {
 	case c == '"':
-		var str string
-		if err := s.str(&str); err != nil {
-			return nil, false, err
-		}
-		return []byte(str), true, nil
+		lit, err := r.rawString()
+		return lit, true, err
 	case c == '-' || c >= '0' && c <= '9':
 		if err := s.number(); err != nil {
 			return nil, false, err
@@ -378,6 +461,25 @@ func (r *spanReader) literal() (lit []byte, isString bool, err error) {
 		return s.data[start:s.i], false, nil
 	}
 	return nil, false, s.skip()
+}
+
+// rawString reads the string at s.i: its bytes in the line, or, when it holds an escape or invalid UTF-8, the string
+// as encoding/json decodes it.
+func (r *spanReader) rawString() ([]byte, error) {
+	s := &r.s
+	start := s.i
+	if err := s.skipString(); err != nil {
+		return nil, err
+	}
+	raw := s.data[start+1 : s.i-1]
+	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return raw, nil
+	}
+	var v string
+	if err := json.Unmarshal(s.data[start:s.i], &v); err != nil {
+		return nil, err
+	}
+	return []byte(v), nil
 }
 
 func quoteLit(lit []byte, isString bool) string {
@@ -395,25 +497,41 @@ func (r *spanReader) attribute() error {
 	if s.peek() != '{' {
 		return spanErrorf(at, "an attribute is %s, where an object {\"key\": …, \"value\": …} belongs", r.kind())
 	}
-	var key string
+	var key []byte
 	val := -1
-	err := s.object(func(k string) error {
-		switch k {
-		case "key":
-			if c := s.peek(); c != '"' && c != 'n' {
-				return spanErrorf(s.i, "an attribute's \"key\" is %s, where a string belongs", r.kind())
-			}
-			return s.str(&key)
-		case "value":
-			val = s.i
-		}
-		return s.skip()
-	})
+	m, err := s.members()
 	if err != nil {
 		return err
 	}
+	for {
+		k, ok, err := m.next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		switch string(k) {
+		case "key":
+			switch c := s.peek(); {
+			case c == '"':
+				key, err = r.rawString()
+			case s.null():
+			default:
+				err = spanErrorf(s.i, "an attribute's \"key\" is %s, where a string belongs", r.kind())
+			}
+		case "value":
+			val = s.i
+			err = s.skip()
+		default:
+			err = s.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
 	for i, k := range r.keys {
-		if key != k {
+		if string(key) != k {
 			continue
 		}
 		if r.at[i] >= 0 {
@@ -527,23 +645,35 @@ func (r *spanReader) value(sl slot) (field string, at int, err error) {
 		return "", -1, spanErrorf(s.i, "the value of attribute %q is %s, where an AnyValue object (stringValue, intValue, …) belongs", r.keys[sl], r.kind())
 	}
 	at = -1
-	err = s.object(func(k string) error {
+	m, err := s.members()
+	if err != nil {
+		return "", -1, err
+	}
+	for {
+		k, ok, err := m.next()
+		if err != nil || !ok {
+			return field, at, err
+		}
 		name := anyValueField(k)
-		if name == "" || s.null() {
-			return s.skip()
+		switch {
+		case name == "":
+			err = s.skip()
+		case s.null(): // an unset field, as protojson reads it
+		case field != "":
+			err = spanErrorf(s.i, "the value of attribute %q holds both %s and %s: an AnyValue holds one", r.keys[sl], field, name)
+		default:
+			field, at = name, s.i
+			err = s.skip()
 		}
-		if field != "" {
-			return spanErrorf(s.i, "the value of attribute %q holds both %s and %s: an AnyValue holds one", r.keys[sl], field, name)
+		if err != nil {
+			return "", -1, err
 		}
-		field, at = name, s.i
-		return s.skip()
-	})
-	return field, at, err
+	}
 }
 
 // anyValueField is the AnyValue field key names, as protojson writes it, or "" for another key.
-func anyValueField(key string) string {
-	switch key {
+func anyValueField(key []byte) string {
+	switch string(key) {
 	case "stringValue", "string_value":
 		return "stringValue"
 	case "intValue", "int_value":
@@ -585,12 +715,11 @@ func (r *spanReader) str(sl slot) (string, error) {
 	save := r.s.i
 	defer func() { r.s.i = save }()
 	r.s.i = at
-	var v string
 	if c := r.s.peek(); c != '"' {
 		return "", spanErrorf(at, "the stringValue of attribute %q is %s, where a string belongs", r.keys[sl], r.kind())
 	}
-	err = r.s.str(&v)
-	return v, err
+	v, err := r.rawString()
+	return string(v), err
 }
 
 // count reads slot's attribute, an integer: an intValue (a JSON string, as protojson writes one, or a number), or a

@@ -138,7 +138,7 @@ func TestReadSpansShapes(t *testing.T) {
 		otlpRequest(call("a", 100, 1, attr("gen_ai.usage.cache_read.input_tokens", `{"intValue":40}`))),
 		`{"resource_spans":[{"scope_spans":[{"spans":[{"start_time_unix_nano":1796119200000000000,"attributes":[` +
 			`{"key":"gen_ai.provider.name","value":{"string_value":"anthropic"}},{"key":"gen_ai.request.model","value":{"string_value":"claude-sonnet-4-5"}},` +
-			`{"value":{"int_value":"50"},"key":"gen_ai.usage.input_tokens"},{"key":"gen_ai.usage.cache_read.input_tokens","value":{"doubleValue":20.0}}]}]}]}]}`,
+			`{"value":{"int_value":"50"},"key":"gen_ai.usage.input_tokens"},{"key":"gen_ai.usage.cache_read.input_tokens","value":{"stringValue":null,"doubleValue":20.0}}]}]}]}]}`,
 		`{"partialSuccess":null,"resourceSpans":[{"scopeSpans":[{"spans":[` + call("b", 10, 2) + `]}]}]}`,
 		otlpRequest(
 			otlpSpan(attr("gen_ai.operation.name", sv("invoke_agent")), attr("gen_ai.provider.name", sv("anthropic")), attr("gen_ai.usage.input_tokens", iv(160))),
