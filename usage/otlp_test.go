@@ -135,7 +135,8 @@ func columnOf(t *testing.T, line, text string) int {
 // tool's and one of another instrumentation are no requests.
 func TestReadSpansShapes(t *testing.T) {
 	log := strings.Join([]string{
-		otlpRequest(call("a", 100, 1, attr("gen_ai.usage.cache_read.input_tokens", `{"intValue":40}`))),
+		// All its input read or written: the most cache a span may give.
+		otlpRequest(call("a", 100, 1, attr("gen_ai.usage.cache_read.input_tokens", `{"intValue":40}`), attr("gen_ai.usage.cache_creation.input_tokens", iv(60)))),
 		`{"resource_spans":[{"scope_spans":[{"spans":[{"start_time_unix_nano":1796119200000000000,"attributes":[` +
 			`{"key":"gen_ai.provider.name","value":{"string_value":"anthropic"}},{"key":"gen_ai.request.model","value":{"string_value":"claude-sonnet-4-5"}},` +
 			`{"value":{"int_value":"50"},"key":"gen_ai.usage.input_tokens"},{"key":"gen_ai.usage.cache_read.input_tokens","value":{"stringValue":null,"doubleValue":20.0}}]}]}]}]}`,
@@ -153,7 +154,7 @@ func TestReadSpansShapes(t *testing.T) {
 	if err != nil || len(diags) > 0 {
 		t.Fatal(err, diags)
 	}
-	want := usage.Counts{Requests: 3, InputTokens: 160, CacheReadTokens: 60, OutputTokens: 3}
+	want := usage.Counts{Requests: 3, InputTokens: 160, CacheReadTokens: 60, CacheWriteTokens: 60, OutputTokens: 3}
 	if got := tally.Counts(usage.Key{Provider: "anthropic", Model: "claude-sonnet-4-5"}); got != want {
 		t.Errorf("got %+v\nwant %+v", got, want)
 	}
