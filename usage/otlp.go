@@ -100,11 +100,19 @@ type spanResult struct {
 	err   *spanError
 }
 
-// spanError is a problem at byte off of an OTLP line. When first is not -1, msg holds a %s for the place of byte
-// first (line:col), which only the line's reader knows.
+// spanError is a problem at byte off of an OTLP line. When first is not -1, the message is msg, the place of byte
+// first (line:col, which only the line's reader knows), and tail.
 type spanError struct {
 	off, first int
-	msg        string
+	msg, tail  string
+}
+
+// message words e, on line n of data.
+func (e *spanError) message(data []byte, n int) string {
+	if e.first < 0 {
+		return e.msg
+	}
+	return fmt.Sprintf("%s (first at %d:%d)%s", e.msg, n, runeColumn(data, e.first), e.tail)
 }
 
 func (e *spanError) Error() string { return e.msg }
@@ -175,7 +183,8 @@ func readSpans(data []byte, attrs Attributes, out []spanResult) ([]spanResult, e
 		err = errSlow
 	}
 	if err != nil {
-		return out, lineError(data, err)
+		clear(r.out) // hold no line's strings
+		return r.out[:0], lineError(data, err)
 	}
 	return r.out, nil
 }
@@ -535,7 +544,7 @@ func (r *spanReader) attribute() error {
 			continue
 		}
 		if r.at[i] >= 0 {
-			return &spanError{off: at, first: r.at[i], msg: fmt.Sprintf("attribute %q twice in one span (first at %%s): a span holds each attribute once", k)}
+			return &spanError{off: at, first: r.at[i], msg: fmt.Sprintf("attribute %q twice in one span", k), tail: ": a span holds each attribute once"}
 		}
 		r.at[i], r.val[i] = at, val
 	}

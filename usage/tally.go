@@ -294,7 +294,7 @@ func (t *Tally) readSpans(data []byte, n int, skip func(n, col int, format strin
 	}()
 	if err != nil {
 		if se, ok := err.(*spanError); ok {
-			skip(n, runeColumn(data, se.off), "%s", se.msg)
+			skip(n, runeColumn(data, se.off), "%s", se.message(data, n))
 		} else {
 			skip(n, errColumn(data, err), "%s", lineMessage(data, n, err))
 		}
@@ -311,12 +311,7 @@ func (t *Tally) readSpans(data []byte, n int, skip func(n, col int, format strin
 		t.Spans++
 		switch {
 		case s.err != nil:
-			skipSpan(n, func() (int, string) {
-				if s.err.first < 0 {
-					return column(s.err.off), s.err.msg
-				}
-				return column(s.err.off), fmt.Sprintf(s.err.msg, fmt.Sprintf("%d:%d", n, runeColumn(data, s.err.first)))
-			})
+			skipSpan(n, func() (int, string) { return column(s.err.off), s.err.message(data, n) })
 		case s.other:
 			t.OtherSpans++
 		case !t.add(s.rec):
