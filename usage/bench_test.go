@@ -94,3 +94,60 @@ func BenchmarkReadJunk(b *testing.B) {
 		runtime.KeepAlive(diags)
 	}
 }
+
+// spanLines generates OTLP lines of 512 spans each (the SDK's default batch) on the fly, as the collector's file
+// exporter writes them: model calls' spans with the GenAI conventions' attributes, a tenth of them repeated.
+type spanLines struct {
+	n, i int
+	buf  []byte
+}
+
+func (l *spanLines) Read(p []byte) (int, error) {
+	for len(l.buf) < len(p) && l.i < l.n {
+		l.buf = append(l.buf, `{"resourceSpans":[{"resource":{"attributes":[{"key":"service.name","value":{"stringValue":"tracker-platform"}}]},"scopeSpans":[{"scope":{"name":"tracker/genai"},"spans":[`...)
+		for j := 0; j < 512 && l.i < l.n; j++ {
+			id := l.i
+			if l.i%10 == 9 {
+				id = l.i - 1
+			}
+			if j > 0 {
+				l.buf = append(l.buf, ',')
+			}
+			l.buf = fmt.Appendf(l.buf, `{"traceId":"W47/95gDgQPSabYzgT/GDA==","spanId":"obLD1OX2AAE=","parentSpanId":"5Fe1ouTYa9E=","flags":256,"name":"chat claude-sonnet-4-5","kind":"SPAN_KIND_CLIENT","startTimeUnixNano":"%d","endTimeUnixNano":"%d","attributes":[`+
+				`{"key":"gen_ai.operation.name","value":{"stringValue":"chat"}},{"key":"gen_ai.provider.name","value":{"stringValue":"anthropic"}},{"key":"gen_ai.request.model","value":{"stringValue":"claude-sonnet-4-5"}},`+
+				`{"key":"gen_ai.response.model","value":{"stringValue":"claude-sonnet-4-5-20250929"}},{"key":"gen_ai.response.id","value":{"stringValue":"msg_%09d"}},`+
+				`{"key":"gen_ai.usage.input_tokens","value":{"intValue":"%d"}},{"key":"gen_ai.usage.cache_read.input_tokens","value":{"intValue":"4096"}},{"key":"gen_ai.usage.cache_creation.input_tokens","value":{"intValue":"120"}},`+
+				`{"key":"gen_ai.usage.output_tokens","value":{"intValue":"85"}},{"key":"promptc.task","value":{"stringValue":"chat"}},{"key":"promptc.turn","value":{"intValue":"%d"}}],"status":{}}`,
+				1796119200000000000+int64(id)*1e9, 1796119201000000000+int64(id)*1e9, id, 4236+id%7, id%12+1)
+			l.i++
+		}
+		l.buf = append(l.buf, "]}]}]}\n"...)
+	}
+	if len(l.buf) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, l.buf)
+	l.buf = l.buf[:copy(l.buf, l.buf[n:])]
+	return n, nil
+}
+
+// BenchmarkReadSpans reads 1,000,000 spans of model calls in OTLP lines (the target, as for response lines: 10 s)
+// and reports the heap held afterwards.
+func BenchmarkReadSpans(b *testing.B) {
+	const n = 1_000_000
+	for b.Loop() {
+		t := usage.NewTally()
+		diags, err := t.Read(&spanLines{n: n}, "traces.json")
+		if err != nil || len(diags) > 0 {
+			b.Fatal(err, diags)
+		}
+		if t.Spans != n || t.DuplicateSpans != n/10 {
+			b.Fatalf("spans %d duplicates %d", t.Spans, t.DuplicateSpans)
+		}
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MiB-heap")
+		runtime.KeepAlive(t)
+	}
+}

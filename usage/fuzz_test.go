@@ -26,24 +26,56 @@ func FuzzRead(f *testing.F) {
 	} {
 		f.Add(s)
 	}
+	for _, c := range spanCases {
+		f.Add(c.line)
+	}
 	f.Fuzz(func(t *testing.T, log string) {
 		tally := usage.NewTally()
 		diags, err := tally.Read(strings.NewReader(log), "f")
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := min(tally.Skipped, usage.MaxDiagnostics)
-		if tally.Skipped > usage.MaxDiagnostics {
+		skipped := tally.Skipped + tally.SkippedSpans
+		want := min(skipped, usage.MaxDiagnostics)
+		if skipped > usage.MaxDiagnostics {
 			want++
 		}
 		if len(diags) != want {
-			t.Fatalf("%d diagnostics for %d skipped lines", len(diags), tally.Skipped)
+			t.Fatalf("%d diagnostics for %d skipped lines and %d skipped spans", len(diags), tally.Skipped, tally.SkippedSpans)
 		}
 		for _, k := range tally.Buckets() {
 			c := tally.Counts(k)
 			if c.CacheReadTokens > c.InputTokens-c.CacheWriteTokens || min(c.InputTokens, c.CacheReadTokens, c.CacheWriteTokens, c.OutputTokens, c.CacheWrite1hTokens) < 0 {
 				t.Fatalf("%v: %+v", k, c)
 			}
+		}
+	})
+}
+
+// FuzzSpans: no OTLP line makes Read panic, and each of its spans is counted as a request, a duplicate, another
+// span or a skipped one, once.
+func FuzzSpans(f *testing.F) {
+	for _, c := range spanCases {
+		f.Add(c.line)
+	}
+	f.Add(otlpRequest(call("a", 5, 1), call("a", 5, 1), otlpSpan(attr("gen_ai.operation.name", sv("invoke_agent")), attr("gen_ai.usage.input_tokens", iv(1)))))
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.Contains(line, "\n") {
+			return
+		}
+		tally := usage.NewTally()
+		if _, err := tally.Read(strings.NewReader(line), "f"); err != nil {
+			t.Fatal(err)
+		}
+		if tally.Spans == 0 {
+			return
+		}
+		requests := 0
+		for _, k := range tally.Buckets() {
+			requests += tally.Counts(k).Requests
+		}
+		if got := requests + tally.DuplicateSpans + tally.OtherSpans + tally.SkippedSpans; got != tally.Spans {
+			t.Fatalf("%d spans: %d requests, %d duplicates, %d other, %d skipped", tally.Spans, requests, tally.DuplicateSpans, tally.OtherSpans, tally.SkippedSpans)
 		}
 	})
 }

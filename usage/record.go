@@ -24,17 +24,19 @@ const (
 	DeepSeek  = "deepseek"
 )
 
-// Record is one request's usage, read from one log line. CacheReadTokens and CacheWriteTokens are part of
+// Record is one request's usage, read from one log line (or one span of an OTLP line). CacheReadTokens and CacheWriteTokens are part of
 // InputTokens, whatever the provider's own accounting (Anthropic and Bedrock report them beside input_tokens,
 // OpenAI, DashScope, DeepSeek and Gemini inside it).
 type Record struct {
 	Provider string
 	Model    string
-	// Task, Turn and Time come from the log's wrapper object, when it gives them.
+	// Task, Turn and Time come from the log's wrapper object, when it gives them (a span's from its attributes and
+	// its start, RFC 3339 in UTC).
 	Task string
 	Turn int
 	Time string
-	// RequestID is the wrapper's request_id; ResponseID the response body's own id (id, or Gemini's responseId).
+	// RequestID is the wrapper's request_id; ResponseID the response body's own id (id, or Gemini's responseId; a
+	// span's gen_ai.response.id).
 	RequestID, ResponseID string
 	InputTokens           int
 	CacheReadTokens       int

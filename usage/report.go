@@ -25,6 +25,11 @@ type Report struct {
 	Duplicates int `json:"duplicates"`
 	NoID       int `json:"without_id"`
 	Skipped    int `json:"skipped"`
+	// Spans, DuplicateSpans, OtherSpans and SkippedSpans are the tally's (none without OTLP lines).
+	Spans          int `json:"spans,omitempty"`
+	DuplicateSpans int `json:"duplicate_spans,omitempty"`
+	OtherSpans     int `json:"other_spans,omitempty"`
+	SkippedSpans   int `json:"skipped_spans,omitempty"`
 	// Predictions is filled by Predict, and Tolerance with the Tolerance it compared with.
 	Predictions []Prediction `json:"predictions,omitempty"`
 	Tolerance   float64      `json:"tolerance,omitempty"`
@@ -55,7 +60,8 @@ type Row struct {
 
 // NewReport prices t's buckets with cat (nil: no prices).
 func NewReport(t *Tally, cat *projection.Catalog) *Report {
-	rep := &Report{Files: t.Files, Lines: t.Lines, Duplicates: t.Duplicates, NoID: t.NoID, Skipped: t.Skipped}
+	rep := &Report{Files: t.Files, Lines: t.Lines, Duplicates: t.Duplicates, NoID: t.NoID, Skipped: t.Skipped,
+		Spans: t.Spans, DuplicateSpans: t.DuplicateSpans, OtherSpans: t.OtherSpans, SkippedSpans: t.SkippedSpans}
 	allPriced := true
 	var cost float64
 	for _, k := range t.Buckets() {
@@ -186,15 +192,28 @@ func (r *Report) writeText(w io.Writer) error {
 
 func (r *Report) summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s counted from %s (%s)", plural.Count(r.Total.Requests, "request"), plural.Count(r.Files, "file"), plural.Count(r.Lines, "line"))
+	read := plural.Count(r.Lines, "line")
+	if r.Spans > 0 {
+		read += ", " + plural.Count(r.Spans, "span")
+	}
+	fmt.Fprintf(&b, "%s counted from %s (%s)", plural.Count(r.Total.Requests, "request"), plural.Count(r.Files, "file"), read)
 	if r.Duplicates > 0 {
 		fmt.Fprintf(&b, "; %s %s", plural.Count(r.Duplicates, "line"), plural.Noun(r.Duplicates, "of a request already counted", "of requests already counted"))
+	}
+	if r.DuplicateSpans > 0 {
+		fmt.Fprintf(&b, "; %s %s", plural.Count(r.DuplicateSpans, "span"), plural.Noun(r.DuplicateSpans, "of a request already counted", "of requests already counted"))
+	}
+	if r.OtherSpans > 0 {
+		fmt.Fprintf(&b, "; %s %s", plural.Count(r.OtherSpans, "span"), plural.Noun(r.OtherSpans, "not a model call (no token counts, or an agent's)", "not model calls (no token counts, or an agent's)"))
 	}
 	if r.NoID > 0 {
 		fmt.Fprintf(&b, "; %s without an id, %s", plural.Count(r.NoID, "request"), plural.Noun(r.NoID, "counted as its own", "each counted as its own"))
 	}
 	if r.Skipped > 0 {
 		fmt.Fprintf(&b, "; %s not read (reported above)", plural.Count(r.Skipped, "line"))
+	}
+	if r.SkippedSpans > 0 {
+		fmt.Fprintf(&b, "; %s not read (reported above)", plural.Count(r.SkippedSpans, "span"))
 	}
 	if r.Total.Saturated {
 		fmt.Fprintf(&b, "; ≥: a total reached %s, the most a count holds, and stopped there (its hit rate and cost are n/a)", plural.Thousands(math.MaxInt))

@@ -136,6 +136,70 @@ func (s *scanner) object(field func(key string) error) error {
 	}
 }
 
+// members walks the keys of an object as the scanner's object does (a duplicate, an escape, a byte past ASCII or
+// more than maxKeys keys is errSlow), without its callback: a closure that every object of every span would
+// allocate.
+type members struct {
+	s    *scanner
+	base int
+	n    int
+}
+
+// members opens the object at s.i.
+func (s *scanner) members() (members, error) {
+	if s.peek() != '{' || s.depth >= maxDepth {
+		return members{}, errSlow
+	}
+	s.i++
+	s.depth++
+	return members{s: s, base: len(s.keys)}, nil
+}
+
+// next reads the next key, leaving the scanner at its value for the caller to read or pass over; ok is false past
+// the object's end.
+func (m *members) next() (key []byte, ok bool, err error) {
+	s := m.s
+	switch c := s.peek(); {
+	case c == '}':
+		s.i++
+		s.keys, s.depth = s.keys[:m.base], s.depth-1
+		return nil, false, nil
+	case m.n > 0 && c == ',':
+		s.i++
+	case m.n > 0:
+		return nil, false, errSlow
+	}
+	if s.peek() != '"' {
+		return nil, false, errSlow
+	}
+	start := s.i + 1
+	if err := s.skipString(); err != nil {
+		return nil, false, err
+	}
+	key = s.data[start : s.i-1]
+	if len(s.keys)-m.base >= maxKeys {
+		return nil, false, errSlow
+	}
+	for _, c := range key {
+		if c == '\\' || c >= utf8.RuneSelf {
+			return nil, false, errSlow
+		}
+	}
+	for _, k := range s.keys[m.base:] {
+		if bytes.Equal(k, key) {
+			return nil, false, errSlow
+		}
+	}
+	s.keys = append(s.keys, key)
+	if s.peek() != ':' {
+		return nil, false, errSlow
+	}
+	s.i++
+	s.ws()
+	m.n++
+	return key, true, nil
+}
+
 // skip passes over the value at s.i, checking it is JSON: anything else is errSlow, and encoding/json then says
 // what is wrong.
 func (s *scanner) skip() error {
@@ -143,7 +207,20 @@ func (s *scanner) skip() error {
 	case c == '"':
 		return s.skipString()
 	case c == '{':
-		return s.object(func(string) error { return s.skip() })
+		// members, not object: a closure for every object passed over cost an allocation each.
+		m, err := s.members()
+		if err != nil {
+			return err
+		}
+		for {
+			_, ok, err := m.next()
+			if err != nil || !ok {
+				return err
+			}
+			if err := s.skip(); err != nil {
+				return err
+			}
+		}
 	case c == '[':
 		if s.depth >= maxDepth {
 			return errSlow

@@ -103,8 +103,17 @@ type Tally struct {
 	// counted in one per file.
 	Skipped int
 	Files   int
-	// reported is the number of lines reported by a diagnostic of their own.
+	// Spans is the number of spans the OTLP lines held; of them, DuplicateSpans repeated a request already counted,
+	// OtherSpans were not model calls (no token counts, or an agent's span), and SkippedSpans were not counted for
+	// a problem of their own, reported as Skipped lines are.
+	Spans, DuplicateSpans, OtherSpans, SkippedSpans int
+	// Attributes names the span attributes an OTLP span gives its task and turn in (TaskAttribute and TurnAttribute
+	// when empty).
+	Attributes Attributes
+	// reported is the number of lines and spans reported by a diagnostic of their own.
 	reported int
+	// spans is the spans of the OTLP line being read, kept for the next one.
+	spans []spanResult
 }
 
 // NewTally returns an empty tally.
@@ -115,6 +124,15 @@ func NewTally() *Tally {
 // Add counts r, unless a request with the same request id or response id was counted before; it reports whether
 // r was counted.
 func (t *Tally) Add(r Record) bool {
+	if !t.add(r) {
+		t.Duplicates++
+		return false
+	}
+	return true
+}
+
+// add is Add without counting the duplicate, which a line and a span count apart.
+func (t *Tally) add(r Record) bool {
 	var keys [2]uint64
 	n := 0
 	if r.RequestID != "" {
@@ -135,7 +153,6 @@ func (t *Tally) Add(r Record) bool {
 		t.seen[k] = struct{}{}
 	}
 	if dup {
-		t.Duplicates++
 		return false
 	}
 	if n == 0 {
@@ -179,14 +196,15 @@ func idHash(parts ...string) uint64 {
 	return h
 }
 
-// Read counts the JSON Lines of r, named filename in diagnostics: one response (or wrapper) per line; blank lines
-// are skipped. A line that is not a response is reported as filename:line:col and skipped; the rest are counted.
-// Past MaxDiagnostics reported lines (over every Read of t), the lines skipped are counted, and the file gets one
-// diagnostic saying how many more there were. Read streams: it holds one line at a time. The error is r's own (a
-// failed read), never a line's.
+// Read counts the JSON Lines of r, named filename in diagnostics: one response (or wrapper) per line, or one OTLP
+// ExportTraceServiceRequest (a line that holds "resourceSpans"), whose model calls' spans are each a request (the
+// task and turn from t.Attributes); blank lines are skipped. A line that is neither, or a span that is a model call
+// with a problem, is reported as filename:line:col and skipped; the rest are counted. Past MaxDiagnostics reported
+// lines and spans (over every Read of t), those skipped are counted, and the file gets one diagnostic saying how many
+// more there were. Read streams: it holds one line at a time. The error is r's own (a failed read), never a line's.
 func (t *Tally) Read(r io.Reader, filename string) (diags blocks.Diagnostics, err error) {
 	t.Files++
-	hidden := 0
+	hidden, hiddenSpans := 0, 0
 	skip := func(n, col int, format string, args ...any) {
 		t.Skipped++
 		if t.reported >= MaxDiagnostics {
@@ -196,10 +214,28 @@ func (t *Tally) Read(r io.Reader, filename string) (diags blocks.Diagnostics, er
 		t.reported++
 		diags.Errorf(lineRange(filename, n, col), format, args...)
 	}
+	// A span's diagnostic is worded only when it is reported: placing it counts the runes before it.
+	skipSpan := func(n int, place func() (col int, msg string)) {
+		t.SkippedSpans++
+		if t.reported >= MaxDiagnostics {
+			hiddenSpans++
+			return
+		}
+		t.reported++
+		col, msg := place()
+		diags.Errorf(lineRange(filename, n, col), "%s", msg)
+	}
 	defer func() {
+		var more []string
 		if hidden > 0 {
+			more = append(more, plural.Count(hidden, "more line"))
+		}
+		if hiddenSpans > 0 {
+			more = append(more, plural.Count(hiddenSpans, "more span"))
+		}
+		if len(more) > 0 {
 			diags.Errorf(blocks.FileRange(filename), "%s not read besides (not listed: only the first %d problems are)",
-				plural.Count(hidden, "more line"), MaxDiagnostics)
+				strings.Join(more, " and "), MaxDiagnostics)
 		}
 	}()
 	br := bufio.NewReaderSize(r, 64<<10)
@@ -228,7 +264,15 @@ func (t *Tally) Read(r io.Reader, filename string) (diags blocks.Diagnostics, er
 			skip(n, 1, "line longer than %d MiB: not read", MaxLineBytes>>20)
 		case len(bytes.TrimSpace(data)) > 0:
 			t.Lines++
+			if otlpFirst(data) {
+				t.readSpans(data, n, skip, skipSpan)
+				break
+			}
 			rec, perr := ParseLine(data)
+			if perr != nil && holdsResourceSpans(data) {
+				t.readSpans(data, n, skip, skipSpan)
+				break
+			}
 			if perr != nil {
 				skip(n, errColumn(data, perr), "%s", lineMessage(data, n, perr))
 				break
@@ -239,6 +283,46 @@ func (t *Tally) Read(r io.Reader, filename string) (diags blocks.Diagnostics, er
 			return diags, nil
 		}
 	}
+}
+
+// readSpans counts the spans of OTLP line n (data), or reports the line.
+func (t *Tally) readSpans(data []byte, n int, skip func(n, col int, format string, args ...any), skipSpan func(n int, place func() (int, string))) {
+	spans, err := readSpans(data, t.Attributes, t.spans[:0])
+	defer func() {
+		clear(spans) // hold no line's strings
+		t.spans = spans[:0]
+	}()
+	if err != nil {
+		if se, ok := err.(*spanError); ok {
+			skip(n, runeColumn(data, se.off), "%s", se.message(data, n))
+		} else {
+			skip(n, errColumn(data, err), "%s", lineMessage(data, n, err))
+		}
+		return
+	}
+	// Columns are counted on from the last one, so that a line of many bad spans costs one pass.
+	col, off := 1, 0
+	column := func(to int) int {
+		col += utf8.RuneCount(data[off:to])
+		off = to
+		return col
+	}
+	for _, s := range spans {
+		t.Spans++
+		switch {
+		case s.err != nil:
+			skipSpan(n, func() (int, string) { return column(s.err.off), s.err.message(data, n) })
+		case s.other:
+			t.OtherSpans++
+		case !t.add(s.rec):
+			t.DuplicateSpans++
+		}
+	}
+}
+
+// runeColumn is the column (in runes, from 1) of byte off of data.
+func runeColumn(data []byte, off int) int {
+	return utf8.RuneCount(data[:max(0, min(off, len(data)))]) + 1
 }
 
 func lineRange(filename string, line, col int) blocks.Range {

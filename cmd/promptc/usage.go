@@ -18,19 +18,25 @@ func usageCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "usage",
 		Usage:     "read logs of real provider responses: tokens, cache hit rate and cost per provider, model and task",
-		UsageText: "promptc usage [--format text|markdown|json] [--predict] FILE...",
+		UsageText: "promptc usage [--format text|markdown|json] [--predict] [--task-attribute KEY] [--turn-attribute KEY] FILE...",
 		Description: "Reads JSON Lines of provider responses (each line a response body of Anthropic, OpenAI, DashScope,\n" +
 			"Bedrock, Gemini or DeepSeek, or a wrapper {\"response\": …, \"request_id\", \"task\", \"turn\", \"time\", \"model\"};\n" +
-			"FILE - is stdin), counts each request once (by request id, else the response id), and reports input,\n" +
+			"FILE - is stdin) and OTLP JSON (each line an ExportTraceServiceRequest, as the OpenTelemetry collector's\n" +
+			"file exporter writes: the spans with the GenAI conventions' gen_ai.usage token counts, their task and\n" +
+			"turn from the attributes promptc.task and promptc.turn, or those --task-attribute and --turn-attribute\n" +
+			"name), counts each request once (by request id, else the response id), and reports input,\n" +
 			"cache-read, cache-write and output tokens, the hit rate and the input cost per provider, model and task,\n" +
-			"priced with the model table (promptc.toml's [[model]] rows apply inside a project). A line that is not a\n" +
-			"response (or holds a key twice, or a count past the most a count holds) is reported as FILE:LINE:COL and\n" +
-			"skipped, the first 100 of them one by one. With --predict, each task is simulated with the project's\n" +
-			"fixtures and the report names where the real hit rate falls more than 1 point below the prediction.\n" +
+			"priced with the model table (promptc.toml's [[model]] rows apply inside a project). A line that is\n" +
+			"neither (or holds a key twice, or a count past the most a count holds), or a model call's span with a\n" +
+			"problem, is reported as FILE:LINE:COL and skipped, the first 100 of them one by one. With --predict,\n" +
+			"each task is simulated with the project's fixtures and the report names where the real hit rate falls\n" +
+			"more than 1 point below the prediction.\n" +
 			"See docs/usage.md.",
 		Flags: []cli.Flag{
 			formatChoiceFlag("write the report as", format),
 			&cli.BoolFlag{Name: "predict", Usage: "compare each task's hit rate with promptc simulate on the project's fixtures (BELOW: more than 1 point under)"},
+			&cli.StringFlag{Name: "task-attribute", Value: usage.TaskAttribute, Usage: "read an OTLP span's task from its attribute `KEY`"},
+			&cli.StringFlag{Name: "turn-attribute", Value: usage.TurnAttribute, Usage: "read an OTLP span's turn (an integer from 1) from its attribute `KEY`"},
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -43,6 +49,12 @@ func usageCommand(e *env) *cli.Command {
 				return err
 			}
 			tally := usage.NewTally()
+			for _, f := range [...]struct{ flag, def string }{{"task-attribute", usage.TaskAttribute}, {"turn-attribute", usage.TurnAttribute}} {
+				if c.String(f.flag) == "" {
+					return cmdErr(e, cmd, "--%s names a span attribute: give its key (default %s)", f.flag, f.def)
+				}
+			}
+			tally.Attributes = usage.Attributes{Task: c.String("task-attribute"), Turn: c.String("turn-attribute")}
 			var diags blocks.Diagnostics
 			for _, name := range c.Args().Slice() {
 				ds, err := e.readLog(tally, name)
