@@ -211,7 +211,7 @@ function renderBase() {
   const max = Math.max(1, ...b.tasks.flatMap((t) => [t.after.tokens, t.before ? t.before.tokens : 0]));
   const scale = (n) => (n / max) * width;
   const g = svg("svg", { viewBox: `0 0 ${w} ${top + rowH * b.tasks.length + 8}`, role: "img", "aria-label": "cached prefix per task, before and after", id: "base-svg" });
-  g.append(svg("text", { x: 4, y: 13 }, `tokens of each task's first runbook at ${b.rev} and now; red: cached tokens lost`));
+  g.append(svg("text", { x: 4, y: 13 }, `tokens of each task's first runbook: ${b.rev} above, now below`));
   b.tasks.forEach((t, i) => {
     const y = top + i * rowH;
     const row = svg("g", { class: "task-row", "data-task": t.task, "data-status": t.status, "data-lost": t.lost, "data-kept": t.kept });
@@ -299,14 +299,27 @@ function drawLines(v, side, marks, extra) {
     const prev = lines.length > 1 ? lines[lines.length - 2].el : null;
     // A marker after a newline ends the line before it.
     const host = off > 0 && bytes[off - 1] === 10 && prev && Number(line.dataset.offset) === off ? prev : line;
-    if (bps.has(off) && off > 0) host.append(el("span", { class: "mark " + bps.get(off), title: side === "old" ? "the base's cache breakpoint" : "cache breakpoint: the provider caches everything before it" }));
-    if (bpsExtra.has(off) && off > 0) host.append(el("span", { class: "mark bp-old", title: "the base's cache breakpoint" }));
+    if (bps.has(off) && off > 0) mark(host, el("span", { class: "mark " + bps.get(off), title: side === "old" ? "the base's cache breakpoint" : "cache breakpoint: the provider caches everything before it" }));
+    if (bpsExtra.has(off) && off > 0) mark(host, el("span", { class: "mark bp-old", title: "the base's cache breakpoint" }));
     if (k + 1 < points.length) {
       const t = document.createTextNode(dec.decode(bytes.subarray(off, points[k + 1])));
       line.append(markAt(off) ? el("span", { class: "chg " + (side === "old" ? "del" : "ins") }, t) : t);
     }
   }
   return lines;
+}
+
+// mark puts a breakpoint mark at the end of a line, before its newline: after it, the mark would open a row of its
+// own.
+function mark(line, m) {
+  let t = line.lastChild;
+  while (t && t.nodeType !== Node.TEXT_NODE && t.lastChild) t = t.lastChild;
+  if (t && t.nodeType === Node.TEXT_NODE && t.data.endsWith("\n")) {
+    const nl = t.splitText(t.data.length - 1);
+    nl.parentNode.insertBefore(m, nl);
+  } else {
+    line.append(m);
+  }
 }
 
 function renderArtifact(v) {
@@ -494,7 +507,7 @@ async function loadSimulation() {
     $("sim-legend").replaceChildren();
     return;
   }
-  const w = 400, h = 150, left = 36, top = 28, width = w - left - 10, height = h - top - 22;
+  const w = 400, h = 156, left = 36, top = 36, width = w - left - 10, height = h - top - 22;
   const g = svg("svg", { viewBox: `0 0 ${w} ${h}`, role: "img", "aria-label": `cache hit rate per turn of ${task}`, id: "sim-svg", "data-task": task });
   const sessions = [...new Set(ls[0].turns.map((u) => u.session))];
   g.append(svg("text", { x: 4, y: 12 }, `task ${task}: hit rate per turn, ${sim.provider} ${sim.model} (${sim.cache})`));
