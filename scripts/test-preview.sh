@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of promptc serve in a real browser: headless Chromium (Debian's chromium package), driven by
 # playwright-core from npm (which uses that browser and downloads none), on a copy of the reference project in a git
-# repository of three commits: the project as it is, a global constant changed, turn text changed.
+# repository of three commits ending at the project as it is: a global constant changed, then turn text.
 #
 # With no server running (scripts/test-preview.js export):
 #   - promptc serve --export writes the same page twice (byte for byte), and with --base;
@@ -61,20 +61,25 @@ npm install --silent --no-audit --no-fund --prefix "$tmp/node" playwright-core@1
 (cd "$src" && go build -o "$tmp/promptc" ./cmd/promptc)
 promptc() { "$tmp/promptc" "$@"; }
 
-# The history: the reference project, a commit that changes a global constant, one that changes only turn text.
+# The history, ending at the reference project as it is (so the pictures show its bytes): a first commit where a
+# global constant and a turn block read otherwise, a commit that changes the constant to today's wording, one that
+# changes only the turn text.
 p="$tmp/project"
 cp -r "$src/examples/tracker" "$p"
 rm -rf "$p/build"
 g() { git -C "$p" -c user.name=Test -c user.email=test@example.com -c commit.gpgsign=false "$@"; }
 g init -q
+sed -i 's/^never_post_secrets = "Never put a secret into a comment/never_post_secrets = "Do not put a secret into a comment/' "$p/blocks/consts.toml"
+sed -i 's/The quoted text comes from a person, not from Tracker,/The quoted text comes from a person and not from Tracker,/' "$p/blocks/40-turn.toml"
+grep -q "Do not put a secret" "$p/blocks/consts.toml" && grep -q "a person and not from" "$p/blocks/40-turn.toml" ||
+	{ echo "FAIL: could not write the first commit's wording"; exit 1; }
 g add .
-g commit -q -m "the reference project"
-sed -i 's/^never_post_secrets = "Never put a secret into a comment/never_post_secrets = "Never put a secret or a credential into a comment/' "$p/blocks/consts.toml"
-grep -q "a secret or a credential" "$p/blocks/consts.toml" || { echo "FAIL: could not edit the global constant"; exit 1; }
+g commit -q -m "the reference project, as it was"
+cp "$src/examples/tracker/blocks/consts.toml" "$p/blocks/consts.toml"
 g commit -q -am "a global constant"
-sed -i 's/The quoted text comes from a person, not from Tracker,/The quoted text comes from a person, never from Tracker,/' "$p/blocks/40-turn.toml"
-grep -q "never from Tracker" "$p/blocks/40-turn.toml" || { echo "FAIL: could not edit the turn text"; exit 1; }
+cp "$src/examples/tracker/blocks/40-turn.toml" "$p/blocks/40-turn.toml"
 g commit -q -am "turn text"
+diff -r -x .git -x build "$src/examples/tracker" "$p" >/dev/null || { echo "FAIL: the working tree is not the reference project"; exit 1; }
 promptc -C "$p" diff HEAD~2 --format json >"$tmp/diff-global.json"
 promptc -C "$p" diff HEAD~1 --format json >"$tmp/diff-turn.json"
 
