@@ -124,10 +124,11 @@ async function checkTaskFollows(page, index, what) {
   for (const task of [index.tasks[1], index.tasks[index.tasks.length - 1], index.tasks[0]]) {
     const a = index.artifacts.find((a) => a.task === task && a.kind === "turn") || index.artifacts.find((a) => a.task === task);
     await page.click(`#index a[data-path='${a.path}']`);
-    await page.waitForFunction((task) => {
+    const shown = await page.waitForFunction((task) => {
       const s = document.getElementById("sim-svg") || document.querySelector("#sim-chart [data-task]");
       return s && s.dataset.task === task;
-    }, task, { timeout: 5000 });
+    }, task, { timeout: 5000 }).then(() => true, () => false);
+    check(shown, `${what}: opening ${a.path} draws the simulation of ${task}`);
     const sel = await page.$eval("#sim-task", (s) => s.value);
     check(sel === task, `${what}: opening ${a.path} shows the simulation of ${task}`);
   }
