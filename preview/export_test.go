@@ -6,11 +6,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
 )
@@ -187,4 +189,68 @@ func TestExportAtomic(t *testing.T) {
 	if now, _ := os.ReadFile(page); !bytes.Equal(now, good) {
 		t.Error("a failed export touched the page")
 	}
+}
+
+// tomlString is s as a TOML basic string.
+func tomlString(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch {
+		case r == '"' || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r < 0x20 || r == 0x7f:
+			fmt.Fprintf(&b, "\\u%04x", r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// FuzzWritePage: whatever a constant holds, the page has one data element, which parses back to the artifact's
+// bytes, and no < or > in it.
+func FuzzWritePage(f *testing.F) {
+	f.Add(hostile)
+	f.Add("</SCRIPT >\u2028\u2029<!--")
+	f.Add("plain text & more")
+	dir := project(f)
+	main := filepath.Join(dir, "blocks", "main.toml")
+	src, err := os.ReadFile(main)
+	if err != nil {
+		f.Fatal(err)
+	}
+	const was = `"Never run <script>alert(1)</script> anywhere."`
+	if !strings.Contains(string(src), was) {
+		f.Fatal("the project's constant moved")
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if !utf8.ValidString(text) {
+			t.Skip("TOML is UTF-8")
+		}
+		if err := os.WriteFile(main, []byte(strings.Replace(string(src), was, tomlString(text), 1)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		snap, err := Load(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if snap.Prog == nil {
+			t.Skip("the constant does not compile:", snap.Problems)
+		}
+		var page bytes.Buffer
+		if err := snap.WritePage(&page); err != nil {
+			t.Fatal(err)
+		}
+		_, data, _, _ := pageParts(t, page.String())
+		var v View
+		if err := json.Unmarshal(data.Artifacts["chat/basic.runbook.md"], &v); err != nil {
+			t.Fatal(err)
+		}
+		if want := snap.byPath["chat/basic.runbook.md"].Text; v.Text != want {
+			t.Fatalf("the page's text %q, want %q", v.Text, want)
+		}
+	})
 }

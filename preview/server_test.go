@@ -14,7 +14,7 @@ import (
 )
 
 // project writes a small project into a temporary directory; its one constant and a session value hold markup.
-func project(t *testing.T) string {
+func project(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
