@@ -23,6 +23,21 @@ import (
 // or that git knows no commit rev, or it is a *assemble.LinkError when the working tree's golden/ (or anything
 // beneath it) is a symbolic link, as for CheckDir.
 func Diff(root, rev string, opts Options) (*Result, error) {
+	return diff(root, rev, nil, opts)
+}
+
+// DiffArtifacts is Diff with the working tree's side already built: arts are the artifacts of the project at root as
+// the caller compiled them (a preview that holds the loaded project), so the working tree is not compiled again. The
+// revision is read and compiled as Diff does, and the result is the same.
+func DiffArtifacts(root, rev string, arts []*assemble.Artifact, opts Options) (*Result, error) {
+	if arts == nil {
+		arts = []*assemble.Artifact{}
+	}
+	return diff(root, rev, arts, opts)
+}
+
+// diff is Diff, comparing built when it is not nil instead of compiling the working tree.
+func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, error) {
 	if rev == "" {
 		rev = "HEAD"
 	}
@@ -57,10 +72,14 @@ func Diff(root, rev string, opts Options) (*Result, error) {
 		}
 		olds <- s
 	}()
-	var arts []*assemble.Artifact
-	prog, diags := assemble.LoadDir(root)
-	if len(diags) == 0 {
-		arts, diags = prog.Build()
+	arts := built
+	var diags blocks.Diagnostics
+	if arts == nil {
+		var prog *assemble.Program
+		prog, diags = assemble.LoadDir(root)
+		if len(diags) == 0 {
+			arts, diags = prog.Build()
+		}
 	}
 	old := <-olds
 	if len(diags) > 0 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
 )
@@ -65,13 +66,35 @@ func TestDiff(t *testing.T) {
 		}
 	}
 
+	// With the working tree already built, the same report.
+	prog, diags := assemble.LoadDir(dir)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	built, err := DiffArtifacts(dir, "", arts, Options{Counter: cmpExpectCounter(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(built.Report.Changes) != len(want.Changes) || built.Title() != res.Title() {
+		t.Fatalf("DiffArtifacts: %q with %d changes, want %q with %d", built.Title(), len(built.Report.Changes), res.Title(), len(want.Changes))
+	}
+	for i, c := range built.Report.Changes {
+		if w := res.Report.Changes[i]; c.Path != w.Path || c.Diff != w.Diff || c.Offset != w.Offset || c.InvalidatedTokens != w.InvalidatedTokens {
+			t.Errorf("DiffArtifacts change %d: %s at %d, want %s at %d", i, c.Path, c.Offset, w.Path, w.Offset)
+		}
+	}
+
 	if _, err := Diff(dir, "no-such-rev", Options{}); err == nil || !strings.Contains(err.Error(), "no-such-rev") {
 		t.Errorf("Diff of an unknown revision: error %v", err)
 	}
 	// A working tree that does not compile is the caller's problem: diagnostics.
 	dfWrite(t, dir, map[string]string{"blocks/main.toml": "[[block]]\nid = \"rules\"\nbody = \"{{.nope}}\"\n"})
-	var diags blocks.Diagnostics
-	if _, err := Diff(dir, "HEAD", Options{}); !errors.As(err, &diags) {
+	var broken blocks.Diagnostics
+	if _, err := Diff(dir, "HEAD", Options{}); !errors.As(err, &broken) {
 		t.Errorf("Diff of a broken working tree: error %v, want diagnostics", err)
 	}
 }

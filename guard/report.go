@@ -540,6 +540,10 @@ func newJSONChange(c *Change) jsonChange {
 	return jc
 }
 
+// MarshalJSON writes the change in its stable JSON form, as promptc diff --format json writes each change
+// (docs/guard.md), so that another front end (the preview) shows the same object.
+func (c *Change) MarshalJSON() ([]byte, error) { return json.Marshal(newJSONChange(c)) }
+
 // WriteJSON writes the result as indented JSON with a stable field order (version 1, documented in docs/guard.md).
 func (r *Result) WriteJSON(w io.Writer) error {
 	rep := r.Report

@@ -106,6 +106,41 @@ func hunkRange(start, count int) string {
 	return fmt.Sprintf("%d,%d", start, count)
 }
 
+// DiffLine is one line of LineDiff: Op is ' ' for a line kept, '-' for one only in a, '+' for one only in b. A and
+// B are its bytes in a and in b, its newline included ([start, end); both set for a kept line, one for the others).
+type DiffLine struct {
+	Op     byte
+	AStart int
+	AEnd   int
+	BStart int
+	BEnd   int
+}
+
+// LineDiff is the line diff UnifiedDiff shows, every line of both texts in order, with its byte ranges: the kept
+// lines cover the common text, the removed and kept ones tile a, the added and kept ones tile b.
+func LineDiff(a, b string) []DiffLine {
+	lines := lineDiff(a, b)
+	out := make([]DiffLine, 0, len(lines))
+	ai, bi := 0, 0
+	for _, l := range lines {
+		n := len(l.text)
+		if !l.noEOL {
+			n++
+		}
+		d := DiffLine{Op: l.op, AStart: ai, AEnd: ai, BStart: bi, BEnd: bi}
+		if l.op != '+' {
+			ai += n
+			d.AEnd = ai
+		}
+		if l.op != '-' {
+			bi += n
+			d.BEnd = bi
+		}
+		out = append(out, d)
+	}
+	return out
+}
+
 // lineDiff diffs a and b line by line with go-diff's line mode.
 func lineDiff(a, b string) []diffLine {
 	dmp := diffmatchpatch.New()

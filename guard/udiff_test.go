@@ -65,6 +65,69 @@ func TestUnifiedDiff(t *testing.T) {
 	}
 }
 
+// TestLineDiff: the lines tile both texts in order, a kept line has the same bytes in both, and the lines are the
+// unified diff's.
+func TestLineDiff(t *testing.T) {
+	for _, tt := range []struct{ a, b string }{
+		{"", ""}, {"x\n", "x\n"}, {"", "x\n"}, {"x\n", ""}, {"x\n", "x"}, {"x", "x\ny"},
+		{"1\n2\n3\n4\n5\n", "0\n2\n3\n4\n5\n"},
+		{"1\n2\n3\n4\n5\n6\n7\n", "1\ntwo\n3\n4\n5\nsix\n7\n"},
+		{"héllo\nwörld\n", "héllo\nwörld!\n"},
+	} {
+		checkLineDiff(t, tt.a, tt.b)
+	}
+	got := LineDiff("1\n2\n3\n", "1\ntwo\n3\n")
+	want := []DiffLine{{' ', 0, 2, 0, 2}, {'-', 2, 4, 2, 2}, {'+', 4, 4, 2, 6}, {' ', 4, 6, 6, 8}}
+	if len(got) != len(want) {
+		t.Fatalf("LineDiff = %v, want %v", got, want)
+	}
+	for i := range got {
+		if got[i] != want[i] {
+			t.Errorf("line %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
+
+func checkLineDiff(t *testing.T, a, b string) {
+	t.Helper()
+	var ra, rb strings.Builder
+	ai, bi := 0, 0
+	for _, l := range LineDiff(a, b) {
+		if l.AStart != ai || l.BStart != bi || l.AEnd < l.AStart || l.BEnd < l.BStart {
+			t.Fatalf("LineDiff(%q, %q): line %+v does not follow a %d, b %d", a, b, l, ai, bi)
+		}
+		switch l.Op {
+		case ' ':
+			if a[l.AStart:l.AEnd] != b[l.BStart:l.BEnd] || l.AEnd == l.AStart {
+				t.Fatalf("LineDiff(%q, %q): kept line %+v differs", a, b, l)
+			}
+		case '-':
+			if l.BEnd != l.BStart || l.AEnd == l.AStart {
+				t.Fatalf("LineDiff(%q, %q): removed line %+v", a, b, l)
+			}
+		case '+':
+			if l.AEnd != l.AStart || l.BEnd == l.BStart {
+				t.Fatalf("LineDiff(%q, %q): added line %+v", a, b, l)
+			}
+		default:
+			t.Fatalf("LineDiff(%q, %q): op %q", a, b, l.Op)
+		}
+		ra.WriteString(a[l.AStart:l.AEnd])
+		rb.WriteString(b[l.BStart:l.BEnd])
+		ai, bi = l.AEnd, l.BEnd
+	}
+	if ra.String() != a || rb.String() != b {
+		t.Fatalf("LineDiff(%q, %q) tiles %q and %q", a, b, ra.String(), rb.String())
+	}
+}
+
+func FuzzLineDiff(f *testing.F) {
+	f.Add("1\n2\n3\n", "1\ntwo\n3\n")
+	f.Add("x\n", "x")
+	f.Add("", "a\r\nb")
+	f.Fuzz(func(t *testing.T, a, b string) { checkLineDiff(t, a, b) })
+}
+
 func TestUnifiedDiffMissingSide(t *testing.T) {
 	got := UnifiedDiff("golden/x", "build/x", "", "a\n", false, true)
 	want := "--- /dev/null\n+++ build/x\n@@ -0,0 +1 @@\n+a\n"

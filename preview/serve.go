@@ -14,13 +14,14 @@ const WatchInterval = 250 * time.Millisecond
 // Serve is promptc serve: it listens on addr (a loopback address, see Listen), serves the preview of the project at
 // root, follows its sources (Watch) and returns when ctx is done, after a graceful shutdown of at most two seconds.
 // Once it listens it calls listening (if not nil) with the address, so that a caller asking for port 0 learns the
-// one it got. A project that does not compile is not an error: the page shows its diagnostics until it does.
-func Serve(ctx context.Context, root, addr string, listening func(net.Addr)) error {
+// one it got. A project that does not compile is not an error: the page shows its diagnostics until it does. opts
+// are New's.
+func Serve(ctx context.Context, root, addr string, opts Options, listening func(net.Addr)) error {
 	ln, err := Listen(addr)
 	if err != nil {
 		return err
 	}
-	srv, err := New(root)
+	srv, err := New(root, opts)
 	if err != nil {
 		ln.Close()
 		return err

@@ -36,8 +36,8 @@ const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 's
 // answers GET and HEAD only, and only requests addressed to a loopback host (a DNS name that resolves elsewhere
 // cannot reach it from a web page: see docs/preview.md).
 type Server struct {
-	root    string
-	counter *tokens.Counter
+	root string
+	opts Options
 
 	mu      sync.Mutex
 	snap    *Snapshot
@@ -46,10 +46,12 @@ type Server struct {
 	subs    map[chan int]struct{}
 }
 
-// New returns a server for the project at root, its first snapshot built.
-func New(root string) (*Server, error) {
-	c := tokens.New(tokens.O200k)
-	s := &Server{root: root, counter: c, subs: map[chan int]struct{}{}}
+// New returns a server for the project at root, its first snapshot built (see Load for the error).
+func New(root string, opts Options) (*Server, error) {
+	if opts.Counter == nil {
+		opts.Counter = tokens.New(tokens.O200k)
+	}
+	s := &Server{root: root, opts: opts, subs: map[chan int]struct{}{}}
 	if _, err := s.Refresh(); err != nil {
 		return nil, err
 	}
@@ -73,7 +75,7 @@ func (s *Server) Refresh() (bool, error) {
 	if same {
 		return false, nil
 	}
-	snap, err := Load(s.root, s.counter)
+	snap, err := Load(s.root, s.opts)
 	if err != nil {
 		return false, err
 	}
@@ -206,6 +208,12 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request, name string) {
 		v = snap.Stats()
 	case "simulate":
 		v, err = snap.Simulate(q.Get("task"), q.Get("provider"))
+	case "base":
+		if b := snap.Base(); b != nil {
+			v = b
+		} else {
+			err = errNoBase
+		}
 	default:
 		http.NotFound(w, r)
 		return
@@ -215,7 +223,7 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request, name string) {
 	h.Set("Cache-Control", "no-store")
 	if err != nil {
 		status := http.StatusBadRequest
-		if errors.Is(err, ErrNoArtifact) {
+		if errors.Is(err, ErrNoArtifact) || errors.Is(err, errNoBase) {
 			status = http.StatusNotFound
 		}
 		w.WriteHeader(status)
@@ -228,6 +236,9 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request, name string) {
 	}
 	_ = json.NewEncoder(w).Encode(v)
 }
+
+// errNoBase answers /api/base on a server with no base revision (or a project that does not compile).
+var errNoBase = errors.New("no base revision: promptc serve --base REV compares the working tree with REV")
 
 // events is a server-sent event stream: one "version" event now and one each time the snapshot changes.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {

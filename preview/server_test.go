@@ -14,7 +14,7 @@ import (
 )
 
 // project writes a small project into a temporary directory; its one constant and a session value hold markup.
-func project(t *testing.T) string {
+func project(t testing.TB) string {
 	t.Helper()
 	dir := t.TempDir()
 	files := map[string]string{
@@ -83,7 +83,7 @@ func get(t *testing.T, h http.Handler, method, target, host string) *httptest.Re
 
 func TestServer(t *testing.T) {
 	root := project(t)
-	srv, err := New(root)
+	srv, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -135,7 +135,7 @@ func TestServer(t *testing.T) {
 // TestArtifactView: the view's text is the artifact's bytes, its blocks tile it in order, and the segments and
 // breakpoints lie inside it; markup in a constant and in a value is data, never part of the page.
 func TestArtifactView(t *testing.T) {
-	snap, err := Load(project(t), nil)
+	snap, err := Load(project(t), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +197,7 @@ func TestArtifactView(t *testing.T) {
 // a snapshot of its diagnostics, with no artifacts; the event stream tells a page each new version.
 func TestRefresh(t *testing.T) {
 	root := project(t)
-	srv, err := New(root)
+	srv, err := New(root, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

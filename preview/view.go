@@ -29,15 +29,27 @@ type Snapshot struct {
 
 	counter *tokens.Counter
 	byPath  map[string]*assemble.Artifact
+	// base is the comparison with Options.Base, nil without one or when the project does not compile.
+	base *comparison
 }
 
-// Load builds a snapshot of the project at root, counting tokens with counter (nil: o200k_base). A project that
-// does not compile is a snapshot too, holding its diagnostics: the page shows them instead of stale bytes. The
-// error is for what no page can show (the token vocabulary failing to load).
-func Load(root string, counter *tokens.Counter) (*Snapshot, error) {
+// Options shape a preview (Load, New, Serve, Export).
+type Options struct {
+	// Base is a git revision (a commit, branch or tag, as promptc diff takes it) to compare the working tree with:
+	// promptc serve --base. Every view then shows what changed since it (docs/preview.md). "" compares nothing.
+	Base string
+	// Counter counts tokens; nil means an o200k_base counter.
+	Counter *tokens.Counter
+}
+
+// Load builds a snapshot of the project at root. A project that does not compile is a snapshot too, holding its
+// diagnostics: the page shows them instead of stale bytes. The error is for what no page can show: the token
+// vocabulary failing to load, or opts.Base naming no commit of the git repository holding root (or root being in
+// none).
+func Load(root string, opts Options) (*Snapshot, error) {
+	counter := opts.Counter
 	if counter == nil {
-		c := tokens.New(tokens.O200k)
-		counter = c
+		counter = tokens.New(tokens.O200k)
 	}
 	s := &Snapshot{Root: root, counter: counter, byPath: map[string]*assemble.Artifact{}}
 	prog, diags := assemble.LoadDir(root)
@@ -55,6 +67,13 @@ func Load(root string, counter *tokens.Counter) (*Snapshot, error) {
 		s.byPath[a.Path] = a
 	}
 	s.Findings = lint.Project(prog, arts, counter)
+	if opts.Base != "" {
+		b, err := compare(s, opts.Base)
+		if err != nil {
+			return nil, err
+		}
+		s.base = b
+	}
 	return s, nil
 }
 
@@ -91,6 +110,9 @@ type Entry struct {
 	// GlobalPrefix and TaskPrefix are where the runbook's global and task prefixes end, in bytes.
 	GlobalPrefix int `json:"global_prefix"`
 	TaskPrefix   int `json:"task_prefix"`
+	// Status is the artifact against the base revision (Options.Base): "same", "changed", "added" or "removed";
+	// absent without one.
+	Status string `json:"status,omitempty"`
 }
 
 // Index is the page's table of contents: the tasks and fixtures, every artifact, and what is wrong.
@@ -106,6 +128,9 @@ type Index struct {
 	// findings.
 	Problems []Problem `json:"problems"`
 	OK       bool      `json:"ok"`
+	// Base is the base revision the artifacts are compared with (Options.Base), "" without one. Artifacts the
+	// revision builds and the working tree does not follow the others, in path order, with status "removed".
+	Base string `json:"base,omitempty"`
 }
 
 // Index returns the snapshot's index.
@@ -127,6 +152,12 @@ func (s *Snapshot) Index() Index {
 	for _, a := range s.Arts {
 		ix.Artifacts = append(ix.Artifacts, s.entry(a))
 	}
+	if c := s.base; c != nil {
+		ix.Base = c.rev
+		for _, p := range c.removed {
+			ix.Artifacts = append(ix.Artifacts, s.entry(c.old[p]))
+		}
+	}
 	for _, f := range s.Findings {
 		pr := problem(f.Diagnostic)
 		pr.Lint, pr.Fix = string(f.Lint), f.Suggestion
@@ -144,6 +175,9 @@ func (s *Snapshot) entry(a *assemble.Artifact) Entry {
 		e.Kind = "turn"
 	} else {
 		e.GlobalPrefix, e.TaskPrefix = a.PrefixEnd(blocks.ScopeGlobal), a.PrefixEnd(blocks.ScopeTask)
+	}
+	if s.base != nil {
+		e.Status = s.base.status(a.Path)
 	}
 	return e
 }
@@ -219,6 +253,10 @@ type View struct {
 	Breakpoints []Breakpoint `json:"breakpoints"`
 	// Note says why a runbook has no breakpoint for the provider, when it has none.
 	Note string `json:"note,omitempty"`
+	// Base is how the artifact differs from the base revision (Options.Base); nil without one. For an artifact
+	// only the revision builds (status "removed"), Text is empty, the entry is the revision's and Base.Old holds
+	// its bytes.
+	Base *Comparison `json:"base,omitempty"`
 }
 
 // ErrNoArtifact is returned for an artifact path the snapshot does not hold.
@@ -227,11 +265,35 @@ var ErrNoArtifact = errors.New("no such artifact")
 // Artifact returns the view of the artifact at path (TASK/FIXTURE.runbook.md or .turn-K.md), with the cache
 // breakpoints provider's request places in it (a runbook; "" for none): provider's default model, as promptc
 // project places them.
+//
+// With a base revision (Options.Base), the view also holds its comparison with the revision's (View.Base); an
+// artifact only the revision builds is a view too.
 func (s *Snapshot) Artifact(path, provider string) (*View, error) {
 	a, ok := s.byPath[path]
-	if !ok {
+	var v *View
+	var err error
+	switch {
+	case ok:
+		v, err = s.view(a, provider)
+	case s.base != nil && s.base.old[path] != nil:
+		// Gone from the working tree: the revision's entry, no bytes of its own; Base.Old draws it.
+		v = &View{Entry: s.entry(s.base.old[path]), Blocks: []BlockSpan{}, Segments: []Segment{}, Breakpoints: []Breakpoint{}}
+	default:
 		return nil, ErrNoArtifact
 	}
+	if err != nil {
+		return nil, err
+	}
+	if s.base != nil {
+		if v.Base, err = s.comparisonOf(path, provider); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// view is artifact a as the page draws it, with provider's breakpoints in a runbook ("" for none).
+func (s *Snapshot) view(a *assemble.Artifact, provider string) (*View, error) {
 	// One artifact's entry, not the whole index: the page asks for a view at every click and every edit.
 	v := &View{Entry: s.entry(a), Text: a.Text, Blocks: []BlockSpan{}, Segments: []Segment{}, Breakpoints: []Breakpoint{}}
 	for _, sp := range a.Spans {

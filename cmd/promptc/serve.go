@@ -6,6 +6,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
@@ -17,15 +18,19 @@ func serveCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "serve",
 		Usage:     "a local preview page: every artifact with its blocks and scopes, prefixes and cache charts, live",
-		UsageText: "promptc serve [--addr 127.0.0.1:PORT]",
+		UsageText: "promptc serve [--addr 127.0.0.1:PORT] [--base REV] [--export DIR]",
 		Description: "Serves a page on the loopback interface that shows every artifact with its blocks outlined by scope,\n" +
 			"where the shared prefixes end and where a provider's cache breakpoints go, the shared prefixes and the\n" +
 			"cache simulation as charts, and the diagnostics and lint findings. The page follows the sources: when a\n" +
 			"file changes it updates within a second, and a project that stops compiling shows its diagnostics.\n" +
 			"Everything it loads is in the promptc binary; it fetches nothing from the network. The URL is printed\n" +
-			"on stderr; stop it with Ctrl-C. See docs/preview.md.",
+			"on stderr; stop it with Ctrl-C. --base REV compares every view with the project at git revision REV\n" +
+			"(what promptc diff REV reports, drawn). --export DIR writes the same views as one self-contained page,\n" +
+			"DIR/index.html, that opens from disk with no server, and exits. See docs/preview.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:7420", Usage: "listen on `ADDR`, a loopback address and port (port 0 picks a free one)"},
+			&cli.StringFlag{Name: "base", Usage: "compare the working tree with git revision `REV` (a commit, branch or tag)"},
+			&cli.StringFlag{Name: "export", Usage: "write the page to `DIR`/index.html, self-contained, instead of serving it"},
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -36,10 +41,21 @@ func serveCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			opts := preview.Options{Base: c.String("base")}
+			if dir := c.String("export"); dir != "" {
+				if c.IsSet("addr") {
+					return usageErr(e, "serve: --export writes a page and serves none: drop --addr")
+				}
+				if err := preview.Export(root, e.path(dir), opts); err != nil {
+					return e.fail(err, func(err error) error { return cmdErr(e, "serve", "%v", err) })
+				}
+				_, err := fmt.Fprintf(e.stderr, "promptc serve: wrote %s\n", filepath.Join(dir, preview.ExportFile))
+				return err
+			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
 			var printed error
-			err = preview.Serve(ctx, root, c.String("addr"), func(a net.Addr) {
+			err = preview.Serve(ctx, root, c.String("addr"), opts, func(a net.Addr) {
 				_, printed = fmt.Fprintf(e.stderr, "promptc serve: http://%s/ (Ctrl-C stops it)\n", a)
 			})
 			if err != nil {
