@@ -1,6 +1,7 @@
 package analysis
 
 import (
+	"io"
 	"io/fs"
 	"sync"
 
@@ -50,7 +51,11 @@ func Load(fsys fs.FS) *Snapshot {
 // LoadDir loads the project rooted at directory root, reading the documents of over (slash paths relative to root)
 // instead of the files on disk.
 func LoadDir(root string, over map[string]string) *Snapshot {
-	s := Load(Overlay(assemble.DirFS(root), over))
+	base := assemble.DirFS(root)
+	if c, ok := base.(io.Closer); ok {
+		defer c.Close() // the directories it holds open, one set a keystroke: a Snapshot keeps no file system
+	}
+	s := Load(Overlay(base, over))
 	for name, text := range over {
 		if _, ok := s.Files[name]; !ok {
 			t, _, _ := blocks.Normalize([]byte(text))

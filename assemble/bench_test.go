@@ -2,7 +2,6 @@ package assemble_test
 
 import (
 	"fmt"
-	"os"
 	"testing"
 	"testing/fstest"
 
@@ -117,7 +116,7 @@ func BenchmarkBuild(b *testing.B) {
 }
 
 // BenchmarkLoadCompileBuild measures the whole pipeline short of writing files: what `promptc build` computes. The
-// fs=disk variant reads the sources from a temporary directory, as the command does.
+// fs=disk variant reads the sources from a temporary directory through assemble.LoadDir, as the command does.
 func BenchmarkLoadCompileBuild(b *testing.B) {
 	for _, n := range benchSizes {
 		for _, where := range []string{"mem", "disk"} {
@@ -129,8 +128,7 @@ func BenchmarkLoadCompileBuild(b *testing.B) {
 					if err := gen.WriteDir(dir, p.files); err != nil {
 						b.Fatal(err)
 					}
-					fsys := os.DirFS(dir)
-					load = func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(fsys) }
+					load = func() (*assemble.Program, blocks.Diagnostics) { return assemble.LoadDir(dir) }
 				}
 				b.ReportAllocs()
 				for b.Loop() {

@@ -28,12 +28,17 @@ func Load(fsys fs.FS) (*Program, blocks.Diagnostics) {
 // the file it stands for is reported as a diagnostic that says so. git is asked for the work tree only when the
 // project holds a link.
 func LoadDir(dir string) (*Program, blocks.Diagnostics) {
-	return Load(DirFS(dir))
+	fsys := dirFS(dir)
+	defer fsys.Close() // the directories it held open; a Program keeps no file system
+	return Load(fsys)
 }
 
 // DirFS is the file system LoadDir reads the project at dir through: symbolic links are followed while they stay
-// inside the git work tree holding dir (inside dir when there is none).
-func DirFS(dir string) fs.FS {
+// inside the git work tree holding dir (inside dir when there is none), and no read leaves that boundary. It holds
+// the directories it reads open until it is garbage, or closed through io.Closer.
+func DirFS(dir string) fs.FS { return dirFS(dir) }
+
+func dirFS(dir string) *linkfs.View {
 	return linkfs.Dir(dir, func() string {
 		top, err := gitfs.TopLevel(dir)
 		if err != nil {

@@ -3,6 +3,7 @@ package gitfs
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -104,6 +105,18 @@ func TestCatFileFails(t *testing.T) {
 	}
 	if err := c.close(); err != nil {
 		t.Errorf("close after the failure was reported: %v, want nil", err)
+	}
+	// git may be gone before it is asked (the ask then meets a pipe with no reader): still git's own message.
+	c, err = startCatFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.stdout.Peek(1); !errors.Is(err, io.EOF) { // git has closed its output: it has exited
+		t.Fatalf("cat-file outside a repository wrote something: %v", err)
+	}
+	_, err = c.blob("0123456789012345678901234567890123456789")
+	if !errors.As(err, &ee) || !strings.Contains(err.Error(), "not a git repository") {
+		t.Errorf("blob from a cat-file that exited before it was asked: %v, want git's message and its exit status", err)
 	}
 	c, err = startCatFile(dir)
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/promptc/promptc/internal/linkfs"
@@ -478,7 +479,9 @@ func (c *catFile) blob(oid string) ([]byte, error) {
 	c.cmd.Process.Kill()
 	werr := c.cmd.Wait()
 	c.done = true
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, fs.ErrClosed) {
+	// git gone: its output ended, or it exited before it was asked and the ask met a pipe with no reader.
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, fs.ErrClosed) ||
+		errors.Is(err, syscall.EPIPE) {
 		return nil, gitError("cat-file", werr, c.stderr.Bytes())
 	}
 	return nil, fmt.Errorf("git cat-file: %w", err)

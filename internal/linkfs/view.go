@@ -242,3 +242,12 @@ func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	d.entries = d.entries[len(rest):]
 	return rest, nil
 }
+
+// Close releases what the View's Tree holds open, when the Tree is an io.Closer (Dir's holds its directory's
+// os.Root); the View fails every call after. Files opened before stay open until they are closed.
+func (v *View) Close() error {
+	if c, ok := v.tree.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
