@@ -158,13 +158,13 @@ func fixtureOrigin(f *blocks.Fixture, k int) origin {
 		}}
 }
 
-func fileOrigin(file blocks.Range, ranges blocks.ValueRanges) origin {
+func fileOrigin(file blocks.Range, ranges *blocks.ValueRanges) origin {
 	if !file.Known() {
 		return origin{} // values from Go
 	}
 	o := origin{rng: file, desc: "values file " + blocks.QuoteName(file.Filename)}
 	if ranges != nil {
-		o.written = func(name string) bool { _, ok := ranges[name]; return ok }
+		o.written = ranges.Has
 		o.at = func(path string) blocks.Range {
 			if r := ranges.At(path); r.Known() {
 				return r

@@ -10,17 +10,20 @@ import (
 // Record and records values (docs/reference.md, "Records" and "Nested data"): a record is a table of declared
 // fields, a records value a list of them, and a field may itself be a record or records, to MaxRecordDepth.
 
-// checkNested checks a record or records value for v.
-func (v *Var) checkNested(raw any, f ValueFormat) (any, []*ValueError) {
-	c := nestedCheck{f: f, name: v.Name}
+// checkNested checks a record or records value for v; report and mode are as Var.check takes them.
+func (v *Var) checkNested(raw any, f ValueFormat, report func(record int, field string) bool, mode recordMode) (any, []*ValueError, bool) {
+	c := nestedCheck{f: f, name: v.Name, report: report, mode: mode}
 	val, errs := c.value(v, raw, valuePath{})
-	if len(errs) > 0 {
-		return nil, errs
+	if c.problems > 0 {
+		return nil, errs, false
 	}
 	if c.size > MaxValueBytes {
-		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), oversize(c.size))}}
+		if !c.problem(valuePath{}) {
+			return nil, nil, false
+		}
+		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), oversize(c.size))}}, false
 	}
-	return val, nil
+	return val, nil, true
 }
 
 // nestedCheck is one check of a record or records value.
@@ -28,6 +31,21 @@ type nestedCheck struct {
 	f    ValueFormat
 	name string // the variable
 	size int    // the bytes of every string in the value
+	// report, when set, says whether the problem found at a record (from 1; 0 for none) and field is put into
+	// words: past a limit, problems are only counted (see Var.check).
+	report func(record int, field string) bool
+	// mode says what to make of the records given (see recordMode).
+	mode recordMode
+	// problems counts the problems found, reported or not.
+	problems int
+	// quiet says no problem is put into words: only whether there is one matters.
+	quiet bool
+}
+
+// problem counts a problem at p and reports whether to put it into words.
+func (c *nestedCheck) problem(p valuePath) bool {
+	c.problems++
+	return !c.quiet && (c.report == nil || c.report(p.record, p.field))
 }
 
 // valuePath is where a part of a value is, below its variable: the record (from 1) of a records variable, and the fields
@@ -74,7 +92,8 @@ func (c *nestedCheck) errorf(p valuePath, format string, args ...any) *ValueErro
 	return &ValueError{Summary: c.where(p) + fmt.Sprintf(format, args...), Record: p.record, Field: p.field}
 }
 
-// value checks the value of v (a record or records variable or field) at p.
+// value checks the value of v (a record or records variable or field) at p. The value is good when no problem was
+// counted during the call (c.problems is as before).
 func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 	w := c.f.words()
 	if s, ok := raw.(string); ok && v.Decode == DecodeJSON {
@@ -83,33 +102,47 @@ func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 	if v.Type == TypeRecord {
 		rec, ok := recordFields(raw)
 		if !ok {
+			if !c.problem(p) {
+				return nil, nil
+			}
 			return nil, []*ValueError{c.errorf(p, " is a record, so its value must be %s, not %s", w.table, w.describe(raw))}
 		}
 		return c.record(v, rec, p)
 	}
 	items, ok := recordList(raw)
 	if !ok {
+		if !c.problem(p) {
+			return nil, nil
+		}
 		return nil, []*ValueError{c.errorf(p, " is records, so its value must be %s, not %s", w.tables, w.describe(raw))}
 	}
 	var errs []*ValueError
+	before := c.problems
 	out := make([]map[string]any, 0, len(items))
+	given, same := raw.([]map[string]any)
 	for i, item := range items {
 		at := p.index(i + 1)
 		rec, ok := recordFields(item)
 		if !ok {
-			e := c.errorf(p, " is records, but record %d is %s, not %s", i+1, w.describe(item), w.table)
-			e.Record, e.Field = at.record, at.field
-			errs = append(errs, e)
+			if c.problem(at) {
+				e := c.errorf(p, " is records, but record %d is %s, not %s", i+1, w.describe(item), w.table)
+				e.Record, e.Field = at.record, at.field
+				errs = append(errs, e)
+			}
 			continue
 		}
 		checked, es := c.record(v, rec, at)
 		errs = append(errs, es...)
-		if len(es) == 0 {
+		if c.problems == before {
 			out = append(out, checked)
+			same = same && c.mode == shareRecords && identical(checked, given[i])
 		}
 	}
-	if len(errs) > 0 {
+	if c.problems > before {
 		return nil, errs
+	}
+	if same {
+		return given, nil
 	}
 	return out, nil
 }
@@ -125,15 +158,17 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 		err = fmt.Errorf("unexpected data after the JSON value")
 	}
 	if err == nil {
-		inner := nestedCheck{f: FormatJSON, name: c.name}
+		// The decoded maps are this check's own; with InvalidEmpty its problems are not reported, only known.
+		inner := nestedCheck{f: FormatJSON, name: c.name, report: c.report, mode: ownRecords, quiet: c.quiet || v.Invalid == InvalidEmpty}
 		val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields}, raw, p)
-		if len(errs) == 0 {
+		if inner.problems == 0 {
 			c.size += inner.size
 			return val, nil
 		}
 		if v.Invalid == InvalidEmpty {
 			return zeroOf(v), nil
 		}
+		c.problems += inner.problems
 		for _, e := range errs {
 			e.Summary += ", in the JSON text it was given"
 		}
@@ -142,15 +177,32 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 	if v.Invalid == InvalidEmpty {
 		return zeroOf(v), nil
 	}
+	if !c.problem(p) {
+		return nil, nil
+	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	return nil, []*ValueError{c.errorf(p, ` is a %s with decode = "json", but its text is not valid JSON: %s`, v.Type, msg)}
 }
 
-// record checks one record's fields against v's.
+// record checks one record's fields against v's. A record of the check's own (c.owned) becomes the checked record
+// itself, its values replaced by their canonical forms and its missing fields added, rather than being copied: a
+// values file of a million records is not held twice.
 func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[string]any, []*ValueError) {
 	var errs []*ValueError
-	for _, k := range sortedKeys(rec) {
-		if v.Field(k) == nil {
+	before := c.problems
+	// A key no field declares: counting the keys that are fields finds whether there is one without sorting the
+	// keys of every record; only then are they sorted, to report them in order.
+	found := 0
+	for _, fd := range v.Fields {
+		if _, ok := rec[fd.Name]; ok {
+			found++
+		}
+	}
+	if found < len(rec) {
+		for _, k := range sortedKeys(rec) {
+			if v.Field(k) != nil || !c.problem(p.dot(k)) {
+				continue
+			}
 			names := make([]string, len(v.Fields))
 			for j, f := range v.Fields {
 				names[j] = f.Name
@@ -160,41 +212,94 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 			errs = append(errs, e)
 		}
 	}
-	checked := make(map[string]any, len(v.Fields))
-	for _, fd := range v.Fields {
+	// The checked record: rec itself for ownRecords; for shareRecords, rec until a field's checked value differs
+	// from the one given (then a copy, made by put); else a new map.
+	var checked map[string]any
+	switch c.mode {
+	case ownRecords:
+		checked = rec
+	case copyRecords:
+		checked = make(map[string]any, len(v.Fields))
+	}
+	for i, fd := range v.Fields {
 		at := p.dot(fd.Name)
 		raw, ok := rec[fd.Name]
 		if !ok || raw == nil && c.f == FormatGo {
-			if fd.Required {
+			if fd.Required && c.problem(at) {
 				e := c.errorf(p, " lacks required field %q", fd.Name)
 				e.Field = at.field
 				errs = append(errs, e)
 			}
-			checked[fd.Name] = zeroOf(fd)
+			if c.problems == before {
+				c.put(&checked, rec, v, i, zeroOf(fd), false)
+			}
 			continue
 		}
 		if fd.Type.HasFields() {
 			val, es := c.value(fd, raw, at)
 			errs = append(errs, es...)
-			checked[fd.Name] = val
+			if c.problems == before {
+				c.put(&checked, rec, v, i, val, identical(val, raw))
+			}
 			continue
 		}
 		val, msg := checkScalar(fd.Type, raw, c.f)
 		if msg != "" {
-			e := c.errorf(p, ": field %q %s", fd.Name, msg)
-			e.Field = at.field
-			errs = append(errs, e)
+			if c.problem(at) {
+				e := c.errorf(p, ": field %q %s", fd.Name, msg)
+				e.Field = at.field
+				errs = append(errs, e)
+			}
 			continue
 		}
 		if s, ok := val.(string); ok {
 			c.size += len(s)
 		}
-		checked[fd.Name] = val
+		if c.problems == before {
+			c.put(&checked, rec, v, i, val, identical(val, raw))
+		}
 	}
-	if len(errs) > 0 {
+	if c.problems > before {
 		return nil, errs
 	}
+	if checked == nil {
+		return rec, nil // shared: every field was given in canonical form
+	}
 	return checked, nil
+}
+
+// put stores val as the checked value of field i of v. same says it is the value rec gives: for shareRecords,
+// nothing is stored while every field so far is; at the first that is not, the record is copied.
+func (c *nestedCheck) put(checked *map[string]any, rec map[string]any, v *Var, i int, val any, same bool) {
+	if *checked == nil {
+		if same {
+			return
+		}
+		*checked = make(map[string]any, len(v.Fields))
+		for _, fd := range v.Fields[:i] {
+			(*checked)[fd.Name] = rec[fd.Name]
+		}
+	}
+	(*checked)[v.Fields[i].Name] = val
+}
+
+// identical reports whether a checked value is the given one itself: the same string, bool or int64, the same map,
+// or the same slice of records.
+func identical(checked, given any) bool {
+	switch x := checked.(type) {
+	case string:
+		y, ok := given.(string)
+		return ok && x == y
+	case bool, int64:
+		return checked == given
+	case map[string]any:
+		y, ok := given.(map[string]any)
+		return ok && reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
+	case []map[string]any:
+		y, ok := given.([]map[string]any)
+		return ok && len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+	}
+	return false
 }
 
 // recordList returns the items of a records value, from any of the list shapes a decoder or a Go caller gives.

@@ -341,26 +341,42 @@ func (d *docKeys) valueKeys(f *File, vars map[string]*Var, t fixtureTable) []Val
 	if t.name == "turn" {
 		skip = 2
 	}
+	// Twice over the keys: first to count the ones that name a variable or field, so that the slice is made at its
+	// size (a fixture of a million records has a million such keys), then to fill it.
 	var out []ValueKey
-next:
-	for _, k := range d.byTable[t] {
-		buf = d.path(k.node, buf)
-		rest := buf[skip:]
-		v := vars[rest[0].key]
-		if v == nil {
-			continue
-		}
-		field := ""
-		for _, st := range rest[1:] {
-			if st.index >= 0 {
-				continue // a record of a records value
+	cur := posCursor{f: f} // the keys come in the order written
+	for pass := range 2 {
+		n := 0
+	next:
+		for _, k := range d.byTable[t] {
+			buf = d.path(k.node, buf)
+			rest := buf[skip:]
+			v := vars[rest[0].key]
+			if v == nil {
+				continue
 			}
-			if v = v.Field(st.key); v == nil {
-				continue next // not a declared field: a mistake the loader reports
+			field := ""
+			for _, st := range rest[1:] {
+				if st.index >= 0 {
+					continue // a record of a records value
+				}
+				if v = v.Field(st.key); v == nil {
+					continue next // not a declared field: a mistake the loader reports
+				}
+				if pass == 1 {
+					field = joinKey(field, st.key)
+				}
 			}
-			field = joinKey(field, st.key)
+			if n++; pass == 1 {
+				out = append(out, ValueKey{Var: rest[0].key, Field: field, Range: cur.rangeOf(k.start, k.end)})
+			}
 		}
-		out = append(out, ValueKey{Var: rest[0].key, Field: field, Range: f.Range(k.start, k.end)})
+		if pass == 0 {
+			if n == 0 {
+				return nil
+			}
+			out = make([]ValueKey, 0, n)
+		}
 	}
 	return out
 }

@@ -1,6 +1,9 @@
 package blocks
 
 import (
+	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -8,26 +11,177 @@ import (
 // StdinName is how diagnostics name the values file "-", read from standard input.
 const StdinName = "<stdin>"
 
-// ValueRanges says where the parts of a values file are written, keyed by the path ValueError.Path gives them:
-// "name" is where the name's key is written (its table header, in TOML, for a table); "name[2]" where record 2 (from
-// 1) of a records value is; "name[2].field" where that record's key field is. A name's range is there even when its
-// value was refused, so a range with no value means the name was given a value that was reported.
-type ValueRanges map[string]Range
+// ValueRanges says where the parts of a values file are written, by the path ValueError.Path gives them: "name" is
+// where the name's key is written (its table header, in TOML, for a table); "name[2]" where record 2 (from 1) of a
+// records value is; "name[2].field" where that record's key field is. A name's range is there even when its value
+// was refused, so a range with no value means the name was given a value that was reported. A nil *ValueRanges
+// places nothing.
+//
+// Places are kept as byte offsets of the file and turned into lines and columns when asked for, and the records of
+// a records value in slices, not one map entry each: a values file of a million records is placed in a few tens of
+// megabytes.
+type ValueRanges struct {
+	file    *File
+	names   map[string]span
+	records map[string]*recordSpans
+}
+
+// span is the bytes [start, end) of the file.
+type span struct{ start, end int }
+
+// recordSpans places the records of one records value: record i (from 0) is written at items[i], and its keys are
+// keys[from[i]:from[i+1]], each key once (the first time it is written), in the order written.
+type recordSpans struct {
+	items []span
+	from  []int32
+	keys  []keySpan
+	// seen holds the keys of the last record once it has many, so that placing a record of many keys stays linear.
+	seen map[string]bool
+}
+
+type keySpan struct {
+	name string
+	at   span
+}
+
+func newValueRanges(f *File) *ValueRanges {
+	return &ValueRanges{file: f, names: map[string]span{}, records: map[string]*recordSpans{}}
+}
+
+// name places name at the bytes [start, end), unless it is placed already.
+func (r *ValueRanges) name(name string, start, end int) {
+	if _, ok := r.names[name]; !ok {
+		r.names[name] = span{start, end}
+	}
+}
+
+// recordsOf returns the places of name's records, to be filled in the order written.
+func (r *ValueRanges) recordsOf(name string) *recordSpans {
+	rs := r.records[name]
+	if rs == nil {
+		rs = &recordSpans{from: []int32{0}}
+		r.records[name] = rs
+	}
+	return rs
+}
+
+// item places the next record at the bytes [start, end); its keys follow with key.
+func (rs *recordSpans) item(start, end int) {
+	rs.items = append(rs.items, span{start, end})
+	rs.from = append(rs.from, int32(len(rs.keys)))
+	rs.seen = nil
+}
+
+// key places a key of the last record, unless that record has it placed already.
+func (rs *recordSpans) key(name string, start, end int) {
+	n := len(rs.items) - 1
+	mine := rs.keys[rs.from[n]:]
+	switch {
+	case rs.seen != nil:
+	case len(mine) < 16:
+		for _, k := range mine {
+			if k.name == name {
+				return
+			}
+		}
+	default:
+		rs.seen = map[string]bool{}
+		for _, k := range mine {
+			rs.seen[k.name] = true
+		}
+	}
+	if rs.seen != nil {
+		if rs.seen[name] {
+			return
+		}
+		rs.seen[name] = true
+	}
+	rs.keys = append(rs.keys, keySpan{name, span{start, end}})
+	rs.from[n+1] = int32(len(rs.keys))
+}
+
+func (r *ValueRanges) rangeOf(s span) Range { return r.file.Range(s.start, s.end) }
+
+// Has reports whether name is written in the file.
+func (r *ValueRanges) Has(name string) bool {
+	if r == nil {
+		return false
+	}
+	_, ok := r.names[name]
+	return ok
+}
 
 // At returns where path is written, or else the nearest enclosing part that is placed ("repos[2].url", then
 // "repos[2]", then "repos"): a required field that a record lacks is placed at the record. It returns the zero Range
 // when no part is placed.
-func (r ValueRanges) At(path string) Range {
-	for {
-		if rng, ok := r[path]; ok {
-			return rng
-		}
-		i := strings.LastIndexAny(path, ".[")
-		if i <= 0 {
-			return Range{}
-		}
-		path = path[:i]
+func (r *ValueRanges) At(path string) Range {
+	if r == nil {
+		return Range{}
 	}
+	if s, ok := r.names[path]; ok {
+		return r.rangeOf(s) // a name, even one that holds "." or "["
+	}
+	name, rest := path, ""
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		name, rest = path[:i], path[i:]
+	}
+	record, field := 0, ""
+	if after, ok := strings.CutPrefix(rest, "["); ok {
+		if j := strings.IndexByte(after, ']'); j > 0 {
+			if n, err := strconv.Atoi(after[:j]); err == nil && n > 0 {
+				record, field = n, strings.TrimPrefix(after[j+1:], ".")
+			}
+		}
+	}
+	return r.place(name, record, field)
+}
+
+// place returns where field (a path below the record, "url" or "ref.url") of record (from 1; 0 for none) of name is
+// written, or the nearest enclosing part that is placed, as At does.
+func (r *ValueRanges) place(name string, record int, field string) Range {
+	if r == nil {
+		return Range{}
+	}
+	if rs := r.records[name]; rs != nil && record > 0 && record <= len(rs.items) {
+		if field != "" {
+			key := field
+			if i := strings.IndexAny(key, ".["); i >= 0 {
+				key = key[:i]
+			}
+			for _, k := range rs.keys[rs.from[record-1]:rs.from[record]] {
+				if k.name == key {
+					return r.rangeOf(k.at)
+				}
+			}
+		}
+		return r.rangeOf(rs.items[record-1])
+	}
+	if s, ok := r.names[name]; ok {
+		return r.rangeOf(s)
+	}
+	return Range{}
+}
+
+// Paths returns every placed path, sorted: each name, and each record and field of the records values.
+func (r *ValueRanges) Paths() []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for name := range r.names {
+		out = append(out, name)
+	}
+	for name, rs := range r.records {
+		for i := range rs.items {
+			rec := fmt.Sprintf("%s[%d]", name, i+1)
+			out = append(out, rec)
+			for _, k := range rs.keys[rs.from[i]:rs.from[i+1]] {
+				out = append(out, rec+"."+k.name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // ReadValues reads the values file name (its bytes are data) for the variables of scope, and checks them against
@@ -38,7 +192,8 @@ func (r ValueRanges) At(path string) Range {
 // "<stdin>" in diagnostics), whose format is always taken from its first byte. Records are a JSON array of objects
 // or a TOML array of tables.
 //
-// Every problem is reported at once, each at the line and column of the key (or record, or field) it is about:
+// Every problem is reported at once, up to MaxValuesDiagnostics (the rest counted in one more diagnostic), each at the
+// line and column of the key (or record, or field) it is about:
 // a name that is not declared (with a suggestion), a name of the other scope, a value that Var.CheckIn refuses
 // (records name the record, from 1, and the field), a duplicate JSON key, a JSON number too large for a float64.
 // A file over MaxSourceBytes, a TOML file past MaxNesting or MaxKeyParts (see checkTOMLLimits), a JSON value nested
@@ -49,16 +204,16 @@ func (r ValueRanges) At(path string) Range {
 // The values returned are canonical (as Var.Check returns them), for the names whose values passed; nil when the file
 // could not be decoded at all. The ranges place every name of the file, and the records and fields of records
 // variables.
-func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, ValueRanges, Diagnostics) {
+func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *ValueRanges, Diagnostics) {
 	records := func(n string) bool {
 		v := p.Vars[n]
 		return v != nil && v.Type == TypeRecords
 	}
-	dv := decodeValues(name, data, records)
+	lim := &diagLimit{max: MaxValuesDiagnostics}
+	dv := decodeValues(name, data, records, lim)
 	if dv.m == nil {
-		return nil, nil, dv.diags
+		return nil, nil, lim.result("a values file")
 	}
-	diags := dv.diags
 	var others []string // candidates for "did you mean": the variables of scope
 	for _, n := range sortedKeys(p.Vars) {
 		if v := p.Vars[n]; v.Scope == scope {
@@ -67,7 +222,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 	}
 	var suggest *Suggester
 	vals := make(Values, len(dv.m))
-	for _, n := range sortedKeys(dv.m) {
+	for _, n := range dv.names() {
 		if dv.bad[n] {
 			continue
 		}
@@ -78,18 +233,36 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 		v, declared := p.Vars[n]
 		switch {
 		case !declared:
+			if !lim.listed() {
+				lim.skipped(at)
+				continue
+			}
 			if suggest == nil {
 				suggest = NewSuggester(others)
 			}
-			diags.Errorf(at, "unknown %s variable %q%s", scope, n, suggest.DidYouMean(n))
+			lim.diags.Errorf(at, "unknown %s variable %q%s", scope, n, suggest.DidYouMean(n))
 			continue
 		case v.scopeSet() && v.Scope != scope:
-			diags.Errorf(at, "%q is a %s variable, not a %s variable", n, v.Scope, scope)
+			lim.errorf(at, "%q is a %s variable, not a %s variable", n, v.Scope, scope)
 			continue
 		}
-		val, errs := v.CheckAll(dv.m[n], dv.format)
+		// Only the problems that will be listed are put into words; the rest are counted.
+		report := func(record int, field string) bool {
+			if lim.listed() {
+				return true
+			}
+			if lim.more == 1 {
+				rng := dv.ranges.place(n, record, field)
+				if !rng.Known() {
+					rng = at
+				}
+				lim.next = rng
+			}
+			return false
+		}
+		val, errs, ok := v.check(dv.m[n], dv.format, report, ownRecords)
 		for _, e := range errs {
-			rng := dv.ranges.At(e.Path(n))
+			rng := dv.ranges.place(n, e.Record, e.Field)
 			if !rng.Known() {
 				rng = at
 			}
@@ -97,13 +270,13 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 			if dv.format == FormatTOML {
 				hint = p.subTableHint(e, n, "")
 			}
-			diags.Errorf(rng, "%s%s", e.Summary, hint)
+			lim.diags.Errorf(rng, "%s%s", e.Summary, hint)
 		}
-		if len(errs) == 0 {
+		if ok {
 			vals[n] = val
 		}
 	}
-	return vals, dv.ranges, diags.Sort()
+	return vals, dv.ranges, lim.result("a values file")
 }
 
 // ParseValues reads variable values from a JSON object or a TOML document: a flat table of name = value. The format
@@ -111,11 +284,12 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 // values are nil when it is not. JSON numbers are json.Number values. The values are not checked against any
 // declarations: ReadValues does that, and says where each value is written.
 func ParseValues(name string, data []byte) (Values, Diagnostics) {
-	dv := decodeValues(name, data, nil)
-	if dv.m == nil || len(dv.diags) > 0 {
-		return nil, dv.diags.Sort()
+	lim := &diagLimit{max: MaxValuesDiagnostics}
+	dv := decodeValues(name, data, nil, lim)
+	if dv.m == nil || len(lim.diags) > 0 {
+		return nil, lim.result("a values file")
 	}
-	return Values(dv.m), dv.diags
+	return Values(dv.m), nil
 }
 
 // decodedValues is a values file, decoded but not checked.
@@ -124,25 +298,40 @@ type decodedValues struct {
 	format ValueFormat
 	// m is nil when the file could not be decoded.
 	m      map[string]any
-	ranges ValueRanges
+	ranges *ValueRanges
 	// bad holds the names whose values have a problem reported already.
-	bad   map[string]bool
-	diags Diagnostics
+	bad map[string]bool
 }
 
-// decodeValues decodes the values file name; records says which names' records and fields to place (nil: none).
-func decodeValues(name string, data []byte, records func(string) bool) decodedValues {
+// names returns the names of the file in the order written, so that the problems found in their values come in
+// the file's order too, and the first ones listed are the first of the file.
+func (dv decodedValues) names() []string {
+	names := sortedKeys(dv.m)
+	slices.SortStableFunc(names, func(a, b string) int {
+		sa, oka := dv.ranges.names[a]
+		sb, okb := dv.ranges.names[b]
+		if oka != okb {
+			return cmpBool(okb, oka) // placed first
+		}
+		return cmpInt(sa.start, sb.start)
+	})
+	return names
+}
+
+// decodeValues decodes the values file name, reporting its problems to diags; records says which names' records and
+// fields to place (nil: none).
+func decodeValues(name string, data []byte, records func(string) bool, diags *diagLimit) decodedValues {
 	dv := decodedValues{file: name}
 	if name == "-" {
 		dv.file = StdinName
 	}
 	if d := checkSourceSize(dv.file, len(data), "values file"); d != nil {
-		dv.diags = Diagnostics{*d}
+		diags.diags = append(diags.diags, *d)
 		return dv
 	}
 	text, bad, ok := Normalize(data)
 	if !ok {
-		dv.diags.Errorf(Range{Filename: dv.file, Start: bad, End: bad}, "invalid UTF-8: value files must be UTF-8 encoded")
+		diags.diags.Errorf(Range{Filename: dv.file, Start: bad, End: bad}, "invalid UTF-8: value files must be UTF-8 encoded")
 		return dv
 	}
 	f := NewFile(dv.file, text)
@@ -156,7 +345,7 @@ func decodeValues(name string, data []byte, records func(string) bool) decodedVa
 	}
 	if dv.format == FormatJSON {
 		var ok bool
-		dv.m, dv.ranges, dv.bad, dv.diags, ok = decodeJSONValues(f, records)
+		dv.m, dv.ranges, dv.bad, ok = decodeJSONValues(f, records, diags)
 		if !ok {
 			dv.m = nil
 		}
@@ -164,7 +353,7 @@ func decodeValues(name string, data []byte, records func(string) bool) decodedVa
 	}
 	m, ix, d := parseTOML(f) // checks the TOML limits first
 	if d != nil {
-		dv.diags = Diagnostics{*d}
+		diags.diags = append(diags.diags, *d)
 		return dv
 	}
 	if m == nil {

@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"fmt"
 	"strings"
 )
 
@@ -9,37 +8,35 @@ import (
 // using the loader's scanner. A name is placed at its key (`name = …`), or at its table header ([name], the first
 // [[name]]), or at the first dotted key or header that defines it (`name.x = …`, [name.x]). A record is its inline
 // table in `name = [{…}, {…}]`, or its [[name]] header; a field is its key in that inline table or under that header.
-func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(string) bool) ValueRanges {
-	ranges := make(ValueRanges, len(m))
+func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(string) bool) *ValueRanges {
+	ranges := newValueRanges(f)
+	place := func(name string, r Range) { ranges.name(name, r.Start.Byte, r.End.Byte) }
 	var dotted map[string]Range // first place that defines each name through a dotted key or header; built on demand
 	for name, val := range m {
 		if e, ok := ix.entry("", 0, name); ok {
-			ranges[name] = e.Key
+			place(name, e.Key)
 			if records != nil && records(name) {
-				cur := &posCursor{f: f}
-				for i, it := range e.Items {
-					rec := fmt.Sprintf("%s[%d]", name, i+1)
-					ranges[rec] = it
-					inlineTableKeys(cur, it, func(key string, rng Range) {
-						if _, seen := ranges[rec+"."+key]; !seen {
-							ranges[rec+"."+key] = rng
-						}
-					})
+				rs := ranges.recordsOf(name)
+				for _, it := range e.Items {
+					rs.item(it.Start.Byte, it.End.Byte)
+					inlineTableKeys(f, it, func(key string, start, end int) { rs.key(key, start, end) })
 				}
 			}
 			continue
 		}
 		if h, ok := ix.headerRange(name, 0); ok {
-			ranges[name] = h
+			place(name, h)
 			if tables, ok := val.([]map[string]any); ok && records != nil && records(name) {
+				rs := ranges.recordsOf(name)
 				for i := 0; i < ix.count(name) && i < len(tables); i++ {
-					rec := fmt.Sprintf("%s[%d]", name, i+1)
-					if h, ok := ix.headerRange(name, i); ok {
-						ranges[rec] = h
+					hi, ok := ix.headerRange(name, i)
+					if !ok {
+						hi = h
 					}
-					for key := range tables[i] {
+					rs.item(hi.Start.Byte, hi.End.Byte)
+					for _, key := range sortedKeys(tables[i]) {
 						if e, ok := ix.entry(name, i, key); ok {
-							ranges[rec+"."+key] = e.Key
+							rs.key(key, e.Key.Start.Byte, e.Key.End.Byte)
 						}
 					}
 				}
@@ -50,7 +47,7 @@ func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(stri
 			dotted = firstDotted(ix)
 		}
 		if r, ok := dotted[name]; ok {
-			ranges[name] = r
+			place(name, r)
 		}
 	}
 	return ranges
@@ -79,10 +76,9 @@ func firstDotted(ix *tomlIndex) map[string]Range {
 	return out
 }
 
-// inlineTableKeys calls found with where each key of the inline table written at r is, by its first part (the field
-// a dotted key defines), in the order written. It reads only within r.
-func inlineTableKeys(cur *posCursor, r Range, found func(key string, rng Range)) {
-	f := cur.f
+// inlineTableKeys calls found with where each key of the inline table written at r is (bytes [start, end)), by its
+// first part (the field a dotted key defines), in the order written. It reads only within r.
+func inlineTableKeys(f *File, r Range, found func(key string, start, end int)) {
 	s := &tomlScanner{src: f.Text[:min(r.End.Byte, len(f.Text))], i: r.Start.Byte}
 	if !s.eat('{') {
 		return
@@ -102,7 +98,7 @@ func inlineTableKeys(cur *posCursor, r Range, found func(key string, rng Range))
 			return
 		}
 		name, _, _ := strings.Cut(key, ".")
-		found(name, cur.rangeOf(start, end))
+		found(name, start, end)
 		s.skipBlank()
 		if !s.eat('=') {
 			return
