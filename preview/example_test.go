@@ -40,7 +40,9 @@ func ExampleServe() {
 	ctx, stop := context.WithCancel(context.Background())
 	addrs := make(chan net.Addr, 1)
 	done := make(chan error, 1)
-	go func() { done <- preview.Serve(ctx, "../examples/tracker", "127.0.0.1:0", func(a net.Addr) { addrs <- a }) }()
+	go func() {
+		done <- preview.Serve(ctx, "../examples/tracker", "127.0.0.1:0", func(a net.Addr) { addrs <- a })
+	}()
 	resp, err := http.Get("http://" + (<-addrs).String() + "/api/index")
 	if err != nil {
 		log.Fatal(err)
