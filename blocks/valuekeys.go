@@ -92,6 +92,9 @@ type docKeys struct {
 	// firstAt holds, by path (pathString), the first key of keys or header of heads written at it: what place looks
 	// up, made on its first use, so that placing one error per turn stays linear in the file.
 	firstAt map[string]pathKey
+	// scans counts the places found by a scan of the keys instead, before firstAt is made: a fixture with one
+	// mistake needs one look, and a map of the paths of a million keys would cost seconds a keystroke.
+	scans int
 }
 
 // pathString encodes the steps of a path as one string, a map key: a key step by its length and name (names may hold
@@ -396,6 +399,13 @@ func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool)
 			full = append(full, valueStep{index: n - 1})
 		}
 	}
+	if d.firstAt == nil && d.scans < 8 {
+		d.scans++
+		if k, ok := d.scan(within, full); ok {
+			return f.Range(k.start, k.end), true
+		}
+		return Range{}, false
+	}
 	if d.firstAt == nil {
 		// A key's path ends with a key step and a header's with an index step, so the two never share a path.
 		d.firstAt = map[string]pathKey{}
@@ -416,4 +426,32 @@ func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool)
 		}
 	}
 	return Range{}, false
+}
+
+// scan finds what place's map finds, the first key or header written at the longest prefix of full that is no
+// shorter than within, by walking every key's path against full: linear in the keys, and without a string made.
+func (d *docKeys) scan(within, full []valueStep) (pathKey, bool) {
+	best, bestLen := pathKey{}, 0
+	for _, list := range [][]pathKey{d.keys, d.heads} {
+		for _, k := range list {
+			n := 0
+			for x := k.node; x != noNode && n <= len(full); x = d.nodes[x].parent {
+				n++
+			}
+			if n <= bestLen || n > len(full) || n < len(within) {
+				continue
+			}
+			same, i := true, n-1
+			for x := k.node; x != noNode; x, i = d.nodes[x].parent, i-1 {
+				if d.nodes[x].valueStep != full[i] {
+					same = false
+					break
+				}
+			}
+			if same {
+				best, bestLen = k, n
+			}
+		}
+	}
+	return best, bestLen > 0
 }
