@@ -39,6 +39,20 @@ func (o *overlayFS) Open(name string) (fs.File, error) {
 	return nil, err
 }
 
+// Stat implements fs.StatFS, so that what a file is can be known without opening it (a named pipe would block).
+func (o *overlayFS) Stat(name string) (fs.FileInfo, error) {
+	if _, ok := o.over[name]; ok {
+		return fs.Stat(o.over, name)
+	}
+	fi, err := fs.Stat(o.base, name)
+	if err != nil {
+		if ofi, oerr := fs.Stat(o.over, name); oerr == nil {
+			return ofi, nil // a directory that holds only unsaved files
+		}
+	}
+	return fi, err
+}
+
 // ReadDir lists base's entries of dir and over's, over's winning where both have one, sorted by name.
 func (o *overlayFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	entries, err := fs.ReadDir(o.base, name)

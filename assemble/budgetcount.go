@@ -13,8 +13,8 @@ import (
 // are counted again. TestSpansCount checks that this is the count of the whole text.
 
 // cutAt reports whether paragraphCounter cuts text between bytes prev and next: after a newline followed by a
-// character other than white space.
-func cutAt(prev, next byte) bool { return prev == '\n' && !isSpace(next) }
+// character other than white space and "/" (see Count).
+func cutAt(prev, next byte) bool { return prev == '\n' && !isSpace(next) && next != '/' }
 
 // wordCutAt reports whether o200k_base's pre-tokenizer surely splits text between bytes prev and next too: an ASCII
 // letter followed by a space. A letter is matched only by the patterns of words, which end where the letters end

@@ -159,7 +159,7 @@ func fixtureOrigin(f *blocks.Fixture, k int) origin {
 		}}
 }
 
-func fileOrigin(file blocks.Range, ranges blocks.ValueRanges) origin {
+func fileOrigin(file blocks.Range, ranges *blocks.ValueRanges) origin {
 	if !file.Known() {
 		return origin{} // values from Go
 	}
@@ -168,7 +168,7 @@ func fileOrigin(file blocks.Range, ranges blocks.ValueRanges) origin {
 		o.rng = r // the table a missing value belongs in, not the file with no place
 	}
 	if ranges != nil {
-		o.written = func(name string) bool { _, ok := ranges[name]; return ok }
+		o.written = ranges.Has
 		o.at = func(path string) blocks.Range {
 			if r := ranges.At(path); r.Known() {
 				return r

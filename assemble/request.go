@@ -16,7 +16,7 @@ type Request struct {
 	// SessionOrigin and TurnOrigin name where values came from, for diagnostics (a values file, say), and
 	// SessionRanges and TurnRanges where each value is written in it (blocks.Project.ReadValues gives them).
 	SessionOrigin, TurnOrigin blocks.Range
-	SessionRanges, TurnRanges blocks.ValueRanges
+	SessionRanges, TurnRanges *blocks.ValueRanges
 	// SessionFile, when set, supplies the session values in place of Session (and of Fixture's), with their
 	// origin and ranges; TurnFile likewise the turn values of Turn -1. See ValuesFile.
 	SessionFile, TurnFile *ValuesFile
@@ -53,7 +53,7 @@ func (prog *Program) Render(req Request) (*Artifact, error) {
 // the files' diagnostics; decoded is false when a file could not be decoded at all.
 func (prog *Program) readFiles(req *Request) (diags blocks.Diagnostics, decoded bool) {
 	decoded = true
-	read := func(f *ValuesFile, scope blocks.Scope) (blocks.Values, blocks.Range, blocks.ValueRanges) {
+	read := func(f *ValuesFile, scope blocks.Scope) (blocks.Values, blocks.Range, *blocks.ValueRanges) {
 		vals, ranges, ds := prog.Project.ReadValues(f.Name, f.Data, scope)
 		diags, decoded = append(diags, ds...), decoded && vals != nil
 		return vals, f.origin(), ranges

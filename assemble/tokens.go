@@ -7,11 +7,12 @@ import (
 )
 
 // The turn budget counts tokens with o200k_base, as promptc's reports do (see tokens.Counter). A text is split into
-// lines, each cut right after a newline that a character other than white space follows, and each distinct piece is
-// tokenized once and its count cached, so that recounting a message after one item is dropped tokenizes only the
-// lines that changed. o200k_base's pre-tokenizer never joins a newline with a following character other than white
-// space, so the pieces' counts add up to the whole text's exactly (TestLineCounterExact). The vocabulary is loaded
-// on the first count, so a project without a budget never loads it.
+// lines, each cut right after a newline that a character other than white space and "/" follows, and each distinct
+// piece is tokenized whole (tokens.Counter.CountExact) once and its count cached, so that recounting a message after
+// one item is dropped tokenizes only the lines that changed. o200k_base's pre-tokenizer joins a newline with a
+// following character only when it is white space or, after punctuation, a "/" ("}\n//" is one piece), so the
+// pieces' counts add up to the whole text's exactly (TestLineCounterExact). The vocabulary is loaded on the first
+// count, so a project without a budget never loads it.
 
 // TokenCounter counts the tokens of a text. tokens.Counter is one.
 type TokenCounter interface {
@@ -31,7 +32,7 @@ type paragraphCounter struct {
 func (c *paragraphCounter) Count(text string) int {
 	n, start := 0, 0
 	for i := 0; i < len(text)-1; i++ {
-		if text[i] == '\n' && !isSpace(text[i+1]) {
+		if cutAt(text[i], text[i+1]) {
 			n += c.piece(text[start : i+1])
 			start = i + 1
 		}
@@ -49,7 +50,7 @@ func isSpace(b byte) bool {
 }
 
 func (c *paragraphCounter) piece(p string) int {
-	// A piece holds no blank line followed by text, so the counter (which splits at blank lines) tokenizes it whole.
+	// Whole: Count's split after a blank line is not one the tokenizer makes when white space follows it.
 	c.once.Do(func() { c.tok = tokens.New(tokens.O200k) })
-	return c.tok.Count(p)
+	return c.tok.CountExact(p)
 }

@@ -212,7 +212,8 @@ func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]b
 			misplaced[k] = true
 			continue
 		}
-		val, verr := v.Check(r.m[k])
+		// The table's maps are the loader's own, read once: its records become the checked ones, not copies.
+		val, verr := v.checkFirst(r.m[k], FormatTOML, ownRecords)
 		if verr != nil {
 			at := r.recordRange(k, verr.Record, verr.Field)
 			if v.Key != "" && verr.Record == 0 && verr.Field != "" {

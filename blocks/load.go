@@ -97,11 +97,16 @@ func readFile(fsys fs.FS, name string) *sourceFile {
 	return f
 }
 
-// parseTOMLFiles reads and parses files on all processors. A file that was read but does not parse keeps its text
-// (the loader records it) and carries the syntax error.
 // readLimited reads file name of fsys, but no more than limit+1 bytes of it: enough to tell that it is too large
 // without reading a huge file into memory.
+//
+// Only a regular file is read (a link to one is): opening a named pipe waits for a writer, so build, lint, the
+// language server and serve's rebuilds would hang in open(2) on a FIFO that stands among the sources. Its type is
+// known from a stat, which does not open it.
 func readLimited(fsys fs.FS, name string, limit int) ([]byte, error) {
+	if fi, err := fs.Stat(fsys, name); err == nil && !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: NotRegularError{fi.Mode()}}
+	}
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
@@ -109,6 +114,9 @@ func readLimited(fsys fs.FS, name string, limit int) ([]byte, error) {
 	defer f.Close()
 	size := 512
 	if fi, err := f.Stat(); err == nil {
+		if !fi.Mode().IsRegular() {
+			return nil, &fs.PathError{Op: "open", Path: name, Err: NotRegularError{fi.Mode()}}
+		}
 		size = int(min(fi.Size(), int64(limit))) + 1
 	}
 	data := make([]byte, 0, size)
@@ -450,4 +458,25 @@ func quoteName(id string) string {
 		return "(without id)"
 	}
 	return strconv.Quote(id)
+}
+
+// NotRegularError is the error of reading a source that is not a regular file: a named pipe, a socket, a device or
+// a directory. Its message says which.
+type NotRegularError struct{ Mode fs.FileMode }
+
+func (e NotRegularError) Error() string {
+	what := "not a regular file"
+	switch t := e.Mode.Type(); {
+	case t&fs.ModeNamedPipe != 0:
+		what = "a named pipe (FIFO)"
+	case t&fs.ModeSocket != 0:
+		what = "a socket"
+	case t&fs.ModeCharDevice != 0:
+		what = "a character device"
+	case t&fs.ModeDevice != 0:
+		what = "a device"
+	case t&fs.ModeDir != 0:
+		what = "a directory"
+	}
+	return what + ", not a regular file: promptc reads only regular files, so that reading never waits; replace it with a file"
 }

@@ -10,17 +10,20 @@ import (
 // Record and records values (docs/reference.md, "Records" and "Nested data"): a record is a table of declared
 // fields, a records value a list of them, and a field may itself be a record or records, to MaxRecordDepth.
 
-// checkNested checks a record or records value for v.
-func (v *Var) checkNested(raw any, f ValueFormat) (any, []*ValueError) {
-	c := nestedCheck{f: f, name: v.Name}
+// checkNested checks a record or records value for v; report and mode are as Var.check takes them.
+func (v *Var) checkNested(raw any, f ValueFormat, report func(record int, field string) bool, mode recordMode) (any, []*ValueError, bool) {
+	c := nestedCheck{f: f, name: v.Name, report: report, mode: mode}
 	val, errs := c.value(v, raw, valuePath{})
-	if len(errs) > 0 {
-		return nil, errs
+	if c.problems > 0 {
+		return nil, errs, false
 	}
 	if c.size > MaxValueBytes {
-		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), oversize(c.size))}}
+		if !c.problem(valuePath{}) {
+			return nil, nil, false
+		}
+		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), oversize(c.size))}}, false
 	}
-	return val, nil
+	return val, nil, true
 }
 
 // nestedCheck is one check of a record or records value.
@@ -30,6 +33,21 @@ type nestedCheck struct {
 	size int    // the bytes of every string in the value
 	// ignore leaves out the keys no field declares: set inside a JSON text whose field says unknown = "ignore".
 	ignore bool
+	// report, when set, says whether the problem found at a record (from 1; 0 for none) and field is put into
+	// words: past a limit, problems are only counted (see Var.check).
+	report func(record int, field string) bool
+	// mode says what to make of the records given (see recordMode).
+	mode recordMode
+	// problems counts the problems found, reported or not.
+	problems int
+	// quiet says no problem is put into words: only whether there is one matters.
+	quiet bool
+}
+
+// problem counts a problem at p and reports whether to put it into words.
+func (c *nestedCheck) problem(p valuePath) bool {
+	c.problems++
+	return !c.quiet && (c.report == nil || c.report(p.record, p.field))
 }
 
 // valuePath is where a part of a value is, below its variable: the record (from 1) of a records variable, and the fields
@@ -102,7 +120,8 @@ func (c *nestedCheck) errorf(p valuePath, format string, args ...any) *ValueErro
 	return &ValueError{Summary: c.where(p) + fmt.Sprintf(format, args...), Record: p.record, Field: p.field}
 }
 
-// value checks the value of v (a record or records variable or field) at p.
+// value checks the value of v (a record or records variable or field) at p. The value is good when no problem was
+// counted during the call (c.problems is as before).
 func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 	w := c.f.words()
 	if s, ok := raw.(string); ok && v.Decode == DecodeJSON {
@@ -114,33 +133,47 @@ func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 	if v.Type == TypeRecord {
 		rec, ok := recordFields(raw)
 		if !ok {
+			if !c.problem(p) {
+				return nil, nil
+			}
 			return nil, []*ValueError{c.errorf(p, " is a record, so its value must be %s, not %s", w.table, w.describe(raw))}
 		}
 		return c.record(v, rec, p)
 	}
 	items, ok := recordList(raw)
 	if !ok {
+		if !c.problem(p) {
+			return nil, nil
+		}
 		return nil, []*ValueError{c.errorf(p, " is records, so its value must be %s, not %s", w.tables, w.describe(raw))}
 	}
 	var errs []*ValueError
+	before := c.problems
 	out := make([]map[string]any, 0, len(items))
+	given, same := raw.([]map[string]any)
 	for i, item := range items {
 		at := p.index(i + 1)
 		rec, ok := recordFields(item)
 		if !ok {
-			e := c.errorf(p, " is records, but record %d is %s, not %s", i+1, w.describe(item), w.table)
-			e.Record, e.Field = at.record, at.field
-			errs = append(errs, e)
+			if c.problem(at) {
+				e := c.errorf(p, " is records, but record %d is %s, not %s", i+1, w.describe(item), w.table)
+				e.Record, e.Field = at.record, at.field
+				errs = append(errs, e)
+			}
 			continue
 		}
 		checked, es := c.record(v, rec, at)
 		errs = append(errs, es...)
-		if len(es) == 0 {
+		if c.problems == before {
 			out = append(out, checked)
+			same = same && c.mode == shareRecords && identical(checked, given[i])
 		}
 	}
-	if len(errs) > 0 {
+	if c.problems > before {
 		return nil, errs
+	}
+	if same {
+		return given, nil
 	}
 	return out, nil
 }
@@ -150,9 +183,11 @@ func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 // record or no records. The text is read as a values file is (decodeJSONText), so that one object means the same
 // in both places.
 func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError) {
-	raw, problems := decodeJSONText(s)
-	if len(problems) > 0 {
-		if v.Invalid == InvalidEmpty {
+	// With InvalidEmpty a problem of the text is not the value's: the value is then the zero one.
+	empty := v.Invalid == InvalidEmpty
+	raw, problems, refused := decodeJSONText(s, func() bool { return !empty && c.problem(p) })
+	if refused > 0 {
+		if empty {
 			return zeroOf(v), nil
 		}
 		errs := make([]*ValueError, len(problems))
@@ -165,26 +200,55 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 		}
 		return nil, errs
 	}
-	inner := nestedCheck{f: FormatJSON, name: c.name, ignore: v.Unknown == UnknownIgnore}
+	// The decoded maps are this check's own; with InvalidEmpty its problems are not reported, only known.
+	inner := nestedCheck{f: FormatJSON, name: c.name, report: c.report, mode: ownRecords, quiet: c.quiet || empty,
+		ignore: v.Unknown == UnknownIgnore}
 	val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields, Key: v.Key}, raw, p)
-	if len(errs) == 0 {
+	if inner.problems == 0 {
 		c.size += inner.size
 		return val, nil
 	}
-	if v.Invalid == InvalidEmpty {
+	if empty {
 		return zeroOf(v), nil
 	}
+	c.problems += inner.problems
 	for _, e := range errs {
 		e.Summary += ", in the JSON text it was given"
 	}
 	return nil, errs
 }
 
-// record checks one record's fields against v's.
+// record checks one record's fields against v's. A record of the check's own (ownRecords) becomes the checked record
+// itself, its values replaced by their canonical forms and its missing fields added, rather than being copied: a
+// values file of a million records is not held twice.
 func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[string]any, []*ValueError) {
 	var errs []*ValueError
-	for _, k := range sortedKeys(rec) {
-		if v.Field(k) == nil && !c.ignore {
+	before := c.problems
+	// A key no field declares: counting the keys that are fields finds whether there is one without sorting the
+	// keys of every record; only then are they sorted, to report them in order. With ignore such keys are left
+	// out: deleted from a record of the check's own, or else left behind by a copy.
+	found := 0
+	for _, fd := range v.Fields {
+		if _, ok := rec[fd.Name]; ok {
+			found++
+		}
+	}
+	mode := c.mode
+	switch {
+	case found == len(rec):
+	case c.ignore && mode == ownRecords:
+		for k := range rec {
+			if v.Field(k) == nil {
+				delete(rec, k)
+			}
+		}
+	case c.ignore:
+		mode = copyRecords
+	default:
+		for _, k := range sortedKeys(rec) {
+			if v.Field(k) != nil || !c.problem(p.dot(k)) {
+				continue
+			}
 			names := make([]string, len(v.Fields))
 			for j, f := range v.Fields {
 				names[j] = f.Name
@@ -194,46 +258,78 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 			errs = append(errs, e)
 		}
 	}
-	checked := make(map[string]any, len(v.Fields))
+	// The checked record: rec itself for ownRecords; for shareRecords, rec until a field's checked value differs
+	// from the one given (then a copy, made by put); else a new map.
+	var checked map[string]any
+	switch mode {
+	case ownRecords:
+		checked = rec
+	case copyRecords:
+		checked = make(map[string]any, len(v.Fields))
+	}
 	var texts map[string]string // the JSON texts that did not decode, by the field that receives each (raw)
-	for _, fd := range v.Fields {
+	for i, fd := range v.Fields {
 		at := p.dot(fd.Name)
 		raw, ok := rec[fd.Name]
 		if !ok || raw == nil && c.f == FormatGo {
-			if fd.Required {
+			if fd.Required && c.problem(at) {
 				e := c.errorf(p, " lacks required field %q", fd.Name)
 				e.Field = at.field
 				errs = append(errs, e)
 			}
-			checked[fd.Name] = zeroOf(fd)
+			if c.problems == before {
+				c.put(&checked, rec, v, i, zeroOf(fd), false)
+			}
 			continue
 		}
-		if fd.Type.HasFields() {
-			val, es := c.value(fd, raw, at)
-			if text, isText := raw.(string); isText && len(es) > 0 && fd.Raw != "" && fd.Decode == DecodeJSON {
-				val, es = zeroOf(fd), nil
+		if text, isText := raw.(string); isText && fd.Raw != "" && fd.Decode == DecodeJSON && fd.Type.HasFields() {
+			// A text that does not decode or fit goes into the field raw names; its problems are no problems of
+			// the record, so they are found quietly and not counted.
+			n, quiet := c.problems, c.quiet
+			c.quiet = true
+			val, _ := c.value(fd, raw, at)
+			failed := c.problems > n
+			c.problems, c.quiet = n, quiet
+			if failed {
+				val = zeroOf(fd)
 				if texts == nil {
 					texts = map[string]string{}
 				}
 				texts[fd.Raw] = text
 			}
+			if c.problems == before {
+				c.put(&checked, rec, v, i, val, identical(val, raw))
+			}
+			continue
+		}
+		if fd.Type.HasFields() {
+			val, es := c.value(fd, raw, at)
 			errs = append(errs, es...)
-			checked[fd.Name] = val
+			if c.problems == before {
+				c.put(&checked, rec, v, i, val, identical(val, raw))
+			}
 			continue
 		}
 		val, msg := checkScalar(fd.Type, raw, c.f)
 		if msg != "" {
-			e := c.errorf(p, ": field %q %s", fd.Name, msg)
-			e.Field = at.field
-			errs = append(errs, e)
+			if c.problem(at) {
+				e := c.errorf(p, ": field %q %s", fd.Name, msg)
+				e.Field = at.field
+				errs = append(errs, e)
+			}
 			continue
 		}
 		if s, ok := val.(string); ok {
 			c.size += len(s)
 		}
-		checked[fd.Name] = val
+		if c.problems == before {
+			c.put(&checked, rec, v, i, val, identical(val, raw))
+		}
 	}
-	for name, text := range texts {
+	if c.problems > before {
+		return nil, errs
+	}
+	for name, text := range texts { // checked is a map: the zero value put for the text's field is not the text
 		// The text replaces what the record gives the field, if anything (so that a checked value checks the same).
 		if old, ok := checked[name].(string); ok {
 			c.size -= len(old)
@@ -241,10 +337,44 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 		checked[name] = text
 		c.size += len(text)
 	}
-	if len(errs) > 0 {
-		return nil, errs
+	if checked == nil {
+		return rec, nil // shared: every field was given in canonical form
 	}
 	return checked, nil
+}
+
+// put stores val as the checked value of field i of v. same says it is the value rec gives: for shareRecords,
+// nothing is stored while every field so far is; at the first that is not, the record is copied.
+func (c *nestedCheck) put(checked *map[string]any, rec map[string]any, v *Var, i int, val any, same bool) {
+	if *checked == nil {
+		if same {
+			return
+		}
+		*checked = make(map[string]any, len(v.Fields))
+		for _, fd := range v.Fields[:i] {
+			(*checked)[fd.Name] = rec[fd.Name]
+		}
+	}
+	(*checked)[v.Fields[i].Name] = val
+}
+
+// identical reports whether a checked value is the given one itself: the same string, bool or int64, the same map,
+// or the same slice of records.
+func identical(checked, given any) bool {
+	switch x := checked.(type) {
+	case string:
+		y, ok := given.(string)
+		return ok && x == y
+	case bool, int64:
+		return checked == given
+	case map[string]any:
+		y, ok := given.(map[string]any)
+		return ok && reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(y).UnsafePointer()
+	case []map[string]any:
+		y, ok := given.([]map[string]any)
+		return ok && len(x) == len(y) && (len(x) == 0 || &x[0] == &y[0])
+	}
+	return false
 }
 
 // recordList returns the items of a records value, from any of the list shapes a decoder or a Go caller gives.

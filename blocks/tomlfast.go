@@ -10,15 +10,17 @@ import (
 // BurntSushi/toml, into the same map toml.Decode would produce: tables as map[string]any, arrays of tables as
 // []map[string]any, arrays as []any, strings, int64 and bool. It covers table headers (dotted, of plain tables and
 // arrays of tables), keys that are bare or quoted without escapes, the four kinds of strings, decimal integers,
-// booleans, arrays and comments. On anything else (floats, dates, inline tables, dotted keys, CR line endings, a
-// key or table defined twice, any error) it returns ok == false and decodes nothing, and the caller decodes the text
+// booleans, arrays, inline tables on one line (the tiny records of a values file: a million of them take
+// BurntSushi/toml seconds and gigabytes) and comments. On anything else (floats, dates, dotted keys, an inline table
+// over several lines or with a trailing comma, a header that reaches into an inline table, CR line endings, a key or
+// table defined twice, any error) it returns ok == false and decodes nothing, and the caller decodes the text
 // with BurntSushi/toml, which stays the one authority on what is TOML and what each error says. So the fast path
 // may only ever accept text BurntSushi/toml accepts, with the value it gives (FuzzDecodeTOMLFast checks both).
 func decodeTOMLFast(text string) (doc map[string]any, ok bool) {
 	if strings.HasPrefix(text, "\uFEFF") || !plainTOMLBytes(text) {
 		return nil, false
 	}
-	d := &fastDecoder{s: tomlScanner{src: text}, root: map[string]any{}, explicit: map[string]bool{}}
+	d := &fastDecoder{s: tomlScanner{src: text}, root: map[string]any{}, explicit: map[string]bool{}, inline: map[string]bool{}}
 	if !d.document() {
 		return nil, false
 	}
@@ -52,17 +54,21 @@ func noControlAfter(text string, i int) bool {
 }
 
 // fastDecoder is one run of decodeTOMLFast. explicit holds the tables defined by a header of their own, by path
-// (see pathKey): a second header for one of them is an error, left to the full decoder.
+// (see pathKey): a second header for one of them is an error, left to the full decoder. inline holds the paths of
+// the inline tables that keys of tables hold (curPath is the current table's): a header that names one, or a table
+// below one, is left to the full decoder too.
 type fastDecoder struct {
 	s        tomlScanner
 	root     map[string]any
 	cur      map[string]any
+	curPath  string
 	explicit map[string]bool
+	inline   map[string]bool
 }
 
 func (d *fastDecoder) document() bool {
 	s := &d.s
-	d.cur = d.root
+	d.cur, d.curPath = d.root, ""
 	for {
 		s.skipSpace()
 		switch s.peek(0) {
@@ -128,6 +134,9 @@ func (d *fastDecoder) header() bool {
 	var path strings.Builder
 	for _, p := range parts[:len(parts)-1] {
 		path.WriteString(p)
+		if d.inline[path.String()] {
+			return false
+		}
 		path.WriteByte(0)
 		switch v := t[p].(type) {
 		case nil:
@@ -146,6 +155,10 @@ func (d *fastDecoder) header() bool {
 	}
 	last := parts[len(parts)-1]
 	path.WriteString(last)
+	if d.inline[path.String()] {
+		return false
+	}
+	d.curPath = path.String()
 	switch v := t[last].(type) {
 	case nil:
 		m := map[string]any{}
@@ -171,6 +184,10 @@ func (d *fastDecoder) header() bool {
 		d.cur = m
 	default:
 		return false
+	}
+	if array {
+		// The paths below the table are those of its place in the array.
+		d.curPath += "\x00" + strconv.Itoa(len(t[last].([]map[string]any))-1)
 	}
 	return true
 }
@@ -222,7 +239,50 @@ func (d *fastDecoder) keyValue() bool {
 		return false
 	}
 	d.cur[k] = v
+	if _, isTable := v.(map[string]any); isTable {
+		path := k
+		if d.curPath != "" {
+			path = d.curPath + "\x00" + k
+		}
+		d.inline[path] = true
+	}
 	return true
+}
+
+// inlineTable reads an inline table written on one line, without a trailing comma and with keys that are not
+// dotted: what TOML 1.0 allows, and most values files write.
+func (d *fastDecoder) inlineTable() (any, bool) {
+	s := &d.s
+	s.i++ // {
+	m := map[string]any{}
+	s.skipBlank()
+	if s.eat('}') {
+		return m, true
+	}
+	for {
+		s.skipBlank()
+		k, ok := d.key()
+		if !ok {
+			return nil, false
+		}
+		s.skipBlank()
+		if !s.eat('=') {
+			return nil, false // a dotted key, or not TOML
+		}
+		s.skipBlank()
+		if _, dup := m[k]; dup {
+			return nil, false
+		}
+		v, ok := d.value()
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+		s.skipBlank()
+		if !s.eat(',') {
+			return m, s.eat('}')
+		}
+	}
 }
 
 func (d *fastDecoder) value() (any, bool) {
@@ -247,6 +307,8 @@ func (d *fastDecoder) value() (any, bool) {
 		return s.src[start : s.i-1], true
 	case c == '[':
 		return d.array()
+	case c == '{':
+		return d.inlineTable()
 	case c == 't' && strings.HasPrefix(s.src[s.i:], "true"):
 		s.i += 4
 		return true, d.valueEnds()
@@ -272,7 +334,7 @@ func (d *fastDecoder) value() (any, bool) {
 // valueEnds reports whether what follows a number or a boolean may end it.
 func (d *fastDecoder) valueEnds() bool {
 	switch d.s.peek(0) {
-	case tomlEOF, ' ', '\t', '\n', ',', ']', '#':
+	case tomlEOF, ' ', '\t', '\n', ',', ']', '}', '#':
 		return true
 	}
 	return false

@@ -92,6 +92,9 @@ type docKeys struct {
 	// firstAt holds, by path (pathString), the first key of keys or header of heads written at it: what place looks
 	// up, made on its first use, so that placing one error per turn stays linear in the file.
 	firstAt map[string]pathKey
+	// scans counts the places found by a scan of the keys instead, before firstAt is made: a fixture with one
+	// mistake needs one look, and a map of the paths of a million keys would cost seconds a keystroke.
+	scans int
 }
 
 // pathString encodes the steps of a path as one string, a map key: a key step by its length and name (names may hold
@@ -341,36 +344,52 @@ func (d *docKeys) valueKeys(f *File, vars map[string]*Var, t fixtureTable) []Val
 	if t.name == "turn" {
 		skip = 2
 	}
+	// Twice over the keys: first to count the ones that name a variable or field, so that the slice is made at its
+	// size (a fixture of a million records has a million such keys), then to fill it.
 	var out []ValueKey
-next:
-	for _, k := range d.byTable[t] {
-		buf = d.path(k.node, buf)
-		rest := buf[skip:]
-		v := vars[rest[0].key]
-		if v == nil {
-			continue
-		}
-		field := ""
-		named := v.Key != "" // the next key names a record of keyed records
-		for i, st := range rest[1:] {
-			if st.index >= 0 {
-				named = false // a record of a records value (keyed ones too may be written as an array)
+	cur := posCursor{f: f} // the keys come in the order written
+	for pass := range 2 {
+		n := 0
+	next:
+		for _, k := range d.byTable[t] {
+			buf = d.path(k.node, buf)
+			rest := buf[skip:]
+			v := vars[rest[0].key]
+			if v == nil {
 				continue
 			}
-			if named {
-				if i == len(rest)-2 {
-					continue next // the record's name: the value's own, not a declared name
+			field := ""
+			named := v.Key != "" // the next key names a record of keyed records
+			for i, st := range rest[1:] {
+				if st.index >= 0 {
+					named = false // a record of a records value (keyed ones too may be written as an array)
+					continue
 				}
-				named = false
-				continue
+				if named {
+					if i == len(rest)-2 {
+						continue next // the record's name: the value's own, not a declared name
+					}
+					named = false
+					continue
+				}
+				if v = v.Field(st.key); v == nil {
+					continue next // not a declared field: a mistake the loader reports
+				}
+				if pass == 1 {
+					field = joinKey(field, st.key)
+				}
+				named = v.Key != ""
 			}
-			if v = v.Field(st.key); v == nil {
-				continue next // not a declared field: a mistake the loader reports
+			if n++; pass == 1 {
+				out = append(out, ValueKey{Var: rest[0].key, Field: field, Range: cur.rangeOf(k.start, k.end)})
 			}
-			field = joinKey(field, st.key)
-			named = v.Key != ""
 		}
-		out = append(out, ValueKey{Var: rest[0].key, Field: field, Range: f.Range(k.start, k.end)})
+		if pass == 0 {
+			if n == 0 {
+				return nil
+			}
+			out = make([]ValueKey, 0, n)
+		}
 	}
 	return out
 }
@@ -389,6 +408,13 @@ func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool)
 		if n, err := strconv.Atoi(strings.TrimSuffix(idx, "]")); indexed && err == nil && n > 0 {
 			full = append(full, valueStep{index: n - 1})
 		}
+	}
+	if d.firstAt == nil && d.scans < 8 {
+		d.scans++
+		if k, ok := d.scan(within, full); ok {
+			return f.Range(k.start, k.end), true
+		}
+		return Range{}, false
 	}
 	if d.firstAt == nil {
 		// A key's path ends with a key step and a header's with an index step, so the two never share a path.
@@ -410,4 +436,32 @@ func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool)
 		}
 	}
 	return Range{}, false
+}
+
+// scan finds what place's map finds, the first key or header written at the longest prefix of full that is no
+// shorter than within, by walking every key's path against full: linear in the keys, and without a string made.
+func (d *docKeys) scan(within, full []valueStep) (pathKey, bool) {
+	best, bestLen := pathKey{}, 0
+	for _, list := range [][]pathKey{d.keys, d.heads} {
+		for _, k := range list {
+			n := 0
+			for x := k.node; x != noNode && n <= len(full); x = d.nodes[x].parent {
+				n++
+			}
+			if n <= bestLen || n > len(full) || n < len(within) {
+				continue
+			}
+			same, i := true, n-1
+			for x := k.node; x != noNode; x, i = d.nodes[x].parent, i-1 {
+				if d.nodes[x].valueStep != full[i] {
+					same = false
+					break
+				}
+			}
+			if same {
+				best, bestLen = k, n
+			}
+		}
+	}
+	return best, bestLen > 0
 }

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -145,6 +146,40 @@ func BenchmarkPlaceEveryTurn(b *testing.B) {
 			at := []valueStep{{key: "turn", index: -1}, {index: i}, {key: "repos", index: -1}, {index: 0}}
 			if _, ok := d.place(f, at, "bad"); !ok {
 				b.Fatalf("turn %d: the key is not found", i)
+			}
+		}
+	}
+}
+
+// TestPlaceScanAsMap: the first places are found by a scan of the keys, the rest through the map of every path
+// (docKeys.place); both give the same place for every path of the seeds, its prefixes, and paths that go on below
+// a key or stop above it.
+func TestPlaceScanAsMap(t *testing.T) {
+	for _, src := range walkSeeds {
+		f := NewFile("f.toml", src)
+		d := walkKeys(src)
+		var paths [][]valueStep
+		for _, list := range [][]pathKey{d.keys, d.heads} {
+			for _, k := range list {
+				p := d.path(k.node, nil)
+				paths = append(paths, p, append(slices.Clone(p), valueStep{key: "below", index: -1}), append(slices.Clone(p), valueStep{index: 7}))
+			}
+		}
+		m := walkKeys(src)
+		m.scans = 8 // no scan: the map is made at the first look
+		m.place(f, nil, "")
+		for _, full := range paths {
+			for w := 0; w <= len(full); w++ {
+				within := full[:w]
+				scanned, sok := d.scan(within, full)
+				var mapped pathKey
+				mok := false
+				for cut := len(full); !mok && cut >= len(within) && cut > 0; cut-- {
+					mapped, mok = m.firstAt[pathString(full[:cut])]
+				}
+				if sok != mok || scanned != mapped {
+					t.Fatalf("%q, %v within %d: scan %v %v, map %v %v", src, full, w, scanned, sok, mapped, mok)
+				}
 			}
 		}
 	}

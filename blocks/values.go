@@ -2,6 +2,7 @@ package blocks
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -10,30 +11,245 @@ import (
 // StdinName is how diagnostics name the values file "-", read from standard input.
 const StdinName = "<stdin>"
 
-// ValueRanges says where the parts of a values file are written, keyed by the path ValueError.Path gives them:
-// "name" is where the name's key is written (its table header, in TOML, for a table); "name[2]" where record 2 (from
-// 1) of a records value is; "name[2].field" where that record's key field is; "" (RootValues) is where the table of
+// ValueRanges says where the parts of a values file are written, by the path ValueError.Path gives them: "name" is
+// where the name's key is written (its table header, in TOML, for a table); "name[2]" where record 2 (from 1) of a
+// records value is; "name[2].field" where that record's key field is; "name.RECORD" where the record named RECORD of
+// keyed records given as a table is, and "name.RECORD.field" its key field; "" (RootValues) is where the table of
 // names is, the one every name belongs in: a JSON file's opening brace, a TOML file's first line. A name's range is
-// there even when its value was refused, so a range with no value means the name was given a value that was reported.
-type ValueRanges map[string]Range
+// there even when its value was refused, so a range with no value means the name was given a value that was
+// reported. A nil *ValueRanges places nothing.
+//
+// Places are kept as byte offsets of the file and turned into lines and columns when asked for, and the records of
+// a records value in slices, not one map entry each: a values file of a million records is placed in a few tens of
+// megabytes.
+type ValueRanges struct {
+	file    *File
+	names   map[string]span
+	records map[string]*recordSpans
+}
 
-// RootValues is the ValueRanges key of the table that holds a values file's names.
+// RootValues is the ValueRanges path of the table that holds a values file's names.
 const RootValues = ""
+
+// span is the bytes [start, end) of the file.
+type span struct{ start, end int }
+
+// recordSpans places the records of one records value: record i (from 0) is written at items[i], and its keys are
+// keys[from[i]:from[i+1]], each key once (the first time it is written), in the order written. For keyed records
+// given as a table, record i is the one named names[i] (at its name's key or header), and byName lists the records
+// in the byte order of their names, for a record to be found by its name.
+type recordSpans struct {
+	items []span
+	from  []int32
+	keys  []keySpan
+	// seen holds the keys of the last record once it has many, so that placing a record of many keys stays linear.
+	seen   map[string]bool
+	names  []string
+	byName []int32
+}
+
+type keySpan struct {
+	name string
+	at   span
+}
+
+func newValueRanges(f *File) *ValueRanges {
+	return &ValueRanges{file: f, names: map[string]span{}, records: map[string]*recordSpans{}}
+}
+
+// name places name at the bytes [start, end), unless it is placed already.
+func (r *ValueRanges) name(name string, start, end int) {
+	if _, ok := r.names[name]; !ok {
+		r.names[name] = span{start, end}
+	}
+}
+
+// recordsOf returns the places of name's records, to be filled in the order written.
+func (r *ValueRanges) recordsOf(name string) *recordSpans {
+	rs := r.records[name]
+	if rs == nil {
+		rs = &recordSpans{from: []int32{0}}
+		r.records[name] = rs
+	}
+	return rs
+}
+
+// done ends the placing: it sorts the names of keyed records, so that At may be called from several goroutines.
+func (r *ValueRanges) done() *ValueRanges {
+	for _, rs := range r.records {
+		if len(rs.names) == 0 {
+			continue
+		}
+		rs.byName = make([]int32, len(rs.names))
+		for i := range rs.byName {
+			rs.byName[i] = int32(i)
+		}
+		slices.SortStableFunc(rs.byName, func(a, b int32) int { return strings.Compare(rs.names[a], rs.names[b]) })
+	}
+	return r
+}
+
+// item places the next record at the bytes [start, end); its keys follow with key.
+func (rs *recordSpans) item(start, end int) {
+	rs.items = append(rs.items, span{start, end})
+	rs.from = append(rs.from, int32(len(rs.keys)))
+	rs.seen = nil
+}
+
+// named places the next record of keyed records, called name, at the bytes [start, end); its keys follow with key.
+func (rs *recordSpans) named(name string, start, end int) {
+	rs.item(start, end)
+	rs.names = append(rs.names, name)
+}
+
+// key places a key of the last record, unless that record has it placed already.
+func (rs *recordSpans) key(name string, start, end int) {
+	n := len(rs.items) - 1
+	mine := rs.keys[rs.from[n]:]
+	switch {
+	case rs.seen != nil:
+	case len(mine) < 16:
+		for _, k := range mine {
+			if k.name == name {
+				return
+			}
+		}
+	default:
+		rs.seen = map[string]bool{}
+		for _, k := range mine {
+			rs.seen[k.name] = true
+		}
+	}
+	if rs.seen != nil {
+		if rs.seen[name] {
+			return
+		}
+		rs.seen[name] = true
+	}
+	rs.keys = append(rs.keys, keySpan{name, span{start, end}})
+	rs.from[n+1] = int32(len(rs.keys))
+}
+
+// find returns the record of keyed records whose name path starts with, the longest such name followed in path by a
+// "." or nothing, and the rest of path after that dot.
+func (rs *recordSpans) find(path string) (int, string, bool) {
+	for name := path; ; {
+		i, ok := slices.BinarySearchFunc(rs.byName, name, func(j int32, name string) int { return strings.Compare(rs.names[j], name) })
+		if ok {
+			return int(rs.byName[i]), strings.TrimPrefix(path[len(name):], "."), true
+		}
+		dot := strings.LastIndexByte(name, '.')
+		if dot < 0 {
+			return 0, "", false
+		}
+		name = name[:dot]
+	}
+}
+
+func (r *ValueRanges) rangeOf(s span) Range { return r.file.Range(s.start, s.end) }
+
+// Has reports whether name is written in the file.
+func (r *ValueRanges) Has(name string) bool {
+	if r == nil {
+		return false
+	}
+	_, ok := r.names[name]
+	return ok
+}
 
 // At returns where path is written, or else the nearest enclosing part that is placed ("repos[2].url", then
 // "repos[2]", then "repos", then the file's table): a required field that a record lacks is placed at the record,
 // a name the file lacks at the file's table. It returns the zero Range when no part is placed.
-func (r ValueRanges) At(path string) Range {
-	for {
-		if rng, ok := r[path]; ok {
-			return rng
-		}
-		if path == RootValues {
-			return Range{}
-		}
-		i := strings.LastIndexAny(path, ".[")
-		path = path[:max(i, 0)]
+func (r *ValueRanges) At(path string) Range {
+	if r == nil {
+		return Range{}
 	}
+	if s, ok := r.names[path]; ok {
+		return r.rangeOf(s) // a name, even one that holds "." or "["
+	}
+	name, rest := path, ""
+	if i := strings.IndexAny(path, ".["); i >= 0 {
+		name, rest = path[:i], path[i:]
+	}
+	record, field := 0, ""
+	if after, ok := strings.CutPrefix(rest, "["); ok {
+		if j := strings.IndexByte(after, ']'); j > 0 {
+			if n, err := strconv.Atoi(after[:j]); err == nil && n > 0 {
+				record, field = n, strings.TrimPrefix(after[j+1:], ".")
+			}
+		}
+	} else {
+		field = strings.TrimPrefix(rest, ".") // below a record variable, or a record of keyed records by name
+	}
+	if rng := r.place(name, record, field); rng.Known() {
+		return rng
+	}
+	if s, ok := r.names[RootValues]; ok {
+		return r.rangeOf(s)
+	}
+	return Range{}
+}
+
+// place returns where field (a path below the record, "url" or "ref.url") of record (from 1; 0 for none) of name is
+// written, or the nearest enclosing part that is placed below the file's table, as At does. With no record, field
+// may start with the name of a record of keyed records ("web.url").
+func (r *ValueRanges) place(name string, record int, field string) Range {
+	if r == nil {
+		return Range{}
+	}
+	rs := r.records[name]
+	i, key := -1, ""
+	switch {
+	case rs == nil:
+	case record > 0 && record <= len(rs.items) && len(rs.names) == 0:
+		i, key = record-1, field
+	case record == 0 && field != "" && len(rs.names) > 0:
+		if j, rest, ok := rs.find(field); ok {
+			i, key = j, rest
+		}
+	}
+	if i >= 0 {
+		if key != "" {
+			if j := strings.IndexAny(key, ".["); j >= 0 {
+				key = key[:j]
+			}
+			for _, k := range rs.keys[rs.from[i]:rs.from[i+1]] {
+				if k.name == key {
+					return r.rangeOf(k.at)
+				}
+			}
+		}
+		return r.rangeOf(rs.items[i])
+	}
+	if s, ok := r.names[name]; ok {
+		return r.rangeOf(s)
+	}
+	return Range{}
+}
+
+// Paths returns every placed path, sorted: each name, and each record and field of the records values.
+func (r *ValueRanges) Paths() []string {
+	if r == nil {
+		return nil
+	}
+	var out []string
+	for name := range r.names {
+		out = append(out, name)
+	}
+	for name, rs := range r.records {
+		for i := range rs.items {
+			rec := fmt.Sprintf("%s[%d]", name, i+1)
+			if len(rs.names) > 0 {
+				rec = name + "." + rs.names[i]
+			}
+			out = append(out, rec)
+			for _, k := range rs.keys[rs.from[i]:rs.from[i+1]] {
+				out = append(out, rec+"."+k.name)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // ReadValues reads the values file name (its bytes are data) for the variables of scope, and checks them against
@@ -44,7 +260,8 @@ func (r ValueRanges) At(path string) Range {
 // "<stdin>" in diagnostics), whose format is always taken from its first byte. Records are a JSON array of objects
 // or a TOML array of tables.
 //
-// Every problem is reported at once, each at the line and column of the key (or record, or field) it is about:
+// Every problem is reported at once, up to MaxValuesDiagnostics (the rest counted in one more diagnostic), each at the
+// line and column of the key (or record, or field) it is about:
 // a name that is not declared (with a suggestion), a name of the other scope, a value that Var.CheckIn refuses
 // (records name the record, from 1, and the field), a duplicate JSON key, a JSON number too large for a float64.
 // A file over MaxSourceBytes, a TOML file past MaxNesting or MaxKeyParts (see checkTOMLLimits), a JSON value nested
@@ -55,16 +272,16 @@ func (r ValueRanges) At(path string) Range {
 // The values returned are canonical (as Var.Check returns them), for the names whose values passed; nil when the file
 // could not be decoded at all. The ranges place every name of the file, and the records and fields of records
 // variables.
-func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, ValueRanges, Diagnostics) {
+func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *ValueRanges, Diagnostics) {
 	records := func(n string) bool {
 		v := p.Vars[n]
 		return v != nil && v.Type == TypeRecords
 	}
-	dv := decodeValues(name, data, records)
+	lim := &diagLimit{max: MaxValuesDiagnostics}
+	dv := decodeValues(name, data, records, lim)
 	if dv.m == nil {
-		return nil, nil, dv.diags
+		return nil, nil, lim.result("a values file")
 	}
-	diags := dv.diags
 	var others []string // candidates for "did you mean": the variables of scope
 	for _, n := range sortedKeys(p.Vars) {
 		if v := p.Vars[n]; v.Scope == scope {
@@ -73,7 +290,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 	}
 	var suggest *Suggester
 	vals := make(Values, len(dv.m))
-	for _, n := range sortedKeys(dv.m) {
+	for _, n := range dv.names() {
 		if dv.bad[n] {
 			continue
 		}
@@ -84,6 +301,10 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 		v, declared := p.Vars[n]
 		switch {
 		case !declared:
+			if !lim.listed() {
+				lim.skipped(at)
+				continue
+			}
 			if suggest == nil {
 				suggest = NewSuggester(others)
 			}
@@ -91,15 +312,29 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 			if hint == "" {
 				hint = declaredHint(scope, others)
 			}
-			diags.Errorf(at, "unknown %s variable %q%s", scope, n, hint)
+			lim.diags.Errorf(at, "unknown %s variable %q%s", scope, n, hint)
 			continue
 		case v.scopeSet() && v.Scope != scope:
-			diags.Errorf(at, "%q is a %s variable, not a %s variable", n, v.Scope, scope)
+			lim.errorf(at, "%q is a %s variable, not a %s variable", n, v.Scope, scope)
 			continue
 		}
-		val, errs := v.CheckAll(dv.m[n], dv.format)
+		// Only the problems that will be listed are put into words; the rest are counted.
+		report := func(record int, field string) bool {
+			if lim.listed() {
+				return true
+			}
+			if lim.more == 1 {
+				rng := dv.ranges.place(n, record, field)
+				if !rng.Known() {
+					rng = at
+				}
+				lim.next = rng
+			}
+			return false
+		}
+		val, errs, ok := v.check(dv.m[n], dv.format, report, ownRecords)
 		for _, e := range errs {
-			rng := dv.ranges.At(e.Path(n))
+			rng := dv.ranges.place(n, e.Record, e.Field)
 			if !rng.Known() {
 				rng = at
 			}
@@ -107,13 +342,13 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, Val
 			if dv.format == FormatTOML {
 				hint = p.subTableHint(e, n, "")
 			}
-			diags.Errorf(rng, "%s%s", e.Summary, hint)
+			lim.diags.Errorf(rng, "%s%s", e.Summary, hint)
 		}
-		if len(errs) == 0 {
+		if ok {
 			vals[n] = val
 		}
 	}
-	return vals, dv.ranges, diags.Sort()
+	return vals, dv.ranges, lim.result("a values file")
 }
 
 // maxListedVars is how many declared variables an unknown name's message lists at most.
@@ -144,11 +379,12 @@ func declaredHint(scope Scope, names []string) string {
 // values are nil when it is not. JSON numbers are json.Number values. The values are not checked against any
 // declarations: ReadValues does that, and says where each value is written.
 func ParseValues(name string, data []byte) (Values, Diagnostics) {
-	dv := decodeValues(name, data, nil)
-	if dv.m == nil || len(dv.diags) > 0 {
-		return nil, dv.diags.Sort()
+	lim := &diagLimit{max: MaxValuesDiagnostics}
+	dv := decodeValues(name, data, nil, lim)
+	if dv.m == nil || len(lim.diags) > 0 {
+		return nil, lim.result("a values file")
 	}
-	return Values(dv.m), dv.diags
+	return Values(dv.m), nil
 }
 
 // decodedValues is a values file, decoded but not checked.
@@ -157,25 +393,40 @@ type decodedValues struct {
 	format ValueFormat
 	// m is nil when the file could not be decoded.
 	m      map[string]any
-	ranges ValueRanges
+	ranges *ValueRanges
 	// bad holds the names whose values have a problem reported already.
-	bad   map[string]bool
-	diags Diagnostics
+	bad map[string]bool
 }
 
-// decodeValues decodes the values file name; records says which names' records and fields to place (nil: none).
-func decodeValues(name string, data []byte, records func(string) bool) decodedValues {
+// names returns the names of the file in the order written, so that the problems found in their values come in
+// the file's order too, and the first ones listed are the first of the file.
+func (dv decodedValues) names() []string {
+	names := sortedKeys(dv.m)
+	slices.SortStableFunc(names, func(a, b string) int {
+		sa, oka := dv.ranges.names[a]
+		sb, okb := dv.ranges.names[b]
+		if oka != okb {
+			return cmpBool(okb, oka) // placed first
+		}
+		return cmpInt(sa.start, sb.start)
+	})
+	return names
+}
+
+// decodeValues decodes the values file name, reporting its problems to diags; records says which names' records and
+// fields to place (nil: none).
+func decodeValues(name string, data []byte, records func(string) bool, diags *diagLimit) decodedValues {
 	dv := decodedValues{file: name}
 	if name == "-" {
 		dv.file = StdinName
 	}
 	if d := checkSourceSize(dv.file, len(data), "values file"); d != nil {
-		dv.diags = Diagnostics{*d}
+		diags.diags = append(diags.diags, *d)
 		return dv
 	}
 	text, bad, ok := Normalize(data)
 	if !ok {
-		dv.diags.Errorf(Range{Filename: dv.file, Start: bad, End: bad}, "invalid UTF-8: value files must be UTF-8 encoded")
+		diags.diags.Errorf(Range{Filename: dv.file, Start: bad, End: bad}, "invalid UTF-8: value files must be UTF-8 encoded")
 		return dv
 	}
 	f := NewFile(dv.file, text)
@@ -189,7 +440,7 @@ func decodeValues(name string, data []byte, records func(string) bool) decodedVa
 	}
 	if dv.format == FormatJSON {
 		var ok bool
-		dv.m, dv.ranges, dv.bad, dv.diags, ok = decodeJSONValues(f, records)
+		dv.m, dv.ranges, dv.bad, ok = decodeJSONValues(f, records, diags)
 		if !ok {
 			dv.m = nil
 		}
@@ -197,7 +448,7 @@ func decodeValues(name string, data []byte, records func(string) bool) decodedVa
 	}
 	m, ix, d := parseTOML(f) // checks the TOML limits first
 	if d != nil {
-		dv.diags = Diagnostics{*d}
+		diags.diags = append(diags.diags, *d)
 		return dv
 	}
 	if m == nil {
@@ -210,7 +461,7 @@ func decodeValues(name string, data []byte, records func(string) bool) decodedVa
 	if first < 0 {
 		first = len(text)
 	}
-	dv.ranges[RootValues] = Range{Filename: f.Name, Start: f.Pos(0), End: f.Pos(first)}
+	dv.ranges.names[RootValues] = span{0, first}
 	return dv
 }
 

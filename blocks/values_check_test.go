@@ -3,6 +3,7 @@ package blocks_test
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -176,5 +177,44 @@ func TestTypeNoun(t *testing.T) {
 		if got := tt.t.Article(); got != tt.article {
 			t.Errorf("%s.Article() = %q, want %q", tt.t, got, tt.article)
 		}
+	}
+}
+
+// TestCheckShared: CheckShared returns records already in canonical form as they are (a records value whose records
+// all are, as the slice given), copies the others, and never changes what it is given; CheckIn always copies.
+func TestCheckShared(t *testing.T) {
+	v := &blocks.Var{Name: "repos", Type: blocks.TypeRecords, Fields: []*blocks.Var{
+		{Name: "stars", Type: blocks.TypeInt},
+		{Name: "url", Type: blocks.TypeString},
+	}}
+	canonical := []map[string]any{{"stars": int64(1), "url": "a"}, {"stars": int64(2), "url": "b"}}
+	got, err := v.CheckShared(canonical, blocks.FormatGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if recs := got.([]map[string]any); &recs[0] != &canonical[0] {
+		t.Errorf("canonical records were copied")
+	}
+	if got, _ := v.CheckIn(canonical, blocks.FormatGo); reflect.ValueOf(got.([]map[string]any)[0]).UnsafePointer() == reflect.ValueOf(canonical[0]).UnsafePointer() {
+		t.Errorf("CheckIn shares a record")
+	}
+	// An int for an int64, and a missing field: those two records are copied, the first is kept.
+	mixed := []map[string]any{{"stars": int64(1), "url": "a"}, {"stars": 2, "url": "b"}, {"url": "c"}}
+	got, err = v.CheckShared(mixed, blocks.FormatGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs := got.([]map[string]any)
+	if want := []map[string]any{{"stars": int64(1), "url": "a"}, {"stars": int64(2), "url": "b"}, {"stars": int64(0), "url": "c"}}; !reflect.DeepEqual(recs, want) {
+		t.Errorf("CheckShared = %#v, want %#v", recs, want)
+	}
+	same := func(a, b map[string]any) bool {
+		return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+	}
+	if !same(recs[0], mixed[0]) || same(recs[1], mixed[1]) || same(recs[2], mixed[2]) {
+		t.Errorf("shared: %v %v %v, want true false false", same(recs[0], mixed[0]), same(recs[1], mixed[1]), same(recs[2], mixed[2]))
+	}
+	if mixed[1]["stars"] != 2 || len(mixed[2]) != 1 {
+		t.Errorf("CheckShared changed its input: %#v", mixed)
 	}
 }

@@ -20,7 +20,7 @@ func ExampleProject_ReadValues() {
 }`)
 	vals, ranges, diags := p.ReadValues("session.json", data, blocks.ScopeSession)
 	fmt.Print(diags.String())
-	fmt.Println(vals["agent_name"], ranges["agent_name"])
+	fmt.Println(vals["agent_name"], ranges.At("agent_name"))
 	// Output:
 	// session.json:3:3: variable "max_steps" is an int, so its value must be a whole number, not a JSON string
 	// session.json:4:3: unknown session variable "agent_nme" (did you mean "agent_name"?)

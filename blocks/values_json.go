@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -26,12 +27,15 @@ type jsonDecoder struct {
 	// records reports the names whose records (array items) and fields (their keys) are placed in ranges; nil for
 	// none.
 	records func(name string) bool
-	ranges  ValueRanges
-	diags   Diagnostics
+	ranges  *ValueRanges
+	diags   *diagLimit
 	// bad holds the names whose value has a problem reported already: it is not checked again.
 	bad map[string]bool
 	// name is the name whose value is being read.
 	name string
+	// keys holds the keys of the objects being read, each object's above its parent's, and where each is first
+	// written: a duplicate is found without a map per object (a million records would make a million maps).
+	keys []keyAt
 	// failed is set on a syntax error, which ends the decoding.
 	failed bool
 	// anyBytes is set when src may hold bytes that are not UTF-8 (a text from a Go caller; a file is checked before
@@ -39,35 +43,41 @@ type jsonDecoder struct {
 	anyBytes bool
 }
 
-// decodeJSONValues decodes f, which must hold one JSON object of variable values. ok is false when the file could
-// not be decoded at all; a problem with one value (a duplicate key, a number out of range) is reported, and the name
-// is put in bad.
-func decodeJSONValues(f *File, records func(string) bool) (m map[string]any, ranges ValueRanges, bad map[string]bool, diags Diagnostics, ok bool) {
-	d := &jsonDecoder{f: f, src: f.Text, cur: posCursor{f: f}, records: records, ranges: ValueRanges{}, bad: map[string]bool{}}
+// keyAt is a key of an object being read and the byte offset where it is first written.
+type keyAt struct {
+	key string
+	off int
+}
+
+// decodeJSONValues decodes f, which must hold one JSON object of variable values, into m, placing its parts in
+// ranges and reporting its problems to diags. ok is false when the file could not be decoded at all; a problem with
+// one value (a duplicate key, a number out of range) is reported, and the name is put in bad.
+func decodeJSONValues(f *File, records func(string) bool, diags *diagLimit) (m map[string]any, ranges *ValueRanges, bad map[string]bool, ok bool) {
+	d := &jsonDecoder{f: f, src: f.Text, cur: posCursor{f: f}, records: records, ranges: newValueRanges(f), diags: diags, bad: map[string]bool{}}
 	d.skipSpace()
 	switch c := d.peek(); {
 	case c < 0:
 		d.errorAt(0, "the file must hold one JSON object of variable values, but it is empty")
-		return nil, nil, nil, d.diags, false
+		return nil, nil, nil, false
 	case c != '{':
 		start := d.i
-		v := d.value(0, "", 0)
+		v := d.value(0, nil, 0)
 		if !d.failed {
 			d.errorAt(start, "the file must hold one JSON object of variable values, not %s", describeJSON(v))
 		}
-		return nil, nil, nil, d.diags, false
+		return nil, nil, nil, false
 	}
-	d.ranges[RootValues] = d.cur.rangeOf(d.i, d.i+1) // the object's opening brace
-	m = d.object(0, "", -1)
+	d.ranges.name(RootValues, d.i, d.i+1) // the object's opening brace
+	m = d.object(0, nil, -1)
 	if d.failed {
-		return nil, nil, nil, d.diags, false
+		return nil, nil, nil, false
 	}
 	d.skipSpace()
 	if d.peek() >= 0 {
 		d.syntaxError("unexpected data after the object of variable values")
-		return nil, nil, nil, d.diags, false
+		return nil, nil, nil, false
 	}
-	return m, d.ranges, d.bad, d.diags, true
+	return m, d.ranges.done(), d.bad, true
 }
 
 func (d *jsonDecoder) peek() int {
@@ -90,13 +100,14 @@ func (d *jsonDecoder) skipSpace() {
 
 // errorAt reports a problem at byte off.
 func (d *jsonDecoder) errorAt(off int, format string, args ...any) {
-	d.diags.Errorf(d.cur.rangeOf(off, off), format, args...)
+	d.diags.errorf(d.cur.rangeOf(off, off), format, args...)
 }
 
 // syntaxError reports a syntax error at the current byte and ends the decoding.
 func (d *jsonDecoder) syntaxError(format string, args ...any) {
 	if !d.failed {
-		d.errorAt(d.i, "invalid JSON: "+format, args...)
+		// Listed whatever came before it: the decoding ends here.
+		d.diags.fatalf(d.cur.rangeOf(d.i, d.i), "invalid JSON: "+format, args...)
 	}
 	d.failed = true
 }
@@ -145,14 +156,15 @@ func quoteChar(s string) string {
 	return fmt.Sprintf("U+%04X%s", r, name)
 }
 
-// value reads one value. depth is how many arrays and objects enclose it; path names it in ranges and place says
-// how many more levels of it to place there: 2 for a records value (its items, then their keys), 0 for none.
-func (d *jsonDecoder) value(depth int, path string, place int) any {
+// value reads one value. depth is how many arrays and objects enclose it; place says how many more levels of it to
+// place in rs: 2 for a records value (its items, or the records of keyed records by name, then their keys), 1 for
+// an item (its keys), 0 for none.
+func (d *jsonDecoder) value(depth int, rs *recordSpans, place int) any {
 	switch c := d.peek(); {
 	case c == '{':
-		return d.object(depth, path, place)
+		return d.object(depth, rs, place)
 	case c == '[':
-		return d.array(depth, path, place)
+		return d.array(depth, rs, place)
 	case c == '"':
 		s, _ := d.string()
 		return s
@@ -175,22 +187,25 @@ func (d *jsonDecoder) enter(depth int) bool {
 		return true
 	}
 	if !d.failed {
-		d.errorAt(d.i, "JSON value nested more than %d levels deep: arrays and objects may nest at most %d levels; flatten the value", MaxNesting, MaxNesting)
+		d.diags.fatalf(d.cur.rangeOf(d.i, d.i), "JSON value nested more than %d levels deep: arrays and objects may nest at most %d levels; flatten the value", MaxNesting, MaxNesting)
 	}
 	d.failed = true
 	return false
 }
 
 // object reads an object. At the top (place < 0), each key is a variable's name: its range is placed, and its value
-// read as that variable's.
-func (d *jsonDecoder) object(depth int, path string, place int) map[string]any {
+// read as that variable's. A records value given as an object (place 2: keyed records) has each key placed in rs as
+// a record's name, and an item of a records value (place 1) its keys.
+func (d *jsonDecoder) object(depth int, rs *recordSpans, place int) map[string]any {
 	if !d.enter(depth) {
 		return nil
 	}
 	top := place < 0
 	d.i++ // {
 	m := map[string]any{}
-	first := map[string]Pos{} // where each key is first written
+	base := len(d.keys)
+	defer func() { d.keys = d.keys[:base] }()
+	var first map[string]int // where each key is first written, once the object has many keys
 	d.skipSpace()
 	if d.peek() == '}' {
 		d.i++
@@ -207,33 +222,33 @@ func (d *jsonDecoder) object(depth int, path string, place int) map[string]any {
 		if !ok {
 			return nil
 		}
-		keyRange := d.cur.rangeOf(start, d.i)
 		if top {
 			d.name = key
 		}
-		at, dup := first[key]
+		at, dup := d.firstAt(base, &first, key, start)
 		if dup {
-			d.diags.Errorf(keyRange, "duplicate key %q (first at %d:%d): a JSON object may hold each key once", key, at.Line, at.Column)
+			if d.diags.listed() {
+				p := d.f.Pos(at)
+				d.diags.diags.Errorf(d.cur.rangeOf(start, d.i), "duplicate key %q (first at %d:%d): a JSON object may hold each key once", key, p.Line, p.Column)
+			} else {
+				d.diags.skipped(d.cur.rangeOf(start, d.i))
+			}
 			d.bad[d.name] = true
-		} else {
-			first[key] = keyRange.Start
 		}
-		childPath, childPlace := "", 0
+		childRecords, childPlace := (*recordSpans)(nil), 0
 		switch {
 		case top:
-			if !dup {
-				d.ranges[key] = keyRange
+			d.ranges.name(key, start, d.i)
+			if !dup && d.records != nil && d.records(key) {
+				childRecords, childPlace = d.ranges.recordsOf(key), 2
 			}
-			childPath = key
-			if d.records != nil && d.records(key) {
-				childPlace = 2
-			}
-		case place > 0:
-			// A key of a record, or the name of a record of keyed records, whose own keys are placed too.
-			childPath, childPlace = path+"."+key, place-1
-			if _, seen := d.ranges[childPath]; !seen {
-				d.ranges[childPath] = keyRange
-			}
+		case place == 2 && !dup:
+			// The name of a record of keyed records, given as an object: the record is placed at its name, and
+			// its own keys are placed too.
+			rs.named(key, start, d.i)
+			childRecords, childPlace = rs, 1
+		case place == 1 && !dup:
+			rs.key(key, start, d.i)
 		}
 		d.skipSpace()
 		if d.peek() != ':' {
@@ -242,7 +257,7 @@ func (d *jsonDecoder) object(depth int, path string, place int) map[string]any {
 		}
 		d.i++
 		d.skipSpace()
-		v := d.value(depth+1, childPath, childPlace)
+		v := d.value(depth+1, childRecords, childPlace)
 		if !dup {
 			m[key] = v
 		}
@@ -261,8 +276,33 @@ func (d *jsonDecoder) object(depth int, path string, place int) map[string]any {
 	return nil
 }
 
-// array reads an array; when place > 0, where each item is written is placed as path[N], N from 1.
-func (d *jsonDecoder) array(depth int, path string, place int) []any {
+// firstAt returns where key was first written in the object whose keys start at d.keys[base], and whether it was
+// written before; if not, it is recorded as written at off. A small object is searched, a large one given a map.
+func (d *jsonDecoder) firstAt(base int, first *map[string]int, key string, off int) (int, bool) {
+	if *first == nil && len(d.keys)-base >= 16 {
+		*first = make(map[string]int, 32)
+		for _, k := range d.keys[base:] {
+			(*first)[k.key] = k.off
+		}
+	}
+	if *first != nil {
+		if at, ok := (*first)[key]; ok {
+			return at, true
+		}
+		(*first)[key] = off
+	} else {
+		for _, k := range d.keys[base:] {
+			if k.key == key {
+				return k.off, true
+			}
+		}
+	}
+	d.keys = append(d.keys, keyAt{key, off})
+	return off, false
+}
+
+// array reads an array; when place is 2 (a records value), where each item is written is placed in rs.
+func (d *jsonDecoder) array(depth int, rs *recordSpans, place int) []any {
 	if !d.enter(depth) {
 		return nil
 	}
@@ -275,18 +315,18 @@ func (d *jsonDecoder) array(depth int, path string, place int) []any {
 	}
 	for !d.failed {
 		d.skipSpace()
-		var from Pos
-		itemPath := ""
-		if place > 0 {
-			itemPath = fmt.Sprintf("%s[%d]", path, len(a)+1)
-			from = d.cur.at(d.i)
+		start := d.i
+		itemPlace := 0
+		if place == 2 {
+			rs.item(start, start) // its end is set below, once read; its keys are placed as it is read
+			itemPlace = 1
 		}
-		v := d.value(depth+1, itemPath, max(place-1, 0))
+		v := d.value(depth+1, rs, itemPlace)
 		if d.failed {
 			return nil
 		}
-		if place > 0 {
-			d.ranges[itemPath] = Range{Filename: d.f.Name, Start: from, End: d.cur.at(d.i)}
+		if place == 2 {
+			rs.items[len(a)].end = d.i
 		}
 		a = append(a, v)
 		d.skipSpace()
@@ -429,15 +469,19 @@ func (d *jsonDecoder) literal(word string, v any) any {
 // "json"), by the rules a values file is read by: a key an object holds twice, a number no float64 holds, nesting
 // deeper than MaxNesting and anything after the value are refused, each problem placed in s. encoding/json would
 // keep the last of two keys, so that a text written to look like one URL could print another.
-func decodeJSONText(s string) (any, []jsonTextProblem) {
+//
+// listed, when not nil, is asked about each problem before it is put into words, as Var.check's report is: the
+// problems it refuses are only counted. refused is how many problems the text has, listed or not; the value is nil
+// when there is one.
+func decodeJSONText(s string, listed func() bool) (v any, problems []jsonTextProblem, refused int) {
 	f := NewFile("text", s) // named, so that each problem's range is kept
-	d := &jsonDecoder{f: f, src: s, cur: posCursor{f: f}, bad: map[string]bool{}, anyBytes: true}
+	lim := &diagLimit{max: math.MaxInt, ask: listed}
+	d := &jsonDecoder{f: f, src: s, cur: posCursor{f: f}, diags: lim, bad: map[string]bool{}, anyBytes: true}
 	d.skipSpace()
-	var v any
 	if d.peek() < 0 {
 		d.syntaxError("the text is empty")
 	} else {
-		v = d.value(0, "", 0)
+		v = d.value(0, nil, 0)
 	}
 	if !d.failed {
 		d.skipSpace()
@@ -445,11 +489,12 @@ func decodeJSONText(s string) (any, []jsonTextProblem) {
 			d.syntaxError("unexpected data after the JSON value")
 		}
 	}
-	if len(d.diags) == 0 {
-		return v, nil
+	refused = len(lim.diags) + lim.more
+	if refused == 0 {
+		return v, nil, 0
 	}
-	problems := make([]jsonTextProblem, len(d.diags))
-	for i, dg := range d.diags {
+	problems = make([]jsonTextProblem, len(lim.diags))
+	for i, dg := range lim.diags {
 		p := jsonTextProblem{msg: dg.Summary}
 		if dg.Subject != nil {
 			p.at = dg.Subject.Start
@@ -457,7 +502,7 @@ func decodeJSONText(s string) (any, []jsonTextProblem) {
 		p.msg, p.syntax = strings.CutPrefix(p.msg, "invalid JSON: ")
 		problems[i] = p
 	}
-	return nil, problems
+	return nil, problems, refused
 }
 
 // jsonTextProblem is one problem of a JSON text: what, and where in the text.

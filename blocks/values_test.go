@@ -387,19 +387,41 @@ repos[2].url v.toml:8:1-8:4
 tags v.toml:1:1-1:5
 `,
 		},
+		{
+			// A records value given as a table (keyed records): each record at its name, and its keys.
+			name: "json keyed",
+			file: "v.json",
+			in:   "{\"repos\": {\"b\": {\"url\": \"x\"},\n  \"a.b\": {\"stars\": 2, \"url\": \"y\", \"url\": \"z\"}}}",
+			want: ` v.json:1:1-1:2
+repos v.json:1:2-1:9
+repos.a.b v.json:2:3-2:8
+repos.a.b.stars v.json:2:11-2:18
+repos.a.b.url v.json:2:23-2:28
+repos.b v.json:1:12-1:15
+repos.b.url v.json:1:18-1:23
+`,
+		},
+		{
+			name: "toml keyed",
+			file: "v.toml",
+			in:   "[repos.b]\nurl = \"x\"\n\n[repos.a]\nstars = 2\nurl = \"y\"\n",
+			want: ` v.toml:1:1-1:10
+repos v.toml:1:1-1:10
+repos.a v.toml:4:1-4:10
+repos.a.stars v.toml:5:1-5:6
+repos.a.url v.toml:6:1-6:4
+repos.b v.toml:1:1-1:10
+repos.b.url v.toml:2:1-2:4
+`,
+		},
 	}
 	p := valuesProject()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, ranges, _ := p.ReadValues(tt.file, []byte(tt.in), blocks.ScopeSession)
 			var b strings.Builder
-			keys := make([]string, 0, len(ranges))
-			for k := range ranges {
-				keys = append(keys, k)
-			}
-			sort.Strings(keys)
-			for _, k := range keys {
-				r := ranges[k]
+			for _, k := range ranges.Paths() {
+				r := ranges.At(k)
 				fmt.Fprintf(&b, "%s %s-%d:%d\n", k, r, r.End.Line, r.End.Column)
 			}
 			if got := b.String(); got != tt.want {
@@ -410,36 +432,50 @@ tags v.toml:1:1-1:5
 }
 
 func TestValueRangesAt(t *testing.T) {
-	r := blocks.ValueRanges{
-		"repos":        {Filename: "v", Start: blocks.Pos{Line: 1, Column: 1}},
-		"repos[2]":     {Filename: "v", Start: blocks.Pos{Line: 2, Column: 1}},
-		"repos[2].url": {Filename: "v", Start: blocks.Pos{Line: 3, Column: 1}},
-	}
+	// repos on line 1, its record 2 on line 3 and that record's url on line 4.
+	in := "{\"repos\": [{\"url\": \"a\"},\n\n {\"stars\": 2,\n  \"url\": \"b\"}],\n \"a.b[1]\": 1}"
+	_, r, _ := valuesProject().ReadValues("v", []byte(in), blocks.ScopeSession)
 	tests := []struct{ path, want string }{
-		{"repos[2].url", "v:3:1"},
-		{"repos[2].stars", "v:2:1"},
-		{"repos[3].url", "v:1:1"},
-		{"repos[3]", "v:1:1"},
-		{"repos", "v:1:1"},
-		{"other", "?:?:?"},
-		{"other[1].url", "?:?:?"},
-		{"", "?:?:?"},
+		{"repos[2].url", "v:4:3"},
+		{"repos[2].stars", "v:3:3"},
+		{"repos[2].owner.login", "v:3:2"},
+		{"repos[2].other", "v:3:2"},
+		{"repos[2]", "v:3:2"},
+		{"repos[3].url", "v:1:2"},
+		{"repos[3]", "v:1:2"},
+		{"repos[0]", "v:1:2"},
+		{"repos[x]", "v:1:2"},
+		{"repos", "v:1:2"},
+		{"a.b[1]", "v:5:2"}, // a name that looks like a path
+		// A name the file lacks is placed at the file's table (RootValues): the JSON object's opening brace.
+		{"other", "v:1:1"},
+		{"other[1].url", "v:1:1"},
+		{"", "v:1:1"},
 	}
 	for _, tt := range tests {
 		if got := r.At(tt.path).String(); got != tt.want {
 			t.Errorf("At(%q) = %s, want %s", tt.path, got, tt.want)
 		}
 	}
-	// With the file's table placed, a name the file lacks is placed there.
-	r[blocks.RootValues] = blocks.Range{Filename: "v", Start: blocks.Pos{Line: 1, Column: 1}}
-	r["repos"] = blocks.Range{Filename: "v", Start: blocks.Pos{Line: 4, Column: 1}}
-	tests = []struct{ path, want string }{
-		{"repos[3].url", "v:4:1"},
-		{"other", "v:1:1"},
-		{"other[1].url", "v:1:1"},
-		{"", "v:1:1"},
+	var none *blocks.ValueRanges
+	if got := none.At("repos"); got.Known() || none.Has("repos") || none.Paths() != nil {
+		t.Errorf("a nil ValueRanges places %v", got)
 	}
-	for _, tt := range tests {
+	if !r.Has("repos") || r.Has("repos[1]") || r.Has("other") {
+		t.Errorf("Has: repos %v, repos[1] %v, other %v", r.Has("repos"), r.Has("repos[1]"), r.Has("other"))
+	}
+	// Keyed records, by name: the longest name that the path starts with, so that a name may hold a dot.
+	in = "{\"repos\": {\"a\": {\"url\": \"x\"},\n \"a.b\": {\"url\": \"y\"}}}"
+	_, r, _ = valuesProject().ReadValues("v", []byte(in), blocks.ScopeSession)
+	for _, tt := range []struct{ path, want string }{
+		{"repos.a.url", "v:1:18"},
+		{"repos.a.b.url", "v:2:10"},
+		{"repos.a.b.stars", "v:2:2"},
+		{"repos.a.b", "v:2:2"},
+		{"repos.a.c", "v:1:12"},
+		{"repos.c.url", "v:1:2"},
+		{"repos[1]", "v:1:2"},
+	} {
 		if got := r.At(tt.path).String(); got != tt.want {
 			t.Errorf("At(%q) = %s, want %s", tt.path, got, tt.want)
 		}
@@ -603,5 +639,87 @@ func TestReadValuesUnknownLists(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestReadValuesDiagnosticsCapped: a file with more problems than MaxValuesDiagnostics lists the first ones, in the
+// order of the file, and one more diagnostic at the first problem left out counts the rest, whatever the problems
+// are (records, names, duplicate keys) and whatever the format.
+func TestReadValuesDiagnosticsCapped(t *testing.T) {
+	records := func(json bool, n int, rec string) string {
+		var b strings.Builder
+		if json {
+			b.WriteString(`{"repos": [`)
+		} else {
+			b.WriteString("repos = [")
+		}
+		for i := range n {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString(rec)
+		}
+		b.WriteString("]")
+		if json {
+			b.WriteString("}")
+		}
+		return b.String()
+	}
+	var names, dups strings.Builder
+	names.WriteString("{")
+	dups.WriteString(`{"tags": ["a"]`)
+	for i := range 250 {
+		if i > 0 {
+			names.WriteString(",\n")
+		}
+		fmt.Fprintf(&names, `"unknown_%03d": 1`, i)
+		dups.WriteString(",\n" + `"tags": ["b"]`)
+	}
+	names.WriteString("}")
+	dups.WriteString("}")
+	tests := []struct {
+		name, file, in string
+		first, last    string // the first diagnostic listed, and the last (the count)
+	}{
+		{"json records", "v.json", records(true, 1000, `{"url": "u", "x": 1}`),
+			`v.json:1:25: variable "repos", record 1 has undeclared field "x" (declared: archived, description, stars, url)`,
+			`v.json:1:2225: 900 more problems are not listed: promptc lists the first 100 problems of a values file; fix these and run it again`},
+		{"toml records", "v.toml", records(false, 1000, `{url = "u", x = 1}`),
+			`v.toml:1:22: variable "repos", record 1 has undeclared field "x" (declared: archived, description, stars, url)`,
+			`v.toml:1:2022: 900 more problems are not listed: promptc lists the first 100 problems of a values file; fix these and run it again`},
+		{"records lacking a field", "v.json", records(true, 1000, `{}`),
+			`v.json:1:12: variable "repos", record 1 lacks required field "url"`,
+			`v.json:1:412: 900 more problems are not listed: promptc lists the first 100 problems of a values file; fix these and run it again`},
+		{"unknown names", "v.json", names.String(),
+			`v.json:1:2: unknown session variable "unknown_000" (session variables: "agent_name", "is_lead", "max_steps", "repos", "tags")`,
+			`v.json:101:1: 150 more problems are not listed: promptc lists the first 100 problems of a values file; fix these and run it again`},
+		{"duplicate keys", "v.json", dups.String(),
+			`v.json:2:1: duplicate key "tags" (first at 1:2): a JSON object may hold each key once`,
+			`v.json:102:1: 150 more problems are not listed: promptc lists the first 100 problems of a values file; fix these and run it again`},
+	}
+	p := valuesProject()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, _, diags := p.ReadValues(tt.file, []byte(tt.in), blocks.ScopeSession)
+			if len(diags) != blocks.MaxValuesDiagnostics+1 {
+				t.Fatalf("%d diagnostics, want %d:\n%.600s", len(diags), blocks.MaxValuesDiagnostics+1, diags)
+			}
+			if got := diags[0].String(); got != tt.first {
+				t.Errorf("first:\n%s\nwant\n%s", got, tt.first)
+			}
+			if got := diags[len(diags)-1].String(); got != tt.last {
+				t.Errorf("last:\n%s\nwant\n%s", got, tt.last)
+			}
+			for i := 1; i < len(diags); i++ {
+				if diags[i].Range().Compare(diags[i-1].Range()) < 0 {
+					t.Fatalf("diagnostic %d is before the one listed before it:\n%s\n%s", i, diags[i-1], diags[i])
+				}
+			}
+		})
+	}
+	// At the limit, no count.
+	_, _, diags := p.ReadValues("v.json", []byte(records(true, blocks.MaxValuesDiagnostics, `{"url": "u", "x": 1}`)), blocks.ScopeSession)
+	if len(diags) != blocks.MaxValuesDiagnostics || strings.Contains(diags.String(), "not listed") {
+		t.Errorf("%d problems: %d diagnostics, the last %s", blocks.MaxValuesDiagnostics, len(diags), diags[len(diags)-1])
 	}
 }

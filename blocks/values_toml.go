@@ -1,7 +1,7 @@
 package blocks
 
 import (
-	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -9,40 +9,39 @@ import (
 // using the loader's scanner. A name is placed at its key (`name = …`), or at its table header ([name], the first
 // [[name]]), or at the first dotted key or header that defines it (`name.x = …`, [name.x]). A record is its inline
 // table in `name = [{…}, {…}]`, or its [[name]] header; a field is its key in that inline table or under that header.
-func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(string) bool) ValueRanges {
-	ranges := make(ValueRanges, len(m))
+func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(string) bool) *ValueRanges {
+	ranges := newValueRanges(f)
+	place := func(name string, r Range) { ranges.name(name, r.Start.Byte, r.End.Byte) }
 	var dotted map[string]Range // first place that defines each name through a dotted key or header; built on demand
+	var keyed []string          // the records values given as tables: keyed records
 	for name, val := range m {
-		if table, ok := val.(map[string]any); ok && records != nil && records(name) {
-			keyedRanges(ix, ranges, name, table) // a records value given as a table: keyed records
+		if _, ok := val.(map[string]any); ok && records != nil && records(name) {
+			keyed = append(keyed, name)
 		}
 		if e, ok := ix.entry("", 0, name); ok {
-			ranges[name] = e.Key
+			place(name, e.Key)
 			if records != nil && records(name) {
-				cur := &posCursor{f: f}
-				for i, it := range e.Items {
-					rec := fmt.Sprintf("%s[%d]", name, i+1)
-					ranges[rec] = it
-					inlineTableKeys(cur, it, func(key string, rng Range) {
-						if _, seen := ranges[rec+"."+key]; !seen {
-							ranges[rec+"."+key] = rng
-						}
-					})
+				rs := ranges.recordsOf(name)
+				for _, it := range e.Items {
+					rs.item(it.Start.Byte, it.End.Byte)
+					inlineTableKeys(f, it, func(key string, start, end int) { rs.key(key, start, end) })
 				}
 			}
 			continue
 		}
 		if h, ok := ix.headerRange(name, 0); ok {
-			ranges[name] = h
+			place(name, h)
 			if tables, ok := val.([]map[string]any); ok && records != nil && records(name) {
+				rs := ranges.recordsOf(name)
 				for i := 0; i < ix.count(name) && i < len(tables); i++ {
-					rec := fmt.Sprintf("%s[%d]", name, i+1)
-					if h, ok := ix.headerRange(name, i); ok {
-						ranges[rec] = h
+					hi, ok := ix.headerRange(name, i)
+					if !ok {
+						hi = h
 					}
-					for key := range tables[i] {
+					rs.item(hi.Start.Byte, hi.End.Byte)
+					for _, key := range sortedKeys(tables[i]) {
 						if e, ok := ix.entry(name, i, key); ok {
-							ranges[rec+"."+key] = e.Key
+							rs.key(key, e.Key.Start.Byte, e.Key.End.Byte)
 						}
 					}
 				}
@@ -53,10 +52,14 @@ func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(stri
 			dotted = firstDotted(ix)
 		}
 		if r, ok := dotted[name]; ok {
-			ranges[name] = r
+			place(name, r)
 		}
 	}
-	return ranges
+	slices.Sort(keyed)
+	for _, name := range keyed {
+		keyedRanges(ix, ranges, name, m[name].(map[string]any))
+	}
+	return ranges.done()
 }
 
 // firstDotted returns, for each name that a dotted key of the root table (`name.x = …`) or a table header
@@ -82,10 +85,9 @@ func firstDotted(ix *tomlIndex) map[string]Range {
 	return out
 }
 
-// inlineTableKeys calls found with where each key of the inline table written at r is, by its first part (the field
-// a dotted key defines), in the order written. It reads only within r.
-func inlineTableKeys(cur *posCursor, r Range, found func(key string, rng Range)) {
-	f := cur.f
+// inlineTableKeys calls found with where each key of the inline table written at r is (bytes [start, end)), by its
+// first part (the field a dotted key defines), in the order written. It reads only within r.
+func inlineTableKeys(f *File, r Range, found func(key string, start, end int)) {
 	s := &tomlScanner{src: f.Text[:min(r.End.Byte, len(f.Text))], i: r.Start.Byte}
 	if !s.eat('{') {
 		return
@@ -105,7 +107,7 @@ func inlineTableKeys(cur *posCursor, r Range, found func(key string, rng Range))
 			return
 		}
 		name, _, _ := strings.Cut(key, ".")
-		found(name, cur.rangeOf(start, end))
+		found(name, start, end)
 		s.skipBlank()
 		if !s.eat('=') {
 			return
@@ -122,19 +124,24 @@ func inlineTableKeys(cur *posCursor, r Range, found func(key string, rng Range))
 
 // keyedRanges places the records of keyed records name, given as a table of tables ([name.RECORD] headers, or
 // RECORD.field = … under [name]), and their fields: "name.RECORD" and "name.RECORD.field", as ValueError.Path names
-// them.
-func keyedRanges(ix *tomlIndex, ranges ValueRanges, name string, table map[string]any) {
-	for rec, val := range table {
+// them. A record written where neither is found (in an inline table) is placed at the name.
+func keyedRanges(ix *tomlIndex, ranges *ValueRanges, name string, table map[string]any) {
+	rs := ranges.recordsOf(name)
+	for _, rec := range sortedKeys(table) {
 		path := name + "." + rec
 		if h, ok := ix.headerRange(path, 0); ok {
-			ranges[path] = h
+			rs.named(rec, h.Start.Byte, h.End.Byte)
 		} else if e, ok := ix.entry(name, 0, rec); ok {
-			ranges[path] = e.Key
+			rs.named(rec, e.Key.Start.Byte, e.Key.End.Byte)
+		} else if at, ok := ranges.names[name]; ok {
+			rs.named(rec, at.start, at.end)
+		} else {
+			continue
 		}
-		fields, _ := val.(map[string]any)
-		for key := range fields {
+		fields, _ := table[rec].(map[string]any)
+		for _, key := range sortedKeys(fields) {
 			if e, ok := ix.entry(path, 0, key); ok {
-				ranges[path+"."+key] = e.Key
+				rs.key(key, e.Key.Start.Byte, e.Key.End.Byte)
 			}
 		}
 	}

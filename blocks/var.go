@@ -156,10 +156,28 @@ func (e *ValueError) Path(name string) string {
 func (v *Var) Check(raw any) (any, *ValueError) { return v.CheckIn(raw, FormatTOML) }
 
 // CheckIn is Check for a value decoded from format f: its messages name types in f's words. When the value has
-// several problems (records may), the ValueError is the first of them, as CheckAll reports them.
+// several problems (records may), the ValueError is the first of them, as CheckAll reports them; the others are not
+// put into words.
 func (v *Var) CheckIn(raw any, f ValueFormat) (any, *ValueError) {
-	val, errs := v.CheckAll(raw, f)
-	if len(errs) > 0 {
+	return v.checkFirst(raw, f, copyRecords)
+}
+
+// CheckShared is CheckIn for a caller that only reads the value it returns and copies what it keeps, as
+// templates.Prepare does: a record already in canonical form is returned as it is, not copied, and a records value
+// whose records all are, as the slice given. So the result may share maps and slices with raw: a value checked
+// once already (by ReadValues, or a fixture's loader) is checked again without a copy of each record.
+func (v *Var) CheckShared(raw any, f ValueFormat) (any, *ValueError) {
+	return v.checkFirst(raw, f, shareRecords)
+}
+
+// checkFirst is CheckIn, with records handled as mode says.
+func (v *Var) checkFirst(raw any, f ValueFormat, mode recordMode) (any, *ValueError) {
+	first := true
+	val, errs, ok := v.check(raw, f, func(int, string) bool { was := first; first = false; return was }, mode)
+	switch {
+	case !ok && len(errs) == 0: // not reached: the first problem is always put into words
+		return nil, &ValueError{Summary: fmt.Sprintf("variable %s has a value that is not valid", quoteName(v.Name))}
+	case !ok:
 		return nil, errs[0]
 	}
 	return val, nil
@@ -169,29 +187,54 @@ func (v *Var) CheckIn(raw any, f ValueFormat) (any, *ValueError) {
 // mistyped or missing field of each record, in record order and, within a record, undeclared fields by name first,
 // then the declared fields by name. The value is returned only when there is no problem.
 func (v *Var) CheckAll(raw any, f ValueFormat) (any, []*ValueError) {
+	val, errs, _ := v.check(raw, f, nil, copyRecords)
+	return val, errs
+}
+
+// recordMode says what the check of a record or records value makes of the records it is given.
+type recordMode uint8
+
+const (
+	// copyRecords makes a new map of each record: the caller keeps the result, and may change what it gave.
+	copyRecords recordMode = iota
+	// ownRecords makes each record the checked one, changed in place: the maps were made by promptc's own decoder
+	// for this check alone, and a million records are not held twice.
+	ownRecords
+	// shareRecords returns a record already in canonical form as it is, and copies the others.
+	shareRecords
+)
+
+// check is CheckAll, with two more arguments for a reader of many values. report, when not nil, is asked about each
+// problem of a record or records value, by record (from 1; 0 for none) and field, before it is put into words: a
+// problem it refuses is only counted, so that a million bad records cost no million messages (ReadValues lists the
+// first MaxValuesDiagnostics). ok says whether the value passed. mode says what to make of the records given.
+func (v *Var) check(raw any, f ValueFormat, report func(record int, field string) bool, mode recordMode) (val any, errs []*ValueError, ok bool) {
 	if v.broken {
-		return raw, nil
+		return raw, nil, true
 	}
 	orig := raw
 	if f == FormatGo {
 		raw = goValue(raw)
 	}
 	if v.Type.HasFields() {
-		val, errs := v.checkNested(raw, f)
+		val, errs, ok := v.checkNested(raw, f, report, mode)
 		if len(errs) == 1 && errs[0].Record == 0 && errs[0].Field == "" && f == FormatGo {
 			// The value as a whole is refused: name the type the caller passed, not the one it was converted to.
 			errs[0].Summary = strings.Replace(errs[0].Summary, describeGo(raw), describeGo(orig), 1)
 		}
-		return val, errs
+		return val, errs, ok
 	}
 	val, msg := checkScalar(v.Type, raw, f)
 	if msg != "" && f == FormatGo {
 		_, msg = checkScalar(v.Type, orig, f)
 	}
 	if msg != "" {
-		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), msg)}}
+		if report != nil && !report(0, "") {
+			return nil, nil, false
+		}
+		return nil, []*ValueError{{Summary: fmt.Sprintf("variable %s %s", quoteName(v.Name), msg)}}, false
 	}
-	return val, nil
+	return val, nil, true
 }
 
 // ValueFormat is the format a value was decoded from, so that messages about it use that format's words.

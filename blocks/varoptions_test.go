@@ -309,3 +309,106 @@ func FuzzDecodeOptions(f *testing.F) {
 		}
 	})
 }
+
+// TestDecodeOptionsInPlace: unknown = "ignore" and raw hold for the records a values file's decoder made, which the
+// check changes in place (ownRecords), and for CheckShared, which copies a record only where it must and never
+// changes what it is given; the checked value is the one CheckAll gives.
+func TestDecodeOptionsInPlace(t *testing.T) {
+	metaJSON := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	ignore := `{"url": "https://a", "extra": 1, "owner": {"login": "ada", "id": 7}, "tags": [{"label": "x", "color": "red"}]}`
+	bad := `{"url": 3}`
+	file := `{"issues": [{"meta": ` + metaJSON(ignore) + `, "title": "a"}, {"meta": ` + metaJSON(bad) + `, "meta_text": "given", "title": "b"}]}`
+	v := metaVar(blocks.UnknownIgnore, "meta_text")
+	want, errs := v.CheckAll([]any{
+		map[string]any{"meta": ignore, "title": "a"},
+		map[string]any{"meta": bad, "meta_text": "given", "title": "b"},
+	}, blocks.FormatJSON)
+	recs, ok := want.([]map[string]any)
+	if len(errs) > 0 || !ok {
+		t.Fatalf("CheckAll = %#v, %v", want, errs)
+	}
+	if recs[1]["meta_text"] != bad || !equalJSON(recs[0]["meta"], map[string]any{"url": "https://a", "owner": map[string]any{"login": "ada"}, "tags": []map[string]any{{"label": "x"}}}) {
+		t.Fatalf("CheckAll = %#v", recs)
+	}
+	p := &blocks.Project{Vars: map[string]*blocks.Var{"issues": v}}
+	vals, _, diags := p.ReadValues("v.json", []byte(file), blocks.ScopeSession)
+	if len(diags) > 0 {
+		t.Fatal(diags)
+	}
+	if !equalJSON(vals["issues"], want) {
+		t.Errorf("ReadValues:\n%#v\nwant\n%#v", vals["issues"], want)
+	}
+	// CheckShared of what the decoder would give: the records that need the text in meta_text, or lack fields, are
+	// copies; the input is as it was.
+	given := []map[string]any{
+		{"meta": ignore, "title": "a"},
+		{"meta": bad, "meta_text": "given", "title": "b"},
+	}
+	got, err := v.CheckShared(given, blocks.FormatJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !equalJSON(got, want) {
+		t.Errorf("CheckShared:\n%#v\nwant\n%#v", got, want)
+	}
+	if given[0]["meta"] != ignore || len(given[0]) != 2 || given[1]["meta"] != bad || given[1]["meta_text"] != "given" || len(given[1]) != 3 {
+		t.Errorf("CheckShared changed its input: %#v", given)
+	}
+	// The checked value, checked again, is kept as it is: no record is copied.
+	again, err := v.CheckShared(want, blocks.FormatGo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := again.([]map[string]any); &a[0] != &recs[0] {
+		t.Errorf("a checked value with raw texts was copied when checked again")
+	}
+}
+
+// TestDecodeTextProblemsCapped: the problems of the JSON texts a values file gives count towards its
+// MaxValuesDiagnostics like any other, a text's own problems included, and only the listed ones are put into words;
+// the texts raw takes are no problems at all.
+func TestDecodeTextProblemsCapped(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"issues": [`)
+	for i := range 300 {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(`{"meta": "{not json", "title": "t"}`)
+	}
+	b.WriteString("]}")
+	in := []byte(b.String())
+	p := &blocks.Project{Vars: map[string]*blocks.Var{"issues": metaVar(blocks.UnknownError, "")}}
+	_, _, diags := p.ReadValues("v.json", in, blocks.ScopeSession)
+	if len(diags) != blocks.MaxValuesDiagnostics+1 {
+		t.Fatalf("%d diagnostics, want %d", len(diags), blocks.MaxValuesDiagnostics+1)
+	}
+	first := `v.json:1:14: variable "issues", record 1, field "meta" is a record with decode = "json", but its text is not valid JSON at 1:2 of the text: invalid character 'n' looking for beginning of object key string`
+	if got := diags[0].String(); got != first {
+		t.Errorf("first:\n%s\nwant\n%s", got, first)
+	}
+	if got := diags[len(diags)-1].Summary; !strings.HasPrefix(got, "200 more problems are not listed") {
+		t.Errorf("last: %s", got)
+	}
+	p = &blocks.Project{Vars: map[string]*blocks.Var{"issues": metaVar(blocks.UnknownError, "meta_text")}}
+	if vals, _, diags := p.ReadValues("v.json", in, blocks.ScopeSession); len(diags) > 0 || len(vals["issues"].([]map[string]any)) != 300 {
+		t.Errorf("with raw: %d values, diagnostics %s", len(vals), diags)
+	}
+	// One text with more duplicate keys than the limit: the first ones are listed, the rest counted.
+	var text strings.Builder
+	text.WriteString(`{"url": "u"`)
+	for range 150 {
+		text.WriteString(`, "url": "u"`)
+	}
+	text.WriteString("}")
+	p = &blocks.Project{Vars: map[string]*blocks.Var{"issues": metaVar(blocks.UnknownError, "")}}
+	raw, _ := json.Marshal(text.String())
+	_, _, diags = p.ReadValues("v.json", []byte(`{"issues": [{"meta": `+string(raw)+`}]}`), blocks.ScopeSession)
+	// The duplicates are 12 bytes apart from 1:14: the 100th at 1:1202, the first left out at 1:1214.
+	all := diags.String()
+	if len(diags) != blocks.MaxValuesDiagnostics+1 || !strings.Contains(all, `its JSON text is refused at 1:14 of the text: duplicate key "url" (first at 1:2)`) ||
+		!strings.Contains(all, "at 1:1202 of the text") || strings.Contains(all, "at 1:1214 of the text") ||
+		!strings.HasPrefix(diags[len(diags)-1].Summary, "50 more problems are not listed") {
+		t.Errorf("%d diagnostics, the first %s, the last %s", len(diags), diags[0], diags[len(diags)-1])
+	}
+}

@@ -30,9 +30,16 @@ type Options struct {
 // exit with status 1 then.
 var ErrExitWithoutShutdown = errors.New("exit before shutdown")
 
+// ErrMalformedHeader is what Serve returns after a header block it cannot read: no Content-Length, a line without
+// ":", a length that is not a number. Where the next message starts is unknown then (a body read with a wrong
+// length leaves the stream out of step too), and reading on would misread every message after it: the server
+// exits, and the client starts a new one (docs/editors.md#the-language-server-promptc-lsp).
+var ErrMalformedHeader = errors.New("malformed message header: the stream is out of step, so the server exits for the client to restart it")
+
 // Serve runs a language server on in and out until the client sends exit (nil after a shutdown request,
-// ErrExitWithoutShutdown without one), the input ends (nil), or ctx is done. It answers every request, malformed
-// ones with a JSON-RPC error, and never stops on a bad message.
+// ErrExitWithoutShutdown without one), the input ends (nil), a header block is malformed (ErrMalformedHeader, after
+// a parse error sent), or ctx is done. It answers every request, malformed ones with a JSON-RPC error: a body that
+// is not JSON, or too large, is answered and the server goes on with the next message.
 func Serve(ctx context.Context, in io.Reader, out io.Writer, opt Options) error {
 	ctx, cancel := context.WithCancel(ctx)
 	s := &server{
@@ -57,8 +64,9 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opt Options) error 
 		case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 			return nil
 		case errors.Is(err, errFraming):
-			s.reply(nil, nil, errorf(codeParseError, "malformed header: each message needs a Content-Length header and a blank line"))
-			continue
+			s.reply(nil, nil, errorf(codeParseError, "malformed header: each message needs a Content-Length header and a blank line; the server exits, to be started again"))
+			s.logf("%v", ErrMalformedHeader)
+			return ErrMalformedHeader
 		case errors.Is(err, errTooLarge):
 			s.reply(nil, nil, errorf(codeInvalidRequest, "message over %d MiB dropped", maxMessage>>20))
 			continue

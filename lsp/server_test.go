@@ -1,9 +1,14 @@
 package lsp
 
 import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -191,15 +196,14 @@ func TestDefinitionReferencesHoverRename(t *testing.T) {
 	}
 }
 
-// TestMalformed: bad framing, bad JSON, unknown methods, requests before initialize and for unknown files get
-// errors or empty answers, and the server keeps serving.
+// TestMalformed: bad JSON, unknown methods, requests before initialize and for unknown files get errors or empty
+// answers, and the server keeps serving (a malformed header ends it: TestMalformedHeaderExits).
 func TestMalformed(t *testing.T) {
 	c := startClient(t)
 	if m := c.call("textDocument/hover", at("file:///x/promptc.toml", map[string]any{"line": 0, "character": 0})); m["error"] == nil || m["error"].(map[string]any)["code"].(float64) != -32002 {
 		t.Errorf("a request before initialize: %v, want error -32002 (server not initialized)", m)
 	}
 	c.raw("Content-Length: 5\r\n\r\n{bad}")
-	c.raw("Garbage-Header\r\n\r\n")
 	c.raw("Content-Length: 2\r\n\r\n[]")
 	c.initialize(t.TempDir())
 	if m := c.call("no/such/method", nil); m["error"].(map[string]any)["code"].(float64) != -32601 {
@@ -388,5 +392,42 @@ func TestLintDiagnostics(t *testing.T) {
 	}
 	if !slices.Equal(got, []string{`"rules"`, `"who"`}) {
 		t.Errorf("edits = %v, want the two entries swapped", got)
+	}
+}
+
+// TestMalformedHeaderExits: after a header block with no Content-Length, a header line without ":", or a body whose
+// length is off by one byte either way, the server answers a parse error and exits with ErrMalformedHeader, so that
+// the client starts a new one; it used to stay alive out of step with the client, answering nothing ever again.
+func TestMalformedHeaderExits(t *testing.T) {
+	init := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`
+	next := `{"jsonrpc":"2.0","id":2,"method":"shutdown"}`
+	for _, tt := range []struct{ name, stream string }{
+		{"no Content-Length", "Content-Type: application/json\r\n\r\n" + init + string(frame(next))},
+		{"a line without a colon", "Content-Length: " + strconv.Itoa(len(init)) + "\r\nGarbage\r\n\r\n" + init + string(frame(next))},
+		{"a length one short", "Content-Length: " + strconv.Itoa(len(init)-1) + "\r\n\r\n" + init + string(frame(next))},
+		{"a length one long", "Content-Length: " + strconv.Itoa(len(init)+1) + "\r\n\r\n" + init + string(frame(next))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in, w := io.Pipe()
+			var out bytes.Buffer
+			done := make(chan error, 1)
+			go func() { done <- Serve(context.Background(), in, &out, Options{}) }()
+			go func() { io.WriteString(w, tt.stream) }() // the client keeps the stream open, as an editor does
+			defer w.Close()
+			select {
+			case err := <-done:
+				if !errors.Is(err, ErrMalformedHeader) {
+					t.Fatalf("Serve = %v, want ErrMalformedHeader", err)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatal("the server is still running 10 s after a malformed header")
+			}
+			if !strings.Contains(out.String(), `"code":-32700`) {
+				t.Errorf("no parse error was sent: %q", out.String())
+			}
+			if strings.Contains(out.String(), `"id":2`) {
+				t.Errorf("the message after the malformed one was answered: %q", out.String())
+			}
+		})
 	}
 }

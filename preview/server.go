@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/promptc/promptc/blocks"
@@ -316,5 +317,12 @@ func Listen(addr string) (net.Listener, error) {
 	if !LoopbackHost(host) {
 		return nil, fmt.Errorf("address %s is not a loopback address: promptc serve listens on 127.0.0.1, ::1 or localhost only, so that the project's prompts are not shown to the network", blocks.QuoteName(addr))
 	}
-	return net.Listen("tcp", addr)
+	ln, err := net.Listen("tcp", addr)
+	if errors.Is(err, syscall.EADDRINUSE) {
+		return nil, fmt.Errorf("address %s is already in use, by another promptc serve or another program: %w", blocks.QuoteName(addr), ErrAddrInUse)
+	}
+	return ln, err
 }
+
+// ErrAddrInUse is wrapped by the error Listen returns when another program listens on the address already.
+var ErrAddrInUse = errors.New("stop it, or listen on another port (port 0 picks a free one)")

@@ -78,26 +78,30 @@ func (p nestedAt) dot(name string) string {
 }
 
 // records prepares a records value of v: each record, then max_items and max_bytes with pin_first. It returns the
-// records kept, how many the limits dropped, and the bytes of the string and text fields of those kept.
+// records kept, how many the limits dropped, and the bytes of the string and text fields of those kept. A record
+// past max_items, dropped whatever the sizes, is only checked (a bad value in it is reported as in any other), not
+// prepared: a million records with max_items = 10 make ten copies, not a million.
 func (n *nested) records(v *blocks.Var, raw []map[string]any, p nestedAt) ([]map[string]any, int, int, *blocks.ValueError) {
-	out := make([]map[string]any, len(raw))
-	sizes := make([]int, len(raw))
+	limit := len(raw)
+	if v.MaxItems > 0 && limit > v.MaxItems {
+		limit = v.MaxItems
+	}
+	out := make([]map[string]any, limit)
+	sizes := make([]int, limit)
 	for i, rec := range raw {
 		at := nestedAt{record: i + 1}
 		if p.record > 0 || p.field != "" {
 			at.record, at.field = p.record, fmt.Sprintf("%s[%d]", p.field, i+1)
 		}
-		r, size, err := n.fields(v, rec, at)
+		r, size, err := n.fields(v, rec, at, i < limit)
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		out[i], sizes[i] = r, size
+		if i < limit {
+			out[i], sizes[i] = r, size
+		}
 	}
-	kept := len(out)
-	if v.MaxItems > 0 && kept > v.MaxItems {
-		kept = v.MaxItems
-	}
-	kept = admit(v, kept, func(i int) int { return sizes[i] })
+	kept := admit(v, limit, func(i int) int { return sizes[i] })
 	total := 0
 	for _, s := range sizes[:kept] {
 		total += s
@@ -112,7 +116,7 @@ func (n *nested) records(v *blocks.Var, raw []map[string]any, p nestedAt) ([]map
 
 // record prepares one record value of v (a record variable or field).
 func (n *nested) record(v *blocks.Var, raw map[string]any, p nestedAt) (map[string]any, int, *blocks.ValueError) {
-	r, size, err := n.fields(v, raw, p)
+	r, size, err := n.fields(v, raw, p, true)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -122,18 +126,22 @@ func (n *nested) record(v *blocks.Var, raw map[string]any, p nestedAt) (map[stri
 
 // fields prepares the fields of one record up to their limits (steps 1 to 4 of Prepare), ints becoming int, and
 // returns the bytes of its string and text fields after their cuts, nested ones included. Fields go in
-// declaration order (sorted by name), so that of two bad fields the same one is reported every time.
-func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt) (map[string]any, int, *blocks.ValueError) {
-	r := make(map[string]any, len(rec))
-	for name, val := range rec {
-		if x, isInt := val.(int64); isInt {
-			val = int(x)
+// declaration order (sorted by name), so that of two bad fields the same one is reported every time. With keep
+// false the record is only checked: no copy is made, and the map and size returned are nil and 0.
+func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt, keep bool) (map[string]any, int, *blocks.ValueError) {
+	var r map[string]any
+	if keep {
+		r = make(map[string]any, len(rec))
+		for name, val := range rec {
+			if x, isInt := val.(int64); isInt {
+				val = int(x)
+			}
+			r[name] = val
 		}
-		r[name] = val
 	}
 	size := 0
 	for _, f := range v.Fields {
-		switch x := r[f.Name].(type) {
+		switch x := rec[f.Name].(type) {
 		case string:
 			s, ok := clean(f, x)
 			if !ok {
@@ -143,17 +151,29 @@ func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt) (map[stri
 				}
 				s = ""
 			}
-			s = LimitText(f, s)
-			size += len(s)
-			r[f.Name] = s
+			if keep {
+				s = LimitText(f, s)
+				size += len(s)
+				r[f.Name] = s
+			}
 		case map[string]any:
-			sub, sz, err := n.fields(f, x, nestedAt{p.record, p.dot(f.Name)})
+			sub, sz, err := n.fields(f, x, nestedAt{p.record, p.dot(f.Name)}, keep)
 			if err != nil {
 				return nil, 0, err
 			}
-			size += sz
-			r[f.Name] = sub
+			if keep {
+				size += sz
+				r[f.Name] = sub
+			}
 		case []map[string]any:
+			if !keep {
+				for i, sub := range x {
+					if _, _, err := n.fields(f, sub, nestedAt{p.record, fmt.Sprintf("%s[%d]", p.dot(f.Name), i+1)}, false); err != nil {
+						return nil, 0, err
+					}
+				}
+				continue
+			}
 			sub, _, sz, err := n.records(f, x, nestedAt{p.record, p.dot(f.Name)})
 			if err != nil {
 				return nil, 0, err
@@ -161,6 +181,9 @@ func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt) (map[stri
 			size += sz
 			r[f.Name] = sub
 		}
+	}
+	if !keep {
+		return nil, 0, nil
 	}
 	return r, size, nil
 }

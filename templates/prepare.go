@@ -41,7 +41,7 @@ func zeroFields(v *blocks.Var) map[string]any {
 }
 
 // Prepare turns a value for variable v into the value a template sees; it is the one place where values become
-// template data. The value is first checked and converted by v.Check (the one type check, for fixtures, values
+// template data. The value is first checked and converted by v.CheckShared (the one type check, for fixtures, values
 // files and Go callers alike), then each string (a string or text value, each list item, each string or text field
 // of each record) goes through, in this order (docs/reference.md#processing-order):
 //
@@ -68,7 +68,9 @@ func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, 
 	if val == nil {
 		return Zero(v), 0, nil
 	}
-	checked, verr := v.CheckIn(val, blocks.FormatGo)
+	// Shared: what is kept is copied below, so a value checked already (from a fixture or a values file) is not
+	// copied record by record first.
+	checked, verr := v.CheckShared(val, blocks.FormatGo)
 	if verr != nil {
 		return nil, 0, verr
 	}

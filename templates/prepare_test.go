@@ -181,6 +181,11 @@ func TestPreparePatternErrors(t *testing.T) {
 			map[string]any{"url": "https://ok"}, map[string]any{"url": "ftp://x", "description": "d"},
 		}, want: `variable "repos", record 2: field "url" does not match its pattern https://\S+ (the value is "ftp://x")`,
 			record: 2, field: "url"},
+		// A record past max_items is dropped whatever it holds, but checked all the same: it is not prepared.
+		{name: "records field past max_items", v: func() *blocks.Var { v := reposVar(blocks.Untrusted); v.MaxItems = 1; return v }(),
+			in:     []any{map[string]any{"url": "https://ok"}, map[string]any{"url": "https://ok"}, map[string]any{"url": "ftp://x"}},
+			want:   `variable "repos", record 3: field "url" does not match its pattern https://\S+ (the value is "ftp://x")`,
+			record: 3, field: "url"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -2,46 +2,38 @@ package tokens
 
 import (
 	"sync"
-
-	"github.com/dlclark/regexp2/v2"
-	// The tokenizer's package registers compiled matchers for its split patterns: linking it makes the patterns
-	// below, the same strings, run as compiled code rather than interpreted. Its vocabularies are not built.
-	_ "github.com/tiktoken-go/tokenizer/codec"
-)
-
-// The patterns that split a text into pieces before byte-pair merging, as OpenAI's tiktoken defines them for each
-// encoding.
-const (
-	o200kSplit  = `[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]*[\p{Ll}\p{Lm}\p{Lo}\p{M}]+(?i:'s|'t|'re|'ve|'m|'ll|'d)?|[^\r\n\p{L}\p{N}]?[\p{Lu}\p{Lt}\p{Lm}\p{Lo}\p{M}]+[\p{Ll}\p{Lm}\p{Lo}\p{M}]*(?i:'s|'t|'re|'ve|'m|'ll|'d)?|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`
-	cl100kSplit = `(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+`
+	"unicode/utf8"
 )
 
 // bpe counts tokens with one encoding: its split pattern and its vocabulary table.
 type bpe struct {
-	split *regexp2.Regexp
+	split split
 	vocab *table
 }
 
 var (
-	o200kBPE  = sync.OnceValue(func() *bpe { return &bpe{regexp2.MustCompile(o200kSplit, regexp2.None), newTable(o200kTable)} })
-	cl100kBPE = sync.OnceValue(func() *bpe { return &bpe{regexp2.MustCompile(cl100kSplit, regexp2.None), newTable(cl100kTable)} })
+	o200kBPE  = sync.OnceValue(func() *bpe { return &bpe{splitO200k, newTable(o200kTable)} })
+	cl100kBPE = sync.OnceValue(func() *bpe { return &bpe{splitCl100k, newTable(cl100kTable)} })
 )
 
 // count returns the number of tokens of text: each piece the pattern splits it into is one token when the
-// vocabulary holds it, else the number of parts byte-pair merging leaves (merges). It fails only when the
-// pattern's matcher does.
-func (b *bpe) count(text string) (int, error) {
-	n := 0
-	m, err := b.split.FindStringMatch(text)
-	for ; err == nil && m != nil; m, err = b.split.FindNextMatch(m) {
-		piece := m.String()
-		if _, ok := b.vocab.rank(piece); ok {
-			n++
-		} else {
-			n += b.merges(piece)
-		}
+// vocabulary holds it, else the number of parts byte-pair merging leaves (merges). A text that is not valid UTF-8
+// is read with U+FFFD for each byte that starts no character, as a regular expression engine reads it.
+func (b *bpe) count(text string) int {
+	if !utf8.ValidString(text) {
+		text = string([]rune(text))
 	}
-	return n, err
+	n := 0
+	b.split.pieces(text, func(piece string) { n += b.pieceCount(piece) })
+	return n
+}
+
+// pieceCount returns the number of tokens of one piece of the split.
+func (b *bpe) pieceCount(piece string) int {
+	if _, ok := b.vocab.rank(piece); ok {
+		return 1
+	}
+	return b.merges(piece)
 }
 
 const noRank = ^uint32(0)

@@ -8,19 +8,21 @@ import (
 // Counter counts tokens. Texts are split into paragraphs and each distinct paragraph is tokenized once, so counting
 // twenty runbooks that share most of their text costs little more than counting one. Splitting at blank lines can
 // differ from tokenizing the whole text by a token per paragraph boundary at most: counts are estimates, and reports
-// say so. The vocabulary is a table read in place from the binary (table.go), and its split pattern is compiled on
-// the first count, never before. A Counter is safe for concurrent use.
+// say so (CountExact does not split). The vocabulary is a table read in place from the binary (table.go), loaded on
+// the first count, never before. A count takes time linear in the text (n log n in the longest piece the
+// vocabulary does not hold). A Counter is safe for concurrent use.
 type Counter struct {
 	encoding Encoding
 	once     sync.Once
 	bpe      *bpe // set, under mu, once the vocabulary is loaded
 	mu       sync.Mutex
-	cache    map[string]int
+	cache    map[string]int // paragraph -> count
+	exact    map[string]int // text -> CountExact's count
 }
 
 // New returns a counter for encoding.
 func New(encoding Encoding) *Counter {
-	return &Counter{encoding: encoding, cache: map[string]int{}}
+	return &Counter{encoding: encoding, cache: map[string]int{}, exact: map[string]int{}}
 }
 
 // Encoding returns the counter's encoding.
@@ -42,9 +44,17 @@ func (c *Counter) Count(text string) int {
 			}
 			piece, text = text[:j], text[j:]
 		}
-		n += c.piece(piece)
+		n += c.counted(c.cache, piece)
 	}
 	return n
+}
+
+// CountExact returns the number of tokens of text tokenized whole, as the encoding's own tokenizer counts it: no
+// paragraph split, no estimate. Each distinct text is tokenized once, as Count's paragraphs are. It is for callers
+// that cut a text only where the tokenizer itself would split (the turn budget), so that the sum of the parts'
+// counts is the whole text's.
+func (c *Counter) CountExact(text string) int {
+	return c.counted(c.exact, text)
 }
 
 // Preload starts loading the vocabulary in the background and returns at once: a command that will count tokens
@@ -65,25 +75,22 @@ func (c *Counter) load() {
 	c.mu.Unlock()
 }
 
-func (c *Counter) piece(p string) int {
+// counted returns the count of p, tokenized whole, from cache or by tokenizing it and keeping the count there.
+func (c *Counter) counted(cache map[string]int, p string) int {
 	c.mu.Lock()
-	n, ok := c.cache[p]
+	n, ok := cache[p]
 	c.mu.Unlock()
 	if ok {
 		return n
 	}
 	c.once.Do(c.load)
-	n, err := c.bpe.count(p)
-	if err != nil {
-		// Only invalid UTF-8 fails, and artifacts are valid UTF-8; fall back to the usual 4 bytes a token.
-		n = (len(p) + 3) / 4
-	}
+	n = c.bpe.count(p)
 	c.mu.Lock()
-	if len(c.cache) >= maxCached {
+	if len(cache) >= maxCached {
 		// A platform that renders turns for days must not hold every paragraph it ever counted.
-		clear(c.cache)
+		clear(cache)
 	}
-	c.cache[p] = n
+	cache[p] = n
 	c.mu.Unlock()
 	return n
 }
@@ -96,5 +103,5 @@ const maxCached = 1 << 17
 func (c *Counter) Counted() (paragraphs int, loaded bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return len(c.cache), c.bpe != nil
+	return len(c.cache) + len(c.exact), c.bpe != nil
 }

@@ -15,6 +15,16 @@ func ExampleCounter_Count() {
 	// 15 o200k_base
 }
 
+// CountExact tokenizes a text whole; Count splits it after each blank line (here before the line of two spaces,
+// which the tokenizer joins to the blank line), and so can count a token more per paragraph.
+func ExampleCounter_CountExact() {
+	c := tokens.New(tokens.O200k)
+	text := "a\n\n  \nb"
+	fmt.Println(c.CountExact(text), c.Count(text))
+	// Output:
+	// 3 4
+}
+
 // An Encoding is a flag.Value: a flag can hold no other encoding than the ones promptc counts with.
 func ExampleEncoding_Set() {
 	fs := flag.NewFlagSet("stats", flag.ContinueOnError)

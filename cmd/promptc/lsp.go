@@ -27,8 +27,11 @@ func lspCommand(e *env) *cli.Command {
 			}
 			info, _ := debug.ReadBuildInfo()
 			err := lsp.Serve(context.Background(), os.Stdin, e.stdout, lsp.Options{Version: moduleVersion(version, info), Log: e.stderr})
-			if errors.Is(err, lsp.ErrExitWithoutShutdown) {
+			switch {
+			case errors.Is(err, lsp.ErrExitWithoutShutdown):
 				return exitError{exitChanged}
+			case errors.Is(err, lsp.ErrMalformedHeader):
+				return exitError{exitInvalid} // the server said why on stderr; the editor starts a new one
 			}
 			return err
 		},

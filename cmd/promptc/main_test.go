@@ -46,6 +46,7 @@ func TestScripts(t *testing.T) {
 			"stamp":     cmdStamp,
 			"unchanged": cmdUnchanged,
 			"fill":      cmdFill,
+			"mkfifo":    cmdMkfifo,
 		},
 	})
 }

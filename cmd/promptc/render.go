@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"strconv"
 
@@ -166,8 +167,12 @@ func (e *env) valuesFile(cmd, name string) (*assemble.ValuesFile, error) {
 	return &assemble.ValuesFile{Name: name, Data: data}, nil
 }
 
-// readFileLimited reads at most limit bytes of the file name.
+// readFileLimited reads at most limit bytes of the file name, which must be a regular file: a named pipe would
+// block the open until a writer comes (standard input, "-", is read elsewhere).
 func readFileLimited(name string, limit int64) ([]byte, error) {
+	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: blocks.NotRegularError{Mode: fi.Mode()}}
+	}
 	f, err := os.Open(name)
 	if err != nil {
 		return nil, err

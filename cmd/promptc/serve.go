@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -58,6 +59,9 @@ func serveCommand(e *env) *cli.Command {
 			err = preview.Serve(ctx, root, c.String("addr"), opts, func(a net.Addr) {
 				_, printed = fmt.Fprintf(e.stderr, "promptc serve: http://%s/ (Ctrl-C stops it)\n", a)
 			})
+			if errors.Is(err, preview.ErrAddrInUse) {
+				return cmdErr(e, "serve", "address %s is already in use, by another promptc serve or another program: stop it, or run promptc serve --addr 127.0.0.1:0 to take a free port", c.String("addr"))
+			}
 			if err != nil {
 				return cmdErr(e, "serve", "%v", err)
 			}

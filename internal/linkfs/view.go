@@ -93,6 +93,10 @@ func (v *View) Open(name string) (fs.File, error) {
 	if fi.IsDir() {
 		return &dirFile{v: v, name: name, path: p, dirs: dirs, fi: fi}, nil
 	}
+	if !fi.Mode().IsRegular() {
+		// A named pipe would block open(2) until a writer comes, and a device may never end: refused unopened.
+		return nil, &fs.PathError{Op: "open", Path: name, Err: ErrNotRegular}
+	}
 	f, err := v.tree.Open(p)
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: unwrap(err)}
@@ -137,6 +141,10 @@ func (v *View) ReadFile(name string) ([]byte, error) {
 }
 
 var errIsDir = errors.New("is a directory")
+
+// ErrNotRegular is the error of opening what is neither a regular file nor a directory (a named pipe, a socket, a
+// device): Open refuses it without opening it.
+var ErrNotRegular = errors.New("not a regular file (a named pipe, a socket or a device): promptc reads only regular files, so that reading never waits")
 
 // ReadDir implements fs.ReadDirFS.
 func (v *View) ReadDir(name string) ([]fs.DirEntry, error) {
