@@ -323,11 +323,11 @@ id     = "a"
 body   = "x"
 reason = "because"
 --
-bad when|blocks|does not match "\^!\?|when
+bad when|blocks|does not match "\^\[a-z0-9_!&|when
 [[block]]
 id   = "a"
 body = "x"
-when = "not x"
+when = "Leader + x"
 --
 bad tool name|blocks|does not match "\^\[A-Za-z0-9_-\]\{1,64\}\$"|name
 [[tool]]
