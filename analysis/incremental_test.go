@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -79,12 +80,15 @@ func mapFS(t testing.TB, dir string) fstest.MapFS {
 }
 
 // edit changes text as a keystroke, a paste or an undo would: characters typed or deleted anywhere, a line
-// duplicated (a block or constant defined twice), a name or a body's word changed, a TOML string left open.
-func edit(r *rand.Rand, text, original string) string {
+// duplicated (a block or constant defined twice), a block appended with the id of another file's block, a name or a
+// body's word changed, a TOML string left open.
+func edit(r *rand.Rand, text, original string, ids []string) string {
 	at := func() int { return r.IntN(len(text) + 1) }
 	snippets := []string{"x", " ", "\n", `"`, "{{", "}}", "{{.task}}", "{{.nope}}", `{{const "rule_000"}}`, "#", "=",
 		"[[block]]\n", "é", "\r\n", `\u00e9`, "{{ref \"b0001\"}}", "{{if .x}}", "{{end}}"}
-	switch k := r.IntN(10); {
+	switch k := r.IntN(11); {
+	case k == 10 && len(ids) > 0:
+		return text + fmt.Sprintf("\n[[block]]\nid = %q\nbody = \"again\"\n", ids[r.IntN(len(ids))])
 	case k == 0:
 		return original // undo back to the file as saved
 	case k <= 3:
@@ -135,6 +139,13 @@ func TestIncrementalEqualsCold(t *testing.T) {
 			return nil
 		})
 		slices.Sort(names)
+		var ids []string
+		for _, n := range names {
+			data, _ := fs.ReadFile(p.fsys, n)
+			for _, m := range regexp.MustCompile(`(?m)^id = "([^"]+)"`).FindAllStringSubmatch(string(data), -1) {
+				ids = append(ids, m[1])
+			}
+		}
 		for seed := range uint64(4) {
 			t.Run(fmt.Sprintf("%s/seed%d", p.name, seed), func(t *testing.T) {
 				r := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -157,7 +168,7 @@ func TestIncrementalEqualsCold(t *testing.T) {
 					if !ok {
 						text = string(original)
 					}
-					over[name] = edit(r, text, string(original))
+					over[name] = edit(r, text, string(original), ids)
 					fsys := Overlay(p.fsys, over)
 					warm, cold := dump(t, c.Load(fsys)), dump(t, Load(fsys))
 					if warm != cold {

@@ -269,7 +269,7 @@ func (l *loader) record(f *sourceFile) bool {
 }
 
 func (l *loader) load() {
-	mf := parseTOMLFile(l.fsys, ManifestFile)
+	mf := l.cache.manifest(l.fsys)
 	if mf.file == nil {
 		// Without a manifest nothing else can be checked: report only why it could not be read.
 		if _, err := fs.Stat(l.fsys, ManifestFile); errors.Is(err, fs.ErrNotExist) {
@@ -288,7 +288,7 @@ func (l *loader) load() {
 	l.loadTemplates()
 	eachTOMLFile(l.fsys, l.cache, l.listTOML("blocks", true), func(f *sourceFile) {
 		if l.record(f) {
-			l.blockFile(f)
+			l.blockFileCached(f)
 		} else {
 			l.p.Incomplete = true
 		}
@@ -427,9 +427,11 @@ func (l *loader) loadTemplates() {
 		rel := strings.TrimPrefix(name, "templates/")
 		if !l.checkName(name) {
 			l.brokenTemplates[rel] = true
+			l.cache.template(name, nil)
 			continue
 		}
 		f := l.cache.read(l.fsys, name, false)
+		l.cache.template(name, f)
 		if l.record(f) {
 			l.p.Templates[rel] = f.file.Text
 		} else {
