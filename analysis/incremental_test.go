@@ -191,3 +191,29 @@ func firstDifference(got, want string) string {
 	}
 	return fmt.Sprintf("lengths differ: %d lines incremental, %d cold", len(g), len(w))
 }
+
+// TestCacheConcurrentLint lints each snapshot while the next loads through the same cache, as the language server
+// does: the snapshots share parsed files and bodies, and must not disturb each other (run it with -race).
+func TestCacheConcurrentLint(t *testing.T) {
+	base := mapFS(t, filepath.Join("..", "examples", "tracker"))
+	name := "blocks/00-core.toml"
+	original, err := fs.ReadFile(base, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewCache()
+	var prev *Snapshot
+	done := make(chan string, 1)
+	for i := range 6 {
+		fsys := Overlay(base, map[string]string{name: string(original) + strings.Repeat("#", i) + "\n"})
+		s := c.Load(fsys)
+		if prev != nil {
+			if got := <-done; got != dump(t, Load(Overlay(base, map[string]string{name: string(original) + strings.Repeat("#", i-1) + "\n"}))) {
+				t.Fatalf("keystroke %d: the snapshot linted while the next loaded differs from a cold load", i)
+			}
+		}
+		go func() { done <- dump(t, s) }()
+		prev = s
+	}
+	<-done
+}
