@@ -111,3 +111,18 @@ func ExampleSnapshot_Definition() {
 	// blocks/main.toml:5:10
 	// templates/workflow.md:1:1
 }
+
+// An editor reloads the project at every keystroke through one Cache: the second load parses and decodes only the
+// edited file, and reparses only the body that changed; what it answers is what a load from nothing answers.
+func ExampleCache() {
+	c := analysis.NewCache()
+	c.Load(demo)
+	typed := strings.Replace(string(demo["blocks/main.toml"].Data), `{{const \"tone\"}}`, `{{const \"tones\"}}`, 1)
+	edited := analysis.Overlay(demo, map[string]string{"blocks/main.toml": typed})
+	warm, cold := c.Load(edited), analysis.Load(edited)
+	fmt.Println(warm.Diagnostics()[0].Summary)
+	fmt.Println(fmt.Sprint(warm.Diagnostics()) == fmt.Sprint(cold.Diagnostics()))
+	// Output:
+	// block "rules" uses unknown constant "tones" (did you mean "tone"?): define it under [const] in a blocks/ file
+	// true
+}

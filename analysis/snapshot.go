@@ -37,9 +37,31 @@ type Snapshot struct {
 // Load loads, compiles and indexes the project rooted at fsys (typically Overlay(assemble.DirFS(root), buffers)).
 // It never fails: a project that does not load gives a Snapshot whose Diagnostics say why, and whose queries answer
 // from what could be read.
-func Load(fsys fs.FS) *Snapshot {
-	p, diags := blocks.Load(fsys)
-	prog, cdiags := assemble.Compile(p)
+func Load(fsys fs.FS) *Snapshot { return (*Cache)(nil).Load(fsys) }
+
+// Cache carries what one load decoded and compiled over to the next load of the same project: each blocks/ and
+// templates/ file as read and parsed, kept by content, and each block's parsed body, kept by its text. A load
+// through it decodes and parses only what changed since, and checks every block against the project anew, so its
+// Snapshot is the one Load would give, byte for byte (docs/editors.md). A language server keeps one per project.
+// A nil *Cache caches nothing. It is safe for concurrent use; loads through one cache then wait for each other.
+type Cache struct {
+	files  *blocks.FileCache
+	bodies *assemble.BodyCache
+}
+
+// NewCache returns an empty cache.
+func NewCache() *Cache { return &Cache{files: blocks.NewFileCache(), bodies: assemble.NewBodyCache()} }
+
+// Load is Load, reusing what earlier loads through c decoded and parsed of the files and blocks that have not
+// changed since.
+func (c *Cache) Load(fsys fs.FS) *Snapshot {
+	var files *blocks.FileCache
+	var bodies *assemble.BodyCache
+	if c != nil {
+		files, bodies = c.files, c.bodies
+	}
+	p, diags := blocks.LoadCached(fsys, files)
+	prog, cdiags := assemble.CompileCached(p, bodies)
 	diags = append(diags, cdiags...).Sort()
 	s := &Snapshot{Program: prog, Project: p, Files: map[string]*blocks.File{}, diags: diags}
 	for name, f := range p.Files {
@@ -51,11 +73,16 @@ func Load(fsys fs.FS) *Snapshot {
 // LoadDir loads the project rooted at directory root, reading the documents of over (slash paths relative to root)
 // instead of the files on disk.
 func LoadDir(root string, over map[string]string) *Snapshot {
+	return (*Cache)(nil).LoadDir(root, over)
+}
+
+// LoadDir is LoadDir, through c (see Cache.Load).
+func (c *Cache) LoadDir(root string, over map[string]string) *Snapshot {
 	base := assemble.DirFS(root)
-	if c, ok := base.(io.Closer); ok {
-		defer c.Close() // the directories it holds open, one set a keystroke: a Snapshot keeps no file system
+	if cl, ok := base.(io.Closer); ok {
+		defer cl.Close() // the directories it holds open, one set a keystroke: a Snapshot keeps no file system
 	}
-	s := Load(Overlay(base, over))
+	s := c.Load(Overlay(base, over))
 	for name, text := range over {
 		if _, ok := s.Files[name]; !ok {
 			t, _, _ := blocks.Normalize([]byte(text))

@@ -120,7 +120,13 @@ func (s *Slot) pickBy(admits func(*compiled) bool) *compiled {
 // Compile parses and checks every block body of p against the project: unknown variables, constants and references,
 // turn variables in runbook blocks (docs/reference.md#the-static-scope-rule), runbook blocks referring to turn blocks. It reports every problem at once.
 // The returned Program is usable only when there are no diagnostics.
-func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
+func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) { return CompileCached(p, nil) }
+
+// CompileCached is Compile, reusing the parsed bodies of an earlier compile through c for the blocks whose id, raw
+// flag and body text have not changed, while the constants and the variables' kinds are as they were (parsing
+// depends on nothing else): the result is what Compile returns, and every block is checked against the project
+// anew. c may be nil: Compile.
+func CompileCached(p *blocks.Project, c *BodyCache) (*Program, blocks.Diagnostics) {
 	prog := &Program{Project: p, blocks: map[string]*compiled{}, taskIndex: make(map[string]int, len(p.Tasks))}
 	for i, t := range p.Tasks {
 		prog.taskIndex[t] = i
@@ -172,7 +178,8 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 		}
 	}
 	varNames = append(varNames, "task") // for suggestions: .task is a name a body may use too
-	parser := templates.NewParser(consts)
+	parser, reuse := c.parser(consts, len(p.Blocks))
+	defer c.unlock()
 	ck := &checker{p: p, vars: blocks.NewSuggester(varNames), consts: blocks.NewSuggester(constNames), tables: blocks.NewSuggester(tableNames)}
 	byName := func(vs []*blocks.Var) {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
@@ -180,7 +187,8 @@ func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) {
 	byName(prog.sessionVars)
 	byName(prog.turnVars)
 
-	compiledBlocks := compileBlocks(p, parser, ck, prog.markers)
+	compiledBlocks := compileBlocks(p, parser, reuse, ck, prog.markers)
+	c.keep(compiledBlocks)
 	globalSlots := 0 // the places of the program's cache, counted as blocks take them
 	for _, cb := range compiledBlocks {
 		diags = append(diags, cb.diags...)
@@ -224,7 +232,7 @@ type compiledBlock struct {
 // compileBlocks compiles the blocks of p on as many goroutines as there are processors: parsing the bodies is most
 // of compiling, and each block compiles on its own (parsing, then the checks of what it uses, its scope, the
 // markers in its text). The results are by index, so that Compile reads them in block order.
-func compileBlocks(p *blocks.Project, parser *templates.Parser, ck *checker, markers []marker) []compiledBlock {
+func compileBlocks(p *blocks.Project, parser *templates.Parser, reuse map[string]cachedBody, ck *checker, markers []marker) []compiledBlock {
 	bs := p.Blocks
 	out := make([]compiledBlock, len(bs))
 	var next atomic.Int64
@@ -235,7 +243,7 @@ func compileBlocks(p *blocks.Project, parser *templates.Parser, ck *checker, mar
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < len(bs); i = int(next.Add(1)) - 1 {
 				if bs[i].BodyRange.Known() { // else the body is missing or unreadable: already reported by the loader
-					out[i] = compileBlock(p, parser, ck, markers, i)
+					out[i] = compileBlock(p, parser, reuse, ck, markers, i)
 				}
 			}
 		}()
@@ -244,10 +252,16 @@ func compileBlocks(p *blocks.Project, parser *templates.Parser, ck *checker, mar
 	return out
 }
 
-// compileBlock compiles block k of p.
-func compileBlock(p *blocks.Project, parser *templates.Parser, ck *checker, markers []marker, k int) compiledBlock {
+// compileBlock compiles block k of p, taking its body from reuse when it is there as it was parsed.
+func compileBlock(p *blocks.Project, parser *templates.Parser, reuse map[string]cachedBody, ck *checker, markers []marker, k int) compiledBlock {
 	b := p.Blocks[k]
-	body, diags := parser.Parse(b)
+	var body *templates.Body
+	var diags blocks.Diagnostics
+	if e, ok := reuse[b.ID]; ok && e.text == b.Body && e.raw == b.Raw {
+		body = e.body.For(b)
+	} else {
+		body, diags = parser.Parse(b)
+	}
 	if body == nil {
 		return compiledBlock{diags: diags}
 	}

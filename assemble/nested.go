@@ -29,19 +29,19 @@ func (ck *checker) field(b *blocks.Block, f templates.FieldUse) blocks.Diagnosti
 		}
 		name += "." + f.Path
 	}
-	rng := b.SourceRange(f.Off, f.End)
+	rng := func() blocks.Range { return b.SourceRange(f.Off, f.End) } // only a diagnostic needs it
 	switch {
 	case f.Item && from.Type == blocks.TypeRecord:
-		diags.Errorf(rng, "block %q ranges over record %q to read its field %q, but a record is one table, not a list: read {{.%s.%s}} without range", b.ID, name, f.Name, name, f.Name)
+		diags.Errorf(rng(), "block %q ranges over record %q to read its field %q, but a record is one table, not a list: read {{.%s.%s}} without range", b.ID, name, f.Name, name, f.Name)
 		return diags
 	case f.Item && from.Type != blocks.TypeRecords:
-		diags.Errorf(rng, "block %q reads field %q of the items of %q, but %q is %s %s %s: only records have fields", b.ID, f.Name, name, name, from.Type.Article(), from.Type, kindOf(from))
+		diags.Errorf(rng(), "block %q reads field %q of the items of %q, but %q is %s %s %s: only records have fields", b.ID, f.Name, name, name, from.Type.Article(), from.Type, kindOf(from))
 		return diags
 	case !f.Item && from.Type == blocks.TypeRecords:
-		diags.Errorf(rng, "block %q reads field %q of records %q without ranging over them: read it for each record, {{range .%s}}{{.%s}}{{end}}", b.ID, f.Name, name, name, f.Name)
+		diags.Errorf(rng(), "block %q reads field %q of records %q without ranging over them: read it for each record, {{range .%s}}{{.%s}}{{end}}", b.ID, f.Name, name, name, f.Name)
 		return diags
 	case !f.Item && from.Type != blocks.TypeRecord:
-		diags.Errorf(rng, "block %q reads field %q of %q, but %q is %s %s %s: only record and records values have fields", b.ID, f.Name, name, name, from.Type.Article(), from.Type, kindOf(from))
+		diags.Errorf(rng(), "block %q reads field %q of %q, but %q is %s %s %s: only record and records values have fields", b.ID, f.Name, name, name, from.Type.Article(), from.Type, kindOf(from))
 		return diags
 	}
 	fd := from.Field(f.Name)
@@ -50,14 +50,14 @@ func (ck *checker) field(b *blocks.Block, f templates.FieldUse) blocks.Diagnosti
 		for i, fl := range from.Fields {
 			names[i] = fl.Name
 		}
-		diags.Errorf(rng, "block %q reads undeclared field %q of %s %q%s; its fields are: %s", b.ID, f.Name, from.Type, name, blocks.DidYouMean(f.Name, names), strings.Join(names, ", "))
+		diags.Errorf(rng(), "block %q reads undeclared field %q of %s %q%s; its fields are: %s", b.ID, f.Name, from.Type, name, blocks.DidYouMean(f.Name, names), strings.Join(names, ", "))
 		return diags
 	}
 	if msg := codeUse(fd, f.Kind, f.Alone); msg != "" {
-		diags.Errorf(rng, "block %q %s: %s", b.ID, strings.Replace(msg, "variable", "field of "+quote(name), 1), codeRule)
+		diags.Errorf(rng(), "block %q %s: %s", b.ID, strings.Replace(msg, "variable", "field of "+quote(name), 1), codeRule)
 	}
 	if msg := markdownUse(fd, f.Kind, f.Alone, false); msg != "" {
-		diags.Errorf(rng, "block %q %s: %s", b.ID, strings.Replace(msg, "variable", "field of "+quote(name), 1), markdownRule)
+		diags.Errorf(rng(), "block %q %s: %s", b.ID, strings.Replace(msg, "variable", "field of "+quote(name), 1), markdownRule)
 	}
 	return diags
 }

@@ -13,7 +13,8 @@ import (
 // ([a b], map[n:x]), so printing one is a compile error with what to write instead, as printing a list constant is.
 func (ck *checker) printUse(b *blocks.Block, u templates.PrintUse) blocks.Diagnostics {
 	var diags blocks.Diagnostics
-	rng := b.SourceRange(u.Off, u.End)
+	// Most prints are fine: where one is written is computed only for a diagnostic.
+	rng := func() blocks.Range { return b.SourceRange(u.Off, u.End) }
 	whole := func(what string) string {
 		if u.Func == "" {
 			return "prints " + what + " whole"
@@ -21,7 +22,7 @@ func (ck *checker) printUse(b *blocks.Block, u templates.PrintUse) blocks.Diagno
 		return fmt.Sprintf("passes %s whole to %s", what, u.Func)
 	}
 	if u.Data {
-		diags.Errorf(rng, "block %q %s ({{.}} where dot holds every variable), which has no text of its own: print the variables one by one ({{.name}}), or json one", b.ID, whole("the data"))
+		diags.Errorf(rng(), "block %q %s ({{.}} where dot holds every variable), which has no text of its own: print the variables one by one ({{.name}}), or json one", b.ID, whole("the data"))
 		return diags
 	}
 	v := ck.p.Vars[u.Var]
@@ -44,14 +45,14 @@ func (ck *checker) printUse(b *blocks.Block, u templates.PrintUse) blocks.Diagno
 	case v.Type == blocks.TypeRecords && hasCodeField(v):
 		// The code rule refuses records with code fields used whole, with its own fix (codeUse, Uses.Items).
 	case u.Item && v.Type == blocks.TypeRecords:
-		diags.Errorf(rng, "block %q %s, which has no text of its own: print its fields one by one (its fields are: %s), or json it", b.ID, whole(fmt.Sprintf("a record of %q", name)), fieldNames(v))
+		diags.Errorf(rng(), "block %q %s, which has no text of its own: print its fields one by one (its fields are: %s), or json it", b.ID, whole(fmt.Sprintf("a record of %q", name)), fieldNames(v))
 	case u.Item:
 	case v.Type == blocks.TypeList:
-		diags.Errorf(rng, "block %q %s, which has no text of its own: lay it out with {{join .%s \", \"}} or {{bullets .%s}}, or walk it with {{range .%s}}…{{end}}", b.ID, whole(fmt.Sprintf("list %q", name)), name, name, name)
+		diags.Errorf(rng(), "block %q %s, which has no text of its own: lay it out with {{join .%s \", \"}} or {{bullets .%s}}, or walk it with {{range .%s}}…{{end}}", b.ID, whole(fmt.Sprintf("list %q", name)), name, name, name)
 	case v.Type == blocks.TypeRecords:
-		diags.Errorf(rng, "block %q %s, which have no text of their own: walk them with range and print their fields (their fields are: %s)", b.ID, whole(fmt.Sprintf("records %q", name)), fieldNames(v))
+		diags.Errorf(rng(), "block %q %s, which have no text of their own: walk them with range and print their fields (their fields are: %s)", b.ID, whole(fmt.Sprintf("records %q", name)), fieldNames(v))
 	case v.Type == blocks.TypeRecord:
-		diags.Errorf(rng, "block %q %s, which has no text of its own: print its fields one by one (its fields are: %s), or json it", b.ID, whole(fmt.Sprintf("record %q", name)), fieldNames(v))
+		diags.Errorf(rng(), "block %q %s, which has no text of its own: print its fields one by one (its fields are: %s), or json it", b.ID, whole(fmt.Sprintf("record %q", name)), fieldNames(v))
 	}
 	return diags
 }

@@ -22,7 +22,13 @@ const ManifestFile = "promptc.toml"
 // It returns every problem at once. The project is returned even when there are diagnostics, holding what could be
 // read, so that later stages can report their own problems too; it is valid only when the diagnostics are empty.
 func Load(fsys fs.FS) (*Project, Diagnostics) {
-	l := &loader{
+	l := newLoader(fsys)
+	l.load()
+	return l.p, l.diags.Sort()
+}
+
+func newLoader(fsys fs.FS) *loader {
+	return &loader{
 		fsys: fsys,
 		p: &Project{
 			Vars:      map[string]*Var{},
@@ -37,12 +43,12 @@ func Load(fsys fs.FS) (*Project, Diagnostics) {
 		badKeys:        map[string]bool{},
 		badTasks:       map[string]bool{},
 	}
-	l.load()
-	return l.p, l.diags.Sort()
 }
 
 type loader struct {
-	fsys       fs.FS
+	fsys fs.FS
+	// cache, when set, holds the blocks/ and templates/ files of the last load (see LoadCached).
+	cache      *FileCache
 	p          *Project
 	diags      Diagnostics
 	constRange map[string]Range
@@ -77,12 +83,21 @@ type sourceFile struct {
 }
 
 func readFile(fsys fs.FS, name string) *sourceFile {
-	f := &sourceFile{name: name}
 	data, err := readLimited(fsys, name, MaxSourceBytes)
 	if err != nil {
-		f.diag = &Diagnostic{Summary: "cannot read file: " + unwrapPathError(err), Subject: FileRange(name).Ptr()}
-		return f
+		return readError(name, err)
 	}
+	return decodeFile(name, data)
+}
+
+// readError is a file that could not be read, with why.
+func readError(name string, err error) *sourceFile {
+	return &sourceFile{name: name, diag: &Diagnostic{Summary: "cannot read file: " + unwrapPathError(err), Subject: FileRange(name).Ptr()}}
+}
+
+// decodeFile checks and normalises the bytes data read from file name.
+func decodeFile(name string, data []byte) *sourceFile {
+	f := &sourceFile{name: name}
 	if d := checkSourceSize(name, len(data), "source file"); d != nil {
 		f.diag = d
 		return f
@@ -140,14 +155,14 @@ func readLimited(fsys fs.FS, name string, limit int) ([]byte, error) {
 // in the order given.
 func parseTOMLFiles(fsys fs.FS, names []string) []*sourceFile {
 	out := make([]*sourceFile, 0, len(names))
-	eachTOMLFile(fsys, names, func(f *sourceFile) { out = append(out, f) })
+	eachTOMLFile(fsys, nil, names, func(f *sourceFile) { out = append(out, f) })
 	return out
 }
 
 // eachTOMLFile parses the files names as parseTOMLFiles does and calls each with every one, in the order given, on
 // the caller's goroutine, as soon as it and those before it are parsed: what each does with a file (decoding its
-// blocks) overlaps with parsing the files after it.
-func eachTOMLFile(fsys fs.FS, names []string, each func(*sourceFile)) {
+// blocks) overlaps with parsing the files after it. Files c holds as they are are not parsed again; c may be nil.
+func eachTOMLFile(fsys fs.FS, c *FileCache, names []string, each func(*sourceFile)) {
 	out := make([]*sourceFile, len(names))
 	ready := make([]chan struct{}, len(names))
 	for i := range ready {
@@ -157,7 +172,7 @@ func eachTOMLFile(fsys fs.FS, names []string, each func(*sourceFile)) {
 	for range min(runtime.GOMAXPROCS(0), len(names)) {
 		go func() {
 			for i := int(next.Add(1)) - 1; i < len(names); i = int(next.Add(1)) - 1 {
-				out[i] = parseTOMLFile(fsys, names[i])
+				out[i] = c.read(fsys, names[i], true)
 				close(ready[i])
 			}
 		}()
@@ -254,7 +269,7 @@ func (l *loader) record(f *sourceFile) bool {
 }
 
 func (l *loader) load() {
-	mf := parseTOMLFile(l.fsys, ManifestFile)
+	mf := l.cache.manifest(l.fsys)
 	if mf.file == nil {
 		// Without a manifest nothing else can be checked: report only why it could not be read.
 		if _, err := fs.Stat(l.fsys, ManifestFile); errors.Is(err, fs.ErrNotExist) {
@@ -271,9 +286,9 @@ func (l *loader) load() {
 	l.manifest(mf)
 	l.vars = NewSuggester(sortedKeys(l.p.Vars))
 	l.loadTemplates()
-	eachTOMLFile(l.fsys, l.listTOML("blocks", true), func(f *sourceFile) {
+	eachTOMLFile(l.fsys, l.cache, l.listTOML("blocks", true), func(f *sourceFile) {
 		if l.record(f) {
-			l.blockFile(f)
+			l.blockFileCached(f)
 		} else {
 			l.p.Incomplete = true
 		}
@@ -412,9 +427,11 @@ func (l *loader) loadTemplates() {
 		rel := strings.TrimPrefix(name, "templates/")
 		if !l.checkName(name) {
 			l.brokenTemplates[rel] = true
+			l.cache.template(name, nil)
 			continue
 		}
-		f := readFile(l.fsys, name)
+		f := l.cache.read(l.fsys, name, false)
+		l.cache.template(name, f)
 		if l.record(f) {
 			l.p.Templates[rel] = f.file.Text
 		} else {

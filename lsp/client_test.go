@@ -36,7 +36,7 @@ func startClient(t testing.TB) *client {
 	c := &client{t: t, in: serverIn, wait: map[int]chan map[string]any{}, diags: map[string][]map[string]any{},
 		notes: make(chan string, 1000), done: make(chan error, 1), linted: make(chan struct{})}
 	go func() {
-		err := Serve(context.Background(), toServer, fromServer, Options{Version: "test", Log: testLog{t}})
+		err := Serve(context.Background(), toServer, fromServer, Options{Version: "test", Log: testLog{t}, NoCache: coldLoads})
 		fromServer.Close()
 		c.done <- err
 	}()

@@ -43,7 +43,7 @@ func FuzzServe(f *testing.F) {
 		defer cancel()
 		done := make(chan error, 1)
 		var out bytes.Buffer
-		go func() { done <- Serve(ctx, bytes.NewReader(data), &out, Options{}) }()
+		go func() { done <- Serve(ctx, bytes.NewReader(data), &out, Options{NoCache: coldLoads}) }()
 		select {
 		case <-done:
 		case <-time.After(30 * time.Second):

@@ -26,6 +26,8 @@ type project struct {
 	srv  *server
 	root string
 	wake chan struct{}
+	// cache carries the work of one load over to the next (nil with Options.NoCache); loads run one at a time.
+	cache *analysis.Cache
 
 	mu        sync.Mutex
 	gen       int // changes seen
@@ -47,6 +49,9 @@ const lintDelay = 150 * time.Millisecond
 
 func newProject(s *server, root string) *project {
 	p := &project{srv: s, root: root, wake: make(chan struct{}, 1), updated: make(chan struct{}), published: map[string]bool{}}
+	if !s.opt.NoCache {
+		p.cache = analysis.NewCache()
+	}
 	s.wg.Add(1)
 	go p.work()
 	return p
@@ -160,7 +165,7 @@ func (p *project) load(over map[string]string) (snap *analysis.Snapshot) {
 			snap = nil
 		}
 	}()
-	return analysis.LoadDir(p.root, over)
+	return p.cache.LoadDir(p.root, over)
 }
 
 // startLint lints the newest snapshot unless a lint is running (which starts the next one when it ends).

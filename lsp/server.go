@@ -24,6 +24,10 @@ type Options struct {
 	Version string
 	// Log receives one line per problem the server hits (a panic recovered, a write that failed); nil discards them.
 	Log io.Writer
+	// NoCache makes every reload of a project load it from nothing, rather than reuse what the last load decoded
+	// and parsed of the files and blocks an edit left as they were (analysis.Cache): slower, and the same answers
+	// (docs/editors.md).
+	NoCache bool
 }
 
 // ErrExitWithoutShutdown is what Serve returns when the client sent exit before shutdown: LSP asks the server to

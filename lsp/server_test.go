@@ -411,7 +411,7 @@ func TestMalformedHeaderExits(t *testing.T) {
 			in, w := io.Pipe()
 			var out bytes.Buffer
 			done := make(chan error, 1)
-			go func() { done <- Serve(context.Background(), in, &out, Options{}) }()
+			go func() { done <- Serve(context.Background(), in, &out, Options{NoCache: coldLoads}) }()
 			go func() { io.WriteString(w, tt.stream) }() // the client keeps the stream open, as an editor does
 			defer w.Close()
 			select {

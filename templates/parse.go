@@ -53,14 +53,16 @@ type executor struct {
 // its own for each body that has run with it, all sharing one function map: building a function map costs more
 // than most executions, so a project builds one per execution running at once, not one per body.
 type execSet struct {
-	f      *funcs
-	root   *template.Template
-	bodies map[*Body]*executor
+	f    *funcs
+	root *template.Template
+	// bodies is by the body's parsed template: a body reused for an unchanged block (Body.For) shares its
+	// template, and so its executor, with the body it was made from.
+	bodies map[*template.Template]*executor
 }
 
 // executor returns the template of b bound to the set's functions, made on b's first execution with the set.
 func (s *execSet) executor(b *Body) (*executor, error) {
-	if x, ok := s.bodies[b]; ok {
+	if x, ok := s.bodies[b.tmpl]; ok {
 		return x, nil
 	}
 	// Not a clone: the body's template is one of a project's whole set. The parse trees are shared; no execution
@@ -75,7 +77,7 @@ func (s *execSet) executor(b *Body) (*executor, error) {
 			return nil, err
 		}
 	}
-	s.bodies[b] = x
+	s.bodies[b.tmpl] = x
 	return x, nil
 }
 
@@ -90,7 +92,7 @@ func (p *Parser) takeExecSet() *execSet {
 		return s
 	}
 	f := &funcs{consts: p.consts}
-	return &execSet{f: f, root: template.New("").Option("missingkey=error").Funcs(f.execMap()), bodies: map[*Body]*executor{}}
+	return &execSet{f: f, root: template.New("").Option("missingkey=error").Funcs(f.execMap()), bodies: map[*template.Template]*executor{}}
 }
 
 func (p *Parser) putExecSet(s *execSet) {
@@ -258,6 +260,16 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	body.callsEnv = len(u.Refs)+len(u.Titles)+len(u.Dropped)+len(u.Tools) > 0 || u.DynamicRef || u.DynamicTitle || u.DynamicDropped
 	body.perExecution = a.hasRange || body.callsEnv || a.dicts
 	return body, nil
+}
+
+// For returns the body parsed for block b, for a block with the same id, raw flag and body text: what Parse of
+// the same parser would return for it, without parsing it again. A language server compiles the project at every
+// keystroke, and all but the edited blocks are as they were (docs/editors.md). The two bodies share their parse
+// trees, which no execution changes.
+func (b *Body) For(nb *blocks.Block) *Body {
+	return &Body{Block: nb, Static: b.Static, Uses: b.Uses, Literals: b.Literals, output: b.output, tmpl: b.tmpl,
+		consts: b.consts, perExecution: b.perExecution, callsEnv: b.callsEnv, parser: b.parser, printed: b.printed,
+		printedKeys: b.printedKeys, whole: b.whole}
 }
 
 // CallsEnv reports whether an execution of the body may call the functions of its environment (Env.Ref, Title,
