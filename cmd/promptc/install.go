@@ -174,16 +174,16 @@ func (e *env) targets(c *cli.Context, cmd string, p *blocks.Project) ([]*blocks.
 // install renders the runbook and installs it into the context files of the targets under dir, or, with check,
 // reports the files installing would change (fix is the command that would).
 func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix installFix) error {
-	prog, err := e.load()
+	pl, err := e.load()
 	if err != nil {
 		return err
 	}
-	targets, err := e.targets(c, cmd, prog.Project)
+	targets, err := e.targets(c, cmd, pl.Project())
 	if err != nil {
 		return err
 	}
 	// Rendered before any file is touched: a runbook that cannot render, or a bad value, leaves every file as it is.
-	runbook, err := e.render(c, prog)
+	runbook, err := e.render(c, pl)
 	if err != nil {
 		return err
 	}

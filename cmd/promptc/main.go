@@ -21,7 +21,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gitfs"
@@ -327,18 +327,21 @@ func (e *env) projectRoot() (string, error) {
 	return root, nil
 }
 
-// load loads and compiles the project, printing every diagnostic on failure.
-func (e *env) load() (*assemble.Program, error) {
+// open opens the project through the pipeline (promptc.Open), printing every diagnostic on failure.
+func (e *env) open(opt promptc.Options) (*promptc.Pipeline, error) {
 	root, err := e.projectRoot()
 	if err != nil {
 		return nil, err
 	}
-	prog, diags := assemble.LoadDir(root)
-	if len(diags) > 0 {
-		return nil, e.diagnostics(diags)
+	pl, err := promptc.Open(root, opt)
+	if err != nil {
+		return nil, e.fail(err, nil)
 	}
-	return prog, nil
+	return pl, nil
 }
+
+// load opens the project with the default token counter.
+func (e *env) load() (*promptc.Pipeline, error) { return e.open(promptc.Options{}) }
 
 // invocation is how the user ran promptc, to suggest a follow-up command: "promptc -C examples/tracker".
 func (e *env) invocation() string {
@@ -432,19 +435,6 @@ func (e *env) links() *guard.Links {
 		return nil
 	}
 	return &guard.Links{Base: base, Commit: commit}
-}
-
-// build loads, compiles and renders the project: what every command past render starts with.
-func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
-	prog, err := e.load()
-	if err != nil {
-		return nil, nil, err
-	}
-	arts, diags := prog.Build()
-	if len(diags) > 0 {
-		return nil, nil, e.diagnostics(diags)
-	}
-	return prog, arts, nil
 }
 
 // diagnostics prints diagnostics, one per line (with the source line under each when snippets are on), and returns
