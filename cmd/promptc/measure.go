@@ -7,7 +7,6 @@ import (
 	"github.com/promptc/promptc/report"
 )
 
-
 // measureFlags are the flags lint and stats share: --format text|json (into format), --tokenizer and --fixture.
 func measureFlags(format *report.FormatChoice) []cli.Flag {
 	return []cli.Flag{formatChoiceFlag("output", format), tokenizerFlag(), sampleFlag()}

@@ -205,4 +205,3 @@ func simulateCommand(e *env) *cli.Command {
 		},
 	}
 }
-
