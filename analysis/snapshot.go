@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"sync"
 
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/lint"
@@ -38,9 +39,8 @@ type Snapshot struct {
 // It never fails: a project that does not load gives a Snapshot whose Diagnostics say why, and whose queries answer
 // from what could be read.
 func Load(fsys fs.FS) *Snapshot {
-	p, diags := blocks.Load(fsys)
-	prog, cdiags := assemble.Compile(p)
-	diags = append(diags, cdiags...).Sort()
+	pl, _ := promptc.OpenFS(fsys, promptc.Options{}) // a project with errors still opens: its Diagnostics say them
+	prog, p, diags := pl.Program(), pl.Project(), pl.Diagnostics()
 	s := &Snapshot{Program: prog, Project: p, Files: map[string]*blocks.File{}, diags: diags}
 	for name, f := range p.Files {
 		s.Files[name] = f
