@@ -118,14 +118,6 @@ func (e *env) checkError(what string, err error) error {
 	})
 }
 
-// orList joins choices as "a, b or c".
-func orList(choices []string) string {
-	if len(choices) == 1 {
-		return choices[0]
-	}
-	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
-}
-
 func tokenizerFlag() cli.Flag {
 	return &cli.StringFlag{Name: "tokenizer", Value: tokens.O200k.String(), Usage: "count tokens with `ENCODING`: o200k_base or cl100k_base (estimates)"}
 }

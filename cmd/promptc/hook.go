@@ -5,9 +5,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/internal/cliflag"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/hook"
@@ -169,7 +170,7 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			const cmd = "hook install-check"
 			if c.NArg() > 1 {
-				return usageErr(e, "%s takes one PROJECT_DIR; got %s", cmd, quoteAll(c.Args().Slice()))
+				return usageErr(e, "%s takes one PROJECT_DIR; got %s", cmd, cliflag.QuoteAll(c.Args().Slice()))
 			}
 			dir, err := e.installArgs(c, cmd)
 			if err != nil {
@@ -231,15 +232,6 @@ func relativeTo(base, p string) string {
 		return rel
 	}
 	return absP
-}
-
-// quoteAll quotes each argument, for a message that lists them.
-func quoteAll(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = fmt.Sprintf("%q", a)
-	}
-	return strings.Join(q, ", ")
 }
 
 // hookUsageError makes flag errors of hook subcommands exit with status 2, naming the full command.

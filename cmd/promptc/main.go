@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -21,15 +19,19 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/internal/cliflag"
+	buildversion "github.com/promptc/promptc/internal/version"
+
 	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/internal/gc"
 	"github.com/promptc/promptc/internal/gitfs"
 )
 
 // version and revision are set at link time by make build and make install (-ldflags "-X main.version=… -X
 // main.revision=…", from git; see the Makefile); otherwise --version reports what the build information holds (see
-// versionText).
+// internal/version.Text).
 var version, revision = "", ""
 
 // Exit codes (docs/reference.md#exit-codes-and-diagnostics).
@@ -40,39 +42,8 @@ const (
 )
 
 func main() {
-	// GOGC and GOMEMLIMIT still win when set.
-	_, gogc := os.LookupEnv("GOGC")
-	_, limit := os.LookupEnv("GOMEMLIMIT")
-	switch {
-	case !gogc && !limit:
-		collectLate()
-	case !gogc:
-		debug.SetGCPercent(lateGCPercent)
-	}
+	gc.CollectLate()
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
-}
-
-// A command runs for a fraction of a second, and what it allocates is mostly either short-lived or kept to the end
-// (a build of 2,000 blocks allocates some 60 MB, 16 MB of it the artifacts): a collection costs more than the
-// memory it frees. So none runs until the heap reaches firstGCHeap; from the first one on, the heap may grow to
-// five times what is live (GOGC=400), so that a command holding more (lint of 10,000 blocks holds some 500 MB)
-// does not collect over and over near that size, and the language server, which runs for hours, holds what it
-// held before (five times its live heap) once it has grown past firstGCHeap.
-const (
-	firstGCHeap   = 128 << 20
-	lateGCPercent = 400
-)
-
-// collectLate turns collection off up to a soft limit of firstGCHeap, and switches to GOGC=lateGCPercent, with no
-// limit, once the first collection has run (it frees the sentinel, whose cleanup does the switch).
-func collectLate() {
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(firstGCHeap)
-	sentinel := new([64]byte) // large enough for an allocation of its own, which the first collection frees
-	runtime.AddCleanup(sentinel, func(struct{}) {
-		debug.SetGCPercent(lateGCPercent)
-		debug.SetMemoryLimit(math.MaxInt64)
-	}, struct{}{})
 }
 
 // exitError carries an exit status out of a command; its message, if any, has been printed already.
@@ -107,8 +78,8 @@ type env struct {
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	args = flagsFirst(app, helpArgs(app, args))
-	e.command = commandWords(app, args)
+	args = cliflag.Reorder(app, cliflag.HelpArgs(app, args))
+	e.command = cliflag.CommandWords(app, args)
 	err := app.Run(args)
 	var ee exitError
 	switch {
@@ -128,21 +99,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 func newApp(e *env) *cli.App {
 	e.globals = []cli.Flag{
 		&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
-		choiceFlag("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
-		choiceFlag("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
+		cliflag.Choice("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
+		cliflag.Choice("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
 		// urfave/cli adds --help itself only when no command is named help.
 		cli.HelpFlag,
 	}
 	info, _ := debug.ReadBuildInfo()
 	cli.VersionPrinter = func(c *cli.Context) {
 		// urfave/cli's version printer cannot return an error; a failed write of the version leaves nothing to do.
-		_, _ = io.WriteString(c.App.Writer, versionText(version, revision, info))
+		_, _ = io.WriteString(c.App.Writer, buildversion.Text(version, revision, info))
 	}
 	app := &cli.App{
 		Name:            "promptc",
 		Usage:           "compile prompt blocks into byte-exact runbooks and per-turn messages",
 		UsageText:       "promptc [-C DIR] COMMAND [options]",
-		Version:         moduleVersion(version, info),
+		Version:         buildversion.Module(version, info),
 		Writer:          e.stdout,
 		ErrWriter:       e.stderr,
 		Flags:           e.globals,
@@ -196,10 +167,10 @@ func newApp(e *env) *cli.App {
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			if msg, ok := invalidChoice(err, c.App.Flags); ok {
+			if msg, ok := cliflag.InvalidChoice(err, c.App.Flags); ok {
 				return usageErr(e, "%s", msg)
 			}
-			return usageErr(e, "%s (see promptc --help)", flagError(err, c.App.Flags))
+			return usageErr(e, "%s (see promptc --help)", cliflag.Error(err, c.App.Flags))
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = true
@@ -246,11 +217,11 @@ func commandUsageError(e *env) cli.OnUsageErrorFunc {
 // flagProblem prints a flag error of command cmd ("lint", "hook install"), whose flags are flags, and returns exit
 // status 2: a value a closed set refused lists the choices already; any other error points at the command's help.
 func (e *env) flagProblem(cmd string, flags []cli.Flag, err error) error {
-	if msg, ok := invalidChoice(err, flags); ok {
+	if msg, ok := cliflag.InvalidChoice(err, flags); ok {
 		return cmdErr(e, cmd, "%s", msg)
 	}
 	// A global flag is taken after the command too: a misspelt one is suggested as the command's own are.
-	return cmdErr(e, cmd, "%s (see promptc %s --help)", flagError(err, slices.Concat(flags, e.globals)), cmd)
+	return cmdErr(e, cmd, "%s (see promptc %s --help)", cliflag.Error(err, slices.Concat(flags, e.globals)), cmd)
 }
 
 // path resolves a path given on the command line.

@@ -3,6 +3,8 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/internal/cliflag"
+
 	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/report"
 )
@@ -18,7 +20,7 @@ func formatChoiceFlag(usage string, format *report.FormatChoice) cli.Flag {
 	for _, f := range format.Choices() {
 		names = append(names, f.String())
 	}
-	return choiceFlag("format", format, usage+" `FORMAT`: "+orList(names))
+	return cliflag.Choice("format", format, usage+" `FORMAT`: "+cliflag.OrList(names))
 }
 
 // measure reads the flags of measureFlags, refusing arguments, and opens the project with the --tokenizer counter;
