@@ -12,12 +12,11 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/internal/shell"
 
 	"github.com/promptc/promptc/internal/cliflag"
 	buildversion "github.com/promptc/promptc/internal/version"
@@ -26,7 +25,6 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gc"
-	"github.com/promptc/promptc/internal/gitfs"
 )
 
 // version and revision are set at link time by make build and make install (-ldflags "-X main.version=… -X
@@ -279,7 +277,7 @@ func (e *env) belowHint(run string) string {
 	if len(found) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; %s: %s", found, fmt.Sprintf(run, shellQuote(found[0])))
+	return fmt.Sprintf("; %s: %s", found, fmt.Sprintf(run, shell.Quote(found[0])))
 }
 
 // projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.
@@ -317,25 +315,9 @@ func (e *env) load() (*promptc.Pipeline, error) { return e.open(promptc.Options{
 // invocation is how the user ran promptc, to suggest a follow-up command: "promptc -C examples/tracker".
 func (e *env) invocation() string {
 	if e.cdir != "" {
-		return "promptc -C " + shellQuote(e.cdir)
+		return "promptc -C " + shell.Quote(e.cdir)
 	}
 	return "promptc"
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters. A name holding a
-// character that blocks.QuoteName would quote (a control or format character) is written as bash's $'…' with Go's
-// escapes, which bash and zsh read back, so that the suggestion never carries the raw byte.
-func shellQuote(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' }) {
-		q := strconv.Quote(s)
-		return "$'" + strings.ReplaceAll(q[1:len(q)-1], "'", `\'`) + "'"
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+=:@,", r)) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
 }
 
 // color reports whether the report on stdout may be coloured: always with --color=always, never with --color=never;
@@ -358,56 +340,6 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// repoPrefix is the project root relative to the top of the git work tree holding it, with a trailing slash ("" at
-// the top or outside a work tree): annotations name files from the repository root.
-func (e *env) repoPrefix() string {
-	top, err := gitfs.TopLevel(e.root)
-	if err != nil {
-		return ""
-	}
-	root, err := filepath.EvalSymlinks(e.root) // as TopLevel's answer is
-	if err != nil {
-		return ""
-	}
-	rel, err := filepath.Rel(top, root)
-	if err != nil || rel == "." || !filepath.IsLocal(rel) {
-		return ""
-	}
-	return filepath.ToSlash(rel) + "/"
-}
-
-// reportDir is the project root relative to the working directory, slash-separated ("." when they are the same):
-// text reports name source files from there, so a terminal can open them.
-func (e *env) reportDir() string {
-	if e.wd == "" {
-		return ""
-	}
-	wd, err1 := filepath.EvalSymlinks(e.wd)
-	root, err2 := filepath.EvalSymlinks(e.root)
-	if err1 != nil || err2 != nil {
-		return ""
-	}
-	rel, err := filepath.Rel(wd, root)
-	if err != nil {
-		return ""
-	}
-	return filepath.ToSlash(rel)
-}
-
-// links are the web links of the repository holding the project at its checked-out commit, for markdown reports;
-// nil when git knows no web address for it.
-func (e *env) links() *guard.Links {
-	base, ok := gitfs.WebURL(e.root)
-	if !ok {
-		return nil
-	}
-	commit, err := gitfs.Head(e.root)
-	if err != nil {
-		return nil
-	}
-	return &guard.Links{Base: base, Commit: commit}
-}
-
 // diagnostics prints diagnostics, one per line (with the source line under each when snippets are on), and returns
 // exit status 2. For a command that annotates (check), in GitHub Actions they are also written on stdout as ::error
 // annotations on the sources.
@@ -418,8 +350,8 @@ func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	} else {
 		_, _ = io.WriteString(e.stderr, diags.String())
 	}
-	if e.annotate && githubActions() {
-		if err := guard.WriteAnnotations(e.stdout, e.repoPrefix(), diags); err != nil {
+	if e.annotate && guard.InGitHubActions() {
+		if err := guard.WriteAnnotations(e.stdout, guard.RepoPrefix(e.root), diags); err != nil {
 			return err
 		}
 	}
