@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"sync"
 
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/lint"
@@ -39,30 +40,25 @@ type Snapshot struct {
 // from what could be read.
 func Load(fsys fs.FS) *Snapshot { return (*Cache)(nil).Load(fsys) }
 
-// Cache carries what one load decoded and compiled over to the next load of the same project: each blocks/ and
-// templates/ file as read and parsed, kept by content, and each block's parsed body, kept by its text. A load
-// through it decodes and parses only what changed since, and checks every block against the project anew, so its
-// Snapshot is the one Load would give, byte for byte (docs/editors.md). A language server keeps one per project.
-// A nil *Cache caches nothing. It is safe for concurrent use; loads through one cache then wait for each other.
-type Cache struct {
-	files  *blocks.FileCache
-	bodies *assemble.BodyCache
-}
+// Cache carries what one load decoded and compiled over to the next load of the same project (a promptc.Cache:
+// each blocks/ and templates/ file as read and parsed, kept by content, and each block's parsed body, kept by its
+// text), so that a load through it decodes and parses only what changed since and gives the Snapshot Load would
+// give, byte for byte (docs/editors.md). A language server keeps one per project. A nil *Cache caches nothing. It
+// is safe for concurrent use; loads through one cache then wait for each other.
+type Cache struct{ c *promptc.Cache }
 
 // NewCache returns an empty cache.
-func NewCache() *Cache { return &Cache{files: blocks.NewFileCache(), bodies: assemble.NewBodyCache()} }
+func NewCache() *Cache { return &Cache{c: promptc.NewCache()} }
 
 // Load is Load, reusing what earlier loads through c decoded and parsed of the files and blocks that have not
 // changed since.
 func (c *Cache) Load(fsys fs.FS) *Snapshot {
-	var files *blocks.FileCache
-	var bodies *assemble.BodyCache
+	var opt promptc.Options
 	if c != nil {
-		files, bodies = c.files, c.bodies
+		opt.Cache = c.c
 	}
-	p, diags := blocks.LoadCached(fsys, files)
-	prog, cdiags := assemble.CompileCached(p, bodies)
-	diags = append(diags, cdiags...).Sort()
+	pl, _ := promptc.OpenFS(fsys, opt) // a project with errors still opens: its Diagnostics say them
+	prog, p, diags := pl.Program(), pl.Project(), pl.Diagnostics()
 	s := &Snapshot{Program: prog, Project: p, Files: map[string]*blocks.File{}, diags: diags}
 	for name, f := range p.Files {
 		s.Files[name] = f

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/explain"
@@ -28,6 +29,7 @@ type Snapshot struct {
 	Findings []lint.Finding
 
 	counter *tokens.Counter
+	pl      *promptc.Pipeline // nil when the project does not compile
 	byPath  map[string]*assemble.Artifact
 	// base is the comparison with Options.Base, nil without one or when the project does not compile.
 	base *comparison
@@ -52,17 +54,20 @@ func Load(root string, opts Options) (*Snapshot, error) {
 		counter = tokens.New(tokens.O200k)
 	}
 	s := &Snapshot{Root: root, counter: counter, byPath: map[string]*assemble.Artifact{}}
-	prog, diags := assemble.LoadDir(root)
-	if len(diags) > 0 {
+	pl, err := promptc.Open(root, promptc.Options{Counter: counter})
+	if err != nil {
+		s.Problems = pl.Diagnostics()
+		return s, nil
+	}
+	arts, err := pl.Artifacts()
+	if err != nil {
+		var diags blocks.Diagnostics
+		errors.As(err, &diags)
 		s.Problems = diags
 		return s, nil
 	}
-	arts, diags := prog.Build()
-	if len(diags) > 0 {
-		s.Problems = diags
-		return s, nil
-	}
-	s.Prog, s.Arts = prog, arts
+	prog := pl.Program()
+	s.Prog, s.Arts, s.pl = prog, arts, pl
 	for _, a := range arts {
 		s.byPath[a.Path] = a
 	}
@@ -358,7 +363,7 @@ func (s *Snapshot) model(provider string) (projection.Provider, projection.Model
 	if err != nil {
 		return p, projection.Model{}, err
 	}
-	cat, err := projection.NewCatalog(s.Prog.Project.Models)
+	cat, err := s.pl.Catalog()
 	if err != nil {
 		return p, projection.Model{}, err
 	}
@@ -381,22 +386,20 @@ func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, erro
 	if s.Prog == nil {
 		return nil, errors.New("the project does not compile")
 	}
-	if err := blocks.CheckTask(task, s.Prog.Project.Tasks); err != nil {
+	t, err := s.pl.Task(task)
+	if err != nil {
 		return nil, err
 	}
 	_, m, err := s.model(provider)
 	if err != nil {
 		return nil, err
 	}
-	var sessions []projection.Replay
-	for _, f := range projection.ReplayFixtures(s.Prog.Project, task) {
-		sess, err := projection.FixtureReplay(s.Prog, task, f)
-		if err != nil {
-			return nil, err
-		}
-		sessions = append(sessions, sess)
+	sessions, err := t.Replays()
+	var none *promptc.NoReplaysError
+	if err != nil && !errors.As(err, &none) {
+		return nil, err
 	}
-	return projection.Simulate(sessions, projection.Options{Model: m, Counter: s.counter})
+	return t.Simulate(sessions, projection.Options{Model: m})
 }
 
 // Explain is explain.Line for line n of the artifact at path.

@@ -186,22 +186,6 @@ func ExampleOptions_Check() {
 	// 24h0m0s
 }
 
-// One call: load the project in a directory and get turn 2 of a fixture's session as a Bedrock request, with the
-// task's tools sent natively, and cache points after the runbook's segments and the history, at most 4, for the
-// provider's default model.
-func ExampleProjectTurn() {
-	// On Bedrock, Claude Sonnet 4.5 (the default) caches from 4,096 tokens; Sonnet 4.6 from 1,024.
-	pr, err := projection.ProjectTurn("../examples/tracker", "chat", "conversation", 2, projection.Bedrock, "anthropic.claude-sonnet-4-6", projection.Options{})
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(pr.Model.Name, len(pr.Markers()), "cache points")
-	fmt.Println(strings.Contains(string(pr.Body), `"cachePoint"`), strings.Contains(string(pr.Body), `"toolSpec"`))
-	// Output:
-	// anthropic.claude-sonnet-4-6 4 cache points
-	// true true
-}
-
 // A simulation writes its own report, as promptc simulate prints it (WriteJSON for --format json).
 func ExampleSimulation_WriteText() {
 	rb := &assemble.Artifact{Text: strings.Repeat("A rule every task shares. ", 300) + "\n"}
@@ -220,37 +204,5 @@ func ExampleSimulation_WriteText() {
 	fmt.Println(strings.Contains(b.String(), "cheapest: "))
 	// Output:
 	// openai gpt-5, automatic cache, entries live in_memory: minimum 1,024 tokens, reads cost 0.1x and writes 1x the input price
-	// true
-}
-
-// NewInput builds a request as promptc project does: turn 3 of a fixture's conversation carries turns 1 and 2, each
-// with its reply, as the history, and a history file's messages after them.
-func ExampleNewInput() {
-	prog, diags := assemble.LoadDir("../examples/tracker")
-	if len(diags) > 0 {
-		log.Fatal(diags)
-	}
-	history := `{"role": "user", "content": "Also: is NW-161 related?"}` + "\n" +
-		`{"role": "assistant", "content": "No: NW-161 is about VAT rounding."}` + "\n"
-	in, err := projection.NewInput(prog, projection.Request{
-		Task:    "chat",
-		Fixture: prog.Project.Fixture("conversation"),
-		Turn:    3,
-		History: &assemble.ValuesFile{Name: "extra.jsonl", Data: []byte(history)},
-	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	for _, m := range in.History {
-		fmt.Println(m.Role)
-	}
-	fmt.Println(strings.Contains(in.Turn, `Can we make "code" the default for all Swiss merchants?`))
-	// Output:
-	// user
-	// assistant
-	// user
-	// assistant
-	// user
-	// assistant
 	// true
 }

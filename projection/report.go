@@ -30,39 +30,6 @@ func FixtureInput(prog *assemble.Program, task string, f *blocks.Fixture, k int)
 	return s.Input(k), nil
 }
 
-// ProjectTurn is the one call for the common case: it loads the project in dir, and returns the request body of
-// turn k (from 1) of fixture's session of task ("" for the task's only fixture: blocks.Project.FixtureFor) for
-// provider p's model named model ("" for the provider's default, a [[model]] row of the project included), with
-// the task's [[tool]]s sent natively. opt's other fields (cache
-// mode, lifetime, history budget) apply as given; its Model and Tools are set here. A project that does not load
-// returns its diagnostics (blocks.Diagnostics) as the error.
-func ProjectTurn(dir, task, fixture string, k int, p Provider, model string, opt Options) (*Projection, error) {
-	prog, diags := assemble.LoadDir(dir)
-	if len(diags) > 0 {
-		return nil, diags
-	}
-	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
-		return nil, err
-	}
-	f, err := prog.Project.FixtureFor(task, fixture)
-	if err != nil {
-		return nil, err
-	}
-	cat, err := NewCatalog(prog.Project.Models)
-	if err != nil {
-		return nil, err
-	}
-	if opt.Model, err = cat.Model(p, model); err != nil {
-		return nil, err
-	}
-	opt.Tools = prog.Project.ToolsFor(task)
-	in, err := FixtureInput(prog, task, f, k)
-	if err != nil {
-		return nil, err
-	}
-	return Project(in, opt)
-}
-
 // Summary is one line for a person about the request: the model, its input tokens, the cache mode and lifetime,
 // and where the cache markers went (or why there are none).
 func (p *Projection) Summary() string {

@@ -3,8 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -45,10 +43,8 @@ func checkCommand(e *env) *cli.Command {
 				return usageErr(e, "check: --force only goes with --update")
 			}
 			if update && !force {
-				if v, ok := inCI(); ok {
-					return usageErr(e, "check --update: refusing to rewrite golden/ in CI (CI=%q): accepting the artifacts "+
-						"there would hide the drift check exists to catch; run it where you can review and commit the "+
-						"change, or add --force to rewrite golden/ anyway", v)
+				if err := guard.UpdateRefusal(); err != nil {
+					return usageErr(e, "check --update: %v", err)
 				}
 			}
 			tok, err := e.counter(c)
@@ -78,11 +74,11 @@ func checkCommand(e *env) *cli.Command {
 				}
 				return nil
 			}
-			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Verbose: verbose, Dir: e.reportDir()}); err != nil {
+			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Verbose: verbose, Dir: guard.ReportDir(e.wd, e.root)}); err != nil {
 				return err
 			}
-			if githubActions() {
-				if err := res.WriteAnnotations(e.stdout, e.repoPrefix()); err != nil {
+			if guard.InGitHubActions() {
+				if err := res.WriteAnnotations(e.stdout, guard.RepoPrefix(e.root)); err != nil {
 					return err
 				}
 			}
@@ -93,17 +89,6 @@ func checkCommand(e *env) *cli.Command {
 		},
 	}
 }
-
-// inCI reports whether the CI environment variable says this runs in continuous integration, and its value: set
-// and not empty, "0" or "false" (any case). GitHub Actions, GitLab CI, CircleCI, Travis, Buildkite and most others
-// set CI=true.
-func inCI() (string, bool) {
-	v := os.Getenv("CI")
-	return v, v != "" && v != "0" && !strings.EqualFold(v, "false")
-}
-
-// githubActions reports whether this runs in a GitHub Actions workflow, which reads ::error workflow commands.
-func githubActions() bool { return os.Getenv("GITHUB_ACTIONS") == "true" }
 
 // checkError maps an error of guard.CheckDir or guard.Update to the exit status: diagnostics (the project does not
 // compile, or an artifact cannot be rendered), or a problem with golden/ itself (what says what check was doing).
@@ -116,14 +101,6 @@ func (e *env) checkError(what string, err error) error {
 		}
 		return usageErr(e, "%s: %v", what, err)
 	})
-}
-
-// orList joins choices as "a, b or c".
-func orList(choices []string) string {
-	if len(choices) == 1 {
-		return choices[0]
-	}
-	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
 }
 
 func tokenizerFlag() cli.Flag {

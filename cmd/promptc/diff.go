@@ -51,11 +51,11 @@ func diffCommand(e *env) *cli.Command {
 			}
 			switch format.Format {
 			case report.Markdown:
-				err = res.WriteMarkdown(e.stdout, guard.MarkdownOptions{Dir: strings.TrimSuffix(e.repoPrefix(), "/"), Links: e.links()})
+				err = res.WriteMarkdown(e.stdout, guard.MarkdownOptions{Dir: strings.TrimSuffix(guard.RepoPrefix(e.root), "/"), Links: guard.RepoLinks(e.root)})
 			case report.JSON:
 				err = res.WriteJSON(e.stdout)
 			default:
-				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Dir: e.reportDir()})
+				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Dir: guard.ReportDir(e.wd, e.root)})
 			}
 			if err != nil {
 				return err

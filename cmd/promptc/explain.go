@@ -46,17 +46,20 @@ func explainCommand(e *env) *cli.Command {
 				}
 				return e.explainLine(arg, format.Format)
 			}
-			prog, err := e.load()
+			pl, err := e.load()
 			if err != nil {
 				return err
 			}
 			var f *blocks.Fixture
 			if c.IsSet("fixture") {
-				if f, err = e.fixture("explain", prog, task, c.String("fixture"), true); err != nil {
-					return err
+				if c.String("fixture") == "" {
+					return cmdErr(e, "explain", "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
+				}
+				if f, err = pl.Project().FixtureFor(task, c.String("fixture")); err != nil {
+					return e.requestError("explain", err)
 				}
 			}
-			r, err := explain.Block(prog, task, arg, f)
+			r, err := explain.Block(pl.Program(), task, arg, f)
 			if err != nil {
 				return e.explainErr(err)
 			}
@@ -71,10 +74,11 @@ func (e *env) explainLine(arg string, format report.Format) error {
 	if err != nil {
 		return usageErr(e, "explain: %v", err)
 	}
-	prog, err := e.load()
+	pl, err := e.load()
 	if err != nil {
 		return err
 	}
+	prog := pl.Program()
 	r, err := explain.Line(prog, path, n)
 	if err != nil {
 		return e.explainErr(err)

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/internal/cliflag"
 )
 
 // TestFlagsFirst: every command's flags move ahead of its arguments, each with its value when it takes one (as the
@@ -182,9 +184,9 @@ func TestFlagsFirst(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := strings.Fields(tt.args)
 			orig := slices.Clone(args)
-			got := flagsFirst(newApp(&env{}), args)
+			got := cliflag.Reorder(newApp(&env{}), args)
 			if want := strings.Fields(tt.want); !slices.Equal(got, want) {
-				t.Errorf("flagsFirst(%q)\n got %q\nwant %q", orig, got, want)
+				t.Errorf("cliflag.Reorder(%q)\n got %q\nwant %q", orig, got, want)
 			}
 			if !slices.Equal(args, orig) {
 				t.Errorf("flagsFirst changed its argument to %q", args)
@@ -215,8 +217,8 @@ func TestHelpArgs(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			args := strings.Fields(tt.args)
 			orig := slices.Clone(args)
-			if got, want := helpArgs(newApp(&env{}), args), strings.Fields(tt.want); !slices.Equal(got, want) {
-				t.Errorf("helpArgs(%q)\n got %q\nwant %q", orig, got, want)
+			if got, want := cliflag.HelpArgs(newApp(&env{}), args), strings.Fields(tt.want); !slices.Equal(got, want) {
+				t.Errorf("cliflag.HelpArgs(%q)\n got %q\nwant %q", orig, got, want)
 			}
 			if !slices.Equal(args, orig) {
 				t.Errorf("helpArgs changed its argument to %q", args)
@@ -255,8 +257,8 @@ func TestSuggestFlag(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := suggestFlag(tt.written, flags); !slices.Equal(got, tt.want) {
-				t.Errorf("suggestFlag(%q) = %q, want %q", tt.written, got, tt.want)
+			if got := cliflag.Suggest(tt.written, flags); !slices.Equal(got, tt.want) {
+				t.Errorf("cliflag.Suggest(%q) = %q, want %q", tt.written, got, tt.want)
 			}
 		})
 	}

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"slices"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 )
 
@@ -22,29 +19,4 @@ func helpCommand(e *env) *cli.Command {
 			return cli.ShowAppHelp(c)
 		},
 	}
-}
-
-// helpArgs rewrites promptc [GLOBAL FLAGS] help ARGS... as promptc [GLOBAL FLAGS] ARGS... --help when there are
-// ARGS; any other command line is returned as it is.
-func helpArgs(app *cli.App, args []string) []string {
-	i := commandIndex(app.Flags, args)
-	if i+1 >= len(args) || args[i] != "help" {
-		return args
-	}
-	return append(slices.Concat(args[:i], args[i+1:]), "--help")
-}
-
-// commandIndex is the index in args of the command's name: the first argument after the program name and the global
-// flags (globals: those of them that take a value take the next argument, unless given as --flag=value). It is
-// len(args) when there is none.
-func commandIndex(globals []cli.Flag, args []string) int {
-	takes := takesValue(globals)
-	i := 1
-	for i < len(args) && len(args[i]) > 0 && args[i][0] == '-' {
-		if name, _, joined := strings.Cut(strings.TrimLeft(args[i], "-"), "="); takes[name] && !joined {
-			i++
-		}
-		i++
-	}
-	return min(i, len(args))
 }

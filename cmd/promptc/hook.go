@@ -5,12 +5,14 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/internal/cliflag"
+
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/hook"
+	"github.com/promptc/promptc/workspace"
 )
 
 func hookCommand(e *env) *cli.Command {
@@ -169,13 +171,13 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			const cmd = "hook install-check"
 			if c.NArg() > 1 {
-				return usageErr(e, "%s takes one PROJECT_DIR; got %s", cmd, quoteAll(c.Args().Slice()))
+				return usageErr(e, "%s takes one PROJECT_DIR; got %s", cmd, cliflag.QuoteAll(c.Args().Slice()))
 			}
 			dir, err := e.installArgs(c, cmd)
 			if err != nil {
 				return err
 			}
-			var fix installFix
+			var fix workspace.InstallCommand
 			if c.NArg() == 1 {
 				arg := c.Args().First()
 				root := e.path(arg)
@@ -190,7 +192,7 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				if _, err := os.Stat(filepath.Join(root, blocks.ManifestFile)); err != nil {
 					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, blocks.QuoteName(e.shown(arg)))
 				}
-				e.root, fix.project = root, blocks.QuoteName(e.shown(arg))
+				e.root, fix.Project = root, blocks.QuoteName(e.shown(arg))
 			} else {
 				quiet := *e
 				quiet.stderr = io.Discard
@@ -202,44 +204,17 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				}
 				// The project holding the working directory is the one install finds from there too: the command
 				// to suggest needs no -C, beyond the one this command was given.
-				e.root, fix.project = root, e.cdir
+				e.root, fix.Project = root, e.cdir
 			}
 			// The suggested install runs with -C PROJECT_DIR, under which its paths are relative to the project.
-			fix.dir = relativeTo(fix.project, dir)
-			if s := c.String("session"); s != "" && s != "-" {
-				fix.session = relativeTo(fix.project, e.shown(s))
-			} else {
-				fix.session = s
+			session := c.String("session")
+			if session != "" && session != "-" {
+				session = e.shown(session)
 			}
+			fix.Dir, fix.Session = hook.InstallCheckPaths(fix.Project, dir, session)
 			return e.install(c, cmd, dir, true, fix)
 		},
 	}
-}
-
-// relativeTo returns p, a path from the working directory, as a path from base (also from the working directory,
-// "" for the working directory itself): what p is for a command run with -C base. An absolute p stays absolute.
-func relativeTo(base, p string) string {
-	if base == "" || filepath.IsAbs(p) {
-		return p
-	}
-	absBase, err1 := filepath.Abs(base)
-	absP, err2 := filepath.Abs(p)
-	if err1 != nil || err2 != nil {
-		return p
-	}
-	if rel, err := filepath.Rel(absBase, absP); err == nil {
-		return rel
-	}
-	return absP
-}
-
-// quoteAll quotes each argument, for a message that lists them.
-func quoteAll(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = fmt.Sprintf("%q", a)
-	}
-	return strings.Join(q, ", ")
 }
 
 // hookUsageError makes flag errors of hook subcommands exit with status 2, naming the full command.

@@ -9,6 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/internal/shell"
+
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/scaffold"
@@ -73,7 +75,7 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 	}
 	inv = "promptc"
 	if arg != "" && arg != "." {
-		inv += " -C " + shellQuote(arg)
+		inv += " -C " + shell.Quote(arg)
 	}
 	return inv, nil
 }

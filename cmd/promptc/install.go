@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -41,7 +40,7 @@ func installCommand(e *env) *cli.Command {
 				return err
 			}
 			// The suggested command runs where this one ran, so it repeats -C and the paths as they were given.
-			fix := installFix{project: e.cdir, dir: c.String("dir"), session: c.String("session")}
+			fix := workspace.InstallCommand{Project: e.cdir, Dir: c.String("dir"), Session: c.String("session")}
 			return e.install(c, cmd, dir, c.Bool("check"), fix)
 		},
 	}
@@ -173,17 +172,17 @@ func (e *env) targets(c *cli.Context, cmd string, p *blocks.Project) ([]*blocks.
 
 // install renders the runbook and installs it into the context files of the targets under dir, or, with check,
 // reports the files installing would change (fix is the command that would).
-func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix installFix) error {
-	prog, err := e.load()
+func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix workspace.InstallCommand) error {
+	pl, err := e.load()
 	if err != nil {
 		return err
 	}
-	targets, err := e.targets(c, cmd, prog.Project)
+	targets, err := e.targets(c, cmd, pl.Project())
 	if err != nil {
 		return err
 	}
 	// Rendered before any file is touched: a runbook that cannot render, or a bad value, leaves every file as it is.
-	runbook, err := e.render(c, prog)
+	runbook, err := e.render(c, pl)
 	if err != nil {
 		return err
 	}
@@ -193,7 +192,8 @@ func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix installFi
 			return e.workspaceError(err)
 		}
 		// The report goes to stdout, as check's does, so that it can be kept; it is empty when every file is current.
-		report := &workspace.CheckReport{Task: c.String("task"), Results: res, Fix: fix.commandLine(c)}
+		fix.Task, fix.Targets, fix.AllTargets, fix.Fixture = c.String("task"), c.StringSlice("target"), c.Bool("all-targets"), c.String("fixture")
+		report := &workspace.CheckReport{Task: c.String("task"), Results: res, Fix: fix.String()}
 		_ = report.WriteText(e.stdout)
 		if report.Stale() > 0 {
 			return exitError{exitChanged}
@@ -211,36 +211,6 @@ func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix installFi
 // summary prints one line per file install or uninstall changed or found current.
 func (e *env) summary(results workspace.Results) {
 	_ = results.WriteText(e.stderr)
-}
-
-// installFix is how the install command that brings stale files up to date names the project and its paths.
-type installFix struct {
-	// project is the -C argument ("" for none); dir and session are --dir and --session as paths from it (or from
-	// the working directory, without -C).
-	project, dir, session string
-}
-
-// commandLine is the install command that brings the files install --check found stale up to date.
-func (f installFix) commandLine(c *cli.Context) string {
-	args := []string{"promptc"}
-	if f.project != "" {
-		args = append(args, "-C", shellQuote(f.project))
-	}
-	args = append(args, "install", "--task", shellQuote(c.String("task")))
-	if c.Bool("all-targets") {
-		args = append(args, "--all-targets")
-	}
-	for _, t := range c.StringSlice("target") {
-		args = append(args, "--target", shellQuote(t))
-	}
-	args = append(args, "--dir", shellQuote(f.dir))
-	if c.IsSet("fixture") {
-		args = append(args, "--fixture", shellQuote(c.String("fixture")))
-	}
-	if c.IsSet("session") {
-		args = append(args, "--session", shellQuote(f.session))
-	}
-	return strings.Join(args, " ")
 }
 
 // workspaceError prints the problems workspace reported and returns exit status 2.

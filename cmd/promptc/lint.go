@@ -27,22 +27,22 @@ func lintCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "verbose", Usage: "say what was linted, also when nothing is found (text format)"}),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
-			m, err := e.measure(c, format)
+			pl, err := e.measure(c)
 			if err != nil {
 				return err
 			}
-			findings, err := lint.Fixture(m.prog, m.arts, m.tok, m.fixture)
+			findings, err := pl.Lint(c.String("fixture"))
 			if err != nil {
-				return usageErr(e, "lint: %v", err)
+				return e.fail(err, func(err error) error { return usageErr(e, "lint: %v", err) })
 			}
-			if err := lint.Write(e.stdout, m.format, findings); err != nil {
+			if err := lint.Write(e.stdout, format.Format, findings); err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
 			errs, warns := lint.CountSeverities(findings)
-			if c.Bool("verbose") && m.format == report.Text {
+			if arts, _ := pl.Artifacts(); c.Bool("verbose") && format.Format == report.Text {
 				_, err = fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s, %s\n",
-					plural.Count(len(m.prog.Project.Blocks), "block"), plural.Count(len(m.prog.Project.Consts), "constant"),
-					assemble.TallyOf(m.arts), plural.Count(errs, "error"), plural.Count(warns, "warning"))
+					plural.Count(len(pl.Project().Blocks), "block"), plural.Count(len(pl.Project().Consts), "constant"),
+					assemble.TallyOf(arts), plural.Count(errs, "error"), plural.Count(warns, "warning"))
 				if err != nil {
 					return err
 				}

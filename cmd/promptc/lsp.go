@@ -8,6 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	buildversion "github.com/promptc/promptc/internal/version"
+
 	"github.com/promptc/promptc/lsp"
 )
 
@@ -27,7 +29,7 @@ func lspCommand(e *env) *cli.Command {
 			}
 			serverMemory()
 			info, _ := debug.ReadBuildInfo()
-			err := lsp.Serve(context.Background(), os.Stdin, e.stdout, lsp.Options{Version: moduleVersion(version, info), Log: e.stderr})
+			err := lsp.Serve(context.Background(), os.Stdin, e.stdout, lsp.Options{Version: buildversion.Module(version, info), Log: e.stderr})
 			switch {
 			case errors.Is(err, lsp.ErrExitWithoutShutdown):
 				return exitError{exitChanged}

@@ -7,29 +7,29 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc/internal/shell"
+
+	"github.com/promptc/promptc/internal/cliflag"
+	buildversion "github.com/promptc/promptc/internal/version"
+
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
-	"github.com/promptc/promptc/internal/gitfs"
+	"github.com/promptc/promptc/internal/gc"
 )
 
 // version and revision are set at link time by make build and make install (-ldflags "-X main.version=… -X
 // main.revision=…", from git; see the Makefile); otherwise --version reports what the build information holds (see
-// versionText).
+// internal/version.Text).
 var version, revision = "", ""
 
 // Exit codes (docs/reference.md#exit-codes-and-diagnostics).
@@ -40,39 +40,8 @@ const (
 )
 
 func main() {
-	// GOGC and GOMEMLIMIT still win when set.
-	_, gogc := os.LookupEnv("GOGC")
-	_, limit := os.LookupEnv("GOMEMLIMIT")
-	switch {
-	case !gogc && !limit:
-		collectLate()
-	case !gogc:
-		debug.SetGCPercent(lateGCPercent)
-	}
+	gc.CollectLate()
 	os.Exit(run(os.Args, os.Stdout, os.Stderr))
-}
-
-// A command runs for a fraction of a second, and what it allocates is mostly either short-lived or kept to the end
-// (a build of 2,000 blocks allocates some 60 MB, 16 MB of it the artifacts): a collection costs more than the
-// memory it frees. So none runs until the heap reaches firstGCHeap; from the first one on, the heap may grow to
-// five times what is live (GOGC=400), so that a command holding more (lint of 10,000 blocks holds some 500 MB)
-// does not collect over and over near that size, and the language server, which runs for hours, holds what it
-// held before (five times its live heap) once it has grown past firstGCHeap.
-const (
-	firstGCHeap   = 128 << 20
-	lateGCPercent = 400
-)
-
-// collectLate turns collection off up to a soft limit of firstGCHeap, and switches to GOGC=lateGCPercent, with no
-// limit, once the first collection has run (it frees the sentinel, whose cleanup does the switch).
-func collectLate() {
-	debug.SetGCPercent(-1)
-	debug.SetMemoryLimit(firstGCHeap)
-	sentinel := new([64]byte) // large enough for an allocation of its own, which the first collection frees
-	runtime.AddCleanup(sentinel, func(struct{}) {
-		debug.SetGCPercent(lateGCPercent)
-		debug.SetMemoryLimit(math.MaxInt64)
-	}, struct{}{})
 }
 
 // exitError carries an exit status out of a command; its message, if any, has been printed already.
@@ -107,8 +76,8 @@ type env struct {
 func run(args []string, stdout, stderr io.Writer) int {
 	e := &env{stdout: stdout, stderr: stderr}
 	app := newApp(e)
-	args = flagsFirst(app, helpArgs(app, args))
-	e.command = commandWords(app, args)
+	args = cliflag.Reorder(app, cliflag.HelpArgs(app, args))
+	e.command = cliflag.CommandWords(app, args)
 	err := app.Run(args)
 	var ee exitError
 	switch {
@@ -128,21 +97,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 func newApp(e *env) *cli.App {
 	e.globals = []cli.Flag{
 		&cli.StringFlag{Name: "C", Usage: "run in `DIR`: the project root (default: the nearest ancestor holding promptc.toml)"},
-		choiceFlag("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
-		choiceFlag("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
+		cliflag.Choice("color", &e.colorMode, "colour reports `WHEN`: auto (on a terminal, unless NO_COLOR is set), always or never"),
+		cliflag.Choice("snippets", &e.snippetMode, "show the source line under each diagnostic `WHEN`: auto (when stderr is a terminal), always or never"),
 		// urfave/cli adds --help itself only when no command is named help.
 		cli.HelpFlag,
 	}
 	info, _ := debug.ReadBuildInfo()
 	cli.VersionPrinter = func(c *cli.Context) {
 		// urfave/cli's version printer cannot return an error; a failed write of the version leaves nothing to do.
-		_, _ = io.WriteString(c.App.Writer, versionText(version, revision, info))
+		_, _ = io.WriteString(c.App.Writer, buildversion.Text(version, revision, info))
 	}
 	app := &cli.App{
 		Name:            "promptc",
 		Usage:           "compile prompt blocks into byte-exact runbooks and per-turn messages",
 		UsageText:       "promptc [-C DIR] COMMAND [options]",
-		Version:         moduleVersion(version, info),
+		Version:         buildversion.Module(version, info),
 		Writer:          e.stdout,
 		ErrWriter:       e.stderr,
 		Flags:           e.globals,
@@ -196,10 +165,10 @@ func newApp(e *env) *cli.App {
 		// urfave/cli would otherwise call os.Exit for errors that carry an exit code.
 		ExitErrHandler: func(*cli.Context, error) {},
 		OnUsageError: func(c *cli.Context, err error, _ bool) error {
-			if msg, ok := invalidChoice(err, c.App.Flags); ok {
+			if msg, ok := cliflag.InvalidChoice(err, c.App.Flags); ok {
 				return usageErr(e, "%s", msg)
 			}
-			return usageErr(e, "%s (see promptc --help)", flagError(err, c.App.Flags))
+			return usageErr(e, "%s (see promptc --help)", cliflag.Error(err, c.App.Flags))
 		},
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = true
@@ -246,11 +215,11 @@ func commandUsageError(e *env) cli.OnUsageErrorFunc {
 // flagProblem prints a flag error of command cmd ("lint", "hook install"), whose flags are flags, and returns exit
 // status 2: a value a closed set refused lists the choices already; any other error points at the command's help.
 func (e *env) flagProblem(cmd string, flags []cli.Flag, err error) error {
-	if msg, ok := invalidChoice(err, flags); ok {
+	if msg, ok := cliflag.InvalidChoice(err, flags); ok {
 		return cmdErr(e, cmd, "%s", msg)
 	}
 	// A global flag is taken after the command too: a misspelt one is suggested as the command's own are.
-	return cmdErr(e, cmd, "%s (see promptc %s --help)", flagError(err, slices.Concat(flags, e.globals)), cmd)
+	return cmdErr(e, cmd, "%s (see promptc %s --help)", cliflag.Error(err, slices.Concat(flags, e.globals)), cmd)
 }
 
 // path resolves a path given on the command line.
@@ -308,7 +277,7 @@ func (e *env) belowHint(run string) string {
 	if len(found) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("; %s: %s", found, fmt.Sprintf(run, shellQuote(found[0])))
+	return fmt.Sprintf("; %s: %s", found, fmt.Sprintf(run, shell.Quote(found[0])))
 }
 
 // projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.
@@ -327,41 +296,28 @@ func (e *env) projectRoot() (string, error) {
 	return root, nil
 }
 
-// load loads and compiles the project, printing every diagnostic on failure.
-func (e *env) load() (*assemble.Program, error) {
+// open opens the project through the pipeline (promptc.Open), printing every diagnostic on failure.
+func (e *env) open(opt promptc.Options) (*promptc.Pipeline, error) {
 	root, err := e.projectRoot()
 	if err != nil {
 		return nil, err
 	}
-	prog, diags := assemble.LoadDir(root)
-	if len(diags) > 0 {
-		return nil, e.diagnostics(diags)
+	pl, err := promptc.Open(root, opt)
+	if err != nil {
+		return nil, e.fail(err, nil)
 	}
-	return prog, nil
+	return pl, nil
 }
+
+// load opens the project with the default token counter.
+func (e *env) load() (*promptc.Pipeline, error) { return e.open(promptc.Options{}) }
 
 // invocation is how the user ran promptc, to suggest a follow-up command: "promptc -C examples/tracker".
 func (e *env) invocation() string {
 	if e.cdir != "" {
-		return "promptc -C " + shellQuote(e.cdir)
+		return "promptc -C " + shell.Quote(e.cdir)
 	}
 	return "promptc"
-}
-
-// shellQuote quotes s for a POSIX shell when it holds anything but plain path characters. A name holding a
-// character that blocks.QuoteName would quote (a control or format character) is written as bash's $'…' with Go's
-// escapes, which bash and zsh read back, so that the suggestion never carries the raw byte.
-func shellQuote(s string) string {
-	if strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' }) {
-		q := strconv.Quote(s)
-		return "$'" + strings.ReplaceAll(q[1:len(q)-1], "'", `\'`) + "'"
-	}
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./+=:@,", r)) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	return s
 }
 
 // color reports whether the report on stdout may be coloured: always with --color=always, never with --color=never;
@@ -384,69 +340,6 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// repoPrefix is the project root relative to the top of the git work tree holding it, with a trailing slash ("" at
-// the top or outside a work tree): annotations name files from the repository root.
-func (e *env) repoPrefix() string {
-	top, err := gitfs.TopLevel(e.root)
-	if err != nil {
-		return ""
-	}
-	root, err := filepath.EvalSymlinks(e.root) // as TopLevel's answer is
-	if err != nil {
-		return ""
-	}
-	rel, err := filepath.Rel(top, root)
-	if err != nil || rel == "." || !filepath.IsLocal(rel) {
-		return ""
-	}
-	return filepath.ToSlash(rel) + "/"
-}
-
-// reportDir is the project root relative to the working directory, slash-separated ("." when they are the same):
-// text reports name source files from there, so a terminal can open them.
-func (e *env) reportDir() string {
-	if e.wd == "" {
-		return ""
-	}
-	wd, err1 := filepath.EvalSymlinks(e.wd)
-	root, err2 := filepath.EvalSymlinks(e.root)
-	if err1 != nil || err2 != nil {
-		return ""
-	}
-	rel, err := filepath.Rel(wd, root)
-	if err != nil {
-		return ""
-	}
-	return filepath.ToSlash(rel)
-}
-
-// links are the web links of the repository holding the project at its checked-out commit, for markdown reports;
-// nil when git knows no web address for it.
-func (e *env) links() *guard.Links {
-	base, ok := gitfs.WebURL(e.root)
-	if !ok {
-		return nil
-	}
-	commit, err := gitfs.Head(e.root)
-	if err != nil {
-		return nil
-	}
-	return &guard.Links{Base: base, Commit: commit}
-}
-
-// build loads, compiles and renders the project: what every command past render starts with.
-func (e *env) build() (*assemble.Program, []*assemble.Artifact, error) {
-	prog, err := e.load()
-	if err != nil {
-		return nil, nil, err
-	}
-	arts, diags := prog.Build()
-	if len(diags) > 0 {
-		return nil, nil, e.diagnostics(diags)
-	}
-	return prog, arts, nil
-}
-
 // diagnostics prints diagnostics, one per line (with the source line under each when snippets are on), and returns
 // exit status 2. For a command that annotates (check), in GitHub Actions they are also written on stdout as ::error
 // annotations on the sources.
@@ -457,8 +350,8 @@ func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	} else {
 		_, _ = io.WriteString(e.stderr, diags.String())
 	}
-	if e.annotate && githubActions() {
-		if err := guard.WriteAnnotations(e.stdout, e.repoPrefix(), diags); err != nil {
+	if e.annotate && guard.InGitHubActions() {
+		if err := guard.WriteAnnotations(e.stdout, guard.RepoPrefix(e.root), diags); err != nil {
 			return err
 		}
 	}

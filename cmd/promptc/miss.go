@@ -2,16 +2,13 @@ package main
 
 import (
 	"errors"
-	"slices"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/miss"
-	"github.com/promptc/promptc/projection"
 )
 
 // maxBodyBytes bounds a request body miss reads.
@@ -38,8 +35,8 @@ func missCommand(e *env) *cli.Command {
 			if c.NArg() != 2 {
 				return cmdErr(e, cmd, "give two request bodies, A then B (got %s)", plural.Count(c.NArg(), "argument"))
 			}
-			if p := c.String("provider"); p != "" && !slices.Contains(miss.Providers, p) {
-				return cmdErr(e, cmd, "--provider: unknown provider %q%s: use %s", p, blocks.DidYouMean(p, miss.Providers), strings.Join(miss.Providers, ", "))
+			if err := miss.CheckProvider(c.String("provider")); err != nil {
+				return cmdErr(e, cmd, "--provider: %v", err)
 			}
 			var data [2][]byte
 			for i, name := range c.Args().Slice() {
@@ -53,15 +50,15 @@ func missCommand(e *env) *cli.Command {
 				data[i] = d
 			}
 			// Inside a project, its model rows apply and its runbooks name the sources.
-			prog, err := e.inProject()
+			pl, err := e.inProject()
 			if err != nil {
 				return err
 			}
-			cat, err := catalog(prog)
+			cat, err := pl.Catalog()
 			if err != nil {
 				return err
 			}
-			r, src, err := miss.Between(data[0], data[1], miss.Options{Provider: c.String("provider"), Catalog: cat, Program: prog})
+			r, src, err := miss.Between(data[0], data[1], miss.Options{Provider: c.String("provider"), Catalog: cat, Program: pl.Program()})
 			var be *miss.BodyError
 			switch {
 			case errors.As(err, &be):
@@ -89,10 +86,10 @@ func missCommand(e *env) *cli.Command {
 	}
 }
 
-// inProject loads the project promptc runs in (-C, or the nearest ancestor of the working directory holding
+// inProject opens the project promptc runs in (-C, or the nearest ancestor of the working directory holding
 // promptc.toml), printing its diagnostics on failure; outside a project it returns nil and no error. miss and usage
-// work with or without one.
-func (e *env) inProject() (*assemble.Program, error) {
+// work with or without one (a nil Pipeline's Catalog is the built-in rows).
+func (e *env) inProject() (*promptc.Pipeline, error) {
 	if e.root == "" {
 		r, err := blocks.FindRoot(e.dir)
 		if err != nil {
@@ -101,13 +98,4 @@ func (e *env) inProject() (*assemble.Program, error) {
 		e.root = r
 	}
 	return e.load()
-}
-
-// catalog is the model table for prog: its [[model]] rows over the built-in ones, or the built-in rows alone for
-// nil (no project).
-func catalog(prog *assemble.Program) (*projection.Catalog, error) {
-	if prog == nil {
-		return projection.NewCatalog(nil)
-	}
-	return projection.NewCatalog(prog.Project.Models)
 }

@@ -1,12 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
@@ -30,62 +31,49 @@ func providerChoices() string {
 	return strings.Join(blocks.Providers[:len(blocks.Providers)-1], ", ") + " or " + blocks.Providers[len(blocks.Providers)-1]
 }
 
-// loadForProjection loads the project and returns it with the options the provider flags choose. The token
-// vocabulary loads meanwhile, in the background: it takes about as long as reading and compiling the project.
-func (e *env) loadForProjection(c *cli.Context, cmd string) (*assemble.Program, projection.Options, error) {
+// projectTask opens the project and takes the --task task, with the projection options the provider flags choose.
+// The token vocabulary loads meanwhile, in the background: it takes about as long as reading and compiling the
+// project.
+func (e *env) projectTask(c *cli.Context, cmd string) (promptc.Task, projection.Options, error) {
 	tok := tokens.New(tokens.O200k)
 	tok.Preload()
-	prog, err := e.load()
-	if err != nil {
-		return nil, projection.Options{}, err
-	}
-	opt, err := e.projectionOptions(c, cmd, prog)
-	opt.Counter = tok
-	return prog, opt, err
-}
-
-// projectionOptions checks the provider flags and returns the options they choose.
-func (e *env) projectionOptions(c *cli.Context, cmd string, prog *assemble.Program) (projection.Options, error) {
 	var opt projection.Options
-	task := c.String("task")
-	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
-		return opt, cmdErr(e, cmd, "%v", err)
-	}
-	p, err := projection.ParseProvider(c.String("provider"))
+	pl, err := e.open(promptc.Options{Counter: tok})
 	if err != nil {
-		return opt, cmdErr(e, cmd, "--provider: %v", err)
+		return promptc.Task{}, opt, err
 	}
-	cat, err := projection.NewCatalog(prog.Project.Models)
+	t, err := e.task(cmd, pl, c.String("task"))
 	if err != nil {
-		return opt, cmdErr(e, cmd, "%v", err)
+		return t, opt, err
 	}
-	if opt.Model, err = cat.Model(p, c.String("model")); err != nil {
-		return opt, cmdErr(e, cmd, "--model: %v", err)
+	var ch promptc.Choice
+	if err := ch.Provider.Set(c.String("provider")); err != nil {
+		return t, opt, cmdErr(e, cmd, "--provider: %v", err)
 	}
-	var tools projection.ToolsMode
-	if err := tools.Set(c.String("tools")); err != nil {
-		return opt, cmdErr(e, cmd, "--tools: %v", err)
-	}
-	opt.Tools = tools.Tools(prog.Project, task)
-	if c.IsSet("cache") {
-		if err := opt.Cache.Set(c.String("cache")); err != nil {
-			return opt, cmdErr(e, cmd, "--cache: %v", err)
-		}
-	}
-	if c.IsSet("ttl") {
-		if err := opt.TTL.Set(c.String("ttl")); err != nil {
-			return opt, cmdErr(e, cmd, "--ttl: %v", err)
+	ch.Model = c.String("model")
+	for _, f := range []struct {
+		name string
+		v    interface{ Set(string) error }
+	}{{"tools", &ch.Tools}, {"cache", &ch.Cache}, {"ttl", &ch.TTL}} {
+		if c.IsSet(f.name) || f.name == "tools" {
+			if err := f.v.Set(c.String(f.name)); err != nil {
+				return t, opt, cmdErr(e, cmd, "--%s: %v", f.name, err)
+			}
 		}
 	}
 	if c.IsSet("max-history-tokens") {
-		if opt.MaxHistoryTokens = c.Int("max-history-tokens"); opt.MaxHistoryTokens < 1 {
-			return opt, cmdErr(e, cmd, "--max-history-tokens must be at least 1")
+		if ch.MaxHistoryTokens = c.Int("max-history-tokens"); ch.MaxHistoryTokens < 1 {
+			return t, opt, cmdErr(e, cmd, "--max-history-tokens must be at least 1")
 		}
 	}
-	if err := opt.Check(); err != nil {
-		return opt, cmdErr(e, cmd, "%v", err)
+	opt, err = t.Options(ch)
+	var ce *promptc.ChoiceError
+	if errors.As(err, &ce) && ce.Field != "" {
+		return t, opt, cmdErr(e, cmd, "--%s: %v", ce.Field, err)
+	} else if err != nil {
+		return t, opt, cmdErr(e, cmd, "%v", err)
 	}
-	return opt, nil
+	return t, opt, nil
 }
 
 func (e *env) requireProvider(c *cli.Context, cmd string) error {
@@ -139,18 +127,18 @@ func projectCommand(e *env) *cli.Command {
 			case c.Int("max-tokens") < 1:
 				return cmdErr(e, cmd, "--max-tokens must be at least 1")
 			}
-			prog, opt, err := e.loadForProjection(c, cmd)
+			t, opt, err := e.projectTask(c, cmd)
 			if err != nil {
 				return err
 			}
 			opt.MaxTokens = c.Int("max-tokens")
-			in, err := e.projectInput(c, cmd, prog)
+			r, err := e.request(c, cmd, true)
 			if err != nil {
 				return err
 			}
-			pr, err := projection.Project(in, opt)
+			pr, err := t.Project(r, opt)
 			if err != nil {
-				return cmdErr(e, cmd, "%v", err)
+				return e.requestError(cmd, err)
 			}
 			if _, err := e.stdout.Write(pr.Output()); err != nil {
 				return err
@@ -159,39 +147,6 @@ func projectCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
-}
-
-// projectInput reads the files and the fixture the flags name into the request projection.NewInput renders.
-func (e *env) projectInput(c *cli.Context, cmd string, prog *assemble.Program) (projection.Input, error) {
-	r := projection.Request{Task: c.String("task"), Turn: 1}
-	var err error
-	if c.IsSet("session") {
-		if r.SessionFile, err = e.valuesFile(cmd, c.String("session")); err != nil {
-			return projection.Input{}, err
-		}
-	} else if r.Fixture, err = e.fixture(cmd, prog, r.Task, c.String("fixture"), c.IsSet("fixture")); err != nil {
-		return projection.Input{}, err
-	}
-	if c.IsSet("turn-file") {
-		if r.TurnFile, err = e.valuesFile(cmd, c.String("turn-file")); err != nil {
-			return projection.Input{}, err
-		}
-		r.Turn = 0
-	} else if c.IsSet("turn") {
-		r.Turn = c.Generic("turn").(*turnNumber).n
-	}
-	if name := c.String("history"); name != "" {
-		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
-		if err != nil {
-			return projection.Input{}, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), e.pathError(name, err))
-		}
-		r.History = &assemble.ValuesFile{Name: name, Data: data}
-	}
-	in, err := projection.NewInput(prog, r)
-	if err != nil {
-		return in, e.fail(err, func(err error) error { return cmdErr(e, cmd, "%v", err) })
-	}
-	return in, nil
 }
 
 func simulateCommand(e *env) *cli.Command {
@@ -224,56 +179,29 @@ func simulateCommand(e *env) *cli.Command {
 			if err := e.requireProvider(c, cmd); err != nil {
 				return err
 			}
-			prog, opt, err := e.loadForProjection(c, cmd)
+			t, opt, err := e.projectTask(c, cmd)
 			if err != nil {
 				return err
 			}
-			sessions, err := e.sessions(c, cmd, prog)
+			for _, name := range c.StringSlice("fixture") {
+				if name == "" {
+					return cmdErr(e, cmd, "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
+				}
+			}
+			sessions, err := t.Replays(c.StringSlice("fixture")...)
 			if err != nil {
-				return err
+				return e.requestError(cmd, err)
 			}
 			if c.IsSet("gap") {
 				if opt.Gap = c.Duration("gap"); opt.Gap <= 0 {
 					return cmdErr(e, cmd, "--gap must be a positive duration, such as 30s or 4m30s")
 				}
 			}
-			sim, err := projection.Simulate(sessions, opt)
+			sim, err := t.Simulate(sessions, opt)
 			if err != nil {
 				return cmdErr(e, cmd, "%v", err)
 			}
 			return sim.Write(e.stdout, format.Format)
 		},
 	}
-}
-
-// sessions renders the sessions simulate replays.
-func (e *env) sessions(c *cli.Context, cmd string, prog *assemble.Program) ([]projection.Replay, error) {
-	task := c.String("task")
-	var fixtures []*blocks.Fixture
-	if names := c.StringSlice("fixture"); len(names) > 0 {
-		for _, name := range names {
-			f, err := e.fixture(cmd, prog, task, name, true)
-			if err != nil {
-				return nil, err
-			}
-			if len(f.Turns) == 0 {
-				return nil, cmdErr(e, cmd, "fixture %q has no [[turn]] entries: a session to replay needs turns", f.Name)
-			}
-			fixtures = append(fixtures, f)
-		}
-	} else {
-		fixtures = projection.ReplayFixtures(prog.Project, task)
-		if len(fixtures) == 0 {
-			return nil, cmdErr(e, cmd, "no fixture renders task %q with [[turn]] entries: add one to replay", task)
-		}
-	}
-	var out []projection.Replay
-	for _, f := range fixtures {
-		s, err := projection.FixtureReplay(prog, task, f)
-		if err != nil {
-			return nil, e.fail(err, nil)
-		}
-		out = append(out, s)
-	}
-	return out, nil
 }

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/internal/cliflag"
 )
 
 // TestREADMESimulate keeps the simulate output the README shows true: it is the output of the command the README
@@ -115,7 +117,7 @@ func TestREADMECommands(t *testing.T) {
 				if v, ok := f.(cli.VisibleFlag); ok && !v.IsVisible() {
 					continue
 				}
-				flag := dashed(f.Names()[0])
+				flag := cliflag.Dashed(f.Names()[0])
 				if !slices.Contains(names(entry), flag) {
 					t.Errorf("README.md's promptc %s lacks %s:\n%s", name, flag, entry)
 				}

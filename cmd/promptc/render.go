@@ -10,9 +10,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/projection"
 )
 
 func renderCommand(e *env) *cli.Command {
@@ -67,50 +68,19 @@ func renderCommand(e *env) *cli.Command {
 	}
 }
 
-func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
+func (e *env) render(c *cli.Context, pl *promptc.Pipeline) (string, error) {
 	cmd := commandName(c)
-	req := assemble.Request{Task: c.String("task")}
-	if err := blocks.CheckTask(req.Task, prog.Project.Tasks); err != nil {
-		return "", cmdErr(e, cmd, "%v", err)
-	}
-	wantTurn := c.IsSet("turn") || c.IsSet("turn-file")
-	if wantTurn && len(prog.Project.Turn.Order) == 0 {
-		return "", cmdErr(e, cmd, "this project has no turn message ([turn] order is empty)")
-	}
-	switch {
-	case c.IsSet("session"):
-		f, err := e.valuesFile(cmd, c.String("session"))
-		if err != nil {
-			return "", err
-		}
-		req.SessionFile = f
-	default:
-		f, err := e.fixture(cmd, prog, req.Task, c.String("fixture"), c.IsSet("fixture"))
-		if err != nil {
-			return "", err
-		}
-		req.Fixture = f
-	}
-	switch {
-	case c.IsSet("turn"):
-		k := c.Generic("turn").(*turnNumber).n
-		switch n := len(req.Fixture.Turns); {
-		case n == 0:
-			return "", cmdErr(e, cmd, "fixture %q has no [[turn]] entries; add one, or give turn values with --turn-file", req.Fixture.Name)
-		case k < 1 || k > n:
-			return "", cmdErr(e, cmd, "fixture %q has %s; --turn must be between 1 and %d", req.Fixture.Name, plural.Count(n, "turn"), n)
-		}
-		req.Turn = k
-	case c.IsSet("turn-file"):
-		f, err := e.valuesFile(cmd, c.String("turn-file"))
-		if err != nil {
-			return "", err
-		}
-		req.TurnFile, req.Turn = f, -1
-	}
-	a, err := prog.Render(req)
+	t, err := e.task(cmd, pl, c.String("task"))
 	if err != nil {
-		return "", e.fail(err, nil)
+		return "", err
+	}
+	r, err := e.request(c, cmd, false)
+	if err != nil {
+		return "", err
+	}
+	a, err := t.Render(r)
+	if err != nil {
+		return "", e.requestError(cmd, err)
 	}
 	if a.Budget.Over() {
 		// What the turn budget cut, on stderr: stdout holds the message alone, byte for byte.
@@ -123,27 +93,62 @@ func (e *env) render(c *cli.Context, prog *assemble.Program) (string, error) {
 	return a.Text, nil
 }
 
-// fixture picks the fixture to render task with: the named one, or the project's default for the task
-// (blocks.Project.FixtureFor), saying how to choose where the project leaves the choice to the user.
-func (e *env) fixture(cmd string, prog *assemble.Program, task, name string, named bool) (*blocks.Fixture, error) {
-	switch {
-	case !named:
-		name = ""
-	case name == "":
-		return nil, cmdErr(e, cmd, "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
+// task takes the task --task names, the one check of its name (promptc.Pipeline.Task).
+func (e *env) task(cmd string, pl *promptc.Pipeline, name string) (promptc.Task, error) {
+	t, err := pl.Task(name)
+	if err != nil {
+		return t, cmdErr(e, cmd, "%v", err)
 	}
-	f, err := prog.Project.FixtureFor(task, name)
+	return t, nil
+}
+
+// request reads the files the flags --fixture, --session, --turn, --turn-file (and with history, --history) name
+// into the request the pipeline renders.
+func (e *env) request(c *cli.Context, cmd string, history bool) (promptc.Request, error) {
+	var r promptc.Request
+	var err error
+	if c.IsSet("session") {
+		if r.SessionFile, err = e.valuesFile(cmd, c.String("session")); err != nil {
+			return r, err
+		}
+	} else if c.IsSet("fixture") {
+		if r.Fixture = c.String("fixture"); r.Fixture == "" {
+			return r, cmdErr(e, cmd, "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
+		}
+	}
+	switch {
+	case c.IsSet("turn-file"):
+		f, err := e.valuesFile(cmd, c.String("turn-file"))
+		if err != nil {
+			return r, err
+		}
+		r.Turn = &promptc.Turn{File: f}
+	case c.IsSet("turn"):
+		r.Turn = &promptc.Turn{K: c.Generic("turn").(*turnNumber).n}
+	}
+	if name := c.String("history"); history && name != "" {
+		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
+		if err != nil {
+			return r, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), e.pathError(name, err))
+		}
+		r.History = &assemble.ValuesFile{Name: name, Data: data}
+	}
+	return r, nil
+}
+
+// requestError reports an error of the pipeline rendering a request: diagnostics as diagnostics, a fixture that
+// cannot be had with the flag that chooses another, anything else as a message of cmd.
+func (e *env) requestError(cmd string, err error) error {
 	var fe *blocks.FixtureError
 	if errors.As(err, &fe) {
 		switch fe.Problem {
 		case blocks.NoFixtureForTask:
-			return nil, cmdErr(e, cmd, "%v; give session values with --session FILE", err)
+			return cmdErr(e, cmd, "%v; give session values with --session FILE", err)
 		case blocks.SeveralFixturesForTask:
-			return nil, cmdErr(e, cmd, "%v with --fixture", err)
+			return cmdErr(e, cmd, "%v with --fixture", err)
 		}
-		return nil, cmdErr(e, cmd, "%v", err)
 	}
-	return f, err
+	return e.fail(err, func(err error) error { return cmdErr(e, cmd, "%v", err) })
 }
 
 // valuesFile reads a values file given on the command line ("-" for standard input) for a Request's SessionFile or

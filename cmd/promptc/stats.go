@@ -4,7 +4,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/report"
-	"github.com/promptc/promptc/stats"
 )
 
 func statsCommand(e *env) *cli.Command {
@@ -20,15 +19,15 @@ func statsCommand(e *env) *cli.Command {
 		Flags:        measureFlags(format),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
-			m, err := e.measure(c, format)
+			pl, err := e.measure(c)
 			if err != nil {
 				return err
 			}
-			r, err := stats.Fixture(m.prog, m.arts, m.tok, m.fixture)
+			r, err := pl.Stats(c.String("fixture"))
 			if err != nil {
-				return usageErr(e, "stats: %v", err)
+				return e.fail(err, func(err error) error { return usageErr(e, "stats: %v", err) })
 			}
-			if err := r.Write(e.stdout, m.format); err != nil {
+			if err := r.Write(e.stdout, format.Format); err != nil {
 				return usageErr(e, "stats: %v", err)
 			}
 			return nil

@@ -5,11 +5,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/assemble"
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
-	"github.com/promptc/promptc/tokens"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -44,7 +43,7 @@ func usageCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return cmdErr(e, cmd, "name the log files to read (FILE... ; - for stdin)")
 			}
-			prog, cat, err := e.usageCatalog(c.Bool("predict"))
+			pl, cat, err := e.usageCatalog(c.Bool("predict"))
 			if err != nil {
 				return err
 			}
@@ -67,9 +66,8 @@ func usageCommand(e *env) *cli.Command {
 				_, _ = e.stderr.Write([]byte(diags.String()))
 			}
 			rep := usage.NewReport(tally, cat)
-			if prog != nil {
-				tok := tokens.New(tokens.O200k)
-				if err := usage.Predict(rep, prog, cat, tok); err != nil {
+			if pl != nil {
+				if err := pl.Predict(rep); err != nil {
 					return e.fail(err, nil)
 				}
 			}
@@ -93,20 +91,20 @@ func (e *env) readLog(t *usage.Tally, name string) (blocks.Diagnostics, error) {
 
 // usageCatalog returns the model table usage prices with: the project's, when promptc runs in one (and the
 // compiled project, for --predict), else the built-in rows.
-func (e *env) usageCatalog(predict bool) (*assemble.Program, *projection.Catalog, error) {
-	prog, err := e.inProject()
+func (e *env) usageCatalog(predict bool) (*promptc.Pipeline, *projection.Catalog, error) {
+	pl, err := e.inProject()
 	switch {
 	case err != nil:
 		return nil, nil, err
-	case prog == nil && predict:
+	case pl == nil && predict:
 		return nil, nil, cmdErr(e, "usage", "--predict simulates the project's fixtures: run promptc inside a project, or pass -C DIR")
 	}
-	cat, err := catalog(prog)
+	cat, err := pl.Catalog()
 	if err != nil {
 		return nil, nil, cmdErr(e, "usage", "%v", err)
 	}
 	if !predict {
-		prog = nil
+		pl = nil
 	}
-	return prog, cat, nil
+	return pl, cat, nil
 }

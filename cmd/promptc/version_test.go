@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/internal/testenv"
+	buildversion "github.com/promptc/promptc/internal/version"
 )
 
 // TestVersionText: --version names the linked version, else the module's, then the VCS revision and the Go
@@ -77,8 +78,8 @@ func TestVersionText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := versionText(tt.linked, tt.rev, tt.info); got != tt.want {
-				t.Errorf("versionText = %q, want %q", got, tt.want)
+			if got := buildversion.Text(tt.linked, tt.rev, tt.info); got != tt.want {
+				t.Errorf("version.Text = %q, want %q", got, tt.want)
 			}
 		})
 	}

@@ -1,4 +1,7 @@
-package main
+// Package cliflag is what the promptc command does with urfave/cli's command lines beyond parsing them: flags moved
+// ahead of arguments (Reorder), promptc help COMMAND read as COMMAND --help (HelpArgs), and flag errors worded with
+// did-you-mean suggestions (Error, InvalidChoice).
+package cliflag
 
 import (
 	"encoding"
@@ -13,7 +16,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// flagsFirst moves a command's flags ahead of its arguments, each with its value when it takes one, so that
+// Reorder moves a command's flags ahead of its arguments, each with its value when it takes one, so that
 // `promptc explain blocks/a.toml:3 --format json` and `promptc import a.md --out p` work as the usage lines read:
 // urfave/cli stops reading flags at the first argument. Which flags take a value comes from the command's own
 // definitions (subcommands such as hook install-check included), so every command gets the same rule. A global flag
@@ -21,7 +24,7 @@ import (
 // unless the command defines a flag of that name itself: `promptc build -C DIR` is `promptc -C DIR build`. "--" ends
 // the flags; a flag the command does not define moves too, so that urfave/cli reports it (unknownFlag words the
 // message). args is not modified.
-func flagsFirst(app *cli.App, args []string) []string {
+func Reorder(app *cli.App, args []string) []string {
 	cmd, top, i := commandAt(app, args)
 	if cmd == nil {
 		return args
@@ -90,8 +93,8 @@ func commandAt(app *cli.App, args []string) (cmd *cli.Command, top, i int) {
 	return cmd, top, i
 }
 
-// commandWords is the command args run as messages name it ("build", "hook install"), "" for none.
-func commandWords(app *cli.App, args []string) string {
+// CommandWords is the command args run as messages name it ("build", "hook install"), "" for none.
+func CommandWords(app *cli.App, args []string) string {
 	cmd, top, i := commandAt(app, args)
 	if cmd == nil {
 		return ""
@@ -112,33 +115,33 @@ func findCommand(cmds []*cli.Command, name string) *cli.Command {
 // not define; the flag follows it as written, dashes included.
 const undefinedFlag = "flag provided but not defined: "
 
-// flagError words a flag error of a command whose flags are flags (promptc's own flags for none): an unknown flag is
-// named quoted, with the flags it may have meant (suggestFlag), as unknown commands are; any other error is kept as
+// Error words a flag error of a command whose flags are flags (promptc's own flags for none): an unknown flag is
+// named quoted, with the flags it may have meant (Suggest), as unknown commands are; any other error is kept as
 // urfave/cli words it.
-func flagError(err error, flags []cli.Flag) string {
+func Error(err error, flags []cli.Flag) string {
 	written, ok := strings.CutPrefix(err.Error(), undefinedFlag)
 	if !ok {
 		return err.Error()
 	}
 	// Go's flag package names the flag with one dash however it was written; promptc's docs write --name.
 	name, _, _ := strings.Cut(strings.TrimLeft(written, "-"), "=")
-	msg := fmt.Sprintf("unknown flag %q", dashed(name))
-	if s := suggestFlag(name, append([]cli.Flag{cli.HelpFlag}, flags...)); len(s) > 0 {
+	msg := fmt.Sprintf("unknown flag %q", Dashed(name))
+	if s := Suggest(name, append([]cli.Flag{cli.HelpFlag}, flags...)); len(s) > 0 {
 		q := make([]string, len(s))
 		for i, n := range s {
-			q[i] = strconv.Quote(dashed(n))
+			q[i] = strconv.Quote(Dashed(n))
 		}
-		msg += " (did you mean " + orList(q) + "?)"
+		msg += " (did you mean " + OrList(q) + "?)"
 	}
 	return msg
 }
 
-// suggestFlag returns the names of the flags an unknown flag name (written without its dashes) may have meant, each
+// Suggest returns the names of the flags an unknown flag name (written without its dashes) may have meant, each
 // flag once, in the order flags define them. A one-letter name means a flag of that letter in the other case (-c for
 // -C), or the flags whose long name starts with it (-v for --verbose): an edit distance between one-letter names says
 // nothing (-v is one edit from -h). A longer name means the flags it starts (--verb for --verbose), else the closest
 // long name within an edit distance of 2 (--tsk for --task).
-func suggestFlag(name string, flags []cli.Flag) []string {
+func Suggest(name string, flags []cli.Flag) []string {
 	one := utf8.RuneCountInString(name) == 1
 	means := func(n string) bool {
 		switch {
@@ -177,27 +180,27 @@ func suggestFlag(name string, flags []cli.Flag) []string {
 	return nil
 }
 
-// dashed is a flag's name as the docs write it: -C for a one-letter name, --name otherwise.
-func dashed(name string) string {
+// Dashed is a flag's name as the docs write it: -C for a one-letter name, --name otherwise.
+func Dashed(name string) string {
 	if len(name) == 1 {
 		return "-" + name
 	}
 	return "--" + name
 }
 
-// choiceFlag is a flag holding a value of one of the library's closed sets (blocks.When, report.FormatChoice):
+// Choice is a flag holding a value of one of the library's closed sets (blocks.When, report.FormatChoice):
 // the value parses itself, so the command never compares the flag's text. Its default is shown
 // quoted in help, as a string flag's is.
-func choiceFlag(name string, value cli.Generic, usage string) cli.Flag {
+func Choice(name string, value cli.Generic, usage string) cli.Flag {
 	return &cli.GenericFlag{Name: name, Value: value, DefaultText: strconv.Quote(value.String()), Usage: usage}
 }
 
-// invalidChoice words the error of a choiceFlag whose value its Set refused, as "--name why" (why is Set's
+// InvalidChoice words the error of a Choice whose value its Set refused, as "--name why" (why is Set's
 // message: `must be text or json, not "yaml"`): the choices are listed already, so no pointer to --help follows.
 // Go's flag package words such an error `invalid value "yaml" for flag -name: why`. ok is false for any other error
-// and for the value errors of other flags (a turn number's parse error), which flagError words: a choice's value
+// and for the value errors of other flags (a turn number's parse error), which Error words: a choice's value
 // is a closed set, which implements encoding.TextUnmarshaler.
-func invalidChoice(err error, flags []cli.Flag) (msg string, ok bool) {
+func InvalidChoice(err error, flags []cli.Flag) (msg string, ok bool) {
 	rest, ok := strings.CutPrefix(err.Error(), "invalid value ")
 	if !ok {
 		return "", false
@@ -217,9 +220,51 @@ func invalidChoice(err error, flags []cli.Flag) (msg string, ok bool) {
 	for _, f := range flags {
 		if g, generic := f.(*cli.GenericFlag); generic && g.Name == name {
 			if _, isChoice := g.Value.(encoding.TextUnmarshaler); isChoice {
-				return dashed(name) + " " + why, true
+				return Dashed(name) + " " + why, true
 			}
 		}
 	}
 	return "", false
+}
+
+// HelpArgs rewrites promptc [GLOBAL FLAGS] help ARGS... as promptc [GLOBAL FLAGS] ARGS... --help when there are
+// ARGS; any other command line is returned as it is.
+func HelpArgs(app *cli.App, args []string) []string {
+	i := commandIndex(app.Flags, args)
+	if i+1 >= len(args) || args[i] != "help" {
+		return args
+	}
+	return append(slices.Concat(args[:i], args[i+1:]), "--help")
+}
+
+// commandIndex is the index in args of the command's name: the first argument after the program name and the global
+// flags (globals: those of them that take a value take the next argument, unless given as --flag=value). It is
+// len(args) when there is none.
+func commandIndex(globals []cli.Flag, args []string) int {
+	takes := takesValue(globals)
+	i := 1
+	for i < len(args) && len(args[i]) > 0 && args[i][0] == '-' {
+		if name, _, joined := strings.Cut(strings.TrimLeft(args[i], "-"), "="); takes[name] && !joined {
+			i++
+		}
+		i++
+	}
+	return min(i, len(args))
+}
+
+// OrList joins choices as "a, b or c".
+func OrList(choices []string) string {
+	if len(choices) == 1 {
+		return choices[0]
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
+}
+
+// QuoteAll quotes each argument, for a message that lists them.
+func QuoteAll(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = fmt.Sprintf("%q", a)
+	}
+	return strings.Join(q, ", ")
 }
