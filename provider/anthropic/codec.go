@@ -1,0 +1,12 @@
+package anthropic
+
+import "github.com/promptc/promptc/provider"
+
+// Codec is the provider's wire format, in its three directions.
+var Codec provider.Codec = codec{}
+
+type codec struct{}
+
+func (codec) Provider() provider.Provider                       { return provider.Anthropic }
+func (codec) Check(doc map[string]any) error                    { return Check(doc) }
+func (codec) Decode(doc map[string]any, b *provider.Body) error { return Decode(doc, b) }

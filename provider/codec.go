@@ -1,0 +1,14 @@
+package provider
+
+// Codec is one provider's wire format in its three directions: the request body promptc projects (Encode), the
+// request body promptc miss reads (Check, Decode) and the response whose usage promptc usage counts (Usage). Each
+// provider package (provider/anthropic, provider/openai, …) holds one; package provider/codecs lists them.
+type Codec interface {
+	// Provider is the provider the codec is for.
+	Provider() Provider
+	// Check says why doc, a decoded JSON object, is not a request body of the provider's API, or returns nil.
+	Check(doc map[string]any) error
+	// Decode reads a request body that Check accepts into b's parts, in cached order (b.Provider and b.Model are
+	// set already).
+	Decode(doc map[string]any, b *Body) error
+}

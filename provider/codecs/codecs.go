@@ -1,0 +1,88 @@
+package codecs
+
+import (
+	"strings"
+
+	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/provider/anthropic"
+	"github.com/promptc/promptc/provider/bedrock"
+	"github.com/promptc/promptc/provider/dashscope"
+	"github.com/promptc/promptc/provider/deepseek"
+	"github.com/promptc/promptc/provider/gemini"
+	"github.com/promptc/promptc/provider/internal/chat"
+	"github.com/promptc/promptc/provider/openai"
+)
+
+// all are the codecs, in the order of provider.All: a new provider's package adds its Codec here.
+var all = []provider.Codec{anthropic.Codec, openai.Codec, dashscope.Codec, bedrock.Codec, gemini.Codec, deepseek.Codec}
+
+// For returns provider p's codec.
+func For(p provider.Provider) provider.Codec { return all[p] }
+
+// Detect tells a request body's provider from its shape (docs/usage.md): Gemini's contents, Bedrock Converse's
+// content blocks without a type, the OpenAI Responses API's input, Anthropic's top-level system or typed content
+// blocks, else an OpenAI-compatible Chat Completions body, DashScope's or DeepSeek's by its model's name.
+func Detect(doc map[string]any) provider.Provider {
+	if doc["contents"] != nil || doc["systemInstruction"] != nil || doc["cachedContent"] != nil {
+		return provider.Gemini
+	}
+	if doc["toolConfig"] != nil || doc["inferenceConfig"] != nil {
+		return provider.Bedrock
+	}
+	msgs, _ := doc["messages"].([]any)
+	if chat.IsResponses(doc) {
+		return provider.OpenAI
+	}
+	untyped, typed := false, false
+	blocks := func(list any) {
+		items, _ := list.([]any)
+		for _, it := range items {
+			m, _ := it.(map[string]any)
+			if m == nil {
+				continue
+			}
+			if _, ok := m["type"]; ok {
+				typed = true
+			} else if m["text"] != nil || m["cachePoint"] != nil || m["toolUse"] != nil || m["toolResult"] != nil {
+				untyped = true
+			}
+		}
+	}
+	if sys, ok := doc["system"].([]any); ok {
+		blocks(sys)
+	}
+	for _, m := range msgs {
+		if mm, ok := m.(map[string]any); ok {
+			blocks(mm["content"])
+		}
+	}
+	if untyped && !typed {
+		return provider.Bedrock
+	}
+	if doc["system"] != nil {
+		return provider.Anthropic
+	}
+	for _, m := range msgs {
+		mm, _ := m.(map[string]any)
+		items, _ := mm["content"].([]any)
+		for _, it := range items {
+			m, _ := it.(map[string]any)
+			if t, _ := m["type"].(string); t == "tool_use" || t == "tool_result" {
+				return provider.Anthropic
+			}
+		}
+	}
+	if tools, ok := doc["tools"].([]any); ok && len(tools) > 0 {
+		if t, ok := tools[0].(map[string]any); ok && t["input_schema"] != nil {
+			return provider.Anthropic
+		}
+	}
+	model, _ := doc["model"].(string)
+	switch {
+	case strings.HasPrefix(model, "qwen") || strings.HasPrefix(model, "qwq"):
+		return provider.DashScope
+	case strings.HasPrefix(model, "deepseek"):
+		return provider.DeepSeek
+	}
+	return provider.OpenAI
+}

@@ -1,0 +1,20 @@
+package deepseek
+
+import (
+	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/provider/internal/chat"
+)
+
+// Codec is the provider's wire format, in its three directions.
+var Codec provider.Codec = codec{}
+
+type codec struct{}
+
+func (codec) Provider() provider.Provider { return provider.DeepSeek }
+
+// Check says why doc is not a DeepSeek (OpenAI-compatible) request body, or returns nil.
+func (codec) Check(doc map[string]any) error {
+	return chat.Check(doc, "a DeepSeek (OpenAI-compatible) request")
+}
+
+func (codec) Decode(doc map[string]any, b *provider.Body) error { return chat.Decode(doc, b) }
