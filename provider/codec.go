@@ -11,4 +11,7 @@ type Codec interface {
 	// Decode reads a request body that Check accepts into b's parts, in cached order (b.Provider and b.Model are
 	// set already).
 	Decode(doc map[string]any, b *Body) error
+	// Usage returns the token counts of a response of the provider's (one package codecs.DetectResponse tells
+	// is the provider's).
+	Usage(r Response) (Counts, error)
 }

@@ -7,6 +7,7 @@ var Codec provider.Codec = codec{}
 
 type codec struct{}
 
-func (codec) Provider() provider.Provider                       { return provider.Anthropic }
-func (codec) Check(doc map[string]any) error                    { return Check(doc) }
-func (codec) Decode(doc map[string]any, b *provider.Body) error { return Decode(doc, b) }
+func (codec) Provider() provider.Provider                        { return provider.Anthropic }
+func (codec) Check(doc map[string]any) error                     { return Check(doc) }
+func (codec) Decode(doc map[string]any, b *provider.Body) error  { return Decode(doc, b) }
+func (codec) Usage(r provider.Response) (provider.Counts, error) { return Usage(r) }

@@ -1,6 +1,7 @@
 package codecs
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/promptc/promptc/provider"
@@ -85,4 +86,34 @@ func Detect(doc map[string]any) provider.Provider {
 		return provider.DeepSeek
 	}
 	return provider.OpenAI
+}
+
+// DetectResponse tells a response body's provider from its usage fields (docs/usage.md), and among the
+// OpenAI-compatible APIs from DeepSeek's own fields or the model's name; id and object are the body's, to tell an
+// OpenAI Responses body (r.Responses is then set).
+func DetectResponse(r *provider.Response, model, id, object string, isError bool) (provider.Provider, error) {
+	u := r.Usage
+	switch {
+	case r.UsageMetadata != nil:
+		return provider.Gemini, nil
+	case u == nil && isError:
+		return 0, fmt.Errorf("an error response, with no usage")
+	case u == nil:
+		return 0, fmt.Errorf("no \"usage\" or \"usageMetadata\": not a response body of a known provider (a wrapper holds it under \"response\")")
+	case u.BedrockInputTokens != nil:
+		return provider.Bedrock, nil
+	case u.InputTokens != nil && (object == "response" || strings.HasPrefix(id, "resp_")):
+		r.Responses = true
+		return provider.OpenAI, nil
+	case u.InputTokens != nil:
+		return provider.Anthropic, nil
+	case u.PromptCacheHitTokens != nil || u.PromptCacheMissTokens != nil || strings.HasPrefix(model, "deepseek"):
+		return provider.DeepSeek, nil
+	case u.PromptTokens != nil && (strings.HasPrefix(model, "qwen") || strings.HasPrefix(model, "qwq") ||
+		u.PromptTokensDetails != nil && (u.PromptTokensDetails.CacheType != "" || u.PromptTokensDetails.CacheCreationInputTokens > 0)):
+		return provider.DashScope, nil
+	case u.PromptTokens != nil:
+		return provider.OpenAI, nil
+	}
+	return 0, fmt.Errorf("\"usage\" holds no input token count this reader knows (input_tokens, prompt_tokens, inputTokens)")
 }

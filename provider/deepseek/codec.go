@@ -17,4 +17,5 @@ func (codec) Check(doc map[string]any) error {
 	return chat.Check(doc, "a DeepSeek (OpenAI-compatible) request")
 }
 
-func (codec) Decode(doc map[string]any, b *provider.Body) error { return chat.Decode(doc, b) }
+func (codec) Decode(doc map[string]any, b *provider.Body) error  { return chat.Decode(doc, b) }
+func (codec) Usage(r provider.Response) (provider.Counts, error) { return chat.Usage(r) }

@@ -20,4 +20,5 @@ func (codec) Check(doc map[string]any) error {
 	return chat.Check(doc, "an OpenAI Chat Completions request")
 }
 
-func (codec) Decode(doc map[string]any, b *provider.Body) error { return chat.Decode(doc, b) }
+func (codec) Decode(doc map[string]any, b *provider.Body) error  { return chat.Decode(doc, b) }
+func (codec) Usage(r provider.Response) (provider.Counts, error) { return chat.Usage(r) }
