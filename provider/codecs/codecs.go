@@ -17,8 +17,13 @@ import (
 // all are the codecs, in the order of provider.All: a new provider's package adds its Codec here.
 var all = []provider.Codec{anthropic.Codec, openai.Codec, dashscope.Codec, bedrock.Codec, gemini.Codec, deepseek.Codec}
 
-// For returns provider p's codec.
-func For(p provider.Provider) provider.Codec { return all[p] }
+// For returns provider p's codec, nil for a provider promptc does not know.
+func For(p provider.Provider) provider.Codec {
+	if int(p) < len(all) {
+		return all[p]
+	}
+	return nil
+}
 
 // Detect tells a request body's provider from its shape (docs/usage.md): Gemini's contents, Bedrock Converse's
 // content blocks without a type, the OpenAI Responses API's input, Anthropic's top-level system or typed content

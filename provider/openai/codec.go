@@ -1,6 +1,8 @@
 package openai
 
 import (
+	"encoding/json"
+
 	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/provider/internal/chat"
 )
@@ -22,3 +24,7 @@ func (codec) Check(doc map[string]any) error {
 
 func (codec) Decode(doc map[string]any, b *provider.Body) error  { return chat.Decode(doc, b) }
 func (codec) Usage(r provider.Response) (provider.Counts, error) { return chat.Usage(r) }
+func (codec) Blocky() bool                                       { return false }
+func (codec) Tool(t provider.ToolDef) json.RawMessage            { return chat.Tool(t) }
+func (codec) Text(c provider.Content) string                     { return chat.Text(c) }
+func (codec) Encode(l *provider.Layout) (body, cache any)        { return chat.Encode(l), nil }
