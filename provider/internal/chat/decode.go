@@ -1,6 +1,3 @@
-// Package chat is the OpenAI Chat Completions wire format (and the Responses API's requests), which OpenAI,
-// DashScope and DeepSeek share: provider/openai, provider/dashscope and provider/deepseek are this with their own
-// cache fields.
 package chat
 
 import (
