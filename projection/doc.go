@@ -1,6 +1,7 @@
 // Package projection turns a runbook, a history and a turn into the request body a provider's API takes, with the
 // runbook split at its shared-prefix boundaries and cache breakpoints placed under each provider's rules (Project,
 // ProjectTurn), and replays fixtures' sessions against a simulated prompt cache that expires by lifetime (Simulate).
-// The model table (models.toml, with a source page and a date for every row) says each model's rules and prices.
-// docs/providers.md describes every provider, mode and lifetime.
+// projection places provider-neutral parts and cache markers; the provider packages (provider/anthropic, …) write
+// them in each API's shape. The model table (package provider, models.toml, with a source page and a date for every
+// row) says each model's rules and prices. docs/providers.md describes every provider, mode and lifetime.
 package projection
