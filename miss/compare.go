@@ -7,6 +7,7 @@ import (
 
 	"github.com/promptc/promptc/internal/prefix"
 	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/provider/codecs"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -39,7 +40,7 @@ func RulesFor(cat *provider.Catalog, a *Body) Rules {
 	if cat == nil {
 		cat = provider.NewCatalog(nil)
 	}
-	if p := a.Provider; cat != nil {
+	if p := a.Provider; codecs.For(p) != nil {
 		m, err := cat.Model(p, a.Model)
 		if err != nil {
 			m, _ = cat.Model(p, "")
