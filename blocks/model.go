@@ -3,13 +3,15 @@ package blocks
 import (
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/provider"
 )
 
 // ModelRow is a [[model]] row of promptc.toml: provider model data (how a model caches a prompt prefix, and what it
 // costs) that overrides the row promptc ships for the same provider and name, or adds a model it does not know.
 // A pointer field is nil when the row does not set it, so that an override changes only what it names.
 type ModelRow struct {
-	// Provider is one of Providers; Name the model id as the provider's API takes it.
+	// Provider is one of provider.Names(); Name the model id as the provider's API takes it.
 	Provider, Name string
 	// MinCacheTokens (≥ 1) is the shortest prefix the provider caches; MaxBreakpoints (≥ 0) how many cache markers
 	// a request may carry; Lookback (≥ 0) how many content blocks before a marker are searched for an earlier
@@ -28,25 +30,16 @@ type ModelRow struct {
 	Range Range
 }
 
-// Providers lists the providers a [[model]] row may name, in the order of projection.Provider's constants: the one
-// list of providers promptc knows (docs/providers.md).
-var Providers = []string{"anthropic", "openai", "dashscope", "bedrock", "gemini", "deepseek"}
-
-// providerList is Providers as a sentence: "anthropic", "openai", … or "deepseek".
-func providerList() string {
-	q := make([]string, len(Providers))
-	for i, p := range Providers {
-		q[i] = `"` + p + `"`
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
-}
+// Providers lists the providers a [[model]] row may name: provider.Names(), the one list of providers promptc
+// knows (docs/providers.md).
+var Providers = provider.Names()
 
 // The keys of a [[model]] row, in the order they are read and listed in "known keys" hints.
 var modelKeys = []key[*ModelRow]{
 	{name: "provider", kind: kindString, need: needText[*ModelRow](`[[model]] needs a provider: add provider = "anthropic" (or another of docs/providers.md)`),
 		set: func(r *tableReader, m *ModelRow, v value) {
-			if !slices.Contains(Providers, v.str) {
-				r.l.errorf(r.valueRange("provider"), `provider must be %s, not %q%s`, providerList(), v.str, DidYouMean(v.str, Providers))
+			if !provider.Known(v.str) {
+				r.l.errorf(r.valueRange("provider"), `provider must be %s, not %q%s`, provider.QuotedList(), v.str, DidYouMean(v.str, provider.Names()))
 				return
 			}
 			m.Provider = v.str

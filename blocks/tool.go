@@ -2,7 +2,6 @@ package blocks
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/promptc/promptc/provider"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
 )
@@ -60,19 +61,8 @@ func (t *Tool) SchemaJSON() []byte {
 }
 
 // CanonicalJSON encodes v as encoding/json does, with map keys sorted, but without HTML escaping and without the
-// final newline, indented by indent ("" for compact).
-func CanonicalJSON(v any, indent string) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if indent != "" {
-		enc.SetIndent("", indent)
-	}
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
-}
+// final newline, indented by indent ("" for compact) (provider.CanonicalJSON).
+func CanonicalJSON(v any, indent string) ([]byte, error) { return provider.CanonicalJSON(v, indent) }
 
 // ToolsFor returns the tools whose gate admits task, sorted by name: an order that does not depend on how the
 // project's files are laid out, so that moving a [[tool]] between files never changes a request's bytes.

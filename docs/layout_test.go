@@ -64,7 +64,10 @@ func TestLayout(t *testing.T) {
 		pkg     string
 		without []string
 	}{
-		{pkg: "projection", without: []string{"guard", "golden", "lint", "stats"}},
+		{pkg: "projection", without: []string{"guard", "golden", "lint", "stats", "miss", "usage"}},
+		// miss reads requests and usage responses through the provider packages, never through projection's
+		// builder: the three reach the wire formats only by package provider.
+		{pkg: "miss", without: []string{"projection", "usage"}},
 		{pkg: "scaffold", without: []string{"guard", "golden", "lint", "stats"}},
 		{pkg: "lint", without: []string{"guard", "golden"}},
 		{pkg: "stats", without: []string{"guard", "golden", "lint"}},
@@ -82,9 +85,23 @@ func TestLayout(t *testing.T) {
 			}
 		})
 	}
+	// Package provider and its provider packages sit below everything that uses them: they import only each other
+	// and internal helpers (docs/providers.md, "Adding a provider").
+	for _, pkg := range []string{"provider", "provider/anthropic", "provider/openai", "provider/dashscope",
+		"provider/deepseek", "provider/bedrock", "provider/gemini", "provider/codecs", "provider/internal/chat"} {
+		for _, dep := range imports(t, pkg) {
+			if pkg == "provider" && !strings.HasPrefix(dep, "internal/") ||
+				pkg != "provider" && dep != "provider" && !strings.HasPrefix(dep, "provider/") && !strings.HasPrefix(dep, "internal/") {
+				t.Errorf("%s imports %s: a provider package imports only package provider, the other provider packages and internal helpers", pkg, dep)
+			}
+		}
+	}
 	// The test would pass on a typo: make sure it sees real dependencies.
 	if chain := dependsOn(t, "guard", "golden"); chain == nil {
 		t.Errorf("guard does not depend on golden: the layout test reads no imports")
+	}
+	if chain := dependsOn(t, "miss", "provider/anthropic"); len(chain) != 3 {
+		t.Errorf("miss -> provider/anthropic = %v, want a chain through provider/codecs", chain)
 	}
 	if chain := dependsOn(t, "scaffold", "internal/atomicfile"); len(chain) < 3 {
 		t.Errorf("scaffold -> internal/atomicfile = %v, want a chain through assemble", chain)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/internal/jsondup"
-	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -16,7 +16,7 @@ type Options struct {
 	// Provider names both bodies' API; "" tells each from its shape.
 	Provider string
 	// Catalog gives the cache rules (nil: the built-in model table).
-	Catalog *projection.Catalog
+	Catalog *provider.Catalog
 	// Program is the project the bodies may come from, to name the source of the differing byte (nil: none).
 	Program *assemble.Program
 	// Counter counts tokens (nil: o200k_base).

@@ -6,7 +6,8 @@ import (
 	"sync/atomic"
 
 	"github.com/promptc/promptc/internal/prefix"
-	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/provider/codecs"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -28,18 +29,18 @@ type Rules struct {
 // RulesFor returns the rules for body b's provider and model, from the model table (cat; nil: the built-in rows)
 // where it has the provider, else the provider's published defaults (docs/usage.md). Explicit is set when A
 // carries a marker.
-func RulesFor(cat *projection.Catalog, a *Body) Rules {
+func RulesFor(cat *provider.Catalog, a *Body) Rules {
 	r := Rules{MinCacheTokens: 1024, Step: 1}
 	switch a.Provider {
-	case "deepseek":
+	case provider.DeepSeek:
 		r.MinCacheTokens, r.Whole = 1, true
-	case "openai":
+	case provider.OpenAI:
 		r.Step = 128
 	}
 	if cat == nil {
-		cat, _ = projection.NewCatalog(nil)
+		cat = provider.NewCatalog(nil)
 	}
-	if p, err := projection.ParseProvider(a.Provider); err == nil && cat != nil {
+	if p := a.Provider; codecs.For(p) != nil {
 		m, err := cat.Model(p, a.Model)
 		if err != nil {
 			m, _ = cat.Model(p, "")

@@ -44,7 +44,7 @@ func TestDetect(t *testing.T) {
 		{`{"system":[{"text":"S"},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"hi"}]}]}`, "bedrock"},
 		{`{"systemInstruction":{"parts":[{"text":"S"}]},"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`, "gemini"},
 	} {
-		if got := parse(t, c.body, "").Provider; got != c.want {
+		if got := parse(t, c.body, "").Provider.String(); got != c.want {
 			t.Errorf("%s: provider %s, want %s", c.body, got, c.want)
 		}
 	}
@@ -165,7 +165,7 @@ func TestProjectedTurns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b.Provider != p.String() {
+			if b.Provider != p {
 				t.Errorf("turn %d of %s parsed as %s", k, p, b.Provider)
 			}
 			if prev != nil {
@@ -270,7 +270,7 @@ func TestBedrockToolCachePoint(t *testing.T) {
 	const tools = `"toolConfig":{"tools":[{"toolSpec":{"name":"f","description":"d","inputSchema":{"json":{"type":"object"}}}},{"cachePoint":{"type":"default"}}]}`
 	a := parse(t, `{`+tools+`,"system":[{"text":"Rules one."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"hi"}]}]}`, "")
 	b := parse(t, `{`+tools+`,"system":[{"text":"Rules two."},{"cachePoint":{"type":"default"}}],"messages":[{"role":"user","content":[{"text":"hi"}]}]}`, "")
-	if a.Provider != "bedrock" || len(a.Parts) != 3 || a.Parts[0].Kind != miss.Tool || !a.Parts[0].Marker {
+	if a.Provider.String() != "bedrock" || len(a.Parts) != 3 || a.Parts[0].Kind != miss.Tool || !a.Parts[0].Marker {
 		t.Fatalf("parts %+v: want the tool marked, then the system, then the message", a.Parts)
 	}
 	r, err := miss.Compare(a, b, miss.Rules{Explicit: true, MinCacheTokens: 1, Step: 1}, nil)

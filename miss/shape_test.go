@@ -84,7 +84,7 @@ func TestNotARequest(t *testing.T) {
 func TestDetectFallsBack(t *testing.T) {
 	// No "model": not OpenAI's, as the fallback of detect would have it, but a Converse body with no messages.
 	b, err := miss.Parse([]byte(`{"messages":[]}`), "")
-	if err != nil || b.Provider != "bedrock" {
+	if err != nil || b.Provider.String() != "bedrock" {
 		t.Errorf("Parse: %+v, %v; want a bedrock body", b, err)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/provider/codecs"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -353,8 +355,8 @@ func TrimHistory(history []Message, maxTokens int, counter *tokens.Counter) ([]M
 func messageTokens(m Message, counter *tokens.Counter) int {
 	n := counter.Count(m.Content)
 	if len(m.ToolCalls) > 0 {
-		js, _ := blocks.CanonicalJSON(openaiCalls(m.ToolCalls), "")
-		n += counter.Count(string(js))
+		// The calls as a chat message holds them: the measure is the same whatever the provider.
+		n += counter.Count(codecs.For(provider.OpenAI).Text(provider.Content{ToolCalls: calls(m.ToolCalls)}))
 	}
 	return n
 }

@@ -1,200 +1,92 @@
 package projection
 
 import (
-	"fmt"
-	"slices"
-	"strings"
-	"time"
-
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/provider"
 )
 
-// Provider is an API whose request bodies promptc projects. Its names are blocks.Providers, in the same order: one
-// list for promptc.toml's [[model]] rows, the --provider flag and the model table. A Provider is a flag.Value and an
-// encoding.TextUnmarshaler, so that a flag or a configuration file parses it the same way.
-type Provider uint8
+// Provider is an API whose request bodies promptc projects (package provider holds the one list).
+type Provider = provider.Provider
 
+// The providers (provider.Anthropic, ...).
 const (
-	// Anthropic is the Messages API: the system prompt as text blocks, cached up to explicit cache_control
-	// breakpoints, or automatically with one top-level cache_control.
-	Anthropic Provider = iota
-	// OpenAI is the Chat Completions API: the longest prefix seen before is cached automatically; from GPT-5.6 on,
-	// explicit prompt_cache_breakpoint markers too.
-	OpenAI
-	// DashScope is Alibaba Cloud Model Studio's OpenAI-compatible Chat Completions API, whose explicit cache matches
-	// whole messages up to cache_control markers.
-	DashScope
-	// Bedrock is AWS Bedrock's Converse API: cachePoint blocks in system, messages and toolConfig.tools.
-	Bedrock
-	// Gemini is the Google Gemini API: implicit caching, or an explicit cachedContents resource that
-	// generateContent references by name.
-	Gemini
-	// DeepSeek is DeepSeek's OpenAI-compatible Chat Completions API, cached automatically on disk in prefix units.
-	DeepSeek
+	Anthropic = provider.Anthropic
+	OpenAI    = provider.OpenAI
+	DashScope = provider.DashScope
+	Bedrock   = provider.Bedrock
+	Gemini    = provider.Gemini
+	DeepSeek  = provider.DeepSeek
 )
-
-var providerNames = blocks.Providers
 
 // Providers returns every provider, in order.
-func Providers() []Provider {
-	out := make([]Provider, len(providerNames))
-	for i := range out {
-		out[i] = Provider(i)
-	}
-	return out
-}
+func Providers() []Provider { return provider.All() }
 
-func (p Provider) String() string {
-	if int(p) < len(providerNames) {
-		return providerNames[p]
-	}
-	return fmt.Sprintf("Provider(%d)", p)
-}
+// ParseProvider returns the provider named s (provider.Parse).
+func ParseProvider(s string) (Provider, error) { return provider.Parse(s) }
 
-// ParseProvider returns the provider named s (blocks.Providers).
-func ParseProvider(s string) (Provider, error) {
-	if i := slices.Index(providerNames, s); i >= 0 {
-		return Provider(i), nil
-	}
-	return 0, fmt.Errorf("unknown provider %q%s: use %s", s, blocks.DidYouMean(s, providerNames), orList(providerNames))
-}
+// CacheMode is how a request uses the provider's prompt cache (provider.CacheMode).
+type CacheMode = provider.CacheMode
 
-// Set parses s into p (flag.Value).
-func (p *Provider) Set(s string) error {
-	v, err := ParseProvider(s)
-	if err == nil {
-		*p = v
-	}
-	return err
-}
-
-// MarshalText returns p's name.
-func (p Provider) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
-
-// UnmarshalText parses a provider's name.
-func (p *Provider) UnmarshalText(b []byte) error { return p.Set(string(b)) }
-
-func orList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
-
-// CacheMode is how a request uses the provider's prompt cache. The zero value is the model's default mode (the
-// first of Model.Modes).
-type CacheMode uint8
-
+// The cache modes.
 const (
-	// CacheDefault is the model's default mode.
-	CacheDefault CacheMode = iota
-	// CacheExplicit places cache markers (cache_control, cachePoint, prompt_cache_breakpoint) where promptc's rules
-	// let them pay; for Gemini, an explicit cachedContents resource.
-	CacheExplicit
-	// CacheAutomatic lets the provider find the prefix: OpenAI's and DeepSeek's prefix caching, Anthropic's and
-	// Qwen4's one top-level cache_control, Bedrock Claude's single cachePoint.
-	CacheAutomatic
-	// CacheImplicit is a cache without markers that the provider keeps on its own and does not guarantee
-	// (DashScope's implicit cache, Gemini's implicit caching).
-	CacheImplicit
+	CacheDefault   = provider.CacheDefault
+	CacheExplicit  = provider.CacheExplicit
+	CacheAutomatic = provider.CacheAutomatic
+	CacheImplicit  = provider.CacheImplicit
 )
-
-var cacheModeNames = []string{"", "explicit", "automatic", "implicit"}
-
-func (c CacheMode) String() string {
-	if c == CacheDefault {
-		return "default"
-	}
-	if int(c) < len(cacheModeNames) {
-		return cacheModeNames[c]
-	}
-	return fmt.Sprintf("CacheMode(%d)", c)
-}
 
 // ParseCacheMode returns the mode named s: explicit, automatic or implicit.
-func ParseCacheMode(s string) (CacheMode, error) {
-	if i := slices.Index(cacheModeNames, s); i > 0 {
-		return CacheMode(i), nil
-	}
-	return 0, fmt.Errorf("unknown cache mode %q%s: use explicit, automatic or implicit", s, blocks.DidYouMean(s, cacheModeNames[1:]))
-}
+func ParseCacheMode(s string) (CacheMode, error) { return provider.ParseCacheMode(s) }
 
-// Set parses s into c (flag.Value).
-func (c *CacheMode) Set(s string) error {
-	v, err := ParseCacheMode(s)
-	if err == nil {
-		*c = v
-	}
-	return err
-}
+// TTL is how long a cache entry lives from its last use (provider.TTL).
+type TTL = provider.TTL
 
-// MarshalText returns c's name.
-func (c CacheMode) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
-
-// UnmarshalText parses a cache mode's name.
-func (c *CacheMode) UnmarshalText(b []byte) error { return c.Set(string(b)) }
-
-// TTL is how long a cache entry lives from its last use, as a provider names its choices. The zero value is the
-// model's default (the first of Model.TTLs).
-type TTL uint8
-
+// The cache lifetimes.
 const (
-	// TTLDefault is the model's default lifetime.
-	TTLDefault TTL = iota
-	// TTL5m is five minutes (Anthropic's, Bedrock's and DashScope's default; Gemini explicit's shortest here).
-	TTL5m
-	// TTL30m is OpenAI's explicit breakpoints' lifetime (prompt_cache_options.ttl).
-	TTL30m
-	// TTL1h is one hour (Anthropic's and Bedrock's "1h", Qwen4's, Gemini explicit's default).
-	TTL1h
-	// TTLInMemory is OpenAI's default retention: entries are cleared after 5 to 10 minutes of inactivity; promptc
-	// counts 5.
-	TTLInMemory
-	// TTL24h is OpenAI's extended retention (prompt_cache_retention "24h"), and a day of Gemini explicit storage.
-	TTL24h
+	TTLDefault  = provider.TTLDefault
+	TTL5m       = provider.TTL5m
+	TTL30m      = provider.TTL30m
+	TTL1h       = provider.TTL1h
+	TTLInMemory = provider.TTLInMemory
+	TTL24h      = provider.TTL24h
 )
 
-var ttlNames = []string{"", "5m", "30m", "1h", "in_memory", "24h"}
-
-var ttlDurations = []time.Duration{0, 5 * time.Minute, 30 * time.Minute, time.Hour, 5 * time.Minute, 24 * time.Hour}
-
-func (t TTL) String() string {
-	if t == TTLDefault {
-		return "default"
-	}
-	if int(t) < len(ttlNames) {
-		return ttlNames[t]
-	}
-	return fmt.Sprintf("TTL(%d)", t)
-}
-
-// Duration is how long an entry lives without use.
-func (t TTL) Duration() time.Duration {
-	if int(t) < len(ttlDurations) {
-		return ttlDurations[t]
-	}
-	return 0
-}
-
 // ParseTTL returns the lifetime named s: 5m, 30m, 1h, in_memory or 24h.
-func ParseTTL(s string) (TTL, error) {
-	if i := slices.Index(ttlNames, s); i > 0 {
-		return TTL(i), nil
+func ParseTTL(s string) (TTL, error) { return provider.ParseTTL(s) }
+
+// Matching is how a model finds a cached prefix (provider.Matching).
+type Matching = provider.Matching
+
+// The matchings.
+const (
+	Breakpoints = provider.Breakpoints
+	Prefix      = provider.Prefix
+	Messages    = provider.Messages
+)
+
+// Model is what promptc knows of one model's prompt cache (provider.Model).
+type Model = provider.Model
+
+// Catalog is the models a project projects for (provider.Catalog).
+type Catalog = provider.Catalog
+
+// Models returns the built-in model rows, in the order of the embedded table (provider/models.toml).
+func Models() []Model { return provider.Models() }
+
+// NewCatalog returns the built-in rows with the project's [[model]] rows applied over them: a row naming a built-in
+// model changes the fields it sets; a row naming another model adds it, starting from the provider's default
+// model's rules.
+func NewCatalog(rows []*blocks.ModelRow) (*Catalog, error) {
+	out := make([]provider.Row, 0, len(rows))
+	for _, r := range rows {
+		p, err := provider.Parse(r.Provider)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, provider.Row{Provider: p, Name: r.Name, MinCacheTokens: r.MinCacheTokens,
+			MaxBreakpoints: r.MaxBreakpoints, Lookback: r.Lookback, Step: r.Step, CacheWrite: r.CacheWrite,
+			CacheRead: r.CacheRead, Safety: r.Safety, MaxCacheTokens: r.MaxCacheTokens, ToolMarkers: r.ToolMarkers,
+			Source: r.Source, Checked: r.Checked})
 	}
-	return 0, fmt.Errorf("unknown cache lifetime %q%s: use %s", s, blocks.DidYouMean(s, ttlNames[1:]), orList(ttlNames[1:]))
+	return provider.NewCatalog(out), nil
 }
-
-// Set parses s into t (flag.Value).
-func (t *TTL) Set(s string) error {
-	v, err := ParseTTL(s)
-	if err == nil {
-		*t = v
-	}
-	return err
-}
-
-// MarshalText returns t's name.
-func (t TTL) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
-
-// UnmarshalText parses a lifetime's name.
-func (t *TTL) UnmarshalText(b []byte) error { return t.Set(string(b)) }

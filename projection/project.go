@@ -7,11 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"time"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/provider/codecs"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -84,8 +85,7 @@ type Part struct {
 	// TTL is a marker's lifetime (TTLDefault: the provider's default, sent without one).
 	TTL TTL
 
-	ab contentBlock  // the part as an Anthropic content block
-	om openaiMessage // the part as an OpenAI or DashScope message
+	c provider.Content // the part as sent
 }
 
 // Projection is a request body and how it caches.
@@ -169,12 +169,13 @@ type builder struct {
 	// prevRole is the role of the last message's side (Anthropic: tool results are on the user's side).
 	prevRole Role
 	toolJSON []json.RawMessage
+	toolDefs []provider.ToolDef
 	naive    bool
 	// mode is the cache mode in force, ttl the lifetime chosen (TTLDefault when none was).
 	mode CacheMode
 	ttl  TTL
-	// callNames are the tool calls' names by id (Gemini's functionResponse names the function, not the call).
-	callNames map[string]string
+	// cd writes the provider's wire format.
+	cd provider.Codec
 }
 
 // Check reports whether the model offers the options' cache mode and lifetime, in a message that names what it
@@ -212,18 +213,21 @@ func newBuilder(opt Options, naive bool) (*builder, error) {
 		return nil, err
 	}
 	opt.Implicit = mode == CacheImplicit
-	return &builder{opt: opt, m: opt.Model, naive: naive, mode: mode, ttl: opt.TTL, lastHistory: -1, callNames: map[string]string{}}, nil
+	return &builder{opt: opt, m: opt.Model, naive: naive, mode: mode, ttl: opt.TTL, lastHistory: -1, cd: codecFor(opt.Model.Provider)}, nil
+}
+
+// codecFor is provider p's codec; for a provider promptc does not know (a Model built by hand), the Chat
+// Completions one, so that a simulation still lays it out (Project refuses it when it writes the body).
+func codecFor(p Provider) provider.Codec {
+	if cd := codecs.For(p); cd != nil {
+		return cd
+	}
+	return codecs.For(provider.OpenAI)
 }
 
 // blocky reports whether the provider's messages are lists of content blocks with the system apart (Anthropic,
 // Bedrock, Gemini), as opposed to OpenAI's chat messages.
-func (b *builder) blocky() bool {
-	switch b.m.Provider {
-	case Anthropic, Bedrock, Gemini:
-		return true
-	}
-	return false
-}
+func (b *builder) blocky() bool { return b.cd.Blocky() }
 
 func (b *builder) add(p Part) {
 	b.parts = append(b.parts, p)
@@ -232,20 +236,10 @@ func (b *builder) add(p Part) {
 
 func (b *builder) tools() {
 	for _, t := range b.opt.Tools {
-		schema := json.RawMessage(t.SchemaJSON())
-		var v any
-		switch b.m.Provider {
-		case Anthropic:
-			v = anthropicTool{Name: t.Name, Description: t.Description, InputSchema: schema}
-		case Bedrock:
-			v = bedrockTool{ToolSpec: &bedrockToolSpec{Name: t.Name, Description: t.Description, InputSchema: bedrockSchema{JSON: schema}}}
-		case Gemini:
-			v = geminiFunction{Name: t.Name, Description: t.Description, Parameters: schema}
-		default:
-			v = openaiTool{Type: "function", Function: openaiFunction{Name: t.Name, Description: t.Description, Parameters: schema}}
-		}
-		js, _ := blocks.CanonicalJSON(v, "")
+		def := provider.ToolDef{Name: t.Name, Description: t.Description, Schema: json.RawMessage(t.SchemaJSON())}
+		js := b.cd.Tool(def)
 		b.toolJSON = append(b.toolJSON, js)
+		b.toolDefs = append(b.toolDefs, def)
 		b.add(Part{Kind: ToolPart, Text: string(js), Message: -1})
 	}
 }
@@ -263,7 +257,8 @@ func (b *builder) system(rb *assemble.Artifact) {
 	if b.m.Provider == OpenAI && b.mode == CacheExplicit {
 		msg = -2 // every segment a text part of the one system message (see below)
 	} else if b.m.Provider == OpenAI || b.m.Provider == DeepSeek {
-		b.add(Part{Kind: SystemPart, Text: rb.Text, Message: msg, Scope: lastScope(rb), om: openaiMessage{Role: "system", Content: rb.Text}})
+		text := rb.Text
+		b.add(Part{Kind: SystemPart, Text: text, Message: msg, Scope: lastScope(rb), c: provider.Content{Role: "system", Text: &text}})
 		b.nmsg = 1
 		return
 	}
@@ -284,7 +279,7 @@ func (b *builder) system(rb *assemble.Artifact) {
 			pm = 0
 		}
 		b.add(Part{Kind: SystemPart, Text: text, Message: pm, Scope: s.Scope,
-			ab: contentBlock{Type: "text", Text: &text}, om: openaiMessage{Role: "system", Content: text}})
+			c: provider.Content{Type: provider.TextBlock, Text: &text, Role: "system"}})
 		if msg >= 0 {
 			msg++
 		}
@@ -323,21 +318,16 @@ func (b *builder) messages(history []Message, turn string) {
 
 // message adds one message of the history.
 func (b *builder) message(m Message) {
-	for _, c := range m.ToolCalls {
-		b.callNames[c.ID] = c.Name
-	}
 	if !b.blocky() {
-		om := openaiMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
-		text := m.Content
+		content := m.Content
+		c := provider.Content{Role: string(m.Role), Text: &content, ToolCallID: m.ToolCallID}
 		if len(m.ToolCalls) > 0 {
-			om.ToolCalls = openaiCalls(m.ToolCalls)
-			js, _ := blocks.CanonicalJSON(om.ToolCalls, "")
-			text += string(js)
+			c.ToolCalls = calls(m.ToolCalls)
 			if m.Content == "" {
-				om.Content = nil
+				c.Text = nil
 			}
 		}
-		b.add(Part{Kind: MessagePart, Role: m.Role, Text: text, Message: b.nmsg, History: true, om: om})
+		b.add(Part{Kind: MessagePart, Role: m.Role, Text: b.cd.Text(c), Message: b.nmsg, History: true, c: c})
 		b.nmsg++
 		b.lastHistory = len(b.parts) - 1
 		return
@@ -355,22 +345,30 @@ func (b *builder) message(m Message) {
 	b.prevRole = side
 	idx := b.nmsg - 1
 	if m.Role == ToolRole {
-		blk := contentBlock{Type: "tool_result", ToolUseID: m.ToolCallID}
+		c := provider.Content{Type: provider.ToolResultBlock, ToolUseID: m.ToolCallID}
 		if content := m.Content; content != "" {
-			blk.Content = &content // an empty result has no content: SDKs turn "" into an empty text block
+			c.Text = &content // an empty result has no content: SDKs turn "" into an empty text block
 		}
-		b.add(Part{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, ab: blk})
+		b.add(Part{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, c: c})
 	} else if m.Content != "" {
 		text := m.Content
 		b.add(Part{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
-			ab: contentBlock{Type: "text", Text: &text}})
+			c: provider.Content{Type: provider.TextBlock, Text: &text}})
 	}
-	for _, c := range m.ToolCalls {
-		blk := contentBlock{Type: "tool_use", ID: c.ID, Name: c.Name, Input: c.Arguments}
-		js, _ := blocks.CanonicalJSON(b.nativeBlock(blk), "")
-		b.add(Part{Kind: MessagePart, Role: side, Text: string(js), Message: idx, History: true, ab: blk})
+	for _, call := range m.ToolCalls {
+		c := provider.Content{Type: provider.ToolUseBlock, ID: call.ID, Name: call.Name, Input: call.Arguments}
+		b.add(Part{Kind: MessagePart, Role: side, Text: b.cd.Text(c), Message: idx, History: true, c: c})
 	}
 	b.lastHistory = len(b.parts) - 1
+}
+
+// calls are the history's tool calls as the provider packages take them.
+func calls(cs []ToolCall) []provider.Call {
+	out := make([]provider.Call, len(cs))
+	for i, c := range cs {
+		out[i] = provider.Call{ID: c.ID, Name: c.Name, Arguments: c.Arguments}
+	}
+	return out
 }
 
 // turnPart returns the part of the turn's message after the history added so far, without adding it (its Tokens
@@ -380,13 +378,13 @@ func (b *builder) turnPart(turn string) (p Part, ok bool) {
 		return Part{}, false
 	}
 	if !b.blocky() {
-		return Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, om: openaiMessage{Role: User, Content: turn}}, true
+		return Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, c: provider.Content{Role: string(User), Text: &turn}}, true
 	}
 	idx := b.nmsg - 1
 	if b.prevRole != User {
 		idx++
 	}
-	return Part{Kind: MessagePart, Role: User, Text: turn, Message: idx, ab: contentBlock{Type: "text", Text: &turn}}, true
+	return Part{Kind: MessagePart, Role: User, Text: turn, Message: idx, c: provider.Content{Type: provider.TextBlock, Text: &turn}}, true
 }
 
 // counted sets the token counts of part i, the last one.
@@ -399,129 +397,24 @@ func (b *builder) counted(i int) {
 	}
 }
 
-// place puts the cache markers (placeMarkers), each with its lifetime (markerTTL).
-func (b *builder) place() {
-	ps := partSlice(b.parts)
-	for _, i := range placeMarkers(b.m, b.mode, b.naive, ps, b.lastHistory) {
-		b.parts[i].Marker = true
-		b.parts[i].TTL = markerTTL(b.m, b.mode, b.ttl, &b.parts[i])
-	}
-}
-
-// markerTTL is the lifetime a marker is sent with: the one chosen, except that where a request may mix lifetimes
-// (Anthropic, Bedrock), a longer one goes only on the system's markers and the history's keeps the default, since
-// the history's entry is replaced every turn (the longer lifetimes first, as the APIs ask).
-func markerTTL(m Model, mode CacheMode, chosen TTL, p *Part) TTL {
-	t := m.Lifetime(chosen)
-	if mode == CacheExplicit && p.History && (m.Provider == Anthropic || m.Provider == Bedrock) && len(m.TTLs) > 0 {
-		return m.TTLs[0]
-	}
-	return t
-}
-
-// parts is a request's parts as the marker rules read them: a slice, or the simulation's views that share their
-// history between turns.
-type parts interface {
-	Len() int
-	At(i int) *Part
-	// Prefix is the tokens of the request up to and including part i.
-	Prefix(i int) int
-}
-
-type partSlice []Part
-
-func (s partSlice) Len() int         { return len(s) }
-func (s partSlice) At(i int) *Part   { return &s[i] }
-func (s partSlice) Prefix(i int) int { return s[i].Prefix }
-
-// placeMarkers returns the parts cache markers follow, in order: the end of each system part whose prefix reaches
-// the minimum, and the end of the history (lastHistory, -1 for none); at most MaxBreakpoints, the history's kept
-// first, then the system's from the first (the prefixes shared most widely), then, where the model takes one
-// (ToolMarkers), the end of the tools. naive places one marker, on the
-// request's last part, as automatic caching does. None where the model takes no markers.
-func placeMarkers(m Model, mode CacheMode, naive bool, ps parts, lastHistory int) []int {
-	if ps.Len() == 0 {
-		return nil
-	}
-	min := m.Minimum()
-	if m.Provider == Gemini {
-		if mode != CacheExplicit || naive {
-			return nil
-		}
-		// The cachedContents resource holds the stable prefix: the parts up to the runbook's task segment.
-		last := -1
-		for i := 0; i < ps.Len() && ps.At(i).Kind != MessagePart; i++ {
-			if ps.At(i).Kind == SystemPart && ps.At(i).Scope <= blocks.ScopeTask {
-				last = i
-			}
-		}
-		if last >= 0 && ps.Prefix(last) >= min {
-			return []int{last}
-		}
-		return nil
-	}
-	if m.MaxBreakpoints <= 0 || mode == CacheImplicit || mode == CacheAutomatic && m.Matching == Prefix {
-		return nil
-	}
-	if naive || mode == CacheAutomatic {
-		if last := ps.Len() - 1; ps.Prefix(last) >= min {
-			return []int{last}
-		}
-		return nil
-	}
-	budget := m.MaxBreakpoints
-	var out []int
-	// The history's marker goes on its last part that holds text: a marker on an empty part would make the block
-	// an empty text block, which the APIs refuse.
-	h := lastHistory
-	for h >= 0 && ps.At(h).History && (ps.At(h).Text == "" || m.Provider == OpenAI && ps.At(h).Role != User) {
-		h-- // OpenAI takes breakpoints on user content only
-	}
-	hist := -1
-	if h >= 0 && ps.At(h).History && ps.Prefix(h) >= min {
-		hist = h
-		budget--
-	}
-	for i := 0; i < ps.Len() && budget > 0; i++ {
-		if ps.At(i).Kind == MessagePart {
-			break // the system parts come before every message
-		}
-		if ps.At(i).Kind == SystemPart && ps.Prefix(i) >= min {
-			out = append(out, i)
-			budget--
-		}
-	}
-	if hist >= 0 {
-		out = append(out, hist) // system parts come before the history: the list stays in order
-	}
-	// The tools come first and change least (with the task's gate alone), but the first system marker's prefix
-	// holds them already; a marker of their own only keeps them cached when the runbook's global segment changes,
-	// so it gets a breakpoint only when one is left (docs/providers.md#tools-and-the-breakpoint-limit).
-	if t := lastTool(ps); m.ToolMarkers && budget > 0 && t >= 0 && ps.Prefix(t) >= min {
-		out = append([]int{t}, out...)
-	}
-	return out
-}
-
-// lastTool is the index of the last native tool definition, -1 without tools (they open the request).
-func lastTool(ps parts) int {
-	t := -1
-	for i := 0; i < ps.Len() && ps.At(i).Kind == ToolPart; i++ {
-		t = i
-	}
-	return t
-}
-
 func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
 	pr := &Projection{Model: b.m, Parts: b.parts, Cache: b.mode, TTL: b.m.Lifetime(b.ttl)}
 	if n := len(b.parts); n > 0 {
 		pr.Tokens = b.parts[n-1].Prefix
 	}
-	var body any
-	switch b.m.Provider {
-	case Anthropic:
-		body = b.anthropic()
-	case OpenAI:
+	cd := codecs.For(b.m.Provider)
+	if cd == nil {
+		return nil, fmt.Errorf("projection: unknown provider %v", b.m.Provider)
+	}
+	l := &provider.Layout{Model: b.m, Mode: b.mode, TTL: b.ttl, MaxTokens: b.opt.MaxTokens, Tools: b.toolDefs,
+		ToolJSON: b.toolJSON, Blocks: make([]provider.Block, len(b.parts))}
+	for i, p := range b.parts {
+		l.Blocks[i] = provider.Block{Kind: provider.Tool + provider.Kind(p.Kind), Role: string(p.Role), Text: p.Text,
+			Message: p.Message, Marker: p.Marker, TTL: p.TTL, Content: p.c}
+	}
+	if b.m.Provider == OpenAI {
+		// prompt_cache_key routes the requests that share the cacheable prefix (the tools and the runbook's global
+		// and task segments) to the same cache.
 		h := sha256.New()
 		for _, t := range b.toolJSON {
 			h.Write(t)
@@ -529,23 +422,15 @@ func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
 		}
 		io.WriteString(h, rb.Text[:rb.PrefixEnd(blocks.ScopeTask)])
 		pr.CacheKey = "promptc-" + hex.EncodeToString(h.Sum(nil))[:24]
-		body = b.openai(pr.CacheKey)
-	case DashScope, DeepSeek:
-		body = b.openai("")
-	case Bedrock:
-		body = b.bedrock()
-	case Gemini:
-		gb, create := b.gemini(rb)
-		body = gb
-		if create != nil {
-			js, err := blocks.CanonicalJSON(create, "  ")
-			if err != nil {
-				return nil, err
-			}
-			pr.CacheBody = append(js, '\n')
+		l.CacheKey = pr.CacheKey
+	}
+	body, create := cd.Encode(l)
+	if create != nil {
+		js, err := blocks.CanonicalJSON(create, "  ")
+		if err != nil {
+			return nil, err
 		}
-	default:
-		return nil, fmt.Errorf("projection: unknown provider %v", b.m.Provider)
+		pr.CacheBody = append(js, '\n')
 	}
 	js, err := blocks.CanonicalJSON(body, "  ")
 	if err != nil {
@@ -553,211 +438,6 @@ func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
 	}
 	pr.Body = append(js, '\n')
 	return pr, nil
-}
-
-var ephemeral = &cacheControl{Type: "ephemeral"}
-
-type cacheControl struct {
-	Type string `json:"type"`
-	TTL  string `json:"ttl,omitempty"`
-}
-
-// control is a cache_control marker with lifetime t: "ttl" only for the longer lifetime (5 minutes is the
-// default, sent without one).
-func control(t TTL) *cacheControl {
-	if t == TTL1h {
-		return &cacheControl{Type: "ephemeral", TTL: "1h"}
-	}
-	return ephemeral
-}
-
-type anthropicTool struct {
-	Name         string          `json:"name"`
-	Description  string          `json:"description"`
-	InputSchema  json.RawMessage `json:"input_schema"`
-	CacheControl *cacheControl   `json:"cache_control,omitempty"`
-}
-
-type anthropicBody struct {
-	Model     string `json:"model"`
-	MaxTokens int    `json:"max_tokens"`
-	// CacheControl is automatic caching's one top-level marker.
-	CacheControl *cacheControl      `json:"cache_control,omitempty"`
-	Tools        []json.RawMessage  `json:"tools,omitempty"`
-	System       []contentBlock     `json:"system,omitempty"`
-	Messages     []anthropicMessage `json:"messages"`
-}
-
-type anthropicMessage struct {
-	Role    Role `json:"role"`
-	Content any  `json:"content"` // a string, or []contentBlock
-}
-
-// contentBlock is an Anthropic content block: text, tool_use or tool_result.
-type contentBlock struct {
-	Type         string          `json:"type"`
-	Text         *string         `json:"text,omitempty"`
-	ID           string          `json:"id,omitempty"`
-	Name         string          `json:"name,omitempty"`
-	Input        json.RawMessage `json:"input,omitempty"`
-	ToolUseID    string          `json:"tool_use_id,omitempty"`
-	Content      *string         `json:"content,omitempty"`
-	CacheControl *cacheControl   `json:"cache_control,omitempty"`
-}
-
-func (b *builder) anthropic() anthropicBody {
-	body := anthropicBody{Model: b.m.Name, MaxTokens: b.opt.MaxTokens, Tools: b.toolJSON}
-	if p := b.markedTools(); p != nil {
-		t := b.opt.Tools[len(b.toolJSON)-1]
-		js, _ := blocks.CanonicalJSON(anthropicTool{Name: t.Name, Description: t.Description,
-			InputSchema: json.RawMessage(t.SchemaJSON()), CacheControl: control(p.TTL)}, "")
-		body.Tools = append(slices.Clip(b.toolJSON[:len(b.toolJSON)-1]), js)
-	}
-	if b.mode == CacheAutomatic {
-		body.CacheControl = control(b.m.Lifetime(b.ttl))
-	}
-	for i := range b.parts {
-		p := &b.parts[i]
-		blk := p.ab
-		if p.Marker && b.mode == CacheExplicit {
-			blk.CacheControl = control(p.TTL)
-		}
-		switch p.Kind {
-		case SystemPart:
-			body.System = append(body.System, blk)
-		case MessagePart:
-			if n := len(body.Messages); n == 0 || n <= p.Message {
-				body.Messages = append(body.Messages, anthropicMessage{Role: p.Role})
-			}
-			m := &body.Messages[len(body.Messages)-1]
-			blocks, _ := m.Content.([]contentBlock)
-			m.Content = append(blocks, blk)
-		}
-	}
-	// A message of one unmarked text block is sent as a plain string, as people write it.
-	for i := range body.Messages {
-		m := &body.Messages[i]
-		if bs := m.Content.([]contentBlock); len(bs) == 1 && bs[0].Type == "text" && bs[0].CacheControl == nil {
-			m.Content = *bs[0].Text
-		}
-	}
-	return body
-}
-
-type openaiTool struct {
-	Type     string         `json:"type"`
-	Function openaiFunction `json:"function"`
-}
-
-type openaiFunction struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	Parameters  json.RawMessage `json:"parameters"`
-}
-
-type openaiBody struct {
-	Model          string `json:"model"`
-	PromptCacheKey string `json:"prompt_cache_key,omitempty"`
-	// PromptCacheRetention is OpenAI's retention, when one is chosen: "in_memory" or "24h".
-	PromptCacheRetention string `json:"prompt_cache_retention,omitempty"`
-	// PromptCacheOptions turns OpenAI's implicit breakpoint off where promptc places explicit ones.
-	PromptCacheOptions *promptCacheOptions `json:"prompt_cache_options,omitempty"`
-	// CacheControl is Qwen4's automatic caching: one top-level marker.
-	CacheControl *cacheControl     `json:"cache_control,omitempty"`
-	Tools        []json.RawMessage `json:"tools,omitempty"`
-	Messages     []openaiMessage   `json:"messages"`
-}
-
-type openaiMessage struct {
-	Role       Role         `json:"role"`
-	Content    any          `json:"content"` // a string, []textPart, or null
-	ToolCalls  []openaiCall `json:"tool_calls,omitempty"`
-	ToolCallID string       `json:"tool_call_id,omitempty"`
-}
-
-type textPart struct {
-	Type         string        `json:"type"`
-	Text         string        `json:"text"`
-	CacheControl *cacheControl `json:"cache_control,omitempty"`
-	// Breakpoint is OpenAI's explicit prompt_cache_breakpoint.
-	Breakpoint *breakpoint `json:"prompt_cache_breakpoint,omitempty"`
-}
-
-type breakpoint struct {
-	Mode string `json:"mode"`
-}
-
-type promptCacheOptions struct {
-	Mode string `json:"mode"`
-	TTL  string `json:"ttl,omitempty"`
-}
-
-type openaiCall struct {
-	ID       string `json:"id"`
-	Type     string `json:"type"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
-func openaiCalls(cs []ToolCall) []openaiCall {
-	out := make([]openaiCall, len(cs))
-	for i, c := range cs {
-		out[i].ID, out[i].Type = c.ID, "function"
-		out[i].Function.Name, out[i].Function.Arguments = c.Name, string(c.Arguments)
-	}
-	return out
-}
-
-func (b *builder) openai(key string) openaiBody {
-	body := openaiBody{Model: b.m.Name, PromptCacheKey: key, Tools: b.toolJSON}
-	explicitOpenAI := b.m.Provider == OpenAI && b.mode == CacheExplicit
-	switch {
-	case explicitOpenAI:
-		body.PromptCacheOptions = &promptCacheOptions{Mode: "explicit"}
-		if b.ttl == TTL30m {
-			body.PromptCacheOptions.TTL = "30m"
-		}
-	case b.m.Provider == OpenAI && b.ttl != TTLDefault:
-		body.PromptCacheRetention = b.ttl.String()
-	case b.m.Provider == DashScope && b.mode == CacheAutomatic:
-		body.CacheControl = control(b.m.Lifetime(b.ttl))
-	}
-	for i := range b.parts {
-		p := &b.parts[i]
-		if p.Kind == ToolPart {
-			continue
-		}
-		om := p.om
-		if explicitOpenAI && p.Kind == SystemPart {
-			// One system message, each segment a text part of it.
-			tp := textPart{Type: "text", Text: p.Text}
-			if p.Marker {
-				tp.Breakpoint = &breakpoint{Mode: "explicit"}
-			}
-			if n := len(body.Messages); n > 0 && body.Messages[n-1].Role == "system" {
-				m := &body.Messages[n-1]
-				m.Content = append(m.Content.([]textPart), tp)
-				continue
-			}
-			om.Content = []textPart{tp}
-			body.Messages = append(body.Messages, om)
-			continue
-		}
-		if p.Marker && (b.mode == CacheExplicit || explicitOpenAI) {
-			text, _ := om.Content.(string)
-			tp := textPart{Type: "text", Text: text}
-			if explicitOpenAI {
-				tp.Breakpoint = &breakpoint{Mode: "explicit"}
-			} else {
-				tp.CacheControl = control(p.TTL)
-			}
-			om.Content = []textPart{tp}
-		}
-		body.Messages = append(body.Messages, om)
-	}
-	return body
 }
 
 // Output is what a client sends: Body, or, for Gemini's explicit cache, one JSON document holding the

@@ -373,7 +373,7 @@ func newReplay(layout string, s Replay, opt Options, pw *powers) *replay {
 
 // builder returns a builder for the replay's options (their mode resolved already).
 func (r *replay) builder() *builder {
-	return &builder{opt: r.opt, m: r.opt.Model, mode: r.opt.Cache, ttl: r.opt.TTL, lastHistory: -1, callNames: map[string]string{}}
+	return &builder{opt: r.opt, m: r.opt.Model, mode: r.opt.Cache, ttl: r.opt.TTL, lastHistory: -1, cd: codecFor(r.opt.Model.Provider)}
 }
 
 // replied is the view of the last request with its reply: the head and the history so far.

@@ -140,7 +140,7 @@ func simulate(row *Row, prog *assemble.Program, cat *projection.Catalog, counter
 	}
 	rt, ok := ratesFor(cat, row.Provider, row.Model)
 	if !ok {
-		// The provider is one of blocks.Providers (ParseLine refuses any other); the model is the log's.
+		// The provider is one of provider.Names() (ParseLine refuses any other); the model is the log's.
 		return nil, reason{"no model table row for " + row.Provider + " %s", []string{row.Model}}, nil
 	}
 	sessions, ok := replays[row.Task]

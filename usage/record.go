@@ -3,25 +3,23 @@ package usage
 import (
 	"encoding/json"
 	"fmt"
-	"math"
-	"slices"
-	"strings"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/jsondup"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/provider/codecs"
 )
 
-// Provider names, as the model table (docs/providers.md) and promptc project spell them. A response's provider is
-// told from its shape: each API reports usage under field names of its own (docs/usage.md lists them with their
-// sources).
-const (
-	Anthropic = "anthropic"
-	OpenAI    = "openai"
-	DashScope = "dashscope"
-	Bedrock   = "bedrock"
-	Gemini    = "gemini"
-	DeepSeek  = "deepseek"
+// Provider names, as the model table (docs/providers.md) and promptc project spell them (provider.Names). A
+// response's provider is told from its shape: each API reports usage under field names of its own (docs/usage.md
+// lists them with their sources).
+var (
+	Anthropic = provider.Anthropic.String()
+	OpenAI    = provider.OpenAI.String()
+	DashScope = provider.DashScope.String()
+	Bedrock   = provider.Bedrock.String()
+	Gemini    = provider.Gemini.String()
+	DeepSeek  = provider.DeepSeek.String()
 )
 
 // Record is one request's usage, read from one log line (or one span of an OTLP line). CacheReadTokens and CacheWriteTokens are part of
@@ -69,60 +67,13 @@ type line struct {
 	Error         *json.RawMessage `json:"error"`
 }
 
-// rawUsage is the union of the usage objects of Anthropic Messages, OpenAI Chat Completions and Responses,
-// DashScope, DeepSeek and Bedrock Converse. encoding/json matches keys without regard to case, never to
-// underscores, so input_tokens and inputTokens stay apart.
-type rawUsage struct {
-	// Anthropic Messages (input_tokens and output_tokens are also the OpenAI Responses API's).
-	InputTokens              *int           `json:"input_tokens"`
-	OutputTokens             int            `json:"output_tokens"`
-	CacheCreationInputTokens int            `json:"cache_creation_input_tokens"`
-	CacheReadInputTokens     int            `json:"cache_read_input_tokens"`
-	CacheCreation            *cacheCreation `json:"cache_creation"`
-	// OpenAI Chat Completions, DashScope and DeepSeek (OpenAI-compatible).
-	PromptTokens        *int     `json:"prompt_tokens"`
-	CompletionTokens    int      `json:"completion_tokens"`
-	PromptTokensDetails *details `json:"prompt_tokens_details"`
-	// OpenAI Responses.
-	InputTokensDetails *details `json:"input_tokens_details"`
-	// DeepSeek.
-	PromptCacheHitTokens  *int `json:"prompt_cache_hit_tokens"`
-	PromptCacheMissTokens *int `json:"prompt_cache_miss_tokens"`
-	// Bedrock Converse.
-	BedrockInputTokens    *int `json:"inputTokens"`
-	BedrockOutputTokens   int  `json:"outputTokens"`
-	CacheReadInputTokensB int  `json:"cacheReadInputTokens"`
-	CacheWriteInputTokens int  `json:"cacheWriteInputTokens"`
-	CacheDetails          []struct {
-		InputTokens int    `json:"inputTokens"`
-		TTL         string `json:"ttl"`
-	} `json:"cacheDetails"`
-}
-
-// cacheCreation is Anthropic's split of the tokens written by lifetime.
-type cacheCreation struct {
-	Ephemeral5m int `json:"ephemeral_5m_input_tokens"`
-	Ephemeral1h int `json:"ephemeral_1h_input_tokens"`
-}
-
-// details is OpenAI's prompt_tokens_details (input_tokens_details in the Responses API), with DashScope's explicit
-// cache fields.
-type details struct {
-	CachedTokens     int `json:"cached_tokens"`
-	CacheWriteTokens int `json:"cache_write_tokens"`
-	// DashScope's explicit cache.
-	CacheCreationInputTokens int    `json:"cache_creation_input_tokens"`
-	CacheType                string `json:"cache_type"`
-}
-
-// geminiUsage is Gemini's usageMetadata.
-type geminiUsage struct {
-	PromptTokenCount        *int `json:"promptTokenCount"`
-	CachedContentTokenCount int  `json:"cachedContentTokenCount"`
-	CandidatesTokenCount    int  `json:"candidatesTokenCount"`
-	ThoughtsTokenCount      int  `json:"thoughtsTokenCount"`
-	ToolUsePromptTokenCount int  `json:"toolUsePromptTokenCount"`
-}
+// The response's usage objects, as the provider packages read them.
+type (
+	rawUsage      = provider.Usage
+	cacheCreation = provider.CacheCreation
+	details       = provider.Details
+	geminiUsage   = provider.UsageMetadata
+)
 
 // ParseLine reads one log line: a provider's response body, or a wrapper object {"response": body, "request_id",
 // "task", "turn", "time", "model", "provider"}. The provider is the wrapper's when it names one, else told from
@@ -176,104 +127,25 @@ func (l *line) record() (Record, error) {
 	if r.Turn < 0 {
 		return Record{}, fmt.Errorf("\"turn\" is %d: turns count from 1", r.Turn)
 	}
-	shape, err := body.provider(r.Model)
+	resp := provider.Response{Usage: body.Usage, UsageMetadata: body.UsageMetadata}
+	shape, err := codecs.DetectResponse(&resp, r.Model, body.ID, body.Object, body.Error != nil)
 	if err != nil {
 		return Record{}, err
 	}
-	if r.Provider != "" && !knownProvider(r.Provider) {
-		return Record{}, fmt.Errorf("unknown provider %q: use anthropic, openai, dashscope, bedrock, gemini or deepseek", r.Provider)
+	if r.Provider != "" && !provider.Known(r.Provider) {
+		return Record{}, fmt.Errorf("unknown provider %q: use %s", r.Provider, provider.OrList(provider.Names()))
 	}
-	u := body.Usage
-	var sum counter
-	switch shape {
-	case Gemini:
-		g := body.UsageMetadata
-		if g.PromptTokenCount != nil {
-			r.InputTokens = sum.of("input", *g.PromptTokenCount, g.ToolUsePromptTokenCount)
-		}
-		r.CacheReadTokens = g.CachedContentTokenCount
-		r.OutputTokens = sum.of("output", g.CandidatesTokenCount, g.ThoughtsTokenCount)
-	case Bedrock:
-		r.CacheReadTokens, r.CacheWriteTokens = u.CacheReadInputTokensB, u.CacheWriteInputTokens
-		r.InputTokens = sum.of("input", *u.BedrockInputTokens, r.CacheReadTokens, r.CacheWriteTokens)
-		for _, d := range u.CacheDetails {
-			if d.TTL == "1h" {
-				r.CacheWrite1hTokens = sum.of("one-hour cache-write", r.CacheWrite1hTokens, d.InputTokens)
-			}
-		}
-		r.OutputTokens = u.BedrockOutputTokens
-	case Anthropic:
-		r.CacheReadTokens, r.CacheWriteTokens = u.CacheReadInputTokens, u.CacheCreationInputTokens
-		r.InputTokens = sum.of("input", *u.InputTokens, r.CacheReadTokens, r.CacheWriteTokens)
-		if u.CacheCreation != nil {
-			r.CacheWrite1hTokens = u.CacheCreation.Ephemeral1h
-		}
-		r.OutputTokens = u.OutputTokens
-	case responsesShape:
-		r.InputTokens, r.OutputTokens = *u.InputTokens, u.OutputTokens
-		if d := u.InputTokensDetails; d != nil {
-			r.CacheReadTokens, r.CacheWriteTokens = d.CachedTokens, d.CacheWriteTokens
-		}
-	default: // the OpenAI-compatible Chat Completions bodies
-		if u.PromptTokens != nil {
-			r.InputTokens = *u.PromptTokens
-		}
-		r.OutputTokens = u.CompletionTokens
-		if d := u.PromptTokensDetails; d != nil {
-			r.CacheReadTokens = d.CachedTokens
-			r.CacheWriteTokens = sum.of("cache-write", d.CacheWriteTokens, d.CacheCreationInputTokens)
-		}
-		if u.PromptCacheHitTokens != nil {
-			// DeepSeek: every prompt token is a hit or a miss; a miss is billed as input, never as a write.
-			r.CacheReadTokens = *u.PromptCacheHitTokens
-			if u.PromptTokens == nil && u.PromptCacheMissTokens != nil {
-				r.InputTokens = sum.of("input", r.CacheReadTokens, *u.PromptCacheMissTokens)
-			}
-		}
+	c, err := codecs.For(shape).Usage(resp)
+	if err != nil {
+		return Record{}, err
 	}
-	if sum.err != nil {
-		return Record{}, sum.err
-	}
-	if shape == responsesShape {
-		shape = OpenAI
-	}
+	r.InputTokens, r.CacheReadTokens, r.CacheWriteTokens, r.CacheWrite1hTokens, r.OutputTokens =
+		c.Input, c.CacheRead, c.CacheWrite, c.CacheWrite1h, c.Output
 	if r.Provider == "" {
-		r.Provider = shape
+		r.Provider = shape.String()
 	}
 	return r, r.check()
 }
-
-// responsesShape is the OpenAI Responses API's body: provider openai, usage named as Anthropic's.
-const responsesShape = "openai responses"
-
-// provider tells the API from the body's shape.
-func (l *line) provider(model string) (string, error) {
-	u := l.Usage
-	switch {
-	case l.UsageMetadata != nil:
-		return Gemini, nil
-	case u == nil && l.Error != nil:
-		return "", fmt.Errorf("an error response, with no usage")
-	case u == nil:
-		return "", fmt.Errorf("no \"usage\" or \"usageMetadata\": not a response body of a known provider (a wrapper holds it under \"response\")")
-	case u.BedrockInputTokens != nil:
-		return Bedrock, nil
-	case u.InputTokens != nil && (l.Object == "response" || strings.HasPrefix(l.ID, "resp_")):
-		return responsesShape, nil
-	case u.InputTokens != nil:
-		return Anthropic, nil
-	case u.PromptCacheHitTokens != nil || u.PromptCacheMissTokens != nil || strings.HasPrefix(model, "deepseek"):
-		return DeepSeek, nil
-	case u.PromptTokens != nil && (strings.HasPrefix(model, "qwen") || strings.HasPrefix(model, "qwq") ||
-		u.PromptTokensDetails != nil && (u.PromptTokensDetails.CacheType != "" || u.PromptTokensDetails.CacheCreationInputTokens > 0)):
-		return DashScope, nil
-	case u.PromptTokens != nil:
-		return OpenAI, nil
-	}
-	return "", fmt.Errorf("\"usage\" holds no input token count this reader knows (input_tokens, prompt_tokens, inputTokens)")
-}
-
-func knownProvider(p string) bool { return slices.Contains(blocks.Providers, p) }
 
 // check refuses counts no response can hold.
 func (r Record) check() error {
@@ -293,25 +165,4 @@ func (r Record) check() error {
 		return fmt.Errorf("%s, of %s written", plural.Count(r.CacheWrite1hTokens, "one-hour cache-write token"), plural.Thousands(r.CacheWriteTokens))
 	}
 	return nil
-}
-
-// counter adds a record's counts from their parts, keeping the first problem: a negative part (which a sum would
-// hide), or a sum past the most an int holds.
-type counter struct{ err error }
-
-func (c *counter) of(what string, parts ...int) int {
-	n := 0
-	for _, p := range parts {
-		switch {
-		case c.err != nil:
-			return 0
-		case p < 0:
-			c.err = fmt.Errorf("%s token count has a negative part (%s)", what, plural.Thousands(p))
-		case n > math.MaxInt-p:
-			c.err = fmt.Errorf("%s token count overflows: its parts add up to more than %s", what, plural.Thousands(math.MaxInt))
-		default:
-			n += p
-		}
-	}
-	return n
 }

@@ -1,4 +1,4 @@
-package blocks_test
+package suggest_test
 
 import (
 	"fmt"
@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // fillers returns n names far (edit distance > 2) from every short name the tests below look up, to push a set past
@@ -43,13 +43,13 @@ func TestSuggestTieBreak(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := blocks.Suggest(tt.query, tt.candidates); got != tt.want {
+			if got := suggest.Suggest(tt.query, tt.candidates); got != tt.want {
 				t.Errorf("Suggest(%q, %q) = %q, want %q", tt.query, tt.candidates, got, tt.want)
 			}
 			// The same set grown past the brute-force limit is searched through the trie, and must agree.
 			large := append(fillers(100), tt.candidates...)
 			slices.Reverse(large)
-			if got := blocks.NewSuggester(large).Suggest(tt.query); got != tt.want {
+			if got := suggest.NewSuggester(large).Suggest(tt.query); got != tt.want {
 				t.Errorf("Suggester(%d names).Suggest(%q) = %q, want %q", len(large), tt.query, got, tt.want)
 			}
 		})
@@ -100,7 +100,7 @@ func TestSuggesterMatchesReference(t *testing.T) {
 				if i%3 == 0 {
 					query = cands[rng.IntN(len(cands))] // the name itself is in the set
 				}
-				s := blocks.NewSuggester(cands)
+				s := suggest.NewSuggester(cands)
 				want := referenceSuggest(query, cands)
 				for range 2 { // the trie is built on the first query and reused
 					if got := s.Suggest(query); got != want {

@@ -1,4 +1,4 @@
-package projection
+package provider
 
 import (
 	_ "embed"
@@ -9,7 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // Matching is how a model finds a cached prefix.
@@ -141,13 +141,13 @@ func (m Model) WritePrice(t TTL) float64 {
 // Check returns an error naming what the model offers when it lacks cache mode c or lifetime t.
 func (m Model) Check(c CacheMode, t TTL) error {
 	if !m.Supports(c) {
-		return fmt.Errorf("%s %s has no %s cache: it offers %s", m.Provider, m.Name, c, orList(modeNames(m.offered())))
+		return fmt.Errorf("%s %s has no %s cache: it offers %s", m.Provider, m.Name, c, OrList(modeNames(m.offered())))
 	}
 	if t != TTLDefault && !slices.Contains(m.TTLs, t) {
 		if len(m.TTLs) == 0 {
 			return fmt.Errorf("%s %s offers no choice of cache lifetime: leave --ttl out", m.Provider, m.Name)
 		}
-		return fmt.Errorf("%s %s has no %s cache lifetime: it offers %s", m.Provider, m.Name, t, orList(ttlStrings(m.TTLs)))
+		return fmt.Errorf("%s %s has no %s cache lifetime: it offers %s", m.Provider, m.Name, t, OrList(ttlStrings(m.TTLs)))
 	}
 	return nil
 }
@@ -219,20 +219,20 @@ var builtin = sync.OnceValue(func() []Model {
 	}
 	md, err := toml.Decode(modelsTOML, &doc)
 	if err != nil {
-		panic("projection: models.toml: " + err.Error()) // compiled in: a test loads it
+		panic("provider: models.toml: " + err.Error()) // compiled in: a test loads it
 	}
 	if u := md.Undecoded(); len(u) > 0 {
-		panic(fmt.Sprintf("projection: models.toml: unknown keys %v", u))
+		panic(fmt.Sprintf("provider: models.toml: unknown keys %v", u))
 	}
 	var out []Model
 	for _, r := range doc.Model {
-		p, err := ParseProvider(r.Provider)
+		p, err := Parse(r.Provider)
 		if err != nil {
-			panic("projection: models.toml: " + err.Error())
+			panic("provider: models.toml: " + err.Error())
 		}
 		mi := slices.Index(matchingNames, r.Matching)
 		if mi < 0 {
-			panic("projection: models.toml: unknown matching " + r.Matching)
+			panic("provider: models.toml: unknown matching " + r.Matching)
 		}
 		m := Model{
 			Provider: p, Name: r.Name, Matching: Matching(mi), MinCacheTokens: r.MinCacheTokens,
@@ -246,19 +246,19 @@ var builtin = sync.OnceValue(func() []Model {
 		for _, s := range r.Modes {
 			c, err := ParseCacheMode(s)
 			if err != nil {
-				panic("projection: models.toml: " + err.Error())
+				panic("provider: models.toml: " + err.Error())
 			}
 			m.Modes = append(m.Modes, c)
 		}
 		for _, s := range r.TTLs {
 			t, err := ParseTTL(s)
 			if err != nil {
-				panic("projection: models.toml: " + err.Error())
+				panic("provider: models.toml: " + err.Error())
 			}
 			m.TTLs = append(m.TTLs, t)
 		}
 		if len(m.Modes) == 0 || r.Source == "" || r.Checked == "" {
-			panic("projection: models.toml: row " + r.Name + " needs modes, source and checked")
+			panic("provider: models.toml: row " + r.Name + " needs modes, source and checked")
 		}
 		out = append(out, m)
 	}
@@ -273,15 +273,24 @@ type Catalog struct {
 	models []Model
 }
 
+// Row is a project's [[model]] row (blocks.ModelRow, read from promptc.toml): a nil field is one the row does not
+// set, so that an override changes only what it names.
+type Row struct {
+	Provider                                       Provider
+	Name                                           string
+	MinCacheTokens, MaxBreakpoints, Lookback, Step *int
+	CacheWrite, CacheRead, Safety                  *float64
+	MaxCacheTokens                                 *int
+	ToolMarkers                                    *bool
+	Source, Checked                                string
+}
+
 // NewCatalog returns the built-in rows with rows applied over them: a row naming a built-in model changes the
 // fields it sets; a row naming another model adds it, starting from the provider's default model's rules.
-func NewCatalog(rows []*blocks.ModelRow) (*Catalog, error) {
+func NewCatalog(rows []Row) *Catalog {
 	c := &Catalog{models: Models()}
 	for _, r := range rows {
-		p, err := ParseProvider(r.Provider)
-		if err != nil {
-			return nil, err
-		}
+		p := r.Provider
 		i := slices.IndexFunc(c.models, func(m Model) bool { return m.Provider == p && m.Name == r.Name })
 		if i < 0 {
 			m := c.defaultModel(p)
@@ -315,7 +324,7 @@ func NewCatalog(rows []*blocks.ModelRow) (*Catalog, error) {
 			m.Source = "promptc.toml"
 		}
 	}
-	return c, nil
+	return c
 }
 
 func setInt(dst *int, v *int) {
@@ -336,7 +345,7 @@ func (c *Catalog) defaultModel(p Provider) Model {
 			return m
 		}
 	}
-	panic("projection: no default model for " + p.String())
+	panic("provider: no default model for " + p.String())
 }
 
 // Model returns the model named name of provider p, or p's default model when name is "".
@@ -354,5 +363,5 @@ func (c *Catalog) Model(p Provider, name string) (Model, error) {
 		}
 	}
 	return Model{}, fmt.Errorf("unknown %s model %q%s; promptc knows %s (add a [[model]] row to promptc.toml for another)",
-		p, name, blocks.DidYouMean(name, names), strings.Join(names, ", "))
+		p, name, suggest.DidYouMean(name, names), strings.Join(names, ", "))
 }
