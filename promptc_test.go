@@ -189,6 +189,20 @@ func TestCatalog(t *testing.T) {
 	if b, _ := pl.Catalog(); a != b {
 		t.Error("the catalog was built twice")
 	}
+	// The project's [[model]] rows apply over the built-in ones.
+	mine, err := promptc.OpenFS(fstest.MapFS{
+		"promptc.toml": {Data: []byte("name = \"demo\"\ntasks = [\"chat\"]\n\n[runbook]\norder = [\"rules\"]\n\n" +
+			"[[model]]\nprovider = \"openai\"\nname = \"mine\"\ncache_read = 0.5\n")},
+		"blocks/base.toml": {Data: []byte("[[block]]\nid = \"rules\"\nbody = \"Be brief.\"\n")},
+	}, promptc.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cat, err := mine.Catalog(); err != nil {
+		t.Fatal(err)
+	} else if _, err := cat.Model(projection.OpenAI, "mine"); err != nil {
+		t.Errorf("the project's [[model]] row is not in its catalog: %v", err)
+	}
 	var none *promptc.Pipeline
 	cat, err := none.Catalog()
 	if err != nil {

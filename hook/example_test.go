@@ -80,3 +80,15 @@ func ExampleUninstall() {
 	// .git/hooks/pre-commit is not promptc's hook: left as it is, nothing to remove
 	// "#!/bin/sh\nmake lint\n"
 }
+
+// hook install-check takes --dir and --session from the top of the repository; the install it suggests runs with
+// -C PROJECT_DIR, where they are paths from the project.
+func ExampleInstallCheckPaths() {
+	dir, session := hook.InstallCheckPaths("prompts", ".", "prompts/session.toml")
+	fmt.Println(dir, session)
+	dir, session = hook.InstallCheckPaths("prompts", "/work/app", "-")
+	fmt.Println(dir, session)
+	// Output:
+	// .. session.toml
+	// /work/app -
+}

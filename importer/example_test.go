@@ -58,3 +58,25 @@ func ExampleImport() {
 	// '''
 	// check passed: true
 }
+
+// Counts, NextSteps and WriteNormalisations are the report promptc import prints around the files it wrote.
+func ExampleResult_NextSteps() {
+	res, err := importer.Import([]importer.Source{
+		{Name: "review.md", Data: []byte("# Review\n\nComment on correctness first.\n")},
+		{Name: "fix.md", Data: []byte("# Fix\n\nWrite a failing test first.  \n")},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(res.Counts())
+	fmt.Print(res.NextSteps("promptc -C prompts"))
+	_ = res.WriteNormalisations(os.Stdout)
+	// Output:
+	// : 2 tasks, 2 blocks (0 shared)
+	// The runbooks reproduce their files but for 1 normalisation, printed on stderr.
+	//
+	// Next, try:
+	//   promptc -C prompts render --task review
+	//   promptc -C prompts check
+	// fix.md:3: trailing white space at the end of a section removed
+}

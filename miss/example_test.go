@@ -64,3 +64,12 @@ func ExampleBetween() {
 	// Output:
 	// false 39 A constant language (blocks/core.toml:2:1)
 }
+
+// CheckProvider refuses a provider miss does not read, naming the closest.
+func ExampleCheckProvider() {
+	fmt.Println(miss.CheckProvider(""))
+	fmt.Println(miss.CheckProvider("antropic"))
+	// Output:
+	// <nil>
+	// unknown provider "antropic" (did you mean "anthropic"?): use anthropic, openai, dashscope, bedrock, gemini, deepseek
+}

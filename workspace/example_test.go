@@ -265,3 +265,11 @@ end   = "<!-- END ACME -->"
 	// CLAUDE.md: removed the block of target "claude"
 	// "# Notes\n"
 }
+
+// The command install --check suggests, each word quoted for a shell where it needs to be.
+func ExampleInstallCommand() {
+	c := workspace.InstallCommand{Project: "my prompts", Task: "chat", Targets: []string{"claude"}, Dir: "..", Fixture: "basic"}
+	fmt.Println(c)
+	// Output:
+	// promptc -C 'my prompts' install --task chat --target claude --dir .. --fixture basic
+}

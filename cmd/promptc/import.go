@@ -10,7 +10,6 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/importer"
-	"github.com/promptc/promptc/internal/plural"
 )
 
 func importCommand(e *env) *cli.Command {
@@ -69,26 +68,15 @@ func importCommand(e *env) *cli.Command {
 			}
 			written, err := res.Write(e.path(out))
 			var b strings.Builder
-			inv, err := e.wroteProject(&b, "import", out, fmt.Sprintf(": %s, %s (%d shared)",
-				plural.Count(len(res.Tasks), "task"), plural.Count(res.Blocks, "block"), res.Shared), written, err)
+			inv, err := e.wroteProject(&b, "import", out, res.Counts(), written, err)
 			if err != nil {
 				return err
 			}
-			if n := len(res.Normalisations); n == 0 {
-				b.WriteString("Every runbook reproduces its file byte for byte.\n")
-			} else {
-				fmt.Fprintf(&b, "The runbooks reproduce their files but for %s, printed on stderr.\n", plural.Count(n, "normalisation"))
-			}
-			fmt.Fprintf(&b, "\nNext, try:\n  %s render --task %s\n  %s check\n", inv, res.Tasks[0], inv)
+			b.WriteString(res.NextSteps(inv))
 			if _, err := fmt.Fprint(e.stdout, b.String()); err != nil {
 				return err
 			}
-			var nb strings.Builder
-			for _, n := range res.Normalisations {
-				nb.WriteString(n.String() + "\n")
-			}
-			_, err = fmt.Fprint(e.stderr, nb.String())
-			return err
+			return res.WriteNormalisations(e.stderr)
 		},
 	}
 }

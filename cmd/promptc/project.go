@@ -7,6 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/internal/cliflag"
+
 	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
@@ -101,7 +103,7 @@ func projectCommand(e *env) *cli.Command {
 		Flags: append(providerFlags(),
 			&cli.StringFlag{Name: "fixture", Usage: "take values (and turns, and replies) from fixtures/`F`.toml"},
 			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML)"},
-			&cli.GenericFlag{Name: "turn", Value: new(turnNumber), Usage: "the request of turn `K` (from 1) of the fixture (default: 1)"},
+			&cli.GenericFlag{Name: "turn", Value: new(cliflag.Turn), Usage: "the request of turn `K` (from 1) of the fixture (default: 1)"},
 			&cli.StringFlag{Name: "turn-file", Usage: "the request for the turn values in `FILE` (JSON or TOML)"},
 			&cli.StringFlag{Name: "history", Usage: "append the messages of `FILE` (JSON Lines: role, content, tool_calls, tool_call_id) to the history"},
 			&cli.IntFlag{Name: "max-tokens", Value: 4096, Usage: "Anthropic's max_tokens `N`"},

@@ -6,9 +6,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"strconv"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/internal/cliflag"
 
 	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
@@ -31,7 +32,7 @@ func renderCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
 			&cli.StringFlag{Name: "fixture", Usage: "take values from fixtures/`F`.toml"},
 			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML)"},
-			&cli.GenericFlag{Name: "turn", Value: new(turnNumber), Usage: "print the message of turn `K` (from 1) of the fixture"},
+			&cli.GenericFlag{Name: "turn", Value: new(cliflag.Turn), Usage: "print the message of turn `K` (from 1) of the fixture"},
 			&cli.StringFlag{Name: "turn-file", Usage: "print the turn message for the turn values in `FILE` (JSON or TOML)"},
 		},
 		OnUsageError: commandUsageError(e),
@@ -124,7 +125,7 @@ func (e *env) request(c *cli.Context, cmd string, history bool) (promptc.Request
 		}
 		r.Turn = &promptc.Turn{File: f}
 	case c.IsSet("turn"):
-		r.Turn = &promptc.Turn{K: c.Generic("turn").(*turnNumber).n}
+		r.Turn = &promptc.Turn{K: c.Generic("turn").(*cliflag.Turn).N}
 	}
 	if name := c.String("history"); history && name != "" {
 		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
@@ -184,27 +185,4 @@ func readFileLimited(name string, limit int64) ([]byte, error) {
 	}
 	defer f.Close()
 	return io.ReadAll(io.LimitReader(f, limit))
-}
-
-// turnNumber is the value of render's --turn. An IntFlag would print "(default: 0)" in the help, though turns count
-// from 1 and without the flag render prints the runbook: String is empty until the flag is set, so no default shows.
-type turnNumber struct {
-	n   int
-	set bool
-}
-
-func (t *turnNumber) Set(s string) error {
-	n, err := strconv.Atoi(s)
-	if err != nil {
-		return errors.New("parse error")
-	}
-	t.n, t.set = n, true
-	return nil
-}
-
-func (t *turnNumber) String() string {
-	if !t.set {
-		return ""
-	}
-	return strconv.Itoa(t.n)
 }

@@ -5,6 +5,7 @@ package cliflag
 
 import (
 	"encoding"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -267,4 +268,29 @@ func QuoteAll(args []string) string {
 		q[i] = fmt.Sprintf("%q", a)
 	}
 	return strings.Join(q, ", ")
+}
+
+// Turn is the value of render's and project's --turn. An IntFlag would print "(default: 0)" in the help, though turns count
+// from 1 and without the flag render prints the runbook: String is empty until the flag is set, so no default shows.
+type Turn struct {
+	N   int
+	set bool
+}
+
+// Set parses the turn number.
+func (t *Turn) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("parse error")
+	}
+	t.N, t.set = n, true
+	return nil
+}
+
+// String is the number, "" until it is set.
+func (t *Turn) String() string {
+	if !t.set {
+		return ""
+	}
+	return strconv.Itoa(t.N)
 }
