@@ -58,7 +58,8 @@ type ChangePrice struct {
 	AfterPerRequest  float64 `json:"after_per_request"`
 	PerDay           float64 `json:"per_day"`
 	// OneTimeTokens is the cached prefix the change invalidates (the most of any of the task's runbooks: the
-	// cache entry its requests share); OneTime is what re-writing it once costs over reading it.
+	// cache entry its requests share; 0 when the replay before the change caches nothing); OneTime is what
+	// re-writing it once costs over reading it.
 	OneTimeTokens int     `json:"one_time_tokens"`
 	OneTime       float64 `json:"one_time"`
 	// Requests is how many requests the replay holds (0: no fixture replays the task, and the steady state is 0).
@@ -85,16 +86,20 @@ func PriceChange(before, after *assemble.Program, invalidated map[string]int, tr
 			return nil, fmt.Errorf("traffic of task %s: %w", t.Task, err)
 		}
 		cp := ChangePrice{Task: t.Task, Provider: m.Provider.String(), Model: m.Name, RequestsPerDay: t.RequestsPerDay, Unit: UnitInputPrice}
-		b, _, err := perRequest(before, t.Task, m, counter)
+		b, _, cached, err := perRequest(before, t.Task, m, counter)
 		if err != nil {
 			return nil, err
 		}
-		a, n, err := perRequest(after, t.Task, m, counter)
+		a, n, _, err := perRequest(after, t.Task, m, counter)
 		if err != nil {
 			return nil, err
 		}
 		cp.Requests = n
-		cp.OneTimeTokens = invalidated[t.Task]
+		if cached {
+			// Where the replay before the change cached nothing (a prefix under the model's minimum), there is
+			// nothing to re-write.
+			cp.OneTimeTokens = invalidated[t.Task]
+		}
 		oneTime := float64(cp.OneTimeTokens) * max(m.WritePrice(TTLDefault)-m.CacheRead, 0)
 		scale := 1.0
 		if m.InputPricePerMTok > 0 {
@@ -114,25 +119,25 @@ func PriceChange(before, after *assemble.Program, invalidated map[string]int, tr
 }
 
 // perRequest is the mean input cost of a request of task's replay under m, in input tokens' worth, and how many
-// requests the replay holds.
-func perRequest(prog *assemble.Program, task string, m Model, counter *tokens.Counter) (float64, int, error) {
+// requests the replay holds, and whether it caches anything.
+func perRequest(prog *assemble.Program, task string, m Model, counter *tokens.Counter) (float64, int, bool, error) {
 	if prog == nil || !containsTask(prog.Project.Tasks, task) {
-		return 0, 0, nil
+		return 0, 0, false, nil
 	}
 	var sessions []Replay
 	for _, f := range ReplayFixtures(prog.Project, task) {
 		s, err := FixtureReplay(prog, task, f)
 		if err != nil {
-			return 0, 0, err
+			return 0, 0, false, err
 		}
 		sessions = append(sessions, s)
 	}
 	if len(sessions) == 0 {
-		return 0, 0, nil
+		return 0, 0, false, nil
 	}
 	sim, err := Simulate(sessions, Options{Model: m, Tools: prog.Project.ToolsFor(task), Counter: counter})
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
 	read := m.CacheRead
 	if m.Mode(CacheDefault) == CacheImplicit {
@@ -144,9 +149,9 @@ func perRequest(prog *assemble.Program, task string, m Model, counter *tokens.Co
 		}
 		u := l.Total
 		cost := float64(u.CacheReadTokens)*read + u.WriteCost + float64(u.UncachedTokens) + u.StorageCost
-		return cost / float64(len(l.Turns)), len(l.Turns), nil
+		return cost / float64(len(l.Turns)), len(l.Turns), u.CacheReadTokens+u.CacheWriteTokens > 0, nil
 	}
-	return 0, 0, nil
+	return 0, 0, false, nil
 }
 
 func containsTask(tasks []string, task string) bool {
@@ -165,7 +170,7 @@ func round6(f float64) float64 {
 	return float64(int64(f*1e6+0.5)) / 1e6
 }
 
-// Money formats v in the price's unit: "$0.0123" (four decimals under a dollar, two above) or "1,234.5 input-price
+// Money formats v in the price's unit: "$0", "$0.000062" (six decimals under a cent, four under a dollar, two above) or "1,234.5 input-price
 // units".
 func (c ChangePrice) Money(v float64) string {
 	if c.Unit == UnitUSD {
@@ -173,7 +178,12 @@ func (c ChangePrice) Money(v float64) string {
 		if v < 0 {
 			sign, v = "-", -v
 		}
-		if v < 1 {
+		switch {
+		case v == 0:
+			return "$0"
+		case v < 0.01:
+			return fmt.Sprintf("%s$%.6f", sign, v)
+		case v < 1:
 			return fmt.Sprintf("%s$%.4f", sign, v)
 		}
 		return sign + "$" + thousands(fmt.Sprintf("%.2f", v))
