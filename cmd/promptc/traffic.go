@@ -27,7 +27,11 @@ func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) 
 	if len(diags) > 0 {
 		_, _ = e.stderr.Write([]byte(diags.String()))
 	}
-	traffic, skipped := tally.Traffic()
+	_, cat, err := e.usageCatalog(false)
+	if err != nil {
+		return nil, err
+	}
+	traffic, skipped := tally.Traffic(cat)
 	for _, s := range skipped {
 		_, _ = e.stderr.Write([]byte("promptc " + cmd + ": --traffic: " + s + "\n"))
 	}
