@@ -23,6 +23,7 @@ var (
 		{name: "lint", kind: kindTable, set: setLint},
 		{name: "history", kind: kindTable, set: setHistory},
 		{name: "model", kind: kindTables, set: setModels},
+		{name: "traffic", kind: kindTable, set: setTraffic},
 	}
 	sectionKeys = []key[*Section]{
 		{name: "order", kind: kindStrings, set: func(_ *tableReader, s *Section, v value) { s.Order = v.list }},

@@ -24,6 +24,10 @@ type ModelRow struct {
 	MaxCacheTokens *int
 	// ToolMarkers says whether the model takes a cache marker after the tool definitions.
 	ToolMarkers *bool
+	// InputPricePerMTok (≥ 0) is the price in USD of a million uncached input tokens; PriceSource and PriceChecked
+	// cite where it was read, and when.
+	InputPricePerMTok         *float64
+	PriceSource, PriceChecked string
 	// Source and Checked cite where the data was read, and when.
 	Source, Checked string
 	// Range is the row's [[model]] header.
@@ -64,6 +68,9 @@ var modelKeys = []key[*ModelRow]{
 		b := v.b
 		m.ToolMarkers = &b
 	}},
+	modelNumber("input_price_per_mtok", 0, func(m *ModelRow, f *float64) { m.InputPricePerMTok = f }),
+	{name: "price_source", kind: kindString, set: func(_ *tableReader, m *ModelRow, v value) { m.PriceSource = v.str }},
+	{name: "price_checked", kind: kindString, set: func(_ *tableReader, m *ModelRow, v value) { m.PriceChecked = v.str }},
 	{name: "source", kind: kindString, set: func(_ *tableReader, m *ModelRow, v value) { m.Source = v.str }},
 	{name: "checked", kind: kindString, set: func(_ *tableReader, m *ModelRow, v value) { m.Checked = v.str }},
 }

@@ -35,6 +35,9 @@ type Project struct {
 	// Models are the [[model]] rows of promptc.toml, in the order written: provider model data that overrides or
 	// adds to promptc's own table.
 	Models []*ModelRow
+	// Traffic is promptc.toml's [traffic]: each task's requests a day and model, sorted by task, that change
+	// reports are priced at (docs/reference.md#traffic).
+	Traffic []*Traffic
 	// Allow lists the lint findings the project silences deliberately, each with its reason ([[lint.allow]]).
 	Allow []*Allow
 	// Templates holds the files under templates/, by slash path relative to that directory, normalised (docs/reference.md#a-project).

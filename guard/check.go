@@ -2,6 +2,7 @@ package guard
 
 import (
 	"errors"
+	"github.com/promptc/promptc/projection"
 	"io"
 	"path/filepath"
 	"slices"
@@ -21,6 +22,9 @@ type Options struct {
 	// Counter prices each change in tokens of cached prefix; nil means an o200k_base counter. Its vocabulary loads
 	// on the first count, so a comparison where nothing differs loads none.
 	Counter *tokens.Counter
+	// Traffic prices a Diff's change per task and model (docs/usage.md#the-price-of-a-change); nil takes the working
+	// tree's [traffic], and no traffic at all prices nothing (the report is as without it).
+	Traffic []projection.Traffic
 }
 
 func (o Options) counter() *tokens.Counter {
@@ -55,6 +59,9 @@ type Result struct {
 	// NoGolden is set by Check when the golden tree holds no file at all (golden/ does not exist yet): nothing has
 	// been accepted, every artifact is new, and WriteText summarises them rather than print every byte.
 	NoGolden bool
+
+	// Prices are what the change costs in production, per traffic entry (Diff with traffic only; nil otherwise).
+	Prices []projection.ChangePrice
 
 	// check is set by Check: the title then names golden/ instead of a revision.
 	check bool

@@ -3,6 +3,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"github.com/promptc/promptc/projection"
 	"io"
 	"path/filepath"
 
@@ -47,6 +48,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 	}
 	type side struct {
 		arts    []*assemble.Artifact
+		prog    *assemble.Program
 		missing error
 		diags   blocks.Diagnostics
 		err     error
@@ -68,14 +70,16 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 			}
 			if len(diags) > 0 {
 				s.arts, s.diags = nil, diags
+			} else {
+				s.prog = prog
 			}
 		}
 		olds <- s
 	}()
 	arts := built
 	var diags blocks.Diagnostics
+	var prog *assemble.Program
 	if arts == nil {
-		var prog *assemble.Program
 		prog, diags = assemble.LoadDir(root)
 		if len(diags) == 0 {
 			arts, diags = prog.Build()
@@ -92,7 +96,37 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		Side{Label: rev, Dir: "a/", Arts: old.arts},
 		Side{Label: "working tree", Dir: "b/", Arts: arts},
 		opts.counter())
-	return &Result{Report: report, Checked: assemble.TallyOf(arts), OldMissing: old.missing, OldProblems: old.diags}, nil
+	res := &Result{Report: report, Checked: assemble.TallyOf(arts), OldMissing: old.missing, OldProblems: old.diags}
+	if prog != nil && res.Changed() {
+		var err error
+		if res.Prices, err = priceChange(old.prog, prog, report, opts); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
+
+// priceChange prices the report's change at opts.Traffic, else at the new side's [traffic]: per task, the most
+// tokens any of its runbooks' changes invalidates is the prefix re-written once.
+func priceChange(old, new *assemble.Program, rep *Report, opts Options) ([]projection.ChangePrice, error) {
+	traffic := opts.Traffic
+	if traffic == nil {
+		traffic = projection.ManifestTraffic(new.Project)
+	}
+	if len(traffic) == 0 {
+		return nil, nil
+	}
+	invalidated := map[string]int{}
+	for _, c := range rep.Changes {
+		if c.Kind == blocks.Runbook && c.InvalidatedTokens > invalidated[c.Task] {
+			invalidated[c.Task] = c.InvalidatedTokens
+		}
+	}
+	cat, err := projection.NewCatalog(new.Project.Models)
+	if err != nil {
+		return nil, err
+	}
+	return projection.PriceChange(old, new, invalidated, traffic, cat, opts.counter())
 }
 
 // WriteNote writes why the old side was compared as empty, as promptc diff prints it on stderr: that the revision

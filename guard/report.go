@@ -3,6 +3,7 @@ package guard
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/promptc/promptc/projection"
 	"io"
 	"net/url"
 	"path"
@@ -184,6 +185,9 @@ func (r *Result) WriteText(w io.Writer, opt TextOptions) error {
 		r.writeNoGolden(&b, opt.Color)
 	case r.Changed():
 		r.Report.writeText(&b, r.Title(), opt)
+		if err := projection.WritePrices(&b, r.Prices, "  "); err != nil {
+			return err
+		}
 	}
 	if len(r.Findings) > 0 {
 		if r.Changed() {
@@ -397,6 +401,9 @@ func (c *Change) owner(source string) string {
 func (r *Result) WriteMarkdown(w io.Writer, opt MarkdownOptions) error {
 	var b strings.Builder
 	r.Report.writeMarkdown(&b, r.Title(), opt)
+	if err := projection.WritePrices(&b, r.Prices, "- "); err != nil {
+		return err
+	}
 	if len(r.Findings) > 0 {
 		var f strings.Builder
 		if err := lint.WriteText(&f, r.Findings); err != nil {
@@ -487,6 +494,8 @@ type jsonReport struct {
 	Changes  []jsonChange `json:"changes"`
 	// Findings are a check result's error-level lint findings, in promptc lint's JSON form; absent when none.
 	Findings []lint.Finding `json:"findings,omitempty"`
+	// Prices are what the change costs per task and model at the traffic given; absent without traffic.
+	Prices []projection.ChangePrice `json:"prices,omitempty"`
 }
 
 // jsonChange is the stable JSON form of a change: every field always in this order; block, scope, side, after, note
@@ -548,7 +557,7 @@ func (c *Change) MarshalJSON() ([]byte, error) { return json.Marshal(newJSONChan
 func (r *Result) WriteJSON(w io.Writer) error {
 	rep := r.Report
 	jr := jsonReport{Version: 1, Old: rep.Old.Label, New: rep.New.Label, Encoding: rep.Encoding, Summary: rep.Summarize(),
-		Changes: []jsonChange{}, Findings: r.Findings}
+		Changes: []jsonChange{}, Findings: r.Findings, Prices: r.Prices}
 	if jr.Summary.Lines == nil {
 		jr.Summary.Lines = []string{}
 	}

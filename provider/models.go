@@ -92,6 +92,11 @@ type Model struct {
 	// MaxCacheTokens is the longest prefix the provider caches (Amazon Nova on Bedrock: 20,000 tokens); the tokens
 	// of a request after it are never read from or written to the cache. 0 for no limit.
 	MaxCacheTokens int
+	// InputPricePerMTok is the price in USD of a million uncached input tokens, 0 when the table has none;
+	// PriceSource and PriceChecked cite the pricing page and the date it was read. Change reports show money only
+	// where it is set (docs/usage.md#the-price-of-a-change).
+	InputPricePerMTok         float64
+	PriceSource, PriceChecked string
 }
 
 // offered is Modes, or, for a row that lists none (a Model built in Go), what its matching implies: automatic
@@ -215,6 +220,9 @@ var builtin = sync.OnceValue(func() []Model {
 			Practice               string    `toml:"practice"`
 			ToolMarkers            bool      `toml:"tool_markers"`
 			MaxCacheTokens         int       `toml:"max_cache_tokens"`
+			InputPrice             float64   `toml:"input_price_per_mtok"`
+			PriceSource            string    `toml:"price_source"`
+			PriceChecked           string    `toml:"price_checked"`
 		} `toml:"model"`
 	}
 	md, err := toml.Decode(modelsTOML, &doc)
@@ -242,6 +250,10 @@ var builtin = sync.OnceValue(func() []Model {
 			TTLWrite: r.TTLWrite, NoRefresh: r.NoRefresh, Considered: r.Considered, StoragePerHour: r.StoragePerHour,
 			ReplyUnits: r.ReplyUnits, PracticeMinCacheTokens: r.PracticeMin, Practice: r.Practice,
 			ToolMarkers: r.ToolMarkers, MaxCacheTokens: r.MaxCacheTokens,
+			InputPricePerMTok: r.InputPrice, PriceSource: r.PriceSource, PriceChecked: r.PriceChecked,
+		}
+		if r.InputPrice > 0 && (r.PriceSource == "" || r.PriceChecked == "") {
+			panic("projection: models.toml: row " + r.Name + " has a price without price_source and price_checked")
 		}
 		for _, s := range r.Modes {
 			c, err := ParseCacheMode(s)
@@ -295,6 +307,8 @@ func NewCatalog(rows []Row) *Catalog {
 		if i < 0 {
 			m := c.defaultModel(p)
 			m.Name, m.Default, m.Source, m.Checked, m.PracticeMinCacheTokens, m.Practice = r.Name, false, "", "", 0, ""
+			// A price is never inherited from another model: it is the row's own or unknown.
+			m.InputPricePerMTok, m.PriceSource, m.PriceChecked = 0, "", ""
 			c.models = append(c.models, m)
 			i = len(c.models) - 1
 		}
@@ -313,6 +327,12 @@ func NewCatalog(rows []Row) *Catalog {
 		setInt(&m.MaxCacheTokens, r.MaxCacheTokens)
 		if r.ToolMarkers != nil {
 			m.ToolMarkers = *r.ToolMarkers
+		}
+		if r.InputPricePerMTok != nil {
+			m.InputPricePerMTok, m.PriceSource, m.PriceChecked = *r.InputPricePerMTok, "promptc.toml", r.PriceChecked
+			if r.PriceSource != "" {
+				m.PriceSource = r.PriceSource
+			}
 		}
 		if r.Source != "" {
 			m.Source = r.Source
@@ -346,6 +366,19 @@ func (c *Catalog) defaultModel(p Provider) Model {
 		}
 	}
 	panic("provider: no default model for " + p.String())
+}
+
+// Find returns the model named name, of whichever provider lists it (the first in the table's order), for a
+// [traffic] entry, which names a model only. The error names the closest model.
+func (c *Catalog) Find(name string) (Model, error) {
+	var names []string
+	for _, m := range c.models {
+		if m.Name == name {
+			return m, nil
+		}
+		names = append(names, m.Name)
+	}
+	return Model{}, fmt.Errorf("unknown model %q%s; add a [[model]] row to promptc.toml for it", name, blocks.DidYouMean(name, names))
 }
 
 // Model returns the model named name of provider p, or p's default model when name is "".

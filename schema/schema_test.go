@@ -36,6 +36,7 @@ var owners = map[string]struct {
 	"allowKeys":     {schema.Manifest, "/$defs/allow"},
 	"historyKeys":   {schema.Manifest, "/$defs/history"},
 	"modelKeys":     {schema.Manifest, "/$defs/model"},
+	"trafficKeys":   {schema.Manifest, "/$defs/traffic"},
 	"blockFileKeys": {schema.Blocks, ""},
 	"blockKeys":     {schema.Blocks, "/$defs/block"},
 	"toolKeys":      {schema.Blocks, "/$defs/tool"},

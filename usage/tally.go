@@ -11,6 +11,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
@@ -87,6 +88,8 @@ func round4(f float64) float64 {
 type bucket struct {
 	Counts
 	turns map[int]*Counts
+	// first and last are the earliest and latest time of its requests that give one (zero when none does).
+	first, last time.Time
 }
 
 // Tally accumulates log lines: each request once, per bucket. The zero Tally is not ready; use NewTally. A Tally
@@ -165,6 +168,16 @@ func (t *Tally) add(r Record) bool {
 		t.buckets[key] = b
 	}
 	b.add(r)
+	if r.Time != "" {
+		if at, err := time.Parse(time.RFC3339Nano, r.Time); err == nil {
+			if b.first.IsZero() || at.Before(b.first) {
+				b.first = at
+			}
+			if at.After(b.last) {
+				b.last = at
+			}
+		}
+	}
 	if r.Turn > 0 {
 		if b.turns == nil {
 			b.turns = map[int]*Counts{}

@@ -14,16 +14,18 @@ func diffCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
 		Usage:     "compare the artifacts of a git revision with the working tree's",
-		UsageText: "promptc diff [REV] [--format text|markdown|json] [--exit-code] [--tokenizer o200k_base|cl100k_base]",
+		UsageText: "promptc diff [REV] [--format text|markdown|json] [--exit-code] [--tokenizer o200k_base|cl100k_base] [--traffic FILE...]",
 		Description: "Compiles the project as committed at REV (default HEAD; read from git objects, the working tree\n" +
 			"and index are not touched) and as in the working tree, and reports every artifact that differs:\n" +
 			"the first differing byte, the block and scope that own it, the cached tokens it invalidates and a\n" +
 			"unified diff. --format markdown writes a ready pull-request comment; json is documented in\n" +
-			"docs/guard.md. Exits 0, or 1 with --exit-code when something differs; 2 on invalid input.",
+			"docs/guard.md. With traffic (promptc.toml's [traffic], or --traffic usage logs) it adds the price\n" +
+			"of the change per task and model (docs/usage.md#the-price-of-a-change). Exits 0, or 1 with --exit-code when something differs; 2 on invalid input.",
 		Flags: []cli.Flag{
 			formatChoiceFlag("report as", format),
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when an artifact differs"},
 			tokenizerFlag(),
+			&cli.StringSliceFlag{Name: "traffic", Usage: "price the change at the traffic of usage log `FILE` (repeatable; instead of promptc.toml's [traffic])"},
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -42,7 +44,11 @@ func diffCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			res, err := guard.Diff(root, rev, guard.Options{Counter: tok})
+			traffic, err := e.traffic(c, "diff")
+			if err != nil {
+				return err
+			}
+			res, err := guard.Diff(root, rev, guard.Options{Counter: tok, Traffic: traffic})
 			if err != nil {
 				return e.fail(err, func(err error) error { return usageErr(e, "diff: %v", err) })
 			}

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/usage"
+)
+
+// traffic reads the usage logs --traffic names into per-task traffic (nil when the flag is not given, so that the
+// manifest's [traffic] applies); buckets that give no rate are named on stderr.
+func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) {
+	files := c.StringSlice("traffic")
+	if len(files) == 0 {
+		return nil, nil
+	}
+	tally := usage.NewTally()
+	var diags blocks.Diagnostics
+	for _, name := range files {
+		ds, err := e.readLog(tally, name)
+		if err != nil {
+			return nil, cmdErr(e, cmd, "--traffic %s: %v", blocks.QuoteName(name), e.pathError(name, err))
+		}
+		diags = append(diags, ds...)
+	}
+	if len(diags) > 0 {
+		_, _ = e.stderr.Write([]byte(diags.String()))
+	}
+	_, cat, err := e.usageCatalog(false)
+	if err != nil {
+		return nil, err
+	}
+	traffic, skipped := tally.Traffic(cat)
+	for _, s := range skipped {
+		_, _ = e.stderr.Write([]byte("promptc " + cmd + ": --traffic: " + s + "\n"))
+	}
+	if traffic == nil {
+		traffic = []projection.Traffic{}
+	}
+	return traffic, nil
+}
