@@ -86,7 +86,8 @@ func NewCatalog(rows []*blocks.ModelRow) (*Catalog, error) {
 		out = append(out, provider.Row{Provider: p, Name: r.Name, MinCacheTokens: r.MinCacheTokens,
 			MaxBreakpoints: r.MaxBreakpoints, Lookback: r.Lookback, Step: r.Step, CacheWrite: r.CacheWrite,
 			CacheRead: r.CacheRead, Safety: r.Safety, MaxCacheTokens: r.MaxCacheTokens, ToolMarkers: r.ToolMarkers,
-			Source: r.Source, Checked: r.Checked})
+			Source: r.Source, Checked: r.Checked, InputPricePerMTok: r.InputPricePerMTok, PriceSource: r.PriceSource,
+			PriceChecked: r.PriceChecked})
 	}
 	return provider.NewCatalog(out), nil
 }

@@ -295,6 +295,10 @@ type Row struct {
 	MaxCacheTokens                                 *int
 	ToolMarkers                                    *bool
 	Source, Checked                                string
+	// InputPricePerMTok, when set, is the row's own price in USD of a million uncached input tokens, cited by
+	// PriceSource and PriceChecked (PriceSource defaults to promptc.toml).
+	InputPricePerMTok         *float64
+	PriceSource, PriceChecked string
 }
 
 // NewCatalog returns the built-in rows with rows applied over them: a row naming a built-in model changes the
@@ -378,7 +382,7 @@ func (c *Catalog) Find(name string) (Model, error) {
 		}
 		names = append(names, m.Name)
 	}
-	return Model{}, fmt.Errorf("unknown model %q%s; add a [[model]] row to promptc.toml for it", name, blocks.DidYouMean(name, names))
+	return Model{}, fmt.Errorf("unknown model %q%s; add a [[model]] row to promptc.toml for it", name, suggest.DidYouMean(name, names))
 }
 
 // Model returns the model named name of provider p, or p's default model when name is "".
