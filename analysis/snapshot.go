@@ -33,6 +33,10 @@ type Snapshot struct {
 	lint     blocks.Diagnostics
 	findings []lint.Finding
 	arts     []*assemble.Artifact
+
+	// views caches what the editor's views of the cache render (samples.go): one runbook per task, one
+	// simulation per task and provider.
+	views sync.Map
 }
 
 // Load loads, compiles and indexes the project rooted at fsys (typically Overlay(assemble.DirFS(root), buffers)).

@@ -16,7 +16,7 @@ type DocSymbol struct {
 }
 
 // Symbols returns the outline of file name, in source order: the blocks and constants of a blocks/ file, the
-// variables (and their fields) of promptc.toml.
+// tasks and variables (with their fields) of promptc.toml.
 func (s *Snapshot) Symbols(name string) []DocSymbol {
 	p := s.Project
 	var out []DocSymbol
@@ -58,6 +58,11 @@ func (s *Snapshot) Symbols(name string) []DocSymbol {
 			}
 		}
 		out = append(out, d)
+	}
+	for _, t := range p.Tasks {
+		if sel, ok := def(Symbol{KindTask, t}); ok {
+			out = append(out, DocSymbol{Name: t, Detail: "task", Kind: KindTask, Range: sel, Selection: sel})
+		}
 	}
 	slices.SortStableFunc(out, func(a, b DocSymbol) int { return a.Selection.Start.Byte - b.Selection.Start.Byte })
 	return out

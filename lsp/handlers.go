@@ -16,14 +16,19 @@ import (
 type handler func(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError)
 
 var requests = map[string]handler{
-	"textDocument/definition":     definition,
-	"textDocument/references":     references,
-	"textDocument/hover":          hoverRequest,
-	"textDocument/completion":     completion,
-	"textDocument/rename":         rename,
-	"textDocument/prepareRename":  prepareRename,
-	"textDocument/documentSymbol": symbols,
-	"textDocument/codeAction":     codeActions,
+	"textDocument/definition":          definition,
+	"textDocument/references":          references,
+	"textDocument/hover":               hoverRequest,
+	"textDocument/completion":          completion,
+	"textDocument/rename":              rename,
+	"textDocument/prepareRename":       prepareRename,
+	"textDocument/documentSymbol":      symbols,
+	"textDocument/codeAction":          codeActions,
+	"textDocument/inlayHint":           inlayHints,
+	"textDocument/codeLens":            codeLenses,
+	"textDocument/semanticTokens/full": semanticTokensFull,
+	"workspace/symbol":                 workspaceSymbols,
+	"workspace/executeCommand":         executeCommand,
 }
 
 func decode(params json.RawMessage, v any) *rpcError {
@@ -169,6 +174,7 @@ var symbolKinds = map[analysis.Kind]int{
 	analysis.KindConst: 14, // Constant
 	analysis.KindVar:   13, // Variable
 	analysis.KindField: 8,  // Field
+	analysis.KindTask:  22, // EnumMember
 }
 
 func symbols(s *server, ctx context.Context, params json.RawMessage) (any, *rpcError) {

@@ -53,6 +53,8 @@ func Serve(ctx context.Context, in io.Reader, out io.Writer, opt Options) error 
 		docs:     map[string]*document{},
 		projects: map[string]*project{},
 		running:  map[string]context.CancelFunc{},
+		settings: readSettings(nil),
+		viewed:   map[string]string{},
 	}
 	defer func() {
 		cancel()
@@ -103,6 +105,9 @@ type server struct {
 	docs        map[string]*document // by absolute path
 	projects    map[string]*project  // by root
 	running     map[string]context.CancelFunc
+	settings    settings          // initializationOptions (views.go)
+	viewed      map[string]string // the golden artifact or fixture opened last, by project root
+	shown       int               // window/showDocument requests sent
 }
 
 func (s *server) logf(format string, args ...any) {
@@ -200,6 +205,7 @@ func (s *server) handle(body []byte) (done bool, err error) {
 					} `json:"didChangeWatchedFiles"`
 				} `json:"workspace"`
 			} `json:"capabilities"`
+			InitializationOptions json.RawMessage `json:"initializationOptions"`
 		}
 		if len(m.Params) > 0 && json.Unmarshal(m.Params, &p) != nil {
 			s.reply(m.ID, nil, errorf(codeInvalidParams, "invalid initialize params"))
@@ -208,6 +214,7 @@ func (s *server) handle(body []byte) (done bool, err error) {
 		s.mu.Lock()
 		s.initialized = true
 		s.watch = p.Capabilities.Workspace.DidChangeWatchedFiles.DynamicRegistration
+		s.settings = readSettings(p.InitializationOptions)
 		s.mu.Unlock()
 		s.reply(m.ID, s.initializeResult(), nil)
 		return false, nil
@@ -272,13 +279,21 @@ func (s *server) initializeResult() initializeResult {
 				"change":    2, // incremental
 				"save":      map[string]any{"includeText": false},
 			},
-			"definitionProvider":     true,
-			"referencesProvider":     true,
-			"hoverProvider":          true,
-			"documentSymbolProvider": true,
-			"renameProvider":         map[string]any{"prepareProvider": true},
-			"completionProvider":     map[string]any{"triggerCharacters": []string{`"`, ".", " "}},
-			"codeActionProvider":     map[string]any{"codeActionKinds": []string{"quickfix"}},
+			"definitionProvider":      true,
+			"referencesProvider":      true,
+			"hoverProvider":           true,
+			"documentSymbolProvider":  true,
+			"renameProvider":          map[string]any{"prepareProvider": true},
+			"completionProvider":      map[string]any{"triggerCharacters": []string{`"`, ".", " "}},
+			"codeActionProvider":      map[string]any{"codeActionKinds": []string{"quickfix"}},
+			"inlayHintProvider":       true,
+			"codeLensProvider":        map[string]any{"resolveProvider": false},
+			"executeCommandProvider":  map[string]any{"commands": []string{openPreview}},
+			"workspaceSymbolProvider": true,
+			"semanticTokensProvider": map[string]any{
+				"legend": map[string]any{"tokenTypes": analysis.TokenTypes, "tokenModifiers": analysis.TokenModifiers},
+				"full":   true,
+			},
 		},
 		ServerInfo: serverInfo{Name: "promptc", Version: s.opt.Version},
 	}
@@ -309,6 +324,7 @@ func (s *server) notification(method string, params json.RawMessage) {
 		}
 		if path, ok := uriPath(p.TextDocument.URI); ok {
 			s.setDoc(path, &document{path: path, version: p.TextDocument.Version, text: p.TextDocument.Text})
+			s.noteView(path)
 		}
 	case "textDocument/didChange":
 		var p didChangeParams
