@@ -433,8 +433,8 @@ func quoteList(items []string) string {
 // itself at root, and every subschema with an $id), their anchors, and every $ref and $dynamicRef the schema applies,
 // each of which must land inside the schema.
 type refChecker struct {
-	root      string // the URL the schema is checked at
-	base      string // the root's base URL: root, or where its $id points
+	root      string                    // the URL the schema is checked at
+	base      string                    // the root's base URL: root, or where its $id points
 	resources map[string]any            // resource URL (no fragment) → its schema
 	anchors   map[string]map[string]any // resource URL → anchor name → its schema
 	ptrs      map[string]string         // resource URL → the JSON pointer of its schema in the document

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-
 )
 
 // Tool is a tool the agent may call, declared by a [[tool]] table in a blocks/ file. Provider projection sends the
