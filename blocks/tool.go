@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -11,11 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
-
 	"github.com/promptc/promptc/provider"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // Tool is a tool the agent may call, declared by a [[tool]] table in a blocks/ file. Provider projection sends the
@@ -203,7 +198,7 @@ func setToolParameters(r *tableReader, t *Tool, v value) {
 		r.l.errorf(at(), "%s names $schema %s, but promptc checks tool schemas as JSON Schema draft 2020-12: remove $schema, or set it to %q", what, describeSchemaValue(s), draft2020)
 		return
 	}
-	if msg := compileSchema(t.Name, params); msg != "" {
+	if msg := checkToolSchema(t.Name, params); msg != "" {
 		r.l.errorf(at(), "%s is not valid JSON Schema (draft 2020-12): %s", what, msg)
 		return
 	}
@@ -284,79 +279,6 @@ func tomlToJSON(v any, path []string) (any, []string, error) {
 		return nil, path, errors.New(`is a TOML date or time, which JSON has no type for: write it as a string ("2025-01-31")`)
 	}
 	return nil, path, fmt.Errorf("is %s, which is not a JSON value", DescribeValue(v))
-}
-
-// noFetch is the schema compiler's loader: promptc reads nothing but the project, so a $ref to any other document
-// (a URL, a file, a relative path) is an error, never a download.
-type noFetch struct{}
-
-func (noFetch) Load(string) (any, error) { return nil, errNoFetch }
-
-var errNoFetch = errors.New("promptc never fetches schemas")
-
-// compileSchema compiles params as JSON Schema draft 2020-12 and returns what is wrong with it, or "".
-func compileSchema(name string, params map[string]any) string {
-	// The compiler reads JSON as encoding/json decodes it with UseNumber; a round trip gives it exactly that.
-	data, err := CanonicalJSON(params, "")
-	if err != nil {
-		return err.Error()
-	}
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(data))
-	if err != nil {
-		return err.Error()
-	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noFetch{})
-	url := schemaBase + name + ".json"
-	if err := c.AddResource(url, doc); err != nil {
-		return err.Error()
-	}
-	_, err = c.Compile(url)
-	if err == nil {
-		return ""
-	}
-	return schemaError(err, url)
-}
-
-// schemaError words a compile error of the schema compiler for a diagnostic: where in the schema (a JSON pointer),
-// what is wrong, and what to do.
-func schemaError(err error, url string) string {
-	var load *jsonschema.LoadURLError
-	if errors.As(err, &load) {
-		ref := strings.TrimPrefix(load.URL, schemaBase)
-		return fmt.Sprintf("it refers to %q, outside itself, and promptc never fetches schemas: define the subschema under $defs and refer to it as \"#/$defs/NAME\"", ref)
-	}
-	var missing *jsonschema.JSONPointerNotFoundError
-	if errors.As(err, &missing) {
-		ref := strings.TrimPrefix(missing.URL, url)
-		return fmt.Sprintf("$ref %q points at nothing in the schema: define what it names (under $defs), or correct the reference", ref)
-	}
-	var sve *jsonschema.SchemaValidationError
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &sve) && errors.As(sve.Err, &ve) {
-		leaf := firstLeaf(ve)
-		var at strings.Builder
-		for _, p := range leaf.InstanceLocation {
-			at.WriteByte('/')
-			at.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(p))
-		}
-		msg := leaf.ErrorKind.LocalizedString(message.NewPrinter(language.English))
-		where := "at the top level"
-		if at.Len() > 0 {
-			where = "at " + QuoteName(at.String())
-		}
-		return fmt.Sprintf("%s: %s; fix it so the schema validates against the draft 2020-12 meta-schema", where, msg)
-	}
-	return strings.ReplaceAll(err.Error(), url, "") + "; correct the schema"
-}
-
-// firstLeaf returns the first error of ve's tree that has no causes: the most specific one.
-func firstLeaf(ve *jsonschema.ValidationError) *jsonschema.ValidationError {
-	for len(ve.Causes) > 0 {
-		ve = ve.Causes[0]
-	}
-	return ve
 }
 
 // pathRange is where the value at path (keys relative to this table, array indexes as "[i]") is written: the key or
