@@ -534,8 +534,8 @@ func (rc *refChecker) collect(s any, base string, loc []string) {
 			return
 		}
 	}
-	// An $id that resolves to the enclosing resource's own URL (such as "") names no new resource.
-	if id, ok := m["$id"].(string); ok && len(loc) > 0 && resolveURL(base, id) != base {
+	// An empty $id names no resource (as the JSON Schema library reads it).
+	if id, ok := m["$id"].(string); ok && len(loc) > 0 && id != "" {
 		base = resolveURL(base, id)
 		if prev, dup := rc.ptrs[base]; dup {
 			rc.problem = fmt.Sprintf("duplicate id %q in %q at %q and %q", base, "", jsonPointer(loc), prev) + "; correct the schema"
