@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -67,7 +69,7 @@ func (s *Snapshot) hoverBlock(id string) string {
 	p := s.Project
 	b := p.ByID[id]
 	if b == nil {
-		return fmt.Sprintf("unknown block %q%s", id, blocks.DidYouMean(id, sortedKeys(p.ByID)))
+		return fmt.Sprintf("unknown block %q%s", id, suggest.DidYouMean(id, sortedKeys(p.ByID)))
 	}
 	var w strings.Builder
 	fmt.Fprintf(&w, "**block %q**", b.ID)
@@ -153,7 +155,7 @@ func (s *Snapshot) hoverConst(sym Symbol) string {
 	c := s.Project.Consts[sym.Name]
 	var w strings.Builder
 	if c == nil {
-		fmt.Fprintf(&w, "unknown constant %q%s\n", sym.Name, blocks.DidYouMean(sym.Name, sortedKeys(s.Project.Consts)))
+		fmt.Fprintf(&w, "unknown constant %q%s\n", sym.Name, suggest.DidYouMean(sym.Name, sortedKeys(s.Project.Consts)))
 		return w.String()
 	}
 	if c.Lookup != nil {
@@ -180,14 +182,14 @@ func (s *Snapshot) users(w *strings.Builder, sym Symbol) {
 		w.WriteString("\nused nowhere\n")
 		return
 	}
-	fmt.Fprintf(w, "\nused %s:\n%s\n", plural(len(lines), "time"), strings.Join(lines, "\n"))
+	fmt.Fprintf(w, "\nused %s:\n%s\n", plural.Count(len(lines), "time"), strings.Join(lines, "\n"))
 }
 
 func (s *Snapshot) hoverVar(sym Symbol) string {
 	v := s.Project.Vars[sym.Name]
 	var w strings.Builder
 	if v == nil {
-		fmt.Fprintf(&w, "unknown variable %q%s\n", sym.Name, blocks.DidYouMean(sym.Name, sortedKeys(s.Project.Vars)))
+		fmt.Fprintf(&w, "unknown variable %q%s\n", sym.Name, suggest.DidYouMean(sym.Name, sortedKeys(s.Project.Vars)))
 		return w.String()
 	}
 	fmt.Fprintf(&w, "**variable %q** (%s)\n\n", v.Name, v.Range)
@@ -260,7 +262,7 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 	var w strings.Builder
 	if sym.Kind == KindTemplate {
 		if _, ok := s.Project.Templates[sym.Name]; !ok {
-			return fmt.Sprintf("no file %s%s\n", blocks.QuoteName("templates/"+sym.Name), blocks.DidYouMean(sym.Name, sortedKeys(s.Project.Templates)))
+			return fmt.Sprintf("no file %s%s\n", blocks.QuoteName("templates/"+sym.Name), suggest.DidYouMean(sym.Name, sortedKeys(s.Project.Templates)))
 		}
 		fmt.Fprintf(&w, "**template** `templates/%s`\n", sym.Name)
 	} else {
@@ -268,7 +270,7 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 		if f == nil {
 			return fmt.Sprintf("unknown fixture %q\n", sym.Name)
 		}
-		fmt.Fprintf(&w, "**fixture %q** (%s): tasks %s, %s\n", f.Name, f.Range.Filename, quoteList(f.Tasks), plural(len(f.Turns), "turn"))
+		fmt.Fprintf(&w, "**fixture %q** (%s): tasks %s, %s\n", f.Name, f.Range.Filename, quoteList(f.Tasks), plural.Count(len(f.Turns), "turn"))
 	}
 	s.users(&w, sym)
 	return w.String()
@@ -278,7 +280,7 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 func (s *Snapshot) hoverTask(task string) string {
 	p := s.Project
 	if !slices.Contains(p.Tasks, task) {
-		return fmt.Sprintf("unknown task %q%s\n", task, blocks.DidYouMean(task, p.Tasks))
+		return fmt.Sprintf("unknown task %q%s\n", task, suggest.DidYouMean(task, p.Tasks))
 	}
 	var w strings.Builder
 	fmt.Fprintf(&w, "**task %q** (%s)\n\n", task, p.TaskRange(task))
@@ -311,13 +313,6 @@ func quoteList(list []string) string {
 		q[i] = strconv.Quote(s)
 	}
 	return "[" + strings.Join(q, ", ") + "]"
-}
-
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
 }
 
 // fence puts text in a Markdown code fence it cannot close.

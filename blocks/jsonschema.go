@@ -534,7 +534,8 @@ func (rc *refChecker) collect(s any, base string, loc []string) {
 			return
 		}
 	}
-	if id, ok := m["$id"].(string); ok && len(loc) > 0 {
+	// An empty $id names no resource (as the JSON Schema library reads it).
+	if id, ok := m["$id"].(string); ok && len(loc) > 0 && id != "" {
 		base = resolveURL(base, id)
 		if prev, dup := rc.ptrs[base]; dup {
 			rc.problem = fmt.Sprintf("duplicate id %q in %q at %q and %q", base, "", jsonPointer(loc), prev) + "; correct the schema"

@@ -217,3 +217,49 @@ func onlyProblem(name string, m map[string]any) bool {
 	mc.schema(doc, nil)
 	return len(mc.errs) <= 1 && strings.Count(string(data), `ef":`) <= 1
 }
+
+// FuzzToolSchema: on any JSON object, the tool schema check never panics and agrees with the JSON Schema library on
+// whether the schema is valid. Inputs nest no deeper than a project's files can (MaxNesting).
+func FuzzToolSchema(f *testing.F) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 64 {
+		if data, err := CanonicalJSON(randomSchema(r, 3), ""); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte(`{"$defs":{"a":{"$ref":"#/$defs/a"}},"$ref":"#/$defs/a"}`))
+	f.Add([]byte(`{"properties":{"x":{"$ref":"#"}}}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if nesting(data) > MaxNesting {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var m map[string]any
+		if dec.Decode(&m) != nil || m == nil || dec.More() {
+			return
+		}
+		m["type"] = "object"
+		delete(m, "$schema")
+		got := checkToolSchema("a", m)
+		want := libraryCheck("a", m)
+		if (got == "") != (want == "") {
+			t.Fatalf("%s\n got %q\nwant %q", data, got, want)
+		}
+	})
+}
+
+// nesting is how deeply arrays and objects nest in JSON text (brackets inside strings counted too: an upper bound).
+func nesting(data []byte) int {
+	depth, most := 0, 0
+	for _, c := range data {
+		switch c {
+		case '[', '{':
+			depth++
+			most = max(most, depth)
+		case ']', '}':
+			depth--
+		}
+	}
+	return most
+}

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Drives `promptc lsp` from a real editor: headless Neovim (Debian's neovim package, installed with apt-get when
 # missing) attaches it to a copy of the reference project, examples/tracker, and scripts/nvim/lsp_test.lua checks a
-# diagnostic for an unsaved typo (and its withdrawal), go to definition of a constant and a rename; this script
+# diagnostic for an unsaved typo (and its withdrawal), go to definition of a constant, the inlay hints, code lens and
+# semantic tokens that show the cache (decoded with the legend the server announces) and a rename; this script
 # then checks on disk that the rename edited the definition and every user and that the project still checks.
 #
 # Usage: scripts/test-neovim.sh   (installs neovim with apt-get when missing; when it cannot, fails under CI=true

@@ -161,3 +161,19 @@ func distance(a, b []rune, limit int) int {
 	}
 	return prev[len(b)]
 }
+
+// Closest returns the candidate nearest to name at any edit distance, or "" when there are no candidates; ties go to
+// the candidate that sorts first. It is for messages that must always point somewhere (a lookup in a table names its
+// nearest entry even when no entry is close enough for Suggest).
+func Closest(name string, candidates []string) string {
+	sorted := slices.Sorted(slices.Values(candidates))
+	q := []rune(name)
+	best, bestDist := "", -1
+	for _, c := range sorted {
+		r := []rune(c)
+		if d := distance(q, r, max(len(q), len(r))+1); bestDist < 0 || d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}

@@ -150,3 +150,24 @@ func levenshtein(a, b []rune) int {
 	}
 	return d[len(a)][len(b)]
 }
+
+// TestClosest: the nearest candidate at any distance, ties to the one that sorts first whatever the order given.
+func TestClosest(t *testing.T) {
+	tests := []struct {
+		name       string
+		candidates []string
+		want       string
+	}{
+		{"x", nil, ""},
+		{"abcdefgh", []string{"zzzzzzzzzz", "abc"}, "abc"}, // 5 edits against 10
+		{"ab", []string{"cd", "ce"}, "cd"},                 // a tie at 2: the first in sort order
+		{"ab", []string{"ce", "cd"}, "cd"},                 // the order given does not matter
+		{"lookup", []string{"lookups", "look"}, "lookups"}, // 1 edit against 2
+		{"ééé", []string{"eee", "éé"}, "éé"},               // edits count runes, not bytes
+	}
+	for _, tt := range tests {
+		if got := suggest.Closest(tt.name, tt.candidates); got != tt.want {
+			t.Errorf("Closest(%q, %q) = %q, want %q", tt.name, tt.candidates, got, tt.want)
+		}
+	}
+}
