@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 var limitTextTests = []struct {
@@ -50,13 +51,13 @@ func textVar(maxRunes int, notice bool) *blocks.Var {
 func TestLimitText(t *testing.T) {
 	for _, tt := range limitTextTests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := LimitText(textVar(tt.maxRunes, tt.notice), tt.in); got != tt.want {
+			if got := values.LimitText(textVar(tt.maxRunes, tt.notice), tt.in); got != tt.want {
 				t.Errorf("LimitText(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
 	}
 	t.Run("nil var", func(t *testing.T) {
-		if got := LimitText(nil, "abc"); got != "abc" {
+		if got := values.LimitText(nil, "abc"); got != "abc" {
 			t.Errorf("LimitText(nil, %q) = %q", "abc", got)
 		}
 	})
@@ -139,7 +140,7 @@ func TestLimitList(t *testing.T) {
 	for _, tt := range limitListTests {
 		t.Run(tt.name, func(t *testing.T) {
 			in := slices.Clone(tt.in)
-			got := LimitList(tt.limits.v(), in)
+			got := values.LimitList(tt.limits.v(), in)
 			if got == nil || !slices.Equal(got, tt.want) {
 				t.Errorf("LimitList(%q) = %#v, want %#v", tt.in, got, tt.want)
 			}
@@ -150,14 +151,14 @@ func TestLimitList(t *testing.T) {
 	}
 	t.Run("result does not alias input", func(t *testing.T) {
 		in := []string{"a", "b"}
-		got := LimitList(&blocks.Var{}, in)
+		got := values.LimitList(&blocks.Var{}, in)
 		got[0] = "z"
 		if in[0] != "a" {
 			t.Errorf("changing the result changed the input: %q", in)
 		}
 	})
 	t.Run("nil var", func(t *testing.T) {
-		if got := LimitList(nil, []string{"a"}); !slices.Equal(got, []string{"a"}) {
+		if got := values.LimitList(nil, []string{"a"}); !slices.Equal(got, []string{"a"}) {
 			t.Errorf("LimitList(nil, [a]) = %q", got)
 		}
 	})
@@ -315,7 +316,7 @@ func FuzzLimitText(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string, maxRunes int, notice bool) {
 		v := textVar(maxRunes, notice)
-		out := LimitText(v, in)
+		out := values.LimitText(v, in)
 		n := utf8.RuneCountInString(in)
 		switch {
 		case maxRunes <= 0 || n <= maxRunes:
@@ -357,7 +358,7 @@ func FuzzLimitList(f *testing.F) {
 		}
 		orig := slices.Clone(in)
 		l := listLimits{itemMaxRunes, maxItems, maxBytes, pinFirst, omitted}
-		out := LimitList(l.v(), in)
+		out := values.LimitList(l.v(), in)
 		if !slices.Equal(in, orig) {
 			t.Fatalf("LimitList modified its input: %q, was %q", in, orig)
 		}
@@ -367,7 +368,7 @@ func FuzzLimitList(f *testing.F) {
 
 		cut := make([]string, len(in))
 		for i, it := range in {
-			cut[i] = LimitText(textVar(itemMaxRunes, false), it)
+			cut[i] = values.LimitText(textVar(itemMaxRunes, false), it)
 		}
 		// The admitted items are a prefix of the cut items; anything after them is the omitted item.
 		kept := 0

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // Record and records values are prepared field by field, each field as a variable of its own (docs/reference.md,
@@ -101,7 +102,7 @@ func (n *nested) records(v *blocks.Var, raw []map[string]any, p nestedAt) ([]map
 			out[i], sizes[i] = r, size
 		}
 	}
-	kept := admit(v, limit, func(i int) int { return sizes[i] })
+	kept := values.Admit(v, limit, func(i int) int { return sizes[i] })
 	total := 0
 	for _, s := range sizes[:kept] {
 		total += s
@@ -152,7 +153,7 @@ func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt, keep bool
 				s = ""
 			}
 			if keep {
-				s = LimitText(f, s)
+				s = values.LimitText(f, s)
 				size += len(s)
 				r[f.Name] = s
 			}

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // Zero returns the value a template sees for a variable with no value: "" for string and text (of the variable's
@@ -83,7 +84,7 @@ func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, 
 			}
 			s = ""
 		}
-		return finish(v, LimitText(v, s), markers), 0, nil
+		return finish(v, values.LimitText(v, s), markers), 0, nil
 	case []string:
 		return prepareList(v, x, markers)
 	case []map[string]any:
@@ -154,7 +155,7 @@ func prepareList(v *blocks.Var, raw []string, markers []string) (any, int, *bloc
 		}
 		items = append(items, s)
 	}
-	items, dropped := limitList(v, items)
+	items, dropped := values.LimitListDropped(v, items)
 	if v.Trust == blocks.Trusted {
 		for i, it := range items {
 			items[i] = ValidUTF8(it)
@@ -173,11 +174,11 @@ func prepareList(v *blocks.Var, raw []string, markers []string) (any, int, *bloc
 // is never echoed whole.
 func mismatch(what string, v *blocks.Var, noun, s string) string {
 	pattern := strings.TrimSuffix(strings.TrimPrefix(v.Pattern.String(), "^(?:"), ")$")
-	excerpt, whole := cutRunes(s, 20)
+	excerpt, whole := values.CutRunes(s, 20)
 	if whole {
 		excerpt = strconv.Quote(s)
 	} else {
-		excerpt = strconv.Quote(strings.TrimSuffix(excerpt, ellipsis)) + ellipsis
+		excerpt = strconv.Quote(strings.TrimSuffix(excerpt, values.Ellipsis)) + values.Ellipsis
 	}
 	return fmt.Sprintf("%s does not match its pattern %s (the %s is %s)", what, pattern, noun, excerpt)
 }
