@@ -7,8 +7,8 @@ import (
 	"github.com/promptc/promptc/blocks"
 )
 
-// Ellipsis follows a value or list item cut at its rune limit.
-const Ellipsis = "…"
+// ellipsis follows a value or list item cut at its rune limit.
+const ellipsis = "…"
 
 // LimitText applies the limits of a string or text variable (docs/reference.md#varsname) to s, the raw value after CRLF→LF and before
 // escaping. When v.MaxRunes > 0 and s holds more than MaxRunes runes, the result is v.Notice if v.Overflow is
@@ -18,7 +18,7 @@ func LimitText(v *blocks.Var, s string) string {
 	if v == nil || v.MaxRunes <= 0 {
 		return s
 	}
-	cut, ok := CutRunes(s, v.MaxRunes)
+	cut, ok := cutRunes(s, v.MaxRunes)
 	if ok {
 		return s
 	}
@@ -28,16 +28,16 @@ func LimitText(v *blocks.Var, s string) string {
 	return cut
 }
 
-// CutRunes returns s and true when s holds at most n runes, and otherwise its first n runes followed by "…" and
+// cutRunes returns s and true when s holds at most n runes, and otherwise its first n runes followed by "…" and
 // false. It counts runes as a range loop does, so each invalid UTF-8 byte is one rune.
-func CutRunes(s string, n int) (string, bool) {
+func cutRunes(s string, n int) (string, bool) {
 	if len(s) <= n { // a rune is at least one byte
 		return s, true
 	}
 	count := 0
 	for i := range s {
 		if count == n {
-			return s[:i] + Ellipsis, false
+			return s[:i] + ellipsis, false
 		}
 		count++
 	}
@@ -56,12 +56,12 @@ func CutRunes(s string, n int) (string, bool) {
 //
 // A nil v or a zero limit means no limit. LimitList never modifies items; it returns a new slice, never nil.
 func LimitList(v *blocks.Var, items []string) []string {
-	out, _ := LimitListDropped(v, items)
+	out, _ := limitList(v, items)
 	return out
 }
 
-// LimitListDropped is LimitList, also returning how many items steps 2 and 3 dropped.
-func LimitListDropped(v *blocks.Var, items []string) ([]string, int) {
+// limitList is LimitList, also returning how many items steps 2 and 3 dropped.
+func limitList(v *blocks.Var, items []string) ([]string, int) {
 	out := make([]string, len(items), len(items)+1)
 	copy(out, items)
 	if v == nil {
@@ -69,14 +69,14 @@ func LimitListDropped(v *blocks.Var, items []string) ([]string, int) {
 	}
 	if v.ItemMaxRunes > 0 {
 		for i, it := range out {
-			out[i], _ = CutRunes(it, v.ItemMaxRunes)
+			out[i], _ = cutRunes(it, v.ItemMaxRunes)
 		}
 	}
 	kept := len(out)
 	if v.MaxItems > 0 && kept > v.MaxItems {
 		kept = v.MaxItems
 	}
-	kept = Admit(v, kept, func(i int) int { return len(out[i]) })
+	kept = admit(v, kept, func(i int) int { return len(out[i]) })
 	dropped := len(out) - kept
 	out = out[:kept]
 	if dropped > 0 && v.Omitted != "" {
@@ -85,9 +85,9 @@ func LimitListDropped(v *blocks.Var, items []string) ([]string, int) {
 	return out, dropped
 }
 
-// Admit applies v's max_bytes limit to the first kept items, whose sizes size gives: it returns how many of them
+// admit applies v's max_bytes limit to the first kept items, whose sizes size gives: it returns how many of them
 // are admitted in order while their total size is at most v.MaxBytes, the first one always with v.PinFirst.
-func Admit(v *blocks.Var, kept int, size func(i int) int) int {
+func admit(v *blocks.Var, kept int, size func(i int) int) int {
 	if v.MaxBytes <= 0 {
 		return kept
 	}
