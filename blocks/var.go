@@ -163,7 +163,7 @@ func (v *Var) CheckIn(raw any, f ValueFormat) (any, *ValueError) {
 }
 
 // CheckShared is CheckIn for a caller that only reads the value it returns and copies what it keeps, as
-// templates.Prepare does: a record already in canonical form is returned as it is, not copied, and a records value
+// values.Check does: a record already in canonical form is returned as it is, not copied, and a records value
 // whose records all are, as the slice given. So the result may share maps and slices with raw: a value checked
 // once already (by ReadValues, or a fixture's loader) is checked again without a copy of each record.
 func (v *Var) CheckShared(raw any, f ValueFormat) (any, *ValueError) {

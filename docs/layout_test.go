@@ -73,6 +73,10 @@ func TestLayout(t *testing.T) {
 		{pkg: "stats", without: []string{"guard", "golden", "lint"}},
 		{pkg: "report", without: []string{"guard", "golden", "lint", "stats"}},
 		{pkg: "tokens", without: []string{"blocks", "assemble", "guard", "golden"}},
+		// Value checking stands between the source model and the templates: values imports blocks, and templates
+		// imports values; neither blocks nor values reaches templates.
+		{pkg: "values", without: []string{"templates", "assemble"}},
+		{pkg: "blocks", without: []string{"values", "templates"}},
 		// The root package, the pipeline every front end opens, stands below the front ends it serves.
 		{pkg: ".", without: []string{"cmd/promptc", "preview", "analysis", "lsp", "guard", "golden"}},
 	}
@@ -102,6 +106,12 @@ func TestLayout(t *testing.T) {
 	}
 	if chain := dependsOn(t, "miss", "provider/anthropic"); len(chain) != 3 {
 		t.Errorf("miss -> provider/anthropic = %v, want a chain through provider/codecs", chain)
+	}
+	if chain := dependsOn(t, "templates", "values"); len(chain) != 2 {
+		t.Errorf("templates -> values = %v, want templates to import values", chain)
+	}
+	if chain := dependsOn(t, "values", "blocks"); len(chain) != 2 {
+		t.Errorf("values -> blocks = %v, want values to import blocks", chain)
 	}
 	if chain := dependsOn(t, "scaffold", "internal/atomicfile"); len(chain) < 3 {
 		t.Errorf("scaffold -> internal/atomicfile = %v, want a chain through assemble", chain)

@@ -1,202 +1,38 @@
 package templates
 
-import (
-	"fmt"
-	"strconv"
-	"strings"
+import "github.com/promptc/promptc/blocks"
 
-	"github.com/promptc/promptc/blocks"
-)
+// Record and records values come from values.Check processed field by field up to their limits; here each string
+// and text field is escaped by its own trust (docs/reference.md, "Records" and "Nested data"), a nested record or
+// records field the same way, one level down.
 
-// Record and records values are prepared field by field, each field as a variable of its own (docs/reference.md,
-// "Records" and "Nested data"); a nested record or records field is prepared the same way, one level down.
-
-// nested prepares the record and records parts of one variable's value.
-type nested struct {
-	name    string // the variable
-	markers []string
-	// v and root are the variable and its checked value, for messages to name the records of keyed records by
-	// their names (nil: by number).
-	v    *blocks.Var
-	root any
+// escapeRecords applies step 5 of Prepare to the records of v that values.Check kept, and keeps the zero record of v
+// in their capacity, which first and last give for no records (see zeroRecord): in place, in the room values.Check
+// leaves past the last record, so that the slice is not copied; a slice without that room is copied (withZero).
+func escapeRecords(v *blocks.Var, records []map[string]any, markers []string) []map[string]any {
+	for _, r := range records {
+		escape(v, r, markers)
+	}
+	if n := len(records); cap(records) > n {
+		records[:n+1][n] = zeroFields(v)
+		return records
+	}
+	return withZero(records, []map[string]any{zeroFields(v)}[:0])
 }
 
-// nestedAt is where a part of the value is: the record (from 1) of a records variable, and the path below it
-// ("owner", "tags[2]").
-type nestedAt struct {
-	record int
-	field  string
-}
-
-// at names the part of the value at p in messages: `variable "repos", record 2, field "owner"`. It is built only
-// for a message, so that preparing a value builds no strings.
-func (n *nested) at(p nestedAt) string {
-	s := fmt.Sprintf("variable %q", n.name)
-	v, val := n.v, n.root
-	// record says which record of the records val (of v) number i is: by its name for keyed records.
-	record := func(i int) string {
-		recs, _ := val.([]map[string]any)
-		if v != nil && v.Key != "" && i >= 1 && i <= len(recs) {
-			if name, ok := recs[i-1][v.Key].(string); ok {
-				val = recs[i-1]
-				return fmt.Sprintf(", record %q", name)
-			}
-		}
-		if i >= 1 && i <= len(recs) {
-			val = recs[i-1]
-		} else {
-			val = nil
-		}
-		return fmt.Sprintf(", record %d", i)
-	}
-	if p.record > 0 {
-		s += record(p.record)
-	}
-	for rest := p.field; rest != ""; {
-		var part string
-		part, rest, _ = strings.Cut(rest, ".")
-		name, idx, indexed := strings.Cut(part, "[")
-		s += fmt.Sprintf(", field %q", name)
-		if v != nil {
-			v = v.Field(name)
-		}
-		rec, _ := val.(map[string]any)
-		val = rec[name]
-		if indexed {
-			i, _ := strconv.Atoi(strings.TrimSuffix(idx, "]"))
-			s += record(i)
-		}
-	}
-	return s
-}
-
-func (p nestedAt) dot(name string) string {
-	if p.field == "" {
-		return name
-	}
-	return p.field + "." + name
-}
-
-// records prepares a records value of v: each record, then max_items and max_bytes with pin_first. It returns the
-// records kept, how many the limits dropped, and the bytes of the string and text fields of those kept. A record
-// past max_items, dropped whatever the sizes, is only checked (a bad value in it is reported as in any other), not
-// prepared: a million records with max_items = 10 make ten copies, not a million.
-func (n *nested) records(v *blocks.Var, raw []map[string]any, p nestedAt) ([]map[string]any, int, int, *blocks.ValueError) {
-	limit := len(raw)
-	if v.MaxItems > 0 && limit > v.MaxItems {
-		limit = v.MaxItems
-	}
-	out := make([]map[string]any, limit)
-	sizes := make([]int, limit)
-	for i, rec := range raw {
-		at := nestedAt{record: i + 1}
-		if p.record > 0 || p.field != "" {
-			at.record, at.field = p.record, fmt.Sprintf("%s[%d]", p.field, i+1)
-		}
-		r, size, err := n.fields(v, rec, at, i < limit)
-		if err != nil {
-			return nil, 0, 0, err
-		}
-		if i < limit {
-			out[i], sizes[i] = r, size
-		}
-	}
-	kept := admit(v, limit, func(i int) int { return sizes[i] })
-	total := 0
-	for _, s := range sizes[:kept] {
-		total += s
-	}
-	out = out[:kept:kept]
-	for _, r := range out {
-		n.escape(v, r)
-	}
-	// first and last of no records give the zero record (see withZero).
-	return withZero(out, []map[string]any{zeroFields(v)}[:0]), len(raw) - kept, total, nil
-}
-
-// record prepares one record value of v (a record variable or field).
-func (n *nested) record(v *blocks.Var, raw map[string]any, p nestedAt) (map[string]any, int, *blocks.ValueError) {
-	r, size, err := n.fields(v, raw, p, true)
-	if err != nil {
-		return nil, 0, err
-	}
-	n.escape(v, r)
-	return r, size, nil
-}
-
-// fields prepares the fields of one record up to their limits (steps 1 to 4 of Prepare), ints becoming int, and
-// returns the bytes of its string and text fields after their cuts, nested ones included. Fields go in
-// declaration order (sorted by name), so that of two bad fields the same one is reported every time. With keep
-// false the record is only checked: no copy is made, and the map and size returned are nil and 0.
-func (n *nested) fields(v *blocks.Var, rec map[string]any, p nestedAt, keep bool) (map[string]any, int, *blocks.ValueError) {
-	var r map[string]any
-	if keep {
-		r = make(map[string]any, len(rec))
-		for name, val := range rec {
-			if x, isInt := val.(int64); isInt {
-				val = int(x)
-			}
-			r[name] = val
-		}
-	}
-	size := 0
-	for _, f := range v.Fields {
-		switch x := rec[f.Name].(type) {
-		case string:
-			s, ok := clean(f, x)
-			if !ok {
-				if f.Invalid != blocks.InvalidEmpty {
-					where := fmt.Sprintf("%s: field %q", n.at(p), f.Name)
-					return nil, 0, &blocks.ValueError{Summary: mismatch(where, f, "value", s), Record: p.record, Field: p.dot(f.Name)}
-				}
-				s = ""
-			}
-			if keep {
-				s = LimitText(f, s)
-				size += len(s)
-				r[f.Name] = s
-			}
-		case map[string]any:
-			sub, sz, err := n.fields(f, x, nestedAt{p.record, p.dot(f.Name)}, keep)
-			if err != nil {
-				return nil, 0, err
-			}
-			if keep {
-				size += sz
-				r[f.Name] = sub
-			}
-		case []map[string]any:
-			if !keep {
-				for i, sub := range x {
-					if _, _, err := n.fields(f, sub, nestedAt{p.record, fmt.Sprintf("%s[%d]", p.dot(f.Name), i+1)}, false); err != nil {
-						return nil, 0, err
-					}
-				}
-				continue
-			}
-			sub, _, sz, err := n.records(f, x, nestedAt{p.record, p.dot(f.Name)})
-			if err != nil {
-				return nil, 0, err
-			}
-			size += sz
-			r[f.Name] = sub
-		}
-	}
-	if !keep {
-		return nil, 0, nil
-	}
-	return r, size, nil
-}
-
-// escape applies steps 5 and 6 of Prepare to the string and text fields of a record whose limits are applied,
-// nested records included (those already escaped by records are left as they are).
-func (n *nested) escape(v *blocks.Var, r map[string]any) {
+// escape applies step 5 of Prepare to the string and text fields of a record that values.Check processed, nested
+// records included.
+func escape(v *blocks.Var, r map[string]any, markers []string) {
 	for _, f := range v.Fields {
 		switch x := r[f.Name].(type) {
 		case string:
-			r[f.Name] = finish(f, x, n.markers)
+			r[f.Name] = finish(f, x, markers)
 		case map[string]any:
-			n.escape(f, x)
+			escape(f, x, markers)
+		case []map[string]any:
+			if out := escapeRecords(f, x, markers); cap(out) != cap(x) {
+				r[f.Name] = out // copied: there was no room for the zero record
+			}
 		}
 	}
 }

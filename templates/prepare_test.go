@@ -266,3 +266,23 @@ func FuzzPrepare(f *testing.F) {
 		}
 	})
 }
+
+// TestPrepareNestedTrust: values.Check processes a value up to its limits, and Prepare escapes what it kept by trust
+// at every depth: a nested records field's strings are of their field's trust, and its records keep the zero record
+// that first and last give for none.
+func TestPrepareNestedTrust(t *testing.T) {
+	name := &blocks.Var{Name: "name", Type: blocks.TypeString, Trust: blocks.Untrusted}
+	items := &blocks.Var{Name: "items", Type: blocks.TypeRecords, Fields: []*blocks.Var{name}}
+	repos := &blocks.Var{Name: "repos", Type: blocks.TypeRecords, Fields: []*blocks.Var{items}}
+	val, _, err := Prepare(repos, []map[string]any{{"items": []map[string]any{{"name": "<b>"}}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inner := val.([]map[string]any)[0]["items"].([]map[string]any)
+	if got, ok := inner[0]["name"].(Untrusted); !ok || got != "<b>" {
+		t.Errorf("nested field = %#v, want Untrusted(%q)", inner[0]["name"], "<b>")
+	}
+	if zero := inner[:cap(inner)][len(inner):]; len(zero) != 1 || zero[0]["name"] != Untrusted("") {
+		t.Errorf("nested records keep %v past their end, want the zero record", zero)
+	}
+}

@@ -1,4 +1,4 @@
-package templates
+package values
 
 import (
 	"strconv"
