@@ -37,3 +37,37 @@ func BenchmarkLint(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkScattered: lint against build on a project in the middle of a migration (gen.Scattered: 10,000 blocks ×
+// 20 tasks, session blocks scattered through runbook.order, thousands of scope inversions). Lint must cost at most
+// twice what build does, whatever the number of findings (docs/lint.md, "Cost"). Each side loads the project itself,
+// as the commands do; the vocabulary is loaded outside the timer.
+func BenchmarkScattered(b *testing.B) {
+	fsys := gen.FS(gen.Scattered(10000, 20))
+	tok := tokens.New(tokens.O200k)
+	tok.Count("warm up")
+	load := func(b *testing.B) (*assemble.Program, []*assemble.Artifact) {
+		prog, diags := assemble.Load(fsys)
+		if len(diags) > 0 {
+			b.Fatal(diags)
+		}
+		arts, diags := prog.Build()
+		if len(diags) > 0 {
+			b.Fatal(diags)
+		}
+		return prog, arts
+	}
+	b.Run("build", func(b *testing.B) {
+		for b.Loop() {
+			load(b)
+		}
+	})
+	b.Run("lint", func(b *testing.B) {
+		findings := 0
+		for b.Loop() {
+			prog, arts := load(b)
+			findings = len(Project(prog, arts, tok))
+		}
+		b.ReportMetric(float64(findings), "findings")
+	})
+}

@@ -337,6 +337,8 @@ type linter struct {
 	usedBy map[string][]string    // constant name → ids of the blocks using it
 	// slotIndex holds the runbook's slots by the id of their own block; built on first use.
 	slotIndex map[string]*assemble.Slot
+	// orderIndex holds the position of each id in runbook.order; built on first use.
+	orderIndex map[string]int
 	// owners indexes block bodies and constant values by file, for ownerAt; built on first use.
 	owners map[string][]owner
 	// subjectLists caches subjects by kinds.

@@ -34,7 +34,7 @@ func (l *linter) pastedConstants() {
 	byHead := map[uint64][]int{}
 	var filter [1 << 10]uint64 // a 64Ki-bit set of window hashes
 	for _, ct := range l.consts {
-		text, _ := squeezeSpace(strings.TrimSpace(ct.Value))
+		text := squeezeSpace(strings.TrimSpace(ct.Value))
 		if utf8.RuneCountInString(text) < minRuleRunes {
 			continue
 		}
@@ -50,7 +50,8 @@ func (l *linter) pastedConstants() {
 	for _, bd := range l.bodies {
 		for si := range bd.lits {
 			seg := &bd.lits[si]
-			norm, idx := squeezeSpace(seg.text)
+			norm := squeezeSpace(seg.text)
+			var idx []int // from norm to seg.text, on the first match
 			if len(norm) < 8 {
 				continue
 			}
@@ -64,6 +65,9 @@ func (l *linter) pastedConstants() {
 							continue
 						}
 						next[w] = i + len(text)
+						if idx == nil {
+							idx = squeezedOffsets(seg.text)
+						}
 						l.pastedAt(bd, wants[w].ct, seg.off+idx[i], seg.off+idx[i+len(text)-1]+1)
 					}
 				}
@@ -181,29 +185,66 @@ func lintClip(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-// squeezeSpace replaces every run of whitespace by one space. idx maps each byte of the result to the offset in s of the
-// byte it came from.
-func squeezeSpace(s string) (string, []int) {
+// squeezeSpace replaces every run of whitespace by one space. Text with nothing to squeeze (no whitespace but lone
+// ASCII spaces, and only ASCII) is returned as it is, without a copy.
+func squeezeSpace(s string) string {
+	if !needsSqueeze(s) {
+		return s
+	}
 	var b strings.Builder
+	b.Grow(len(s))
+	space := false
+	for _, r := range s {
+		if unicode.IsSpace(r) {
+			if !space {
+				b.WriteByte(' ')
+			}
+			space = true
+			continue
+		}
+		space = false
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// needsSqueeze reports whether squeezeSpace could change s: it holds a non-ASCII byte (a Unicode space, or bytes
+// that are not UTF-8 and become U+FFFD), an ASCII whitespace other than a space, or two spaces in a row.
+func needsSqueeze(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= utf8.RuneSelf, c == '\t', c == '\n', c == '\v', c == '\f', c == '\r':
+			return true
+		case c == ' ' && i+1 < len(s) && s[i+1] == ' ':
+			return true
+		}
+	}
+	return false
+}
+
+// squeezedOffsets maps each byte of squeezeSpace(s) to the offset in s of the byte it stands for (a run of
+// whitespace, to its first byte). Only a match needs it, so it is computed for the texts that have one.
+func squeezedOffsets(s string) []int {
 	idx := make([]int, 0, len(s))
 	space := false
 	for i, r := range s {
 		if unicode.IsSpace(r) {
 			if !space {
-				b.WriteByte(' ')
 				idx = append(idx, i)
 			}
 			space = true
 			continue
 		}
 		space = false
-		n := b.Len()
-		b.WriteRune(r)
-		for k := n; k < b.Len(); k++ {
-			idx = append(idx, i+k-n)
+		n := utf8.RuneLen(r)
+		if r == utf8.RuneError {
+			n = len(string(utf8.RuneError)) // an invalid byte is written as U+FFFD
+		}
+		for k := range n {
+			idx = append(idx, i+k)
 		}
 	}
-	return b.String(), idx
+	return idx
 }
 
 type sentenceSpan struct {
@@ -239,7 +280,7 @@ func splitSentences(text string) []sentenceSpan {
 		if start >= end {
 			return
 		}
-		key, _ := squeezeSpace(text[start:end])
+		key := squeezeSpace(text[start:end])
 		if utf8.RuneCountInString(key) >= minRuleRunes && !codeOnly.MatchString(key) {
 			out = append(out, sentenceSpan{start, end, key})
 		}

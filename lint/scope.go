@@ -242,13 +242,15 @@ func taskMoves(seq []invItem, nslots int) []taskMove {
 // own bytes when a less stable block comes before it. Only blocks that fill their slot in the runbook's task by the
 // gates alone count, as in the static order the lint reads. Tokens are counted once per chosen runbook.
 func (l *linter) inversionCosts(taskIndex map[string]int, perTask []map[*blocks.Block]*invMove) {
-	at := map[*invMove]int{} // the span measured in m.where
+	at := map[*invMove]int{}                    // the span measured in m.where
+	pickedIn := map[*assemble.Artifact][]bool{} // per runbook, whether each span fills its slot by the gates
 	for _, a := range l.arts {
 		ti, ok := taskIndex[a.Task]
 		if a.Kind != blocks.Runbook || !ok || len(perTask[ti]) == 0 {
 			continue
 		}
 		picked := make([]bool, len(a.Spans))
+		pickedIn[a] = picked
 		worst := make([]blocks.Scope, len(a.Spans)) // the least stable picked scope before each span
 		var w blocks.Scope
 		for i, sp := range a.Spans {
@@ -293,7 +295,7 @@ func (l *linter) inversionCosts(taskIndex map[string]int, perTask []map[*blocks.
 			continue
 		}
 		if tokens[a] == nil {
-			tokens[a] = l.tokensAfter(a)
+			tokens[a] = l.tokensAfter(a, pickedIn[a])
 		}
 		for s := blocks.ScopeGlobal; s < a.Spans[i].Scope; s++ {
 			m.tokens += tokens[a][i][s]
@@ -301,15 +303,15 @@ func (l *linter) inversionCosts(taskIndex map[string]int, perTask []map[*blocks.
 	}
 }
 
-// tokensAfter counts, for each span of a runbook, the tokens of the picked spans after it, by scope, in one pass
-// from the end.
-func (l *linter) tokensAfter(a *assemble.Artifact) [][blocks.ScopeTurn + 1]int {
+// tokensAfter counts, for each span of a runbook, the tokens of the picked spans after it (picked: per span, whether
+// it fills its slot by the gates), by scope, in one pass from the end.
+func (l *linter) tokensAfter(a *assemble.Artifact, picked []bool) [][blocks.ScopeTurn + 1]int {
 	out := make([][blocks.ScopeTurn + 1]int, len(a.Spans))
 	var after [blocks.ScopeTurn + 1]int
 	for i := len(a.Spans) - 1; i >= 0; i-- {
 		out[i] = after
 		sp := a.Spans[i]
-		if sp.Scope < blocks.ScopeSession && l.picked(sp.Block, a.Task) { // only what is more stable than some block is ever counted
+		if sp.Scope < blocks.ScopeSession && picked[i] { // only what is more stable than some block is ever counted
 			after[sp.Scope] += l.tok.Count(a.Text[sp.Start:sp.End])
 		}
 	}
@@ -391,7 +393,15 @@ func (l *linter) slotOf(b *blocks.Block) *assemble.Slot {
 
 // orderRange is where b's slot is named in runbook.order, the line to edit; else the block itself.
 func (l *linter) orderRange(b *blocks.Block) blocks.Range {
-	if i := slices.Index(l.p.Runbook.Order, b.Slot); i >= 0 {
+	if l.orderIndex == nil {
+		l.orderIndex = make(map[string]int, len(l.p.Runbook.Order))
+		for i, id := range l.p.Runbook.Order {
+			if _, dup := l.orderIndex[id]; !dup {
+				l.orderIndex[id] = i
+			}
+		}
+	}
+	if i, ok := l.orderIndex[b.Slot]; ok {
 		return l.p.Runbook.EntryRange(i)
 	}
 	return b.Range

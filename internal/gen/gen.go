@@ -39,14 +39,26 @@ var dirs = []string{"core", "tools", "workflows", "team"}
 // other blocks refer to; the rest mix task subsets, except lists, when conditions, replacements, raw and static
 // bodies and bodies from templates/; three fixtures with two turns each, one of them over every limit.
 func Project(blocks, tasks int) map[string][]byte {
+	return generate(blocks, tasks, false)
+}
+
+// Scattered returns a project like Project's whose runbook.order is not sorted by stability: every runbook block
+// stands at its number's place, and every seventh block (anchors and replacements aside) also reads a session
+// variable, so that session blocks are scattered through the order. It is the shape of a project in the middle of
+// a migration, on which the scope-inversion lint has thousands of findings: lint must stay in proportion to build
+// on it (lint's BenchmarkScattered). It panics as Project does.
+func Scattered(blocks, tasks int) map[string][]byte { return generate(blocks, tasks, true) }
+
+func generate(blocks, tasks int, scattered bool) map[string][]byte {
 	if blocks < MinBlocks || tasks < MinTasks {
 		panic(fmt.Sprintf("gen.Project(%d, %d): need at least %d blocks and %d tasks", blocks, tasks, MinBlocks, MinTasks))
 	}
 	g := &generator{
-		tasks:   make([]string, tasks),
-		nBlocks: blocks,
-		nRun:    blocks - turnBlocks,
-		files:   map[string][]byte{},
+		scattered: scattered,
+		tasks:     make([]string, tasks),
+		nBlocks:   blocks,
+		nRun:      blocks - turnBlocks,
+		files:     map[string][]byte{},
 	}
 	for i := range g.tasks {
 		g.tasks[i] = fmt.Sprintf("t%02d", i)
@@ -98,16 +110,19 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 type generator struct {
-	tasks   []string
-	nBlocks int
-	nRun    int // runbook blocks, replacements included
-	width   int // digits of a block id
-	nConsts int
-	nFiles  int
-	anchors []int // runbook block numbers that other blocks refer to
+	scattered bool // runbook.order by block number, with a session variable in every seventh block (Scattered)
+	tasks     []string
+	nBlocks   int
+	nRun      int // runbook blocks, replacements included
+	width     int // digits of a block id
+	nConsts   int
+	nFiles    int
+	anchors   []int // runbook block numbers that other blocks refer to
 	// globalIDs, taskIDs and sessionIDs are runbook.order by category, most stable first.
 	globalIDs, taskIDs, sessionIDs []string
-	files                          map[string][]byte
+	// numbered is runbook.order by block number (replacements aside), for a scattered project.
+	numbered []string
+	files    map[string][]byte
 }
 
 func (g *generator) id(i int) string { return fmt.Sprintf("b%0*d", g.width, i) }
@@ -311,6 +326,10 @@ func (g *generator) runbookBlock(i int) (block, string) {
 	if i%20 == 4 || i%20 == 13 {
 		b.template = path.Join(dirs[(i/20)%len(dirs)], b.id+".md")
 	}
+	if g.scattered && i%7 == 0 && !b.raw {
+		usesSession = true
+		b.body += "\n\n{{.agent_name}} answers for this rule."
+	}
 	replaced := isReplacement(i + 1)
 	switch {
 	case usesSession || b.when != "":
@@ -339,6 +358,9 @@ func (g *generator) blockFiles() {
 			g.taskIDs = append(g.taskIDs, b.id)
 		case "session":
 			g.sessionIDs = append(g.sessionIDs, b.id)
+		}
+		if cat != "" {
+			g.numbered = append(g.numbered, b.id)
 		}
 		per[i/blocksPerFile] = append(per[i/blocksPerFile], b)
 	}
@@ -440,7 +462,11 @@ func (g *generator) manifest() {
 	var w strings.Builder
 	fmt.Fprintf(&w, "# Generated: %d blocks, %d tasks.\nname = \"gen\"\ntasks = %s\n\n", g.nBlocks, len(g.tasks), tomlList(g.tasks))
 	w.WriteString("[runbook]\norder = [\n")
-	for _, group := range [][]string{g.globalIDs, g.taskIDs, g.sessionIDs} {
+	groups := [][]string{g.globalIDs, g.taskIDs, g.sessionIDs}
+	if g.scattered {
+		groups = [][]string{g.numbered}
+	}
+	for _, group := range groups {
 		for _, id := range group {
 			fmt.Fprintf(&w, "  %q,\n", id)
 		}

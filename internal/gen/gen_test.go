@@ -3,11 +3,14 @@ package gen
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/lint"
+	"github.com/promptc/promptc/tokens"
 )
 
 // TestProjectBuilds compiles generated projects of several sizes: they must load, compile and build with no
@@ -180,4 +183,51 @@ func TestProjectTooSmall(t *testing.T) {
 		}
 	}()
 	Project(MinBlocks-1, MinTasks)
+}
+
+// TestScattered: the scattered shape builds as cleanly as Project's, keeps runbook.order by block number, and puts
+// session blocks among global ones, so that scope-inversion finds blocks to move.
+func TestScattered(t *testing.T) {
+	files := Scattered(200, 5)
+	prog, diags := assemble.Load(FS(files))
+	if len(diags) > 0 {
+		t.Fatalf("load: %s", diags)
+	}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		t.Fatalf("build: %s", diags)
+	}
+	order := prog.Project.Runbook.Order
+	if !slices.IsSorted(order) {
+		t.Errorf("runbook.order is not by block number: %q…", order[:10])
+	}
+	session, inverted := 0, 0
+	for i, id := range order {
+		if s, _ := prog.Scope(id); s != blocks.ScopeSession {
+			continue
+		}
+		session++
+		for _, later := range order[i+1:] {
+			if s, _ := prog.Scope(later); s == blocks.ScopeGlobal {
+				inverted++
+				break
+			}
+		}
+	}
+	if session < len(order)/7 || inverted < session/2 {
+		t.Errorf("%d session blocks of %d, %d of them before a global block; want at least a seventh, most of them inverted", session, len(order), inverted)
+	}
+	findings := lint.Project(prog, arts, tokens.New(tokens.O200k))
+	n := 0
+	for _, f := range findings {
+		if f.Lint == lint.ScopeInversion {
+			n++
+		}
+	}
+	if n < inverted/2 {
+		t.Errorf("scope-inversion found %d blocks to move, want at least %d", n, inverted/2)
+	}
+	if o := Project(200, 5)["promptc.toml"]; bytes.Equal(o, files["promptc.toml"]) {
+		t.Error("Scattered's manifest is Project's")
+	}
 }
