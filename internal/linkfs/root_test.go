@@ -81,3 +81,28 @@ func TestRootAloneDiffers(t *testing.T) {
 		})
 	}
 }
+
+// TestDirRefusesNames: a name that is not a valid fs.FS path (climbing with "..", absolute, unclean) is refused
+// before anything is looked up, whatever is on disk, with the *fs.PathError every fs.FS gives for it; os.Root would
+// climb a name's ".." as far as it stays inside, and refuse the rest as escaping.
+func TestDirRefusesNames(t *testing.T) {
+	top := tempTree(t, map[string]string{"p/promptc.toml": "p\n", "p/t/a.md": "a\n", "secret.md": "s\n"}, nil)
+	fsys := Dir(filepath.Join(top, "p"), func() string { return top })
+	defer fsys.Close()
+	for _, name := range []string{"../secret.md", "t/../../secret.md", "t/../t/a.md", "..", "/etc/passwd", "t//a.md", "./t/a.md", ""} {
+		for _, c := range []struct {
+			op string // the *fs.PathError's: ReadFile's is its Open's
+			do func() error
+		}{
+			{"open", func() error { _, err := fsys.Open(name); return err }},
+			{"stat", func() error { _, err := fsys.Stat(name); return err }},
+			{"open", func() error { _, err := fsys.ReadFile(name); return err }},
+			{"readdir", func() error { _, err := fsys.ReadDir(name); return err }},
+		} {
+			err := c.do()
+			if want := c.op + " " + name + ": invalid argument"; err == nil || err.Error() != want || !errors.Is(err, fs.ErrInvalid) {
+				t.Errorf("%q: %v, want %s", name, err, want)
+			}
+		}
+	}
+}
