@@ -6,8 +6,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
-	"strings"
 	"sync"
 )
 
@@ -76,10 +74,11 @@ const (
 // costs the one system call that os.DirFS spends on it.
 //
 // os.Root alone cannot be the View: it follows a link that stays inside it wherever the link leads (into .git, or
-// back to a directory that holds the link, which makes the tree endless), it gives no reason a message could name
-// when it refuses one ("path escapes from parent", for a link leading out and an absolute one alike), and a git
-// commit has no os.Root, while promptc must read a work tree and a commit by one rule. So follow keeps the rule for
-// both trees, and os.Root confines what disk does under it.
+// back to a directory that holds the link, which makes the tree endless), it gives up after 8 links where the
+// kernel and the View go to maxLinks, it gives no reason a message could name when it refuses one ("path escapes
+// from parent", for a link leading out and an absolute one alike, and a missing target for a dangling link), and a
+// git commit has no os.Root, while promptc must read a work tree and a commit by one rule. So follow keeps the rule
+// for both trees, and os.Root confines what disk does under it; TestRootAloneDiffers holds each of these premises.
 type disk struct {
 	dir      string // the project directory, symbolic links above it resolved
 	vol      string // the root of dir's volume, "" when no tree path can name anything above dir
@@ -186,14 +185,7 @@ func (d *disk) ReadDir(p string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, &fs.PathError{Op: "readdir", Path: p, Err: unwrap(err)}
 	}
-	f, err := r.Open(".")
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	entries, err := f.ReadDir(-1)
-	slices.SortFunc(entries, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return entries, err
+	return fs.ReadDir(r.FS(), ".") // sorted by name, as Tree.ReadDir promises
 }
 
 func (d *disk) Open(p string) (fs.File, error) {
