@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/source"
 )
 
 // scopeInversion reports the moves in runbook.order that put every task's runbook in order from most to least
@@ -392,7 +393,7 @@ func (l *linter) slotOf(b *blocks.Block) *assemble.Slot {
 }
 
 // orderRange is where b's slot is named in runbook.order, the line to edit; else the block itself.
-func (l *linter) orderRange(b *blocks.Block) blocks.Range {
+func (l *linter) orderRange(b *blocks.Block) source.Range {
 	if l.orderIndex == nil {
 		l.orderIndex = make(map[string]int, len(l.p.Runbook.Order))
 		for i, id := range l.p.Runbook.Order {

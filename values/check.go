@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Check checks a value for variable v and processes it up to its limits: the one walk of a value before a template
@@ -74,7 +75,7 @@ func Check(v *blocks.Var, val any) (value any, dropped int, err *blocks.ValueErr
 // matches v's pattern.
 func clean(v *blocks.Var, s string) (string, bool) {
 	if !v.Verbatim {
-		s = blocks.NormalizeNewlines(s)
+		s = source.NormalizeNewlines(s)
 	}
 	if v.Trim {
 		s = strings.TrimFunc(s, unicode.IsSpace)
