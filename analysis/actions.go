@@ -2,7 +2,6 @@ package analysis
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,19 +83,14 @@ func (s *Snapshot) suggestName(d source.Diagnostic) (Action, bool) {
 	return Action{}, false
 }
 
-var pastedFix = regexp.MustCompile(`^replace the text with \{\{const ("(?:[^"\\]|\\.)*")\}\}$`)
-
-// pasteFix replaces the pasted text a pasted-constant finding points at by the const call its suggestion names.
+// pasteFix replaces the pasted text a pasted-constant finding points at by the const call its Extra names (a
+// lint.UseConst; none for a raw body, whose fix is not an edit).
 func (s *Snapshot) pasteFix(f lint.Finding) (Action, bool) {
-	m := pastedFix.FindStringSubmatch(f.Suggestion)
-	if m == nil {
-		return Action{}, false // a raw body: the fix is not an edit
-	}
-	name, err := strconv.Unquote(m[1])
-	if err != nil || s.Project.Consts[name] == nil {
+	fix, ok := f.Extra.(lint.UseConst)
+	if !ok || s.Project.Consts[fix.Name] == nil {
 		return Action{}, false
 	}
-	call := fmt.Sprintf("{{const %q}}", name)
+	call := fmt.Sprintf("{{const %q}}", fix.Name)
 	return Action{
 		Title:      "Replace the pasted text by " + call,
 		Diagnostic: f.Diagnostic,
@@ -120,26 +114,23 @@ func (s *Snapshot) inBody(id, name, text string) string {
 	return q[1 : len(q)-1]
 }
 
-var moveFixText = regexp.MustCompile(`^move ("(?:[^"\\]|\\.)*") (after|before) ("(?:[^"\\]|\\.)*") in runbook\.order`)
-
-// moveFix moves a block's entry in runbook.order where a scope-inversion finding suggests. Only the entries between
-// the old and the new place are rewritten, each in place, so comments and line breaks in the list stay where they
-// are.
+// moveFix moves a block's entry in runbook.order where a scope-inversion finding's Extra (a lint.MoveEntry) says.
+// Only the entries between the old and the new place are rewritten, each in place, so comments and line breaks in
+// the list stay where they are.
 func (s *Snapshot) moveFix(f lint.Finding) (Action, bool) {
-	m := moveFixText.FindStringSubmatch(f.Suggestion)
-	if m == nil {
+	move, ok := f.Extra.(lint.MoveEntry)
+	if !ok {
 		return Action{}, false
 	}
-	slot, err1 := strconv.Unquote(m[1])
-	anchor, err2 := strconv.Unquote(m[3])
+	slot, anchor := move.Entry, move.Anchor
 	order := s.Project.Runbook.Order
 	from, to := slices.Index(order, slot), slices.Index(order, anchor)
-	if err1 != nil || err2 != nil || from < 0 || to < 0 || from == to {
+	if from < 0 || to < 0 || from == to {
 		return Action{}, false
 	}
 	moved := slices.Delete(slices.Clone(order), from, from+1)
 	at := slices.Index(moved, anchor)
-	if m[2] == "after" {
+	if move.After {
 		at++
 	}
 	moved = slices.Insert(moved, at, slot)
@@ -158,8 +149,12 @@ func (s *Snapshot) moveFix(f lint.Finding) (Action, bool) {
 	if len(edits) == 0 {
 		return Action{}, false
 	}
+	where := "before"
+	if move.After {
+		where = "after"
+	}
 	return Action{
-		Title:      fmt.Sprintf("Move %q %s %q in runbook.order", slot, m[2], anchor),
+		Title:      fmt.Sprintf("Move %q %s %q in runbook.order", slot, where, anchor),
 		Diagnostic: f.Diagnostic,
 		Edits:      map[string][]Edit{edits[0].Range.Filename: edits},
 	}, true

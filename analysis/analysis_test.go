@@ -476,6 +476,38 @@ func TestCodeActions(t *testing.T) {
 	}
 }
 
+// TestCodeActionsReadExtra: the lint fixes are built from the findings' Extra alone: reworded fix and summary texts
+// give the same actions, and findings without Extra give none.
+func TestCodeActionsReadExtra(t *testing.T) {
+	actions := func(s *Snapshot) string {
+		var b strings.Builder
+		for _, name := range []string{"promptc.toml", "blocks/a.toml"} {
+			for _, a := range s.CodeActions(name, 0, len(s.File(name).Text)) {
+				fmt.Fprintf(&b, "%s: %v\n", a.Title, a.Edits)
+			}
+		}
+		return b.String()
+	}
+	s := Load(lintProject)
+	want := actions(s)
+	if !strings.Contains(want, "Move ") || !strings.Contains(want, "Replace the pasted text") {
+		t.Fatalf("actions = %s, want a move and a paste fix", want)
+	}
+	for i := range s.findings {
+		s.findings[i].Suggestion = "reworded: " + strings.ToUpper(s.findings[i].Suggestion)
+		s.findings[i].Summary = "reworded"
+	}
+	if got := actions(s); got != want {
+		t.Errorf("actions after rewording the fixes:\n%s\nwant:\n%s", got, want)
+	}
+	for i := range s.findings {
+		s.findings[i].Extra = nil
+	}
+	if got := actions(s); got != "" {
+		t.Errorf("actions without Extra:\n%s\nwant none", got)
+	}
+}
+
 func TestOverlay(t *testing.T) {
 	base := fstest.MapFS{}
 	for k, v := range lintProject {

@@ -100,9 +100,17 @@ func TestLayout(t *testing.T) {
 			}
 		}
 	}
+	// Package source (positions, ranges, diagnostics, the snippet writer) is below every stage that reports a problem,
+	// the source model included: it imports no other package of this module.
+	if deps := imports(t, "source"); len(deps) > 0 {
+		t.Errorf("source imports %s: it imports no other package of this module", strings.Join(deps, ", "))
+	}
 	// The test would pass on a typo: make sure it sees real dependencies.
 	if chain := dependsOn(t, "guard", "golden"); chain == nil {
 		t.Errorf("guard does not depend on golden: the layout test reads no imports")
+	}
+	if chain := dependsOn(t, "blocks", "source"); len(chain) != 2 {
+		t.Errorf("blocks -> source = %v, want a direct import", chain)
 	}
 	if chain := dependsOn(t, "miss", "provider/anthropic"); len(chain) != 3 {
 		t.Errorf("miss -> provider/anthropic = %v, want a chain through provider/codecs", chain)

@@ -95,3 +95,25 @@ func ExampleFixture() {
 	// 1 error, 1 warning
 	// no fixture "defualt" (did you mean "default"?)
 }
+
+// UseConst is a fix as data: a program that edits the project (an editor's code action) reads a finding's Extra,
+// not the English of its Suggestion, and replaces the text at the finding's Subject by the const call.
+func ExampleUseConst() {
+	prog, diags := assemble.Load(project(lintFiles))
+	if len(diags) > 0 {
+		log.Fatal(diags)
+	}
+	arts, diags := prog.Build()
+	if len(diags) > 0 {
+		log.Fatal(diags)
+	}
+	for _, f := range lint.Project(prog, arts, nil) {
+		if fix, ok := f.Extra.(lint.UseConst); ok {
+			r := f.Range()
+			pasted := prog.Project.Files[r.Filename].Text[r.Start.Byte:r.End.Byte]
+			fmt.Printf("%s: replace %q by {{const %q}}\n", r, pasted, fix.Name)
+		}
+	}
+	// Output:
+	// blocks/main.toml:13:23: replace "Run only the commands listed in this runbook." by {{const "boundary"}}
+}

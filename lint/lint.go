@@ -399,6 +399,13 @@ func (l *linter) add(lint ID, at source.Range, subject, fix, format string, args
 	l.out = append(l.out, newFinding(lint, at, subject, fix, fmt.Sprintf(format, args...)))
 }
 
+// addFix adds a finding as add does, with extra (a UseConst, a MoveEntry) as its Extra: the fix as data.
+func (l *linter) addFix(extra any, lint ID, at source.Range, subject, fix, format string, args ...any) {
+	f := newFinding(lint, at, subject, fix, fmt.Sprintf(format, args...))
+	f.Extra = extra
+	l.out = append(l.out, f)
+}
+
 func newFinding(lint ID, at source.Range, subject, fix, summary string) Finding {
 	return Finding{Diagnostic: source.Diagnostic{Severity: lintRules[lint].severity, Summary: summary, Suggestion: fix,
 		Subject: at.Ptr()}, Lint: lint, Block: subject}

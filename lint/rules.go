@@ -97,10 +97,12 @@ func bucket(h uint64) uint64 { return (h * 0x9E3779B97F4A7C15) >> 48 }
 func (l *linter) pastedAt(bd *lintBody, ct *blocks.Const, start, end int) {
 	l.pasted[bd] = append(l.pasted[bd], [2]int{start, end})
 	fix := fmt.Sprintf(`replace the text with {{const %q}}`, ct.Name)
+	var extra any = UseConst{Name: ct.Name}
 	if bd.b.Raw {
 		fix = fmt.Sprintf(`raw bodies cannot call const: move the text into a block without raw = true that uses {{const %q}}`, ct.Name)
+		extra = nil
 	}
-	l.add(PastedConstant, bd.b.SourceRange(start, end), bd.b.ID, fix,
+	l.addFix(extra, PastedConstant, bd.b.SourceRange(start, end), bd.b.ID, fix,
 		"block %q pastes the text of constant %q (%s) instead of using it: one rule, one place; the copy will drift from the constant", bd.b.ID, ct.Name, ct.Range)
 }
 

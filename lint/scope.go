@@ -347,8 +347,10 @@ func (l *linter) reportMove(m *invMove, slots []*assemble.Slot) {
 		price = fmt.Sprintf("over %s it keeps nothing out yet (no fixture renders the blocks together)", plural.Count(m.runbooks, "runbook"))
 	}
 	var fix, summary string
+	move := MoveEntry{Entry: b.Slot, After: m.down}
 	if m.down {
 		anchor := slots[m.lo-1].Base.ID
+		move.Anchor = anchor
 		free := "session-free (no session variables in its body or when)"
 		if m.rank == blocks.ScopeTask {
 			free = "the same for every task (no tasks/except gate, no replaces, no .task)"
@@ -363,6 +365,7 @@ func (l *linter) reportMove(m *invMove, slots []*assemble.Slot) {
 			plural.Noun(len(tasks), "task", "tasks"), strings.Join(tasks, ", "), price)
 	} else {
 		anchor := slots[m.hi].Base.ID
+		move.Anchor = anchor
 		fix = fmt.Sprintf("move %q before %q in runbook.order (%s)", b.Slot, anchor, l.p.Runbook.EntryRange(m.hi))
 		if m.where != nil {
 			price = fmt.Sprintf("over %s it keeps up to %d bytes (~%d tokens, %s estimate) of its own stable text %s, in %s",
@@ -372,7 +375,7 @@ func (l *linter) reportMove(m *invMove, slots []*assemble.Slot) {
 			what, m.rank, plural.Noun(m.count, "less stable block", "less stable blocks"), strings.Join(names, ", "),
 			plural.Noun(len(tasks), "task", "tasks"), strings.Join(tasks, ", "), price)
 	}
-	l.add(ScopeInversion, l.orderRange(b), b.ID, fix, "%s", summary)
+	l.addFix(move, ScopeInversion, l.orderRange(b), b.ID, fix, "%s", summary)
 }
 
 // picked reports whether b fills its slot in task by the gates alone.

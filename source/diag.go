@@ -46,9 +46,10 @@ func (s *Severity) UnmarshalText(b []byte) error {
 }
 
 // Diagnostic is one problem, in the shape of hcl's: what went wrong (Summary, a sentence that usually says what to do
-// as well), an optional Detail and Suggestion, and the Subject range of the source it is about. Every stage of
-// promptc (loading, template parsing and analysis, value checks, rendering, lints) reports problems as diagnostics,
-// and every writer (text, JSON, GitHub annotations) prints them.
+// as well), an optional Detail and Suggestion, the Subject range of the source it is about, and, for a program that
+// acts on it, an optional Extra payload. Every stage of promptc (loading, template parsing and analysis, value
+// checks, rendering, lints) reports problems as diagnostics, and every writer (text, JSON, GitHub annotations) prints
+// them.
 type Diagnostic struct {
 	Severity Severity
 	Summary  string
@@ -60,7 +61,13 @@ type Diagnostic struct {
 	Subject *Range
 	// Cause marks a file that could not be read or parsed (the loader sets it): Sort puts it before every other
 	// problem, since what is left may follow from the file's absence, and the user should read the cause first.
-	Cause bool
+	Cause bool `json:"-"`
+	// Extra is a machine-readable payload for a program that acts on the diagnostic, as hcl's Diagnostic.Extra is:
+	// a value of a type that the reporting package exports (the lint package's fixes, such as lint.UseConst), read
+	// with a type assertion, so that an editor's code action is built from data and never from the English of
+	// Summary or Suggestion. nil when there is none. It is no part of the diagnostic's text or identity: String,
+	// Sort and every writer leave it out, and it is never written as JSON.
+	Extra any `json:"-"`
 }
 
 // Range returns the subject, or the zero Range when there is none.

@@ -1,6 +1,7 @@
 package source_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -182,5 +183,26 @@ func TestDiagnosticsError(t *testing.T) {
 				t.Errorf("fmt.Sprint(Err()) = %q, want %q", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestDiagnosticExtra: Extra is data for programs, no part of what a diagnostic says: its text, its place in Sort
+// and its JSON are those of the same diagnostic without it.
+func TestDiagnosticExtra(t *testing.T) {
+	type fix struct{ Name string }
+	at := &source.Range{Filename: "blocks/a.toml", Start: source.Pos{Line: 3, Column: 7, Byte: 20}}
+	plain := source.Diagnostic{Summary: "bad", Suggestion: "do this", Subject: at}
+	with := plain
+	with.Extra = fix{Name: "x"}
+	if with.String() != plain.String() {
+		t.Errorf("String() = %q, want %q", with.String(), plain.String())
+	}
+	if got := (source.Diagnostics{with, plain}).Sort(); len(got) != 1 || got[0].Extra != (fix{Name: "x"}) {
+		t.Errorf("Sort = %#v, want the first of the two, its Extra kept", got)
+	}
+	a, errA := json.Marshal(plain)
+	b, errB := json.Marshal(with)
+	if errA != nil || errB != nil || string(a) != string(b) {
+		t.Errorf("JSON with Extra = %s (%v), want %s (%v)", b, errB, a, errA)
 	}
 }
