@@ -98,8 +98,20 @@ func Compare(a, b *Body, rules Rules, counter *tokens.Counter) (*Result, error) 
 	if r.Why == "provider" || r.Why == "model" {
 		r.Part = 0
 	}
-	// Bytes and tokens up to the difference, and of each of A's cache entries.
-	counts := countParts(a.Parts, r.Part, r.Offset, counter)
+	// Bytes and tokens up to the difference, and of each of A's cache entries: the answer needs the tokens of the
+	// parts before the difference and, with explicit entries, of those up to A's last marker; an automatic entry (or a
+	// B that extends A) needs them all. The parts after that are not counted.
+	need := len(a.Parts)
+	if rules.Explicit && !r.Extends {
+		last := -1
+		for i, p := range a.Parts {
+			if p.Marker {
+				last = i
+			}
+		}
+		need = max(last+1, r.Part)
+	}
+	counts := countParts(a.Parts, need, r.Part, r.Offset, counter)
 	sys := 0
 	prefix := 0 // tokens of the parts before i
 	var entries []entry
@@ -166,10 +178,11 @@ func (r Rules) stepped(n int) int {
 	return n
 }
 
-// countParts counts the tokens of each part, and last that of the first off bytes of part at: tokenizing is most
+// countParts counts the tokens of each of the first n parts (the rest count 0), and last that of the first off bytes
+// of part at: tokenizing is most
 // of the time a large body takes, so the parts are counted on every processor at once, and the cut part after
 // them, when the counter has cached every paragraph of it but the one the cut falls in.
-func countParts(parts []Part, at, off int, counter *tokens.Counter) []int {
+func countParts(parts []Part, n, at, off int, counter *tokens.Counter) []int {
 	counts := make([]int, len(parts)+1)
 	var wg sync.WaitGroup
 	next := atomic.Int64{}
@@ -177,7 +190,7 @@ func countParts(parts []Part, at, off int, counter *tokens.Counter) []int {
 		wg.Go(func() {
 			for {
 				i := int(next.Add(1) - 1)
-				if i >= len(parts) {
+				if i >= n {
 					return
 				}
 				counts[i] = counter.Count(parts[i].Text)
