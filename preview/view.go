@@ -12,6 +12,7 @@ import (
 	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
 )
@@ -141,7 +142,7 @@ type Index struct {
 // Index returns the snapshot's index.
 func (s *Snapshot) Index() Index {
 	ix := Index{Version: s.Version, OK: s.Prog != nil, Artifacts: []Entry{}, Problems: []Problem{}, Tasks: []string{}, Fixtures: []string{}}
-	ix.Providers = slices.Clone(blocks.Providers)
+	ix.Providers = provider.Names()
 	for _, d := range s.Problems {
 		ix.Problems = append(ix.Problems, problem(d))
 	}

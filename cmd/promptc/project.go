@@ -3,14 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/cliflag"
+	"github.com/promptc/promptc/provider"
 
 	"github.com/promptc/promptc"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/tokens"
@@ -20,17 +19,13 @@ import (
 func providerFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
-		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is " + providerChoices() + " (required)"},
+		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is " + provider.OrList(provider.Names()) + " (required)"},
 		&cli.StringFlag{Name: "model", Usage: "the model `M` whose cache rules apply (default: the provider's default; see docs/providers.md)"},
 		&cli.StringFlag{Name: "tools", Value: "text", Usage: "`HOW` the task's [[tool]]s reach the model: text (only as the runbook renders them with {{ tools }}) or native (the provider's tools array)"},
 		&cli.StringFlag{Name: "cache", Usage: "the cache `MODE`: explicit (markers), automatic (the provider finds the prefix) or implicit (default: the model's first; see docs/providers.md)"},
 		&cli.IntFlag{Name: "max-history-tokens", DefaultText: "no budget", Usage: "keep the history within `N` tokens: whole messages dropped from the oldest, the cut moving in steps of N/4 so that consecutive turns keep their cached prefix (simulate also replays trimming at every turn)"},
 		&cli.StringFlag{Name: "ttl", Usage: "the cache lifetime `T` where the model offers a choice: 5m or 1h (anthropic, bedrock, qwen4, gemini explicit), in_memory or 24h (openai), 30m (openai explicit), 24h (gemini explicit)"},
 	}
-}
-
-func providerChoices() string {
-	return strings.Join(blocks.Providers[:len(blocks.Providers)-1], ", ") + " or " + blocks.Providers[len(blocks.Providers)-1]
 }
 
 // projectTask opens the project and takes the --task task, with the projection options the provider flags choose.
@@ -83,7 +78,7 @@ func (e *env) requireProvider(c *cli.Context, cmd string) error {
 	case c.String("task") == "":
 		return cmdErr(e, cmd, "--task T is required (see promptc %s --help)", cmd)
 	case c.String("provider") == "":
-		return cmdErr(e, cmd, "--provider is required: %s", providerChoices())
+		return cmdErr(e, cmd, "--provider is required: %s", provider.OrList(provider.Names()))
 	}
 	return nil
 }
