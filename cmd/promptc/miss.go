@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc"
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/miss"
@@ -37,7 +38,7 @@ func missCommand(e *env) *cli.Command {
 			}
 			var data [2][]byte
 			for i, name := range c.Args().Slice() {
-				d, err := readFileLimited(e.path(name), miss.MaxBodyBytes+1)
+				d, err := assemble.ReadLimited(e.path(name), miss.MaxBodyBytes+1)
 				if err != nil {
 					err = e.pathError(name, err)
 				} else {

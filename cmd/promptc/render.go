@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -128,7 +127,7 @@ func (e *env) request(c *cli.Context, cmd string, history bool) (promptc.Request
 		r.Turn = &promptc.Turn{K: c.Generic("turn").(*cliflag.Turn).N}
 	}
 	if name := c.String("history"); history && name != "" {
-		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
+		data, err := assemble.ReadLimited(e.path(name), projection.MaxHistoryBytes+1)
 		if err != nil {
 			return r, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), e.pathError(name, err))
 		}
@@ -153,16 +152,10 @@ func (e *env) requestError(cmd string, err error) error {
 }
 
 // valuesFile reads a values file given on the command line ("-" for standard input) for a Request's SessionFile or
-// TurnFile, which Render decodes and checks; a file that cannot be read at all is a usage error.
+// TurnFile (assemble.ReadValuesFile), which Render decodes and checks; a file that cannot be read at all is a usage
+// error.
 func (e *env) valuesFile(cmd, name string) (*assemble.ValuesFile, error) {
-	var data []byte
-	var err error
-	if name == "-" {
-		// One byte past the limit is enough for ReadValues to report a file that is too large.
-		data, err = io.ReadAll(io.LimitReader(os.Stdin, blocks.MaxSourceBytes+1))
-	} else {
-		data, err = readFileLimited(e.path(name), blocks.MaxSourceBytes+1)
-	}
+	f, err := assemble.ReadValuesFile(name, e.path(name), os.Stdin)
 	if err != nil {
 		err = e.pathError(name, err)
 		if name == "-" {
@@ -170,19 +163,5 @@ func (e *env) valuesFile(cmd, name string) (*assemble.ValuesFile, error) {
 		}
 		return nil, cmdErr(e, cmd, "cannot read %s: %v", blocks.QuoteName(name), err)
 	}
-	return &assemble.ValuesFile{Name: name, Data: data}, nil
-}
-
-// readFileLimited reads at most limit bytes of the file name, which must be a regular file: a named pipe would
-// block the open until a writer comes (standard input, "-", is read elsewhere).
-func readFileLimited(name string, limit int64) ([]byte, error) {
-	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: blocks.NotRegularError{Mode: fi.Mode()}}
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
+	return f, nil
 }
