@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -121,9 +120,7 @@ func (e *env) installArgs(c *cli.Context, cmd string) (string, error) {
 }
 
 // installDir checks the target and --dir flags of cmd, and returns the --dir directory as a path from the working
-// directory, which is how messages name the files in it. The directory must exist: install creates the
-// directories a target's file needs inside it, never the directory itself, so that a mistyped --dir is an error and
-// not a new directory.
+// directory, which is how messages name the files in it. The directory must exist (workspace.CheckDir).
 func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
 	switch all, some := c.Bool("all-targets"), c.IsSet("target"); {
 	case all && some:
@@ -136,14 +133,8 @@ func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
 		return "", cmdErr(e, cmd, "--dir DIR is required: the working directory whose context files to change (see promptc %s --help)", cmd)
 	}
 	shown := e.shown(dir)
-	fi, err := os.Stat(e.path(dir))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", blocks.QuoteName(shown))
-	case err != nil:
-		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", blocks.QuoteName(shown), unwrapPathError(err))
-	case !fi.IsDir():
-		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", blocks.QuoteName(shown))
+	if err := workspace.CheckDir(shown, e.path(dir)); err != nil {
+		return "", cmdErr(e, cmd, "%v", err)
 	}
 	return shown, nil
 }
