@@ -6,6 +6,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+
+	"github.com/promptc/promptc/internal/shell"
 )
 
 // ErrNoRoot is wrapped by the error FindRoot returns when no directory on the way up holds a manifest.
@@ -84,4 +87,32 @@ func FindBelow(dir string, depth int) []string {
 		}
 	}
 	return found
+}
+
+// belowDepth is how many directory levels below a directory BelowHint looks for a project: prompts/ is one level
+// down, examples/tracker/ two.
+const belowDepth = 3
+
+// BelowHint completes a message that found no project in dir or above it (FindRoot's error) with the projects below
+// it (FindBelow, at most three levels down) and the command to run for the first: run is that command with %s where
+// the project's directory goes, shell-quoted. It reads "; found prompts/promptc.toml below it: promptc -C prompts
+// build", or with more "; found a/promptc.toml, b/promptc.toml and 2 more below it: …", and is "" when none is
+// below.
+func BelowHint(dir, run string) string {
+	found := FindBelow(dir, belowDepth)
+	if len(found) == 0 {
+		return ""
+	}
+	const listed = 3
+	var names []string
+	for _, d := range found[:min(len(found), listed)] {
+		names = append(names, QuoteName(path.Join(d, ManifestFile)))
+	}
+	list := strings.Join(names, ", ")
+	if more := len(found) - listed; more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	} else if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return fmt.Sprintf("; found %s below it: %s", list, fmt.Sprintf(run, shell.Quote(found[0])))
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -243,42 +242,9 @@ func (e *env) pathError(name string, err error) error {
 		err, blocks.QuoteName(e.shown(name)), blocks.QuoteName(e.cdir))
 }
 
-// belowDepth is how many directory levels below the working directory the message about a missing promptc.toml
-// looks for one: prompts/ is one level down, examples/tracker/ two.
-const belowDepth = 3
-
-// below are the project roots found below the working directory (blocks.FindBelow), as a message lists them.
-type below []string
-
-// projectsBelow are the projects below the working directory, for a message that found none above it.
-func (e *env) projectsBelow() below { return blocks.FindBelow(e.dir, belowDepth) }
-
-// String is "found prompts/promptc.toml below it", or with more: "found a/promptc.toml, b/promptc.toml and 2 more
-// below it".
-func (b below) String() string {
-	const listed = 3
-	var names []string
-	for _, dir := range b[:min(len(b), listed)] {
-		names = append(names, blocks.QuoteName(path.Join(dir, blocks.ManifestFile)))
-	}
-	list := strings.Join(names, ", ")
-	if more := len(b) - listed; more > 0 {
-		list += fmt.Sprintf(" and %d more", more)
-	} else if n := len(names); n > 1 {
-		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
-	}
-	return "found " + list + " below it"
-}
-
 // belowHint completes a message that found no project above the working directory with where one is below it, and
-// the command to run for it: run is the command with %s where the project's directory goes ("" when none is below).
-func (e *env) belowHint(run string) string {
-	found := e.projectsBelow()
-	if len(found) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("; %s: %s", found, fmt.Sprintf(run, shell.Quote(found[0])))
-}
+// the command to run for it (blocks.BelowHint).
+func (e *env) belowHint(run string) string { return blocks.BelowHint(e.dir, run) }
 
 // projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.
 func (e *env) projectRoot() (string, error) {
