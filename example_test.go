@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/promptc/promptc"
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
 )
@@ -182,4 +183,25 @@ func ExampleTask_Project() {
 	// Output:
 	// anthropic.claude-sonnet-4-6 4 cache points
 	// true true
+}
+
+// A request names its sources once: a command checks the one its flags name before it reads a file or opens the
+// project, and words the problem with its flags.
+func ExampleRequest_Check() {
+	session := &assemble.ValuesFile{Name: "session.json"}
+	for _, r := range []promptc.Request{
+		{Fixture: "basic", Turn: &promptc.Turn{K: 2}},
+		{Fixture: "basic", SessionFile: session},
+		{SessionFile: session, Turn: &promptc.Turn{K: 2}},
+	} {
+		fmt.Println(r.Check(false))
+	}
+	// A provider request always has a turn: a session given as values needs the turn's.
+	var se *promptc.SourceError
+	fmt.Println(errors.As(promptc.Request{SessionFile: session}.Check(true), &se) && se.Problem == promptc.NoTurnValues)
+	// Output:
+	// <nil>
+	// two sources both give session values (a fixture, a session values file, session values); choose one
+	// a turn of a fixture needs the fixture's session: give the turn's values instead
+	// true
 }

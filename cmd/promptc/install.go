@@ -110,11 +110,11 @@ func installFlags() []cli.Flag {
 // installArgs checks the flags of install (or hook install-check, cmd) that need no project, and returns the --dir
 // directory as installDir does.
 func (e *env) installArgs(c *cli.Context, cmd string) (string, error) {
-	switch {
-	case c.String("task") == "":
+	if c.String("task") == "" {
 		return "", cmdErr(e, cmd, "--task T is required: the task whose runbook to install (see promptc %s --help)", cmd)
-	case c.IsSet("fixture") && c.IsSet("session"):
-		return "", cmdErr(e, cmd, "--fixture and --session both give session values; choose one")
+	}
+	if err := e.checkSources(c, cmd, false); err != nil {
+		return "", err
 	}
 	return e.installDir(c, cmd)
 }

@@ -112,16 +112,10 @@ func projectCommand(e *env) *cli.Command {
 			if err := e.requireProvider(c, cmd); err != nil {
 				return err
 			}
-			switch {
-			case c.IsSet("fixture") && c.IsSet("session"):
-				return cmdErr(e, cmd, "--fixture and --session both give session values; choose one")
-			case c.IsSet("turn") && c.IsSet("turn-file"):
-				return cmdErr(e, cmd, "--turn and --turn-file both give the turn; choose one")
-			case c.IsSet("turn") && c.IsSet("session"):
-				return cmdErr(e, cmd, "--turn K picks a turn of a fixture; with --session, give the turn values with --turn-file")
-			case c.IsSet("session") && !c.IsSet("turn-file"):
-				return cmdErr(e, cmd, "with --session, give the turn's values with --turn-file FILE")
-			case c.Int("max-tokens") < 1:
+			if err := e.checkSources(c, cmd, true); err != nil {
+				return err
+			}
+			if c.Int("max-tokens") < 1 {
 				return cmdErr(e, cmd, "--max-tokens must be at least 1")
 			}
 			t, opt, err := e.projectTask(c, cmd)
