@@ -21,6 +21,7 @@ import (
 	buildversion "github.com/promptc/promptc/internal/version"
 
 	"github.com/promptc/promptc"
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gc"
@@ -312,7 +313,7 @@ func isTerminal(w io.Writer) bool {
 func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	// As in usageErr: a failed write to stderr has nowhere to go; the exit status still says invalid input.
 	if e.snippets() {
-		_ = blocks.SnippetWriter{Source: e.source, Color: e.colorOn(e.stderr)}.Write(e.stderr, diags)
+		_ = blocks.SnippetWriter{Source: assemble.SourceFiles(e.root, e.dir), Color: e.colorOn(e.stderr)}.Write(e.stderr, diags)
 	} else {
 		_, _ = io.WriteString(e.stderr, diags.String())
 	}
@@ -341,29 +342,3 @@ func (e *env) fail(err error, other func(error) error) error {
 // snippets reports whether diagnostics show their source line: always, never, or (auto, the default) when stderr
 // is a terminal. A pipe or a CI log gets the plain path:line:col: message lines unless asked.
 func (e *env) snippets() bool { return e.snippetMode.On(isTerminal(e.stderr)) }
-
-// source reads a file a diagnostic names, as the loader read it: names are relative to the project root (the files
-// of the project) or to the directory of relative flag paths (a --session file).
-func (e *env) source(name string) (string, bool) {
-	for _, dir := range []string{e.root, e.dir} {
-		if dir == "" {
-			continue
-		}
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, filepath.FromSlash(name))
-		}
-		fi, err := os.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > blocks.MaxSourceBytes {
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if text, _, ok := blocks.Normalize(data); ok {
-			return text, true
-		}
-	}
-	return "", false
-}
