@@ -205,3 +205,18 @@ func ExampleRequest_Check() {
 	// a turn of a fixture needs the fixture's session: give the turn's values instead
 	// true
 }
+
+// A command's flags set a Choice by name; each value parses as its field's flag does.
+func ExampleChoice_Set() {
+	var c promptc.Choice
+	for _, f := range [][2]string{{"provider", "openai"}, {"tools", "native"}, {"cache", "automatic"}} {
+		if err := c.Set(f[0], f[1]); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println(c.Provider, c.Tools, c.Cache)
+	fmt.Println(c.Set("provider", "openia"))
+	// Output:
+	// openai native automatic
+	// unknown provider "openia" (did you mean "openai"?): use anthropic, openai, dashscope, bedrock, gemini or deepseek
+}

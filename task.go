@@ -229,6 +229,29 @@ type Choice struct {
 	Gap                         time.Duration
 }
 
+// Set sets what the flag named name chooses, from its text value, as promptc project's and simulate's flags do:
+// "provider", "model", "tools", "cache" or "ttl" (each field's own Set parses it, did-you-mean included). Any other
+// name is an error.
+func (c *Choice) Set(name, value string) error {
+	var v interface{ Set(string) error }
+	switch name {
+	case "provider":
+		v = &c.Provider
+	case "model":
+		c.Model = value
+		return nil
+	case "tools":
+		v = &c.Tools
+	case "cache":
+		v = &c.Cache
+	case "ttl":
+		v = &c.TTL
+	default:
+		return fmt.Errorf("no choice %q: provider, model, tools, cache or ttl", name)
+	}
+	return v.Set(value)
+}
+
 // ChoiceError is a Choice the catalog or the model's rules refuse: Field names what was chosen ("model"), or is ""
 // for a combination.
 type ChoiceError struct {

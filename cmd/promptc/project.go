@@ -44,17 +44,11 @@ func (e *env) projectTask(c *cli.Context, cmd string) (promptc.Task, projection.
 		return t, opt, err
 	}
 	var ch promptc.Choice
-	if err := ch.Provider.Set(c.String("provider")); err != nil {
-		return t, opt, cmdErr(e, cmd, "--provider: %v", err)
-	}
-	ch.Model = c.String("model")
-	for _, f := range []struct {
-		name string
-		v    interface{ Set(string) error }
-	}{{"tools", &ch.Tools}, {"cache", &ch.Cache}, {"ttl", &ch.TTL}} {
-		if c.IsSet(f.name) || f.name == "tools" {
-			if err := f.v.Set(c.String(f.name)); err != nil {
-				return t, opt, cmdErr(e, cmd, "--%s: %v", f.name, err)
+	for _, name := range []string{"provider", "model", "tools", "cache", "ttl"} {
+		// --provider is required, and --tools has a default; the others are the model's unless given.
+		if c.IsSet(name) || name == "provider" || name == "tools" {
+			if err := ch.Set(name, c.String(name)); err != nil {
+				return t, opt, cmdErr(e, cmd, "--%s: %v", name, err)
 			}
 		}
 	}
