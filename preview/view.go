@@ -372,12 +372,17 @@ func (s *Snapshot) model(provider string) (projection.Provider, projection.Model
 	return p, m, err
 }
 
-// Stats is stats.Project of the snapshot: bytes and tokens per task, block and scope, and the shared prefixes.
+// Stats is the snapshot's pipeline's Stats, as promptc stats reports them: bytes and tokens per task, block and
+// scope, and the shared prefixes.
 func (s *Snapshot) Stats() *stats.Report {
-	if s.Prog == nil {
+	if s.pl == nil {
 		return &stats.Report{}
 	}
-	return stats.Project(s.Prog, s.Arts, s.counter)
+	r, err := s.pl.Stats("")
+	if err != nil { // "" names every task's first fixture: only a fixture named and missing fails
+		return &stats.Report{}
+	}
+	return r
 }
 
 // Simulate replays task's session fixtures (projection.ReplayFixtures) under provider's default model, as promptc
