@@ -63,7 +63,7 @@ type env struct {
 	// unknownCommand is set when the command line named no known command: a usage error.
 	unknownCommand bool
 	// colorMode is the --color flag; snippetMode the --snippets flag.
-	colorMode, snippetMode blocks.When
+	colorMode, snippetMode when
 	// annotate is set by commands whose diagnostics also become GitHub Actions annotations (check).
 	annotate bool
 	// globals are promptc's own flags, which every command also takes after its name (flagsFirst moves them).
