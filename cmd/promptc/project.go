@@ -52,6 +52,7 @@ func (e *env) projectTask(c *cli.Context, cmd string) (promptc.Task, projection.
 			}
 		}
 	}
+	ch.MaxTokens = c.Int("max-tokens") // project's (checked, with a default); simulate has none: 0
 	if c.IsSet("max-history-tokens") {
 		if ch.MaxHistoryTokens = c.Int("max-history-tokens"); ch.MaxHistoryTokens < 1 {
 			return t, opt, cmdErr(e, cmd, "--max-history-tokens must be at least 1")
@@ -116,7 +117,6 @@ func projectCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			opt.MaxTokens = c.Int("max-tokens")
 			r, err := e.request(c, cmd, true)
 			if err != nil {
 				return err
