@@ -3,12 +3,10 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"github.com/promptc/promptc/projection"
 	"io"
 	"path/filepath"
 
-	"github.com/promptc/promptc/projection"
-
-	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gitfs"
@@ -79,16 +77,17 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		olds <- s
 	}()
 	arts := built
-	var pl *promptc.Pipeline
-	var err error
+	var diags blocks.Diagnostics
+	var prog *assemble.Program
 	if arts == nil {
-		if pl, err = promptc.Open(root, promptc.Options{Counter: opts.Counter}); err == nil {
-			arts, err = pl.Artifacts()
+		prog, diags = assemble.LoadDir(root)
+		if len(diags) == 0 {
+			arts, diags = prog.Build()
 		}
 	}
 	old := <-olds
-	if err != nil {
-		return nil, err
+	if len(diags) > 0 {
+		return nil, diags
 	}
 	if old.err != nil {
 		return nil, old.err
@@ -98,8 +97,9 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		Side{Label: "working tree", Dir: "b/", Arts: arts},
 		opts.counter())
 	res := &Result{Report: report, Checked: assemble.TallyOf(arts), OldMissing: old.missing, OldProblems: old.diags}
-	if pl != nil && res.Changed() {
-		if res.Prices, err = priceChange(old.prog, pl, report, opts); err != nil {
+	if prog != nil && res.Changed() {
+		var err error
+		if res.Prices, err = priceChange(old.prog, prog, report, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -108,8 +108,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 
 // priceChange prices the report's change at opts.Traffic, else at the new side's [traffic]: per task, the most
 // tokens any of its runbooks' changes invalidates is the prefix re-written once.
-func priceChange(old *assemble.Program, pl *promptc.Pipeline, rep *Report, opts Options) ([]projection.ChangePrice, error) {
-	new := pl.Program()
+func priceChange(old, new *assemble.Program, rep *Report, opts Options) ([]projection.ChangePrice, error) {
 	traffic := opts.Traffic
 	if traffic == nil {
 		traffic = projection.ManifestTraffic(new.Project)
@@ -123,7 +122,7 @@ func priceChange(old *assemble.Program, pl *promptc.Pipeline, rep *Report, opts 
 			invalidated[c.Task] = c.InvalidatedTokens
 		}
 	}
-	cat, err := pl.Catalog()
+	cat, err := projection.NewCatalog(new.Project.Models)
 	if err != nil {
 		return nil, err
 	}
