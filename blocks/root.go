@@ -89,6 +89,28 @@ func FindBelow(dir string, depth int) []string {
 	return found
 }
 
+// ErrNotDir and ErrNoManifest are what CheckRoot finds wrong with a directory named as a project root.
+var (
+	ErrNotDir     = errors.New("not a directory")
+	ErrNoManifest = errors.New("no " + ManifestFile + " there")
+)
+
+// CheckRoot returns nil when dir is a project root, a directory holding ManifestFile, as -C DIR and a PROJECT_DIR
+// argument must name one; otherwise the error is ErrNotDir, ErrNoManifest, or the error reading dir
+// (fs.ErrNotExist for none).
+func CheckRoot(dir string) error {
+	switch fi, err := os.Stat(dir); {
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return ErrNotDir
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err != nil {
+		return ErrNoManifest
+	}
+	return nil
+}
+
 // belowDepth is how many directory levels below a directory BelowHint looks for a project: prompts/ is one level
 // down, examples/tracker/ two.
 const belowDepth = 3

@@ -124,11 +124,11 @@ func newApp(e *env) *cli.App {
 				if err != nil {
 					return usageErr(e, "-C %s: %v", blocks.QuoteName(dir), err)
 				}
-				if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-					return usageErr(e, "-C %s: no such directory", blocks.QuoteName(dir))
-				}
-				if _, err := os.Stat(filepath.Join(abs, blocks.ManifestFile)); err != nil {
+				switch err := blocks.CheckRoot(abs); {
+				case errors.Is(err, blocks.ErrNoManifest):
 					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", blocks.QuoteName(dir))
+				case err != nil:
+					return usageErr(e, "-C %s: no such directory", blocks.QuoteName(dir))
 				}
 				e.dir, e.root, e.cdir = abs, abs, dir
 				return nil
