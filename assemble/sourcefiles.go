@@ -5,11 +5,12 @@ import (
 	"path/filepath"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
-// SourceFiles returns a reader of the files diagnostics name, for blocks.SnippetWriter's Source: a relative name is
+// SourceFiles returns a reader of the files diagnostics name, for source.SnippetWriter's Source: a relative name is
 // looked for under each of dirs in turn ("" skipped), the project root first and then the directory a command's
-// relative paths are read from (a --session file's). A file is read as the loader reads a source (blocks.Normalize):
+// relative paths are read from (a --session file's). A file is read as the loader reads a source (source.Normalize):
 // a regular file of at most blocks.MaxSourceBytes, in UTF-8. ok is false for a file not found or not so read.
 func SourceFiles(dirs ...string) func(name string) (text string, ok bool) {
 	return func(name string) (string, bool) {
@@ -29,7 +30,7 @@ func SourceFiles(dirs ...string) func(name string) (text string, ok bool) {
 			if err != nil {
 				continue
 			}
-			if text, _, ok := blocks.Normalize(data); ok {
+			if text, _, ok := source.Normalize(data); ok {
 				return text, true
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/source"
 )
 
 // ModelRow is a [[model]] row of promptc.toml: provider model data (how a model caches a prompt prefix, and what it
@@ -31,7 +32,7 @@ type ModelRow struct {
 	// Source and Checked cite where the data was read, and when.
 	Source, Checked string
 	// Range is the row's [[model]] header.
-	Range Range
+	Range source.Range
 }
 
 // The keys of a [[model]] row, in the order they are read and listed in "known keys" hints.
@@ -88,7 +89,7 @@ func modelNumber(name string, lo int64, set func(*ModelRow, *float64)) key[*Mode
 // setModels reads the [[model]] rows of promptc.toml. Two rows for the same provider and name are an error: which
 // one counts would depend on their order.
 func setModels(r *tableReader, l *loader, v value) {
-	seen := map[[2]string]Range{}
+	seen := map[[2]string]source.Range{}
 	for i, m := range v.tables {
 		mr := l.table(r.file, r.ix, "model", i, "[[model]]", m)
 		row := &ModelRow{Range: mr.src.Header}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/internal/shell"
+	"github.com/promptc/promptc/source"
 )
 
 // ErrNoRoot is wrapped by the error FindRoot returns when no directory on the way up holds a manifest.
@@ -128,7 +129,7 @@ func BelowHint(dir, run string) string {
 	const listed = 3
 	var names []string
 	for _, d := range found[:min(len(found), listed)] {
-		names = append(names, QuoteName(path.Join(d, ManifestFile)))
+		names = append(names, source.QuoteName(path.Join(d, ManifestFile)))
 	}
 	list := strings.Join(names, ", ")
 	if more := len(found) - listed; more > 0 {

@@ -1,6 +1,10 @@
 package blocks
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/promptc/promptc/source"
+)
 
 // Traffic is one entry of promptc.toml's [traffic]: how many requests a day a task serves, and on which model
 // (docs/reference.md#traffic). Change reports price a change at it.
@@ -10,7 +14,7 @@ type Traffic struct {
 	RequestsPerDay int
 	Model          string
 	// Range is where the entry is written.
-	Range Range
+	Range source.Range
 }
 
 var trafficKeys = []key[*Traffic]{

@@ -6,9 +6,9 @@ import (
 	"sync"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/jsondup"
 	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -36,7 +36,7 @@ func (e *BodyError) Error() string { return fmt.Sprintf("%s: %v", e.Side, e.Err)
 func (e *BodyError) Unwrap() error { return e.Err }
 
 // In is e as promptc miss reports it for bodies read from the files a and b: placed in the file of its side, a
-// blocks.Diagnostics of one diagnostic when Line says where (as every loader's problems), else an error that names
+// source.Diagnostics of one diagnostic when Line says where (as every loader's problems), else an error that names
 // the file ("b.json: …").
 func (e *BodyError) In(a, b string) error {
 	name := a
@@ -44,10 +44,10 @@ func (e *BodyError) In(a, b string) error {
 		name = b
 	}
 	if e.Line > 0 {
-		at := blocks.Pos{Line: e.Line, Column: e.Column}
-		return blocks.Diagnostics{{Summary: e.Err.Error(), Subject: &blocks.Range{Filename: name, Start: at, End: at}}}
+		at := source.Pos{Line: e.Line, Column: e.Column}
+		return source.Diagnostics{{Summary: e.Err.Error(), Subject: &source.Range{Filename: name, Start: at, End: at}}}
 	}
-	return fmt.Errorf("%s: %w", blocks.QuoteName(name), e.Err)
+	return fmt.Errorf("%s: %w", source.QuoteName(name), e.Err)
 }
 
 // MaxBodyBytes is the size of the largest request body promptc miss reads: 64 MiB.

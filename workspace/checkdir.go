@@ -6,7 +6,7 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // DirError is a working directory Install, Check and Uninstall refuse to work in, as promptc install's --dir names
@@ -20,7 +20,7 @@ type DirError struct {
 var errNotDir = errors.New("not a directory")
 
 func (e *DirError) Error() string {
-	switch d := blocks.QuoteName(e.Dir); {
+	switch d := source.QuoteName(e.Dir); {
 	case errors.Is(e.Err, fs.ErrNotExist):
 		return d + ": no such directory: --dir must name an existing directory; create it first, or correct --dir"
 	case e.Err == errNotDir:

@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/cliflag"
+	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/hook"
@@ -120,7 +121,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "hook %s: no promptc.toml in %s or any parent directory: name the project "+
-						"directories as arguments (with pre-commit: args: [path/to/project])%s", name, blocks.QuoteName(e.dir),
+						"directories as arguments (with pre-commit: args: [path/to/project])%s", name, source.QuoteName(e.dir),
 						e.belowHint("promptc hook "+name+" %s"))
 				}
 				dirs = []string{root}
@@ -135,7 +136,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				}
 				status := run([]string{"promptc", "-C", arg, name}, e.stdout, e.stderr)
 				if status != exitOK && len(dirs) > 1 {
-					fmt.Fprintf(e.stderr, "promptc: hook %s: %s failed (exit status %d)\n", name, blocks.QuoteName(dir), status)
+					fmt.Fprintf(e.stderr, "promptc: hook %s: %s failed (exit status %d)\n", name, source.QuoteName(dir), status)
 				}
 				worst = max(worst, status)
 			}
@@ -180,7 +181,7 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 			if c.NArg() == 1 {
 				arg := c.Args().First()
 				root := e.path(arg)
-				switch shown, err := blocks.QuoteName(e.shown(arg)), blocks.CheckRoot(root); {
+				switch shown, err := source.QuoteName(e.shown(arg)), blocks.CheckRoot(root); {
 				case errors.Is(err, blocks.ErrNoManifest):
 					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, shown)
 				case err != nil:
@@ -190,14 +191,14 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 					}
 					return usageErr(e, "%s: %s%s: PROJECT_DIR names a project root, the directory holding promptc.toml", cmd, shown, is)
 				}
-				e.root, fix.Project = root, blocks.QuoteName(e.shown(arg))
+				e.root, fix.Project = root, source.QuoteName(e.shown(arg))
 			} else {
 				quiet := *e
 				quiet.stderr = io.Discard
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project directory "+
-						"as the last argument (with pre-commit: args: [..., path/to/project])%s", cmd, blocks.QuoteName(e.dir),
+						"as the last argument (with pre-commit: args: [..., path/to/project])%s", cmd, source.QuoteName(e.dir),
 						e.belowHint("promptc "+cmd+" ... %s"))
 				}
 				// The project holding the working directory is the one install finds from there too: the command

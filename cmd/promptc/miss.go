@@ -10,6 +10,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/miss"
+	"github.com/promptc/promptc/source"
 )
 
 func missCommand(e *env) *cli.Command {
@@ -45,7 +46,7 @@ func missCommand(e *env) *cli.Command {
 					err = miss.CheckSize(d)
 				}
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), err)
+					return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), err)
 				}
 				data[i] = d
 			}

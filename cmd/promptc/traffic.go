@@ -5,8 +5,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -18,11 +18,11 @@ func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) 
 		return nil, nil
 	}
 	tally := usage.NewTally()
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	for _, name := range files {
 		ds, err := tally.ReadFile(name, e.path(name), os.Stdin)
 		if err != nil {
-			return nil, cmdErr(e, cmd, "--traffic %s: %v", blocks.QuoteName(name), e.pathError(name, err))
+			return nil, cmdErr(e, cmd, "--traffic %s: %v", source.QuoteName(name), e.pathError(name, err))
 		}
 		diags = append(diags, ds...)
 	}
