@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/source"
 )
@@ -71,7 +71,7 @@ func (s *Snapshot) suggestName(d source.Diagnostic) (Action, bool) {
 		if o.Symbol.Kind == KindField {
 			continue
 		}
-		best := blocks.Suggest(o.Symbol.Name, names)
+		best := suggest.Suggest(o.Symbol.Name, names)
 		if best == "" {
 			continue
 		}

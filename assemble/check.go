@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
 )
@@ -11,7 +12,7 @@ import (
 // checker holds what the static checks of block bodies need: the project, and suggesters for its names.
 type checker struct {
 	p                    *blocks.Project
-	vars, consts, tables *blocks.Suggester
+	vars, consts, tables *suggest.Suggester
 }
 
 // codeRule is the fix a diagnostic of the code rule (docs/reference.md#trust-levels) gives.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/source"
 )
 
@@ -413,7 +414,7 @@ type FixtureError struct {
 func (e *FixtureError) Error() string {
 	switch e.Problem {
 	case UnknownFixture:
-		return fmt.Sprintf("no fixture %q%s", e.Name, DidYouMean(e.Name, e.Names))
+		return fmt.Sprintf("no fixture %q%s", e.Name, suggest.DidYouMean(e.Name, e.Names))
 	case FixtureExcludesTask:
 		return fmt.Sprintf("fixture %q does not render task %q (see its tasks)", e.Name, e.Task)
 	case NoFixtureForTask:

@@ -3,6 +3,7 @@ package blocks
 import (
 	"slices"
 
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/source"
 )
 
@@ -44,7 +45,7 @@ func setTraffic(r *tableReader, l *loader, v value) {
 		er := l.table(r.file, r.ix, "traffic."+task, 0, "[traffic."+task+"]", m)
 		t := &Traffic{Task: task, Range: tr.keyRange(task)}
 		if !slices.Contains(l.p.Tasks, task) && !l.badTasks[task] {
-			tr.errorf(task, "[traffic] names task %q, which promptc.toml's tasks do not list%s", task, DidYouMean(task, l.p.Tasks))
+			tr.errorf(task, "[traffic] names task %q, which promptc.toml's tasks do not list%s", task, suggest.DidYouMean(task, l.p.Tasks))
 			decode(er, t, trafficKeys)
 			continue
 		}

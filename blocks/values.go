@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/source"
 )
 
@@ -291,7 +292,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 			others = append(others, n)
 		}
 	}
-	var suggest *Suggester
+	var names *suggest.Suggester
 	vals := make(Values, len(dv.m))
 	for _, n := range dv.names() {
 		if dv.bad[n] {
@@ -308,10 +309,10 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 				lim.skipped(at)
 				continue
 			}
-			if suggest == nil {
-				suggest = NewSuggester(others)
+			if names == nil {
+				names = suggest.NewSuggester(others)
 			}
-			hint := suggest.DidYouMean(n)
+			hint := names.DidYouMean(n)
 			if hint == "" {
 				hint = declaredHint(scope, others)
 			}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/provider"
 )
 
@@ -15,5 +15,5 @@ func CheckProvider(name string) error {
 		return nil
 	}
 	names := provider.Names()
-	return fmt.Errorf("unknown provider %q%s: use %s", name, blocks.DidYouMean(name, names), strings.Join(names, ", "))
+	return fmt.Errorf("unknown provider %q%s: use %s", name, suggest.DidYouMean(name, names), strings.Join(names, ", "))
 }

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/source"
 )
 
@@ -271,7 +272,7 @@ func (f *funcs) constant(name string) (string, error) {
 	if _, ok := f.consts.Tables[name]; ok {
 		return "", fmt.Errorf("const %q: %q is a lookup table, not a text constant; read an entry with lookup %q KEY", name, name, name)
 	}
-	return "", fmt.Errorf("const %q: no such constant%s", name, blocks.DidYouMean(name, sortedKeys(f.consts.Text)))
+	return "", fmt.Errorf("const %q: no such constant%s", name, suggest.DidYouMean(name, sortedKeys(f.consts.Text)))
 }
 
 // lookup implements lookup "table" KEY [DEFAULT] (docs/reference.md#functions).
@@ -291,7 +292,7 @@ func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 		if _, isText := f.consts.Text[table]; isText {
 			return "", fmt.Errorf("lookup %q: %q is a text constant, not a lookup table; read it with const %q", table, table, table)
 		}
-		return "", fmt.Errorf("lookup %q: no such lookup table%s", table, blocks.DidYouMean(table, sortedKeys(f.consts.Tables)))
+		return "", fmt.Errorf("lookup %q: no such lookup table%s", table, suggest.DidYouMean(table, sortedKeys(f.consts.Tables)))
 	}
 	if v, ok := t[key]; ok {
 		return f.result("lookup", v)
@@ -311,7 +312,7 @@ func closestEntry(key string, entries []string) string {
 	if len(entries) == 0 {
 		return " (the table is empty)"
 	}
-	if s := blocks.DidYouMean(key, entries); s != "" {
+	if s := suggest.DidYouMean(key, entries); s != "" {
 		return s
 	}
 	best, bestDist := "", -1
