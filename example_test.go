@@ -8,6 +8,7 @@ import (
 	"testing/fstest"
 
 	"github.com/promptc/promptc"
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
 )
@@ -182,4 +183,40 @@ func ExampleTask_Project() {
 	// Output:
 	// anthropic.claude-sonnet-4-6 4 cache points
 	// true true
+}
+
+// A request names its sources once: a command checks the one its flags name before it reads a file or opens the
+// project, and words the problem with its flags.
+func ExampleRequest_Check() {
+	session := &assemble.ValuesFile{Name: "session.json"}
+	for _, r := range []promptc.Request{
+		{Fixture: "basic", Turn: &promptc.Turn{K: 2}},
+		{Fixture: "basic", SessionFile: session},
+		{SessionFile: session, Turn: &promptc.Turn{K: 2}},
+	} {
+		fmt.Println(r.Check(false))
+	}
+	// A provider request always has a turn: a session given as values needs the turn's.
+	var se *promptc.SourceError
+	fmt.Println(errors.As(promptc.Request{SessionFile: session}.Check(true), &se) && se.Problem == promptc.NoTurnValues)
+	// Output:
+	// <nil>
+	// two sources both give session values (a fixture, a session values file, session values); choose one
+	// a turn of a fixture needs the fixture's session: give the turn's values instead
+	// true
+}
+
+// A command's flags set a Choice by name; each value parses as its field's flag does.
+func ExampleChoice_Set() {
+	var c promptc.Choice
+	for _, f := range [][2]string{{"provider", "openai"}, {"tools", "native"}, {"cache", "automatic"}} {
+		if err := c.Set(f[0], f[1]); err != nil {
+			log.Fatal(err)
+		}
+	}
+	fmt.Println(c.Provider, c.Tools, c.Cache)
+	fmt.Println(c.Set("provider", "openia"))
+	// Output:
+	// openai native automatic
+	// unknown provider "openia" (did you mean "openai"?): use anthropic, openai, dashscope, bedrock, gemini or deepseek
 }

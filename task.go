@@ -62,6 +62,59 @@ type Turn struct {
 	Values blocks.Values
 }
 
+// SourceProblem is a way a Request names its sources wrongly (Request.Check).
+type SourceProblem uint8
+
+const (
+	// TwoSessions: more than one of Fixture, SessionFile and Session gives the session's values.
+	TwoSessions SourceProblem = iota + 1
+	// TwoTurns: a fixture's turn (Turn.K) and turn values (Turn.File or Turn.Values) both give the turn.
+	TwoTurns
+	// TurnOfValues: a fixture's turn is asked of a session given as values, which has no turns.
+	TurnOfValues
+	// NoTurnValues: a provider request's session is given as values, with no turn values: it has no turn 1 to take.
+	NoTurnValues
+)
+
+var sourceMessages = [...]string{
+	TwoSessions:  "two sources both give session values (a fixture, a session values file, session values); choose one",
+	TwoTurns:     "a fixture's turn and turn values both give the turn; choose one",
+	TurnOfValues: "a turn of a fixture needs the fixture's session: give the turn's values instead",
+	NoTurnValues: "a session values file has no turns: give the turn's values in a turn values file",
+}
+
+// SourceError is a Request Check refuses: its sources contradict each other, or one is missing.
+type SourceError struct{ Problem SourceProblem }
+
+func (e *SourceError) Error() string { return sourceMessages[e.Problem] }
+
+// Check returns a *SourceError unless r names each source once: the session's values from one of a fixture, a
+// values file and Go values, and the turn's from one of a fixture's turn and turn values, a fixture's turn only with
+// the fixture's session. A provider request (input, as Input and Project take it) always has a turn, turn 1 of the
+// fixture when r.Turn is nil, so a session given as values needs turn values. Render and Input check their request
+// with it, the one place these rules are written; a command checks the request its flags name with it before it
+// reads a file (a ValuesFile's Data is not looked at).
+func (r Request) Check(input bool) error {
+	byValues := r.SessionFile != nil || r.Session != nil
+	turnK := r.Turn != nil && r.Turn.K != 0
+	turnValues := r.Turn != nil && (r.Turn.File != nil || r.Turn.Values != nil)
+	problem := SourceProblem(0)
+	switch {
+	case r.Fixture != "" && byValues || r.SessionFile != nil && r.Session != nil:
+		problem = TwoSessions
+	case turnK && turnValues:
+		problem = TwoTurns
+	case turnK && byValues:
+		problem = TurnOfValues
+	case input && byValues && !turnValues:
+		problem = NoTurnValues
+	}
+	if problem != 0 {
+		return &SourceError{Problem: problem}
+	}
+	return nil
+}
+
 // ErrNoTurnMessage is Render's error for a turn message of a project whose [turn] order is empty.
 var ErrNoTurnMessage = errors.New("this project has no turn message ([turn] order is empty)")
 
@@ -69,12 +122,7 @@ var ErrNoTurnMessage = errors.New("this project has no turn message ([turn] orde
 // cannot be had.
 func (t Task) session(r Request) (assemble.Request, error) {
 	req := assemble.Request{Task: t.name, Session: r.Session, SessionFile: r.SessionFile}
-	switch {
-	case r.SessionFile != nil && r.Session != nil:
-		return req, errors.New("a session values file and session values both give session values; choose one")
-	case r.Fixture != "" && (r.SessionFile != nil || r.Session != nil):
-		return req, errors.New("a fixture and a session values file both give session values; choose one")
-	case r.SessionFile != nil || r.Session != nil:
+	if r.SessionFile != nil || r.Session != nil {
 		return req, nil
 	}
 	f, err := t.p.prog.Project.FixtureFor(t.name, r.Fixture)
@@ -93,6 +141,9 @@ func (t Task) Render(r Request) (*assemble.Artifact, error) {
 	if r.Turn != nil && len(t.p.prog.Project.Turn.Order) == 0 {
 		return nil, ErrNoTurnMessage
 	}
+	if err := r.Check(false); err != nil {
+		return nil, err
+	}
 	req, err := t.session(r)
 	if err != nil {
 		return nil, err
@@ -101,8 +152,6 @@ func (t Task) Render(r Request) (*assemble.Artifact, error) {
 		switch {
 		case tr.File != nil || tr.Values != nil:
 			req.Turn, req.TurnFile, req.TurnValues = -1, tr.File, tr.Values
-		case req.Fixture == nil:
-			return nil, errors.New("a turn of a fixture needs the fixture's session: give the turn's values instead")
 		default:
 			switch n := len(req.Fixture.Turns); {
 			case n == 0:
@@ -130,11 +179,8 @@ func (t Task) Input(r Request) (projection.Input, error) {
 		tr = &Turn{K: 1}
 	}
 	byValues := tr.File != nil || tr.Values != nil
-	switch {
-	case (r.SessionFile != nil || r.Session != nil) && !byValues:
-		return projection.Input{}, errors.New("a session values file has no turns: give the turn's values in a turn values file")
-	case tr.K != 0 && byValues:
-		return projection.Input{}, errors.New("a fixture's turn and a turn values file both give the turn; choose one")
+	if err := r.Check(true); err != nil {
+		return projection.Input{}, err
 	}
 	req, err := t.session(r)
 	if err != nil {
@@ -181,6 +227,29 @@ type Choice struct {
 	// after).
 	MaxHistoryTokens, MaxTokens int
 	Gap                         time.Duration
+}
+
+// Set sets what the flag named name chooses, from its text value, as promptc project's and simulate's flags do:
+// "provider", "model", "tools", "cache" or "ttl" (each field's own Set parses it, did-you-mean included). Any other
+// name is an error.
+func (c *Choice) Set(name, value string) error {
+	var v interface{ Set(string) error }
+	switch name {
+	case "provider":
+		v = &c.Provider
+	case "model":
+		c.Model = value
+		return nil
+	case "tools":
+		v = &c.Tools
+	case "cache":
+		v = &c.Cache
+	case "ttl":
+		v = &c.TTL
+	default:
+		return fmt.Errorf("no choice %q: provider, model, tools, cache or ttl", name)
+	}
+	return v.Set(value)
 }
 
 // ChoiceError is a Choice the catalog or the model's rules refuse: Field names what was chosen ("model"), or is ""

@@ -75,7 +75,7 @@ func (s *Snapshot) simulate(task string, provider projection.Provider) *simulati
 	v, _ := s.views.LoadOrStore("sim\x00"+task+"\x00"+provider.String(), &simulation{})
 	e := v.(*simulation)
 	e.once.Do(func() {
-		cat, err := projection.NewCatalog(s.Project.Models)
+		cat, err := s.pipeline.Catalog()
 		if err != nil {
 			e.err = err
 			return

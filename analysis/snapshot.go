@@ -24,6 +24,8 @@ type Snapshot struct {
 	Files map[string]*source.File
 
 	diags source.Diagnostics
+	// pipeline is the opened project: its model catalog, among what the views need, is built once, there.
+	pipeline *promptc.Pipeline
 
 	// The index of names is built on the first query, not by Load: a keystroke needs the diagnostics at once, and
 	// the queries only when the user asks.
@@ -64,7 +66,7 @@ func (c *Cache) Load(fsys fs.FS) *Snapshot {
 	}
 	pl, _ := promptc.OpenFS(fsys, opt) // a project with errors still opens: its Diagnostics say them
 	prog, p, diags := pl.Program(), pl.Project(), pl.Diagnostics()
-	s := &Snapshot{Program: prog, Project: p, Files: map[string]*source.File{}, diags: diags}
+	s := &Snapshot{Program: prog, Project: p, Files: map[string]*source.File{}, diags: diags, pipeline: pl}
 	for name, f := range p.Files {
 		s.Files[name] = f
 	}

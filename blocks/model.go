@@ -36,10 +36,6 @@ type ModelRow struct {
 	Range source.Range
 }
 
-// Providers lists the providers a [[model]] row may name: provider.Names(), the one list of providers promptc
-// knows (docs/providers.md).
-var Providers = provider.Names()
-
 // The keys of a [[model]] row, in the order they are read and listed in "known keys" hints.
 var modelKeys = []key[*ModelRow]{
 	{name: "provider", kind: kindString, need: needText[*ModelRow](`[[model]] needs a provider: add provider = "anthropic" (or another of docs/providers.md)`),

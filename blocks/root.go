@@ -6,6 +6,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strings"
+
+	"github.com/promptc/promptc/internal/shell"
+	"github.com/promptc/promptc/source"
 )
 
 // ErrNoRoot is wrapped by the error FindRoot returns when no directory on the way up holds a manifest.
@@ -84,4 +88,54 @@ func FindBelow(dir string, depth int) []string {
 		}
 	}
 	return found
+}
+
+// ErrNotDir and ErrNoManifest are what CheckRoot finds wrong with a directory named as a project root.
+var (
+	ErrNotDir     = errors.New("not a directory")
+	ErrNoManifest = errors.New("no " + ManifestFile + " there")
+)
+
+// CheckRoot returns nil when dir is a project root, a directory holding ManifestFile, as -C DIR and a PROJECT_DIR
+// argument must name one; otherwise the error is ErrNotDir, ErrNoManifest, or the error reading dir
+// (fs.ErrNotExist for none).
+func CheckRoot(dir string) error {
+	switch fi, err := os.Stat(dir); {
+	case err != nil:
+		return err
+	case !fi.IsDir():
+		return ErrNotDir
+	}
+	if _, err := os.Stat(filepath.Join(dir, ManifestFile)); err != nil {
+		return ErrNoManifest
+	}
+	return nil
+}
+
+// belowDepth is how many directory levels below a directory BelowHint looks for a project: prompts/ is one level
+// down, examples/tracker/ two.
+const belowDepth = 3
+
+// BelowHint completes a message that found no project in dir or above it (FindRoot's error) with the projects below
+// it (FindBelow, at most three levels down) and the command to run for the first: run is that command with %s where
+// the project's directory goes, shell-quoted. It reads "; found prompts/promptc.toml below it: promptc -C prompts
+// build", or with more "; found a/promptc.toml, b/promptc.toml and 2 more below it: …", and is "" when none is
+// below.
+func BelowHint(dir, run string) string {
+	found := FindBelow(dir, belowDepth)
+	if len(found) == 0 {
+		return ""
+	}
+	const listed = 3
+	var names []string
+	for _, d := range found[:min(len(found), listed)] {
+		names = append(names, source.QuoteName(path.Join(d, ManifestFile)))
+	}
+	list := strings.Join(names, ", ")
+	if more := len(found) - listed; more > 0 {
+		list += fmt.Sprintf(" and %d more", more)
+	} else if n := len(names); n > 1 {
+		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
+	}
+	return fmt.Sprintf("; found %s below it: %s", list, fmt.Sprintf(run, shell.Quote(found[0])))
 }

@@ -61,13 +61,11 @@ type BlockReport struct {
 
 // Block explains whether block id renders in task and why, its scope and why, and where it sits in the task's
 // artifacts (the runbook, or each turn message for a turn block) rendered with fixture f, or with DefaultFixture
-// when f is nil. An unknown task or block is an error with a suggestion; so is a fixture that does not render the
-// task, and a rendering that fails.
+// when f is nil. task must be a task of the project: promptc.Pipeline.Task checks a name, once, for every command.
+// An unknown block is an error with a suggestion; so is a fixture that does not render the task, and a rendering
+// that fails.
 func Block(prog *assemble.Program, task, id string, f *blocks.Fixture) (*BlockReport, error) {
 	p := prog.Project
-	if err := blocks.CheckTask(task, p.Tasks); err != nil {
-		return nil, err
-	}
 	b, ok := p.ByID[id]
 	if !ok {
 		ids := make([]string, len(p.Blocks))

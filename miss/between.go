@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/internal/jsondup"
 	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -33,6 +34,32 @@ type BodyError struct {
 
 func (e *BodyError) Error() string { return fmt.Sprintf("%s: %v", e.Side, e.Err) }
 func (e *BodyError) Unwrap() error { return e.Err }
+
+// In is e as promptc miss reports it for bodies read from the files a and b: placed in the file of its side, a
+// source.Diagnostics of one diagnostic when Line says where (as every loader's problems), else an error that names
+// the file ("b.json: …").
+func (e *BodyError) In(a, b string) error {
+	name := a
+	if e.Side == "B" {
+		name = b
+	}
+	if e.Line > 0 {
+		at := source.Pos{Line: e.Line, Column: e.Column}
+		return source.Diagnostics{{Summary: e.Err.Error(), Subject: &source.Range{Filename: name, Start: at, End: at}}}
+	}
+	return fmt.Errorf("%s: %w", source.QuoteName(name), e.Err)
+}
+
+// MaxBodyBytes is the size of the largest request body promptc miss reads: 64 MiB.
+const MaxBodyBytes = 64 << 20
+
+// CheckSize returns an error when body, read with a limit past MaxBodyBytes, is larger than MaxBodyBytes.
+func CheckSize(body []byte) error {
+	if len(body) > MaxBodyBytes {
+		return fmt.Errorf("larger than %d MiB", MaxBodyBytes>>20)
+	}
+	return nil
+}
 
 // Between is promptc miss as one call: it reads bodies a and b (at once, on two processors), compares them under
 // the rules of a's provider and model, and, given a program, names the source of the differing byte (nil when

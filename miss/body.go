@@ -31,9 +31,6 @@ type Part = provider.Part
 // Body is a request body read as its parts, in cached order (provider.Body).
 type Body = provider.Body
 
-// Providers are the names Parse takes: provider.Names(), in its order.
-var Providers = provider.Names()
-
 // Parse reads a request body, through the provider packages (provider/codecs). name names its API; "" tells it from the body's shape (docs/usage.md):
 // Gemini's contents, Bedrock Converse's content blocks without a type, the OpenAI Responses API's input,
 // Anthropic's top-level system or typed content blocks, else an OpenAI-compatible Chat Completions body, DashScope's
@@ -42,7 +39,7 @@ var Providers = provider.Names()
 // *JSONError that says where.
 func Parse(data []byte, name string) (*Body, error) {
 	if name != "" && !provider.Known(name) {
-		return nil, fmt.Errorf("unknown provider %q: use %s", name, strings.Join(Providers, ", "))
+		return nil, fmt.Errorf("unknown provider %q: use %s", name, strings.Join(provider.Names(), ", "))
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
@@ -78,7 +75,7 @@ func Parse(data []byte, name string) (*Body, error) {
 			i := slices.IndexFunc(provider.All(), func(q provider.Provider) bool { return codecs.For(q).Check(doc) == nil })
 			if i < 0 {
 				return nil, fmt.Errorf("not a request body of any provider miss reads (%s): read by its shape, it is %w",
-					strings.Join(Providers, ", "), err)
+					strings.Join(provider.Names(), ", "), err)
 			}
 			p = provider.All()[i]
 		}

@@ -1,6 +1,7 @@
 package miss_test
 
 import (
+	"errors"
 	"fmt"
 	"log"
 	"os"
@@ -72,4 +73,20 @@ func ExampleCheckProvider() {
 	// Output:
 	// <nil>
 	// unknown provider "antropic" (did you mean "anthropic"?): use anthropic, openai, dashscope, bedrock, gemini, deepseek
+}
+
+// A body that is no request is placed in the file it was read from, as promptc miss reports it: where the JSON says,
+// a diagnostic at its line and column.
+func ExampleBodyError_In() {
+	a := []byte(`{"model":"gpt-5","messages":[]}`)
+	b := []byte("{\"model\":\"gpt-5\",\n \"messages\": [}")
+	_, _, err := miss.Between(a, b, miss.Options{Provider: "openai"})
+	var be *miss.BodyError
+	if errors.As(err, &be) {
+		fmt.Println(be.In("a.json", "b.json"))
+	}
+	fmt.Println(miss.CheckSize(make([]byte, miss.MaxBodyBytes+1)))
+	// Output:
+	// b.json:2:15: not a JSON object: '}' looking for beginning of value
+	// larger than 64 MiB
 }

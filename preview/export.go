@@ -11,8 +11,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/atomicfile"
+	"github.com/promptc/promptc/provider"
 )
 
 // ExportFile is the page Export writes in its directory.
@@ -134,7 +134,7 @@ func (s *Snapshot) pageData() (*pageData, error) {
 			return nil, err
 		}
 		bps := map[string]json.RawMessage{}
-		for _, p := range blocks.Providers {
+		for _, p := range provider.Names() {
 			v, err := s.Artifact(e.Path, p)
 			if bps[p], err = marshalOr(providerPart(v), err); err != nil {
 				return nil, err
@@ -160,7 +160,7 @@ func (s *Snapshot) pageData() (*pageData, error) {
 	}
 	for _, task := range s.Prog.Project.Tasks {
 		sims := map[string]json.RawMessage{}
-		for _, p := range blocks.Providers {
+		for _, p := range provider.Names() {
 			sim, err := s.Simulate(task, p)
 			if sims[p], err = marshalOr(sim, err); err != nil {
 				return nil, err

@@ -14,7 +14,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/source"
 )
 
@@ -108,7 +108,7 @@ func TestExport(t *testing.T) {
 		if v.Text != a.Text {
 			t.Errorf("%s: the page's text %q, want %q", a.Path, v.Text, a.Text)
 		}
-		if len(data.Breakpoints[a.Path]) != len(blocks.Providers) {
+		if len(data.Breakpoints[a.Path]) != len(provider.Names()) {
 			t.Errorf("%s: breakpoints for %d providers", a.Path, len(data.Breakpoints[a.Path]))
 		}
 		lines := strings.Count(a.Text, "\n")
@@ -125,7 +125,7 @@ func TestExport(t *testing.T) {
 		t.Errorf("line 3 explained: %+v, %v", ex, err)
 	}
 	for _, task := range []string{"chat", "issue"} {
-		if len(data.Simulate[task]) != len(blocks.Providers) {
+		if len(data.Simulate[task]) != len(provider.Names()) {
 			t.Errorf("%s: simulations for %d providers", task, len(data.Simulate[task]))
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
@@ -142,7 +143,7 @@ type Index struct {
 // Index returns the snapshot's index.
 func (s *Snapshot) Index() Index {
 	ix := Index{Version: s.Version, OK: s.Prog != nil, Artifacts: []Entry{}, Problems: []Problem{}, Tasks: []string{}, Fixtures: []string{}}
-	ix.Providers = slices.Clone(blocks.Providers)
+	ix.Providers = provider.Names()
 	for _, d := range s.Problems {
 		ix.Problems = append(ix.Problems, problem(d))
 	}
@@ -372,12 +373,17 @@ func (s *Snapshot) model(provider string) (projection.Provider, projection.Model
 	return p, m, err
 }
 
-// Stats is stats.Project of the snapshot: bytes and tokens per task, block and scope, and the shared prefixes.
+// Stats is the snapshot's pipeline's Stats, as promptc stats reports them: bytes and tokens per task, block and
+// scope, and the shared prefixes.
 func (s *Snapshot) Stats() *stats.Report {
-	if s.Prog == nil {
+	if s.pl == nil {
 		return &stats.Report{}
 	}
-	return stats.Project(s.Prog, s.Arts, s.counter)
+	r, err := s.pl.Stats("")
+	if err != nil { // "" names every task's first fixture: only a fixture named and missing fails
+		return &stats.Report{}
+	}
+	return r
 }
 
 // Simulate replays task's session fixtures (projection.ReplayFixtures) under provider's default model, as promptc

@@ -6,6 +6,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/provider"
 	toks "github.com/promptc/promptc/tokens"
 )
 
@@ -38,7 +39,7 @@ func BenchmarkProject(b *testing.B) {
 	cat, _ := projection.NewCatalog(prog.Project.Models)
 	// One counter for every request, as a platform's daemon keeps one: its vocabulary loads once per process.
 	tok := toks.New(toks.O200k)
-	for _, p := range projection.Providers() {
+	for _, p := range provider.All() {
 		m, _ := cat.Model(p, "")
 		in := s.Input(len(s.Turns))
 		b.Run(p.String(), func(b *testing.B) {

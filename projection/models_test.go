@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/provider"
 	toks "github.com/promptc/promptc/tokens"
 )
 
@@ -74,7 +75,7 @@ func TestBuiltinModels(t *testing.T) {
 		t.Errorf("claude-sonnet-4-6: page %d, practice %d (%q), minimum %d; want 1024, 2048, #1194, 2151 (2048 × 1.05)",
 			m.MinCacheTokens, m.PracticeMinCacheTokens, m.Practice, m.Minimum())
 	}
-	for _, p := range projection.Providers() {
+	for _, p := range provider.All() {
 		if defaults[p] != 1 {
 			t.Errorf("%s has %d default models, want 1", p, defaults[p])
 		}

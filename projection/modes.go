@@ -18,9 +18,6 @@ const (
 	DeepSeek  = provider.DeepSeek
 )
 
-// Providers returns every provider, in order.
-func Providers() []Provider { return provider.All() }
-
 // ParseProvider returns the provider named s (provider.Parse).
 func ParseProvider(s string) (Provider, error) { return provider.Parse(s) }
 

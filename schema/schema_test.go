@@ -18,6 +18,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/keytables"
+	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/schema"
 )
 
@@ -395,8 +396,8 @@ func TestSchemaProviders(t *testing.T) {
 	for _, p := range props["provider"].(map[string]any)["enum"].([]any) {
 		got = append(got, p.(string))
 	}
-	if !slices.Equal(got, blocks.Providers) {
-		t.Errorf("schema providers %q, loader's %q", got, blocks.Providers)
+	if !slices.Equal(got, provider.Names()) {
+		t.Errorf("schema providers %q, loader's %q", got, provider.Names())
 	}
 }
 

@@ -93,3 +93,16 @@ func ExampleTally_Read_spans() {
 	//
 	// 1 request counted from 1 file (1 line, 2 spans); 1 span not a model call (no token counts, or an agent's).
 }
+
+// A log named "-" is read from standard input, here a reader, as promptc usage - reads it; a file that cannot be
+// opened is the error.
+func ExampleTally_ReadFile() {
+	t := usage.NewTally()
+	diags, err := t.ReadFile("-", "", strings.NewReader("{\"id\":\"msg_1\"}\n"))
+	fmt.Print(diags, err, "\n")
+	_, err = t.ReadFile("old.jsonl", "/nonexistent/old.jsonl", nil)
+	fmt.Println(err)
+	// Output:
+	// -:1:1: no "usage" or "usageMetadata": not a response body of a known provider (a wrapper holds it under "response") <nil>
+	// open /nonexistent/old.jsonl: no such file or directory
+}

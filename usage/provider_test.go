@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/usage"
 )
 
-// A wrapper's provider must be one of the model table's (blocks.Providers): each is taken, another is refused by name.
+// A wrapper's provider must be one of the model table's (provider.Names()): each is taken, another is refused by name.
 func TestWrapperProvider(t *testing.T) {
 	const body = `"response":{"usage":{"prompt_tokens":10,"completion_tokens":2}}`
-	for _, p := range blocks.Providers {
+	for _, p := range provider.Names() {
 		r, err := usage.ParseLine([]byte(`{"provider":"` + p + `",` + body + `}`))
 		if err != nil || r.Provider != p {
 			t.Errorf("provider %q: %+v, %v", p, r, err)

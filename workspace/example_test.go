@@ -273,3 +273,12 @@ func ExampleInstallCommand() {
 	// Output:
 	// promptc -C 'my prompts' install --task chat --target claude --dir .. --fixture basic
 }
+
+// A working directory that does not exist is refused before anything is rendered, named as the user gave it.
+func ExampleCheckDir() {
+	fmt.Println(workspace.CheckDir("agents", filepath.Join(os.TempDir(), "no-such-promptc-dir")))
+	fmt.Println(workspace.CheckDir(".", os.TempDir()))
+	// Output:
+	// agents: no such directory: --dir must name an existing directory; create it first, or correct --dir
+	// <nil>
+}

@@ -60,7 +60,11 @@ func explainCommand(e *env) *cli.Command {
 					return e.requestError("explain", err)
 				}
 			}
-			r, err := explain.Block(pl.Program(), task, arg, f)
+			t, err := e.task("explain", pl, task)
+			if err != nil {
+				return err
+			}
+			r, err := explain.Block(pl.Program(), t.Name(), arg, f)
 			if err != nil {
 				return e.explainErr(err)
 			}

@@ -1,10 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
@@ -183,16 +182,15 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 			if c.NArg() == 1 {
 				arg := c.Args().First()
 				root := e.path(arg)
-				switch fi, err := os.Stat(root); {
+				switch shown, err := source.QuoteName(e.shown(arg)), blocks.CheckRoot(root); {
+				case errors.Is(err, blocks.ErrNoManifest):
+					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, shown)
 				case err != nil:
-					return usageErr(e, "%s: %s: no such directory: PROJECT_DIR names a project root, the directory "+
-						"holding promptc.toml", cmd, source.QuoteName(e.shown(arg)))
-				case !fi.IsDir():
-					return usageErr(e, "%s: %s is not a directory: PROJECT_DIR names a project root, the directory "+
-						"holding promptc.toml", cmd, source.QuoteName(e.shown(arg)))
-				}
-				if _, err := os.Stat(filepath.Join(root, blocks.ManifestFile)); err != nil {
-					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, source.QuoteName(e.shown(arg)))
+					is := ": no such directory"
+					if errors.Is(err, blocks.ErrNotDir) {
+						is = " is not a directory"
+					}
+					return usageErr(e, "%s: %s%s: PROJECT_DIR names a project root, the directory holding promptc.toml", cmd, shown, is)
 				}
 				e.root, fix.Project = root, source.QuoteName(e.shown(arg))
 			} else {

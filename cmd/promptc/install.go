@@ -3,14 +3,12 @@ package main
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/workspace"
 )
 
@@ -112,19 +110,17 @@ func installFlags() []cli.Flag {
 // installArgs checks the flags of install (or hook install-check, cmd) that need no project, and returns the --dir
 // directory as installDir does.
 func (e *env) installArgs(c *cli.Context, cmd string) (string, error) {
-	switch {
-	case c.String("task") == "":
+	if c.String("task") == "" {
 		return "", cmdErr(e, cmd, "--task T is required: the task whose runbook to install (see promptc %s --help)", cmd)
-	case c.IsSet("fixture") && c.IsSet("session"):
-		return "", cmdErr(e, cmd, "--fixture and --session both give session values; choose one")
+	}
+	if err := e.checkSources(c, cmd, false); err != nil {
+		return "", err
 	}
 	return e.installDir(c, cmd)
 }
 
 // installDir checks the target and --dir flags of cmd, and returns the --dir directory as a path from the working
-// directory, which is how messages name the files in it. The directory must exist: install creates the
-// directories a target's file needs inside it, never the directory itself, so that a mistyped --dir is an error and
-// not a new directory.
+// directory, which is how messages name the files in it. The directory must exist (workspace.CheckDir).
 func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
 	switch all, some := c.Bool("all-targets"), c.IsSet("target"); {
 	case all && some:
@@ -137,14 +133,8 @@ func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
 		return "", cmdErr(e, cmd, "--dir DIR is required: the working directory whose context files to change (see promptc %s --help)", cmd)
 	}
 	shown := e.shown(dir)
-	fi, err := os.Stat(e.path(dir))
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", source.QuoteName(shown))
-	case err != nil:
-		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", source.QuoteName(shown), unwrapPathError(err))
-	case !fi.IsDir():
-		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", source.QuoteName(shown))
+	if err := workspace.CheckDir(shown, e.path(dir)); err != nil {
+		return "", cmdErr(e, cmd, "%v", err)
 	}
 	return shown, nil
 }

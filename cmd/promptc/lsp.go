@@ -8,6 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc/internal/gc"
 	buildversion "github.com/promptc/promptc/internal/version"
 
 	"github.com/promptc/promptc/lsp"
@@ -27,7 +28,7 @@ func lspCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageErr(e, "lsp takes no arguments, got %q", c.Args().First())
 			}
-			serverMemory()
+			gc.CollectSteady()
 			info, _ := debug.ReadBuildInfo()
 			err := lsp.Serve(context.Background(), os.Stdin, e.stdout, lsp.Options{Version: buildversion.Module(version, info), Log: e.stderr})
 			switch {
@@ -38,20 +39,5 @@ func lspCommand(e *env) *cli.Command {
 			}
 			return err
 		},
-	}
-}
-
-// The language server runs for hours and holds the last snapshot while it builds the next, so the short-lived
-// commands' policy (no collection below 128 MiB, then five times the live heap) would let it grow to 2.4-2.7 GB on
-// a fixture of a million records. It collects at the default pace instead, under a soft limit of serverMemoryLimit:
-// 820 MB and 1.3 s a keystroke on that fixture (docs/editors.md, "Memory"). GOGC and GOMEMLIMIT still win when set.
-const serverMemoryLimit = 800 << 20
-
-func serverMemory() {
-	if _, ok := os.LookupEnv("GOGC"); !ok {
-		debug.SetGCPercent(100)
-	}
-	if _, ok := os.LookupEnv("GOMEMLIMIT"); !ok {
-		debug.SetMemoryLimit(serverMemoryLimit)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -24,6 +23,7 @@ import (
 	buildversion "github.com/promptc/promptc/internal/version"
 
 	"github.com/promptc/promptc"
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/internal/gc"
@@ -65,7 +65,7 @@ type env struct {
 	// unknownCommand is set when the command line named no known command: a usage error.
 	unknownCommand bool
 	// colorMode is the --color flag; snippetMode the --snippets flag.
-	colorMode, snippetMode blocks.When
+	colorMode, snippetMode when
 	// annotate is set by commands whose diagnostics also become GitHub Actions annotations (check).
 	annotate bool
 	// globals are promptc's own flags, which every command also takes after its name (flagsFirst moves them).
@@ -126,11 +126,11 @@ func newApp(e *env) *cli.App {
 				if err != nil {
 					return usageErr(e, "-C %s: %v", source.QuoteName(dir), err)
 				}
-				if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-					return usageErr(e, "-C %s: no such directory", source.QuoteName(dir))
-				}
-				if _, err := os.Stat(filepath.Join(abs, blocks.ManifestFile)); err != nil {
+				switch err := blocks.CheckRoot(abs); {
+				case errors.Is(err, blocks.ErrNoManifest):
 					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", source.QuoteName(dir))
+				case err != nil:
+					return usageErr(e, "-C %s: no such directory", source.QuoteName(dir))
 				}
 				e.dir, e.root, e.cdir = abs, abs, dir
 				return nil
@@ -245,42 +245,9 @@ func (e *env) pathError(name string, err error) error {
 		err, source.QuoteName(e.shown(name)), source.QuoteName(e.cdir))
 }
 
-// belowDepth is how many directory levels below the working directory the message about a missing promptc.toml
-// looks for one: prompts/ is one level down, examples/tracker/ two.
-const belowDepth = 3
-
-// below are the project roots found below the working directory (blocks.FindBelow), as a message lists them.
-type below []string
-
-// projectsBelow are the projects below the working directory, for a message that found none above it.
-func (e *env) projectsBelow() below { return blocks.FindBelow(e.dir, belowDepth) }
-
-// String is "found prompts/promptc.toml below it", or with more: "found a/promptc.toml, b/promptc.toml and 2 more
-// below it".
-func (b below) String() string {
-	const listed = 3
-	var names []string
-	for _, dir := range b[:min(len(b), listed)] {
-		names = append(names, source.QuoteName(path.Join(dir, blocks.ManifestFile)))
-	}
-	list := strings.Join(names, ", ")
-	if more := len(b) - listed; more > 0 {
-		list += fmt.Sprintf(" and %d more", more)
-	} else if n := len(names); n > 1 {
-		list = strings.Join(names[:n-1], ", ") + " and " + names[n-1]
-	}
-	return "found " + list + " below it"
-}
-
 // belowHint completes a message that found no project above the working directory with where one is below it, and
-// the command to run for it: run is the command with %s where the project's directory goes ("" when none is below).
-func (e *env) belowHint(run string) string {
-	found := e.projectsBelow()
-	if len(found) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("; %s: %s", found, fmt.Sprintf(run, shell.Quote(found[0])))
-}
+// the command to run for it (blocks.BelowHint).
+func (e *env) belowHint(run string) string { return blocks.BelowHint(e.dir, run) }
 
 // projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.
 func (e *env) projectRoot() (string, error) {
@@ -348,7 +315,7 @@ func isTerminal(w io.Writer) bool {
 func (e *env) diagnostics(diags source.Diagnostics) error {
 	// As in usageErr: a failed write to stderr has nowhere to go; the exit status still says invalid input.
 	if e.snippets() {
-		_ = source.SnippetWriter{Source: e.source, Color: e.colorOn(e.stderr)}.Write(e.stderr, diags)
+		_ = source.SnippetWriter{Source: assemble.SourceFiles(e.root, e.dir), Color: e.colorOn(e.stderr)}.Write(e.stderr, diags)
 	} else {
 		_, _ = io.WriteString(e.stderr, diags.String())
 	}
@@ -377,29 +344,3 @@ func (e *env) fail(err error, other func(error) error) error {
 // snippets reports whether diagnostics show their source line: always, never, or (auto, the default) when stderr
 // is a terminal. A pipe or a CI log gets the plain path:line:col: message lines unless asked.
 func (e *env) snippets() bool { return e.snippetMode.On(isTerminal(e.stderr)) }
-
-// source reads a file a diagnostic names, as the loader read it: names are relative to the project root (the files
-// of the project) or to the directory of relative flag paths (a --session file).
-func (e *env) source(name string) (string, bool) {
-	for _, dir := range []string{e.root, e.dir} {
-		if dir == "" {
-			continue
-		}
-		p := name
-		if !filepath.IsAbs(p) {
-			p = filepath.Join(dir, filepath.FromSlash(name))
-		}
-		fi, err := os.Stat(p)
-		if err != nil || !fi.Mode().IsRegular() || fi.Size() > blocks.MaxSourceBytes {
-			continue
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			continue
-		}
-		if text, _, ok := source.Normalize(data); ok {
-			return text, true
-		}
-	}
-	return "", false
-}

@@ -6,14 +6,12 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc"
+	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/miss"
 	"github.com/promptc/promptc/source"
 )
-
-// maxBodyBytes bounds a request body miss reads.
-const maxBodyBytes = 64 << 20
 
 func missCommand(e *env) *cli.Command {
 	return &cli.Command{
@@ -41,12 +39,14 @@ func missCommand(e *env) *cli.Command {
 			}
 			var data [2][]byte
 			for i, name := range c.Args().Slice() {
-				d, err := readFileLimited(e.path(name), maxBodyBytes+1)
+				d, err := assemble.ReadLimited(e.path(name), miss.MaxBodyBytes+1)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), e.pathError(name, err))
+					err = e.pathError(name, err)
+				} else {
+					err = miss.CheckSize(d)
 				}
-				if len(d) > maxBodyBytes {
-					return cmdErr(e, cmd, "%s: larger than %d MiB", source.QuoteName(name), maxBodyBytes>>20)
+				if err != nil {
+					return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), err)
 				}
 				data[i] = d
 			}
@@ -60,21 +60,11 @@ func missCommand(e *env) *cli.Command {
 				return err
 			}
 			r, src, err := miss.Between(data[0], data[1], miss.Options{Provider: c.String("provider"), Catalog: cat, Program: pl.Program()})
-			var be *miss.BodyError
-			switch {
-			case errors.As(err, &be):
-				name := c.Args().Get(0)
-				if be.Side == "B" {
-					name = c.Args().Get(1)
-				}
-				if be.Line > 0 {
-					// Placed in the file: a diagnostic, as every loader's.
-					at := source.Pos{Line: be.Line, Column: be.Column}
-					return e.diagnostics(source.Diagnostics{{Summary: be.Err.Error(), Subject: &source.Range{Filename: name, Start: at, End: at}}})
-				}
-				return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), be.Err)
-			case err != nil:
-				return cmdErr(e, cmd, "%v", err)
+			if be := (*miss.BodyError)(nil); errors.As(err, &be) {
+				err = be.In(c.Args().Get(0), c.Args().Get(1))
+			}
+			if err != nil {
+				return e.fail(err, func(err error) error { return cmdErr(e, cmd, "%v", err) })
 			}
 			if err := r.Write(e.stdout, src); err != nil {
 				return err

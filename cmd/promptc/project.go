@@ -3,14 +3,13 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/cliflag"
+	"github.com/promptc/promptc/provider"
 
 	"github.com/promptc/promptc"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/tokens"
@@ -20,17 +19,13 @@ import (
 func providerFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
-		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is " + providerChoices() + " (required)"},
+		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is " + provider.OrList(provider.Names()) + " (required)"},
 		&cli.StringFlag{Name: "model", Usage: "the model `M` whose cache rules apply (default: the provider's default; see docs/providers.md)"},
 		&cli.StringFlag{Name: "tools", Value: "text", Usage: "`HOW` the task's [[tool]]s reach the model: text (only as the runbook renders them with {{ tools }}) or native (the provider's tools array)"},
 		&cli.StringFlag{Name: "cache", Usage: "the cache `MODE`: explicit (markers), automatic (the provider finds the prefix) or implicit (default: the model's first; see docs/providers.md)"},
 		&cli.IntFlag{Name: "max-history-tokens", DefaultText: "no budget", Usage: "keep the history within `N` tokens: whole messages dropped from the oldest, the cut moving in steps of N/4 so that consecutive turns keep their cached prefix (simulate also replays trimming at every turn)"},
 		&cli.StringFlag{Name: "ttl", Usage: "the cache lifetime `T` where the model offers a choice: 5m or 1h (anthropic, bedrock, qwen4, gemini explicit), in_memory or 24h (openai), 30m (openai explicit), 24h (gemini explicit)"},
 	}
-}
-
-func providerChoices() string {
-	return strings.Join(blocks.Providers[:len(blocks.Providers)-1], ", ") + " or " + blocks.Providers[len(blocks.Providers)-1]
 }
 
 // projectTask opens the project and takes the --task task, with the projection options the provider flags choose.
@@ -49,20 +44,15 @@ func (e *env) projectTask(c *cli.Context, cmd string) (promptc.Task, projection.
 		return t, opt, err
 	}
 	var ch promptc.Choice
-	if err := ch.Provider.Set(c.String("provider")); err != nil {
-		return t, opt, cmdErr(e, cmd, "--provider: %v", err)
-	}
-	ch.Model = c.String("model")
-	for _, f := range []struct {
-		name string
-		v    interface{ Set(string) error }
-	}{{"tools", &ch.Tools}, {"cache", &ch.Cache}, {"ttl", &ch.TTL}} {
-		if c.IsSet(f.name) || f.name == "tools" {
-			if err := f.v.Set(c.String(f.name)); err != nil {
-				return t, opt, cmdErr(e, cmd, "--%s: %v", f.name, err)
+	for _, name := range []string{"provider", "model", "tools", "cache", "ttl"} {
+		// --provider is required, and --tools has a default; the others are the model's unless given.
+		if c.IsSet(name) || name == "provider" || name == "tools" {
+			if err := ch.Set(name, c.String(name)); err != nil {
+				return t, opt, cmdErr(e, cmd, "--%s: %v", name, err)
 			}
 		}
 	}
+	ch.MaxTokens = c.Int("max-tokens") // project's (checked, with a default); simulate has none: 0
 	if c.IsSet("max-history-tokens") {
 		if ch.MaxHistoryTokens = c.Int("max-history-tokens"); ch.MaxHistoryTokens < 1 {
 			return t, opt, cmdErr(e, cmd, "--max-history-tokens must be at least 1")
@@ -83,7 +73,7 @@ func (e *env) requireProvider(c *cli.Context, cmd string) error {
 	case c.String("task") == "":
 		return cmdErr(e, cmd, "--task T is required (see promptc %s --help)", cmd)
 	case c.String("provider") == "":
-		return cmdErr(e, cmd, "--provider is required: %s", providerChoices())
+		return cmdErr(e, cmd, "--provider is required: %s", provider.OrList(provider.Names()))
 	}
 	return nil
 }
@@ -117,23 +107,16 @@ func projectCommand(e *env) *cli.Command {
 			if err := e.requireProvider(c, cmd); err != nil {
 				return err
 			}
-			switch {
-			case c.IsSet("fixture") && c.IsSet("session"):
-				return cmdErr(e, cmd, "--fixture and --session both give session values; choose one")
-			case c.IsSet("turn") && c.IsSet("turn-file"):
-				return cmdErr(e, cmd, "--turn and --turn-file both give the turn; choose one")
-			case c.IsSet("turn") && c.IsSet("session"):
-				return cmdErr(e, cmd, "--turn K picks a turn of a fixture; with --session, give the turn values with --turn-file")
-			case c.IsSet("session") && !c.IsSet("turn-file"):
-				return cmdErr(e, cmd, "with --session, give the turn's values with --turn-file FILE")
-			case c.Int("max-tokens") < 1:
+			if err := e.checkSources(c, cmd, true); err != nil {
+				return err
+			}
+			if c.Int("max-tokens") < 1 {
 				return cmdErr(e, cmd, "--max-tokens must be at least 1")
 			}
 			t, opt, err := e.projectTask(c, cmd)
 			if err != nil {
 				return err
 			}
-			opt.MaxTokens = c.Int("max-tokens")
 			r, err := e.request(c, cmd, true)
 			if err != nil {
 				return err

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 
 	"github.com/urfave/cli/v2"
@@ -44,14 +43,8 @@ func renderCommand(e *env) *cli.Command {
 			if c.String("task") == "" {
 				return usageErr(e, "render: --task T is required (see promptc render --help)")
 			}
-			if c.IsSet("fixture") && c.IsSet("session") {
-				return usageErr(e, "render: --fixture and --session both give session values; choose one")
-			}
-			if c.IsSet("turn") && c.IsSet("turn-file") {
-				return usageErr(e, "render: --turn and --turn-file both give turn values; choose one")
-			}
-			if c.IsSet("turn") && c.IsSet("session") {
-				return usageErr(e, "render: --turn K picks a turn of a fixture; with --session, give the turn values with --turn-file")
+			if err := e.checkSources(c, "render", false); err != nil {
+				return err
 			}
 			if c.String("session") == "-" && c.String("turn-file") == "-" {
 				return usageErr(e, "render: --session and --turn-file cannot both read standard input (-); give one of them as a file")
@@ -104,32 +97,69 @@ func (e *env) task(cmd string, pl *promptc.Pipeline, name string) (promptc.Task,
 	return t, nil
 }
 
-// request reads the files the flags --fixture, --session, --turn, --turn-file (and with history, --history) name
-// into the request the pipeline renders.
-func (e *env) request(c *cli.Context, cmd string, history bool) (promptc.Request, error) {
+// sources is the request the flags --fixture, --session, --turn and --turn-file name, before any file is read:
+// its values files hold their names only.
+func sources(c *cli.Context) promptc.Request {
 	var r promptc.Request
-	var err error
 	if c.IsSet("session") {
-		if r.SessionFile, err = e.valuesFile(cmd, c.String("session")); err != nil {
+		r.SessionFile = &assemble.ValuesFile{Name: c.String("session")}
+	}
+	r.Fixture = c.String("fixture")
+	if c.IsSet("turn") || c.IsSet("turn-file") {
+		r.Turn = &promptc.Turn{}
+	}
+	if c.IsSet("turn") {
+		r.Turn.K = c.Generic("turn").(*cliflag.Turn).N
+	}
+	if c.IsSet("turn-file") {
+		r.Turn.File = &assemble.ValuesFile{Name: c.String("turn-file")}
+	}
+	return r
+}
+
+// checkSources refuses, before the project is opened, flags of cmd that name a source twice or miss one (the
+// pipeline's rule: promptc.Request.Check; input for a provider request's).
+func (e *env) checkSources(c *cli.Context, cmd string, input bool) error {
+	r := sources(c)
+	if c.IsSet("fixture") && r.Fixture == "" {
+		r.Fixture = "--fixture" // given, if empty: a source all the same (request says it needs a name)
+	}
+	var se *promptc.SourceError
+	if !errors.As(r.Check(input), &se) {
+		return nil
+	}
+	msg := map[promptc.SourceProblem]string{
+		promptc.TwoSessions:  "--fixture and --session both give session values; choose one",
+		promptc.TwoTurns:     "--turn and --turn-file both give turn values; choose one",
+		promptc.TurnOfValues: "--turn K picks a turn of a fixture; with --session, give the turn values with --turn-file",
+		promptc.NoTurnValues: "with --session, give the turn's values with --turn-file FILE",
+	}[se.Problem]
+	if se.Problem == promptc.TwoTurns && cmd == "project" {
+		msg = "--turn and --turn-file both give the turn; choose one" // project's words since it took --turn-file
+	}
+	return cmdErr(e, cmd, "%s", msg)
+}
+
+// request reads the files the flags --fixture, --session, --turn, --turn-file (and with history, --history) name
+// into the request the pipeline renders (sources, checked by checkSources).
+func (e *env) request(c *cli.Context, cmd string, history bool) (promptc.Request, error) {
+	r := sources(c)
+	var err error
+	if c.IsSet("fixture") && r.Fixture == "" {
+		return r, cmdErr(e, cmd, "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
+	}
+	if f := r.SessionFile; f != nil {
+		if r.SessionFile, err = e.valuesFile(cmd, f.Name); err != nil {
 			return r, err
-		}
-	} else if c.IsSet("fixture") {
-		if r.Fixture = c.String("fixture"); r.Fixture == "" {
-			return r, cmdErr(e, cmd, "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
 		}
 	}
-	switch {
-	case c.IsSet("turn-file"):
-		f, err := e.valuesFile(cmd, c.String("turn-file"))
-		if err != nil {
+	if r.Turn != nil && r.Turn.File != nil {
+		if r.Turn.File, err = e.valuesFile(cmd, r.Turn.File.Name); err != nil {
 			return r, err
 		}
-		r.Turn = &promptc.Turn{File: f}
-	case c.IsSet("turn"):
-		r.Turn = &promptc.Turn{K: c.Generic("turn").(*cliflag.Turn).N}
 	}
 	if name := c.String("history"); history && name != "" {
-		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
+		data, err := assemble.ReadLimited(e.path(name), projection.MaxHistoryBytes+1)
 		if err != nil {
 			return r, cmdErr(e, cmd, "cannot read --history file %s: %v", source.QuoteName(name), e.pathError(name, err))
 		}
@@ -154,16 +184,10 @@ func (e *env) requestError(cmd string, err error) error {
 }
 
 // valuesFile reads a values file given on the command line ("-" for standard input) for a Request's SessionFile or
-// TurnFile, which Render decodes and checks; a file that cannot be read at all is a usage error.
+// TurnFile (assemble.ReadValuesFile), which Render decodes and checks; a file that cannot be read at all is a usage
+// error.
 func (e *env) valuesFile(cmd, name string) (*assemble.ValuesFile, error) {
-	var data []byte
-	var err error
-	if name == "-" {
-		// One byte past the limit is enough for ReadValues to report a file that is too large.
-		data, err = io.ReadAll(io.LimitReader(os.Stdin, blocks.MaxSourceBytes+1))
-	} else {
-		data, err = readFileLimited(e.path(name), blocks.MaxSourceBytes+1)
-	}
+	f, err := assemble.ReadValuesFile(name, e.path(name), os.Stdin)
 	if err != nil {
 		err = e.pathError(name, err)
 		if name == "-" {
@@ -171,19 +195,5 @@ func (e *env) valuesFile(cmd, name string) (*assemble.ValuesFile, error) {
 		}
 		return nil, cmdErr(e, cmd, "cannot read %s: %v", source.QuoteName(name), err)
 	}
-	return &assemble.ValuesFile{Name: name, Data: data}, nil
-}
-
-// readFileLimited reads at most limit bytes of the file name, which must be a regular file: a named pipe would
-// block the open until a writer comes (standard input, "-", is read elsewhere).
-func readFileLimited(name string, limit int64) ([]byte, error) {
-	if fi, err := os.Stat(name); err == nil && !fi.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: blocks.NotRegularError{Mode: fi.Mode()}}
-	}
-	f, err := os.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return io.ReadAll(io.LimitReader(f, limit))
+	return f, nil
 }

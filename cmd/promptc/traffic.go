@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/projection"
@@ -18,7 +20,7 @@ func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) 
 	tally := usage.NewTally()
 	var diags source.Diagnostics
 	for _, name := range files {
-		ds, err := e.readLog(tally, name)
+		ds, err := tally.ReadFile(name, e.path(name), os.Stdin)
 		if err != nil {
 			return nil, cmdErr(e, cmd, "--traffic %s: %v", source.QuoteName(name), e.pathError(name, err))
 		}

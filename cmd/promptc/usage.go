@@ -56,7 +56,7 @@ func usageCommand(e *env) *cli.Command {
 			tally.Attributes = usage.Attributes{Task: c.String("task-attribute"), Turn: c.String("turn-attribute")}
 			var diags source.Diagnostics
 			for _, name := range c.Args().Slice() {
-				ds, err := e.readLog(tally, name)
+				ds, err := tally.ReadFile(name, e.path(name), os.Stdin)
 				if err != nil {
 					return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), e.pathError(name, err))
 				}
@@ -74,19 +74,6 @@ func usageCommand(e *env) *cli.Command {
 			return rep.Write(e.stdout, format.Format)
 		},
 	}
-}
-
-// readLog counts one log file (- is stdin).
-func (e *env) readLog(t *usage.Tally, name string) (source.Diagnostics, error) {
-	if name == "-" {
-		return t.Read(os.Stdin, "-")
-	}
-	f, err := os.Open(e.path(name))
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return t.Read(f, name)
 }
 
 // usageCatalog returns the model table usage prices with: the project's, when promptc runs in one (and the

@@ -12,9 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/urfave/cli/v2"
-
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/urfave/cli/v2"
 )
 
 // Reorder moves a command's flags ahead of its arguments, each with its value when it takes one, so that
@@ -189,7 +188,7 @@ func Dashed(name string) string {
 	return "--" + name
 }
 
-// Choice is a flag holding a value of one of the library's closed sets (blocks.When, report.FormatChoice):
+// Choice is a flag holding a value of one of the library's closed sets (the command's --color mode, report.FormatChoice):
 // the value parses itself, so the command never compares the flag's text. Its default is shown
 // quoted in help, as a string flag's is.
 func Choice(name string, value cli.Generic, usage string) cli.Flag {

@@ -1,4 +1,4 @@
-package main
+package gc
 
 import (
 	"math"
@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestServerMemory: the language server collects at the default pace under its soft limit (docs/editors.md,
+// TestCollectSteady: the language server collects at the default pace under its soft limit (docs/editors.md,
 // "Memory"), and GOGC or GOMEMLIMIT set in the environment win.
-func TestServerMemory(t *testing.T) {
+func TestCollectSteady(t *testing.T) {
 	defer debug.SetGCPercent(debug.SetGCPercent(100))
 	defer debug.SetMemoryLimit(debug.SetMemoryLimit(math.MaxInt64))
 	unset := func(name string) {
@@ -28,7 +28,7 @@ func TestServerMemory(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			// What the process was started with: the runtime reads GOGC and GOMEMLIMIT once, at start, so the test
-			// sets their effect by hand and the variables for serverMemory to see.
+			// sets their effect by hand and the variables for CollectSteady to see.
 			debug.SetGCPercent(400)
 			debug.SetMemoryLimit(math.MaxInt64)
 			unset("GOGC")
@@ -43,7 +43,7 @@ func TestServerMemory(t *testing.T) {
 			if tt.gogc == "" && tt.limit != "" {
 				debug.SetGCPercent(100)
 			}
-			serverMemory()
+			CollectSteady()
 			if got := debug.SetGCPercent(100); int64(got) != tt.wantGOGC {
 				t.Errorf("GOGC = %d, want %d", got, tt.wantGOGC)
 			}

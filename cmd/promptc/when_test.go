@@ -1,29 +1,26 @@
-package blocks_test
+package main
 
 import (
 	"encoding"
 	"flag"
 	"fmt"
 	"testing"
-
-	"github.com/promptc/promptc/blocks"
 )
 
 var (
-	_ flag.Value               = new(blocks.When)
-	_ encoding.TextUnmarshaler = new(blocks.When)
-	_ encoding.TextMarshaler   = blocks.Auto
+	_ flag.Value               = new(when)
+	_ encoding.TextUnmarshaler = new(when)
 )
 
 func TestWhenSet(t *testing.T) {
 	tests := []struct {
 		in      string
-		want    blocks.When
+		want    when
 		wantErr string
 	}{
-		{in: "auto", want: blocks.Auto},
-		{in: "always", want: blocks.Always},
-		{in: "never", want: blocks.Never},
+		{in: "auto", want: whenAuto},
+		{in: "always", want: whenAlways},
+		{in: "never", want: whenNever},
 		{in: "sometimes", wantErr: `must be auto, always or never, not "sometimes"`},
 		{in: "", wantErr: `must be auto, always or never, not ""`},
 		{in: "Always", wantErr: `must be auto, always or never, not "Always"`},
@@ -31,10 +28,10 @@ func TestWhenSet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.in, func(t *testing.T) {
-			w := blocks.Never // a failed Set leaves the value alone
+			w := whenNever // a failed Set leaves the value alone
 			err := w.Set(tt.in)
 			if tt.wantErr != "" {
-				if err == nil || err.Error() != tt.wantErr || w != blocks.Never {
+				if err == nil || err.Error() != tt.wantErr || w != whenNever {
 					t.Fatalf("Set(%q) = %v, value %v; want error %s and the value unchanged", tt.in, err, w, tt.wantErr)
 				}
 				return
@@ -45,25 +42,25 @@ func TestWhenSet(t *testing.T) {
 			if w.String() != tt.in {
 				t.Errorf("String() = %q, want %q", w.String(), tt.in)
 			}
-			var u blocks.When
+			var u when
 			if err := u.UnmarshalText([]byte(tt.in)); err != nil || u != tt.want {
 				t.Errorf("UnmarshalText(%q) = %v, value %v", tt.in, err, u)
 			}
 		})
 	}
-	if got := blocks.When(9).String(); got != "When(9)" {
-		t.Errorf("When(9).String() = %q", got)
+	if got := when(9).String(); got != "When(9)" {
+		t.Errorf("when(9).String() = %q", got)
 	}
 }
 
 func TestWhenOn(t *testing.T) {
 	for _, tt := range []struct {
-		w          blocks.When
+		w          when
 		auto, want bool
 	}{
-		{blocks.Auto, true, true}, {blocks.Auto, false, false},
-		{blocks.Always, false, true}, {blocks.Always, true, true},
-		{blocks.Never, true, false}, {blocks.Never, false, false},
+		{whenAuto, true, true}, {whenAuto, false, false},
+		{whenAlways, false, true}, {whenAlways, true, true},
+		{whenNever, true, false}, {whenNever, false, false},
 	} {
 		if got := tt.w.On(tt.auto); got != tt.want {
 			t.Errorf("%v.On(%v) = %v, want %v", tt.w, tt.auto, got, tt.want)
@@ -72,9 +69,9 @@ func TestWhenOn(t *testing.T) {
 }
 
 // A When is a command-line flag: --color=always turns colour on even when the output is not a terminal.
-func ExampleWhen() {
+func Example_when() {
 	fs := flag.NewFlagSet("promptc", flag.ContinueOnError)
-	var color blocks.When
+	var color when
 	fs.Var(&color, "color", "colour reports WHEN: auto, always or never")
 	if err := fs.Parse([]string{"--color=always"}); err != nil {
 		fmt.Println(err)
