@@ -38,7 +38,7 @@ func RulesFor(cat *provider.Catalog, a *Body) Rules {
 		r.Step = 128
 	}
 	if cat == nil {
-		cat = provider.NewCatalog(nil)
+		cat = provider.Builtin()
 	}
 	if p := a.Provider; codecs.For(p) != nil {
 		m, err := cat.Model(p, a.Model)

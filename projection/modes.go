@@ -74,6 +74,9 @@ func Models() []Model { return provider.Models() }
 // model changes the fields it sets; a row naming another model adds it, starting from the provider's default
 // model's rules.
 func NewCatalog(rows []*blocks.ModelRow) (*Catalog, error) {
+	if len(rows) == 0 {
+		return provider.Builtin(), nil
+	}
 	out := make([]provider.Row, 0, len(rows))
 	for _, r := range rows {
 		p, err := provider.Parse(r.Provider)
