@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/lint"
 )
 
@@ -70,7 +71,7 @@ func (s *Snapshot) suggestName(d blocks.Diagnostic) (Action, bool) {
 		if o.Symbol.Kind == KindField {
 			continue
 		}
-		best := blocks.Suggest(o.Symbol.Name, names)
+		best := suggest.Suggest(o.Symbol.Name, names)
 		if best == "" {
 			continue
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -67,7 +68,7 @@ func (s *Snapshot) hoverBlock(id string) string {
 	p := s.Project
 	b := p.ByID[id]
 	if b == nil {
-		return fmt.Sprintf("unknown block %q%s", id, blocks.DidYouMean(id, sortedKeys(p.ByID)))
+		return fmt.Sprintf("unknown block %q%s", id, suggest.DidYouMean(id, sortedKeys(p.ByID)))
 	}
 	var w strings.Builder
 	fmt.Fprintf(&w, "**block %q**", b.ID)
@@ -153,7 +154,7 @@ func (s *Snapshot) hoverConst(sym Symbol) string {
 	c := s.Project.Consts[sym.Name]
 	var w strings.Builder
 	if c == nil {
-		fmt.Fprintf(&w, "unknown constant %q%s\n", sym.Name, blocks.DidYouMean(sym.Name, sortedKeys(s.Project.Consts)))
+		fmt.Fprintf(&w, "unknown constant %q%s\n", sym.Name, suggest.DidYouMean(sym.Name, sortedKeys(s.Project.Consts)))
 		return w.String()
 	}
 	if c.Lookup != nil {
@@ -187,7 +188,7 @@ func (s *Snapshot) hoverVar(sym Symbol) string {
 	v := s.Project.Vars[sym.Name]
 	var w strings.Builder
 	if v == nil {
-		fmt.Fprintf(&w, "unknown variable %q%s\n", sym.Name, blocks.DidYouMean(sym.Name, sortedKeys(s.Project.Vars)))
+		fmt.Fprintf(&w, "unknown variable %q%s\n", sym.Name, suggest.DidYouMean(sym.Name, sortedKeys(s.Project.Vars)))
 		return w.String()
 	}
 	fmt.Fprintf(&w, "**variable %q** (%s)\n\n", v.Name, v.Range)
@@ -260,7 +261,7 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 	var w strings.Builder
 	if sym.Kind == KindTemplate {
 		if _, ok := s.Project.Templates[sym.Name]; !ok {
-			return fmt.Sprintf("no file %s%s\n", blocks.QuoteName("templates/"+sym.Name), blocks.DidYouMean(sym.Name, sortedKeys(s.Project.Templates)))
+			return fmt.Sprintf("no file %s%s\n", blocks.QuoteName("templates/"+sym.Name), suggest.DidYouMean(sym.Name, sortedKeys(s.Project.Templates)))
 		}
 		fmt.Fprintf(&w, "**template** `templates/%s`\n", sym.Name)
 	} else {
@@ -278,7 +279,7 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 func (s *Snapshot) hoverTask(task string) string {
 	p := s.Project
 	if !slices.Contains(p.Tasks, task) {
-		return fmt.Sprintf("unknown task %q%s\n", task, blocks.DidYouMean(task, p.Tasks))
+		return fmt.Sprintf("unknown task %q%s\n", task, suggest.DidYouMean(task, p.Tasks))
 	}
 	var w strings.Builder
 	fmt.Fprintf(&w, "**task %q** (%s)\n\n", task, p.TaskRange(task))

@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/templates"
 )
 
 // checker holds what the static checks of block bodies need: the project, and suggesters for its names.
 type checker struct {
 	p                    *blocks.Project
-	vars, consts, tables *blocks.Suggester
+	vars, consts, tables *suggest.Suggester
 }
 
 // codeRule is the fix a diagnostic of the code rule (docs/reference.md#trust-levels) gives.

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -180,7 +181,7 @@ func CompileCached(p *blocks.Project, c *BodyCache) (*Program, blocks.Diagnostic
 	varNames = append(varNames, "task") // for suggestions: .task is a name a body may use too
 	parser, reuse := c.parser(consts, len(p.Blocks))
 	defer c.unlock()
-	ck := &checker{p: p, vars: blocks.NewSuggester(varNames), consts: blocks.NewSuggester(constNames), tables: blocks.NewSuggester(tableNames)}
+	ck := &checker{p: p, vars: suggest.NewSuggester(varNames), consts: suggest.NewSuggester(constNames), tables: suggest.NewSuggester(tableNames)}
 	byName := func(vs []*blocks.Var) {
 		sort.Slice(vs, func(i, j int) bool { return vs[i].Name < vs[j].Name })
 	}

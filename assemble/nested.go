@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -50,7 +51,7 @@ func (ck *checker) field(b *blocks.Block, f templates.FieldUse) blocks.Diagnosti
 		for i, fl := range from.Fields {
 			names[i] = fl.Name
 		}
-		diags.Errorf(rng(), "block %q reads undeclared field %q of %s %q%s; its fields are: %s", b.ID, f.Name, from.Type, name, blocks.DidYouMean(f.Name, names), strings.Join(names, ", "))
+		diags.Errorf(rng(), "block %q reads undeclared field %q of %s %q%s; its fields are: %s", b.ID, f.Name, from.Type, name, suggest.DidYouMean(f.Name, names), strings.Join(names, ", "))
 		return diags
 	}
 	if msg := codeUse(fd, f.Kind, f.Alone); msg != "" {

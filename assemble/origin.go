@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -74,7 +75,7 @@ func (k *OriginKind) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown origin kind %q%s; the kinds are: %s", b, blocks.DidYouMean(string(b), originNames[:]), strings.Join(originNames[:], ", "))
+	return fmt.Errorf("unknown origin kind %q%s; the kinds are: %s", b, suggest.DidYouMean(string(b), originNames[:]), strings.Join(originNames[:], ", "))
 }
 
 // Origin is where a byte of an artifact comes from, as far back as the sources go.

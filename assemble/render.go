@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -264,7 +265,7 @@ func (prog *Program) prepareAll(pv *prepared, vals blocks.Values, scope blocks.S
 			for _, v := range vars {
 				cands = append(cands, v.Name)
 			}
-			diags.Errorf(from.where(name), "unknown %s variable %q%s", scope, name, blocks.DidYouMean(name, cands))
+			diags.Errorf(from.where(name), "unknown %s variable %q%s", scope, name, suggest.DidYouMean(name, cands))
 		case v.Scope != scope:
 			diags.Errorf(from.where(name), "%q is a %s variable, not a %s variable", name, v.Scope, scope)
 		}
@@ -630,7 +631,7 @@ func (prog *Program) env(task int, pv *prepared, noteRef func(id string)) templa
 			for _, b := range prog.Project.Blocks {
 				ids = append(ids, b.ID)
 			}
-			return nil, fmt.Errorf("%s %q: no block has this id%s", fn, id, blocks.DidYouMean(id, ids))
+			return nil, fmt.Errorf("%s %q: no block has this id%s", fn, id, suggest.DidYouMean(id, ids))
 		}
 		if b.Title == "" {
 			return nil, fmt.Errorf("%s %q: block %q has no title, so there is no heading to refer to; give it a title", fn, id, id)

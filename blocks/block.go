@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // The keys of a blocks/ file and of each [[block]], in the order they are read and listed in "known keys" hints.
@@ -242,7 +244,7 @@ func setTemplate(r *tableReader, b *Block, v value) {
 		return // reported where it was read
 	}
 	if !found {
-		r.errorf("template", "template file %s does not exist%s", QuoteName("templates/"+tmpl), DidYouMean(tmpl, sortedKeys(l.p.Templates)))
+		r.errorf("template", "template file %s does not exist%s", QuoteName("templates/"+tmpl), suggest.DidYouMean(tmpl, sortedKeys(l.p.Templates)))
 		return
 	}
 	name := "templates/" + tmpl
@@ -264,7 +266,7 @@ func (l *loader) checkTaskNames(r *tableReader, key string, names []string, star
 			continue
 		}
 		if !slices.Contains(l.p.Tasks, name) {
-			l.errorf(r.item(key, i), "%s names undeclared task %q%s", key, name, DidYouMean(name, l.p.Tasks))
+			l.errorf(r.item(key, i), "%s names undeclared task %q%s", key, name, suggest.DidYouMean(name, l.p.Tasks))
 		}
 	}
 }
@@ -272,7 +274,7 @@ func (l *loader) checkTaskNames(r *tableReader, key string, names []string, star
 // checkBlocks places blocks into the runbook and turn order lists and resolves replaces, once every block is known.
 func (l *loader) checkBlocks() {
 	p := l.p
-	ids := NewSuggester(sortedKeys(p.ByID))
+	ids := suggest.NewSuggester(sortedKeys(p.ByID))
 	placed := map[string]Kind{}
 	for _, sec := range []*Section{&p.Runbook, &p.Turn} {
 		for i, id := range sec.Order {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // The loader reads every table through a declarative schema, in the spirit of gohcl: a list of the keys the table
@@ -333,7 +335,7 @@ func (r *tableReader) unknown(allowed []string) {
 		if h, ok := r.ix.headerRange(joinKey(r.name, k), r.n); ok && rng == r.src.Header {
 			rng = h // a subtable such as [block.meta]: its own header
 		}
-		hint := DidYouMean(k, allowed)
+		hint := suggest.DidYouMean(k, allowed)
 		if hint == "" && len(allowed) > 0 {
 			hint = " (known keys: " + strings.Join(allowed, ", ") + ")"
 		}
@@ -363,7 +365,7 @@ func enumKey[T any, E ~uint8](name string, names []string, describe func(x T) st
 	return key[T]{name: name, kind: kindString, set: func(r *tableReader, x T, v value) {
 		e, ok := parseEnum[E](names, v.str)
 		if !ok {
-			r.errorf(name, "%s, not %q%s", describe(x), v.str, DidYouMean(v.str, names))
+			r.errorf(name, "%s, not %q%s", describe(x), v.str, suggest.DidYouMean(v.str, names))
 			return
 		}
 		set(x, e)

@@ -3,6 +3,8 @@ package blocks
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // The closed sets of the source model are small integer types, each with String and text (un)marshalling, so that a
@@ -254,7 +256,7 @@ func enumUnmarshal[T ~uint8](names []string, b []byte, what string, dst *T) erro
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown %s %q%s", what, b, DidYouMean(string(b), names))
+	return fmt.Errorf("unknown %s %q%s", what, b, suggest.DidYouMean(string(b), names))
 }
 
 // parseEnum returns the value named s among names, and whether there is one.

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 var fixtureKeys = []key[*Fixture]{
@@ -96,7 +98,7 @@ func (l *loader) resolveFixtures() {
 		case !ok && l.brokenFixtures[f.Extends]:
 			// Its file was reported as unreadable or not parsing: what it holds is unknown, not missing.
 		case !ok:
-			l.errorf(f.Table.Value("extends"), "fixture %q extends unknown fixture %q%s: extends names a file of fixtures/ without .toml", f.Name, f.Extends, DidYouMean(f.Extends, names))
+			l.errorf(f.Table.Value("extends"), "fixture %q extends unknown fixture %q%s: extends names a file of fixtures/ without .toml", f.Name, f.Extends, suggest.DidYouMean(f.Extends, names))
 		case !resolve(base, append(chain, f.Name)):
 			ok = false
 		default:
@@ -200,7 +202,7 @@ func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]b
 			if scope == ScopeTurn {
 				names = append(names, ReplyKey, AfterKey)
 			}
-			r.errorf(k, "unknown variable %q in %s%s", k, r.what, DidYouMean(k, names))
+			r.errorf(k, "unknown variable %q in %s%s", k, r.what, suggest.DidYouMean(k, names))
 			continue
 		}
 		if v.Scope != scope && v.scopeSet() {

@@ -3,6 +3,8 @@ package blocks
 import (
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // Keyed records (docs/reference.md#keyed-records): a records variable or field with key = "NAME" takes a table of
@@ -37,7 +39,7 @@ func (v *Var) checkKey(l *loader) {
 				texts = append(texts, f.Name)
 			}
 		}
-		l.errorf(at, "key of %s names %q, which is not one of its fields%s: declare [%s.fields.%s] with type = \"string\" (and the trust its names deserve)", v.what(), v.Key, DidYouMean(v.Key, texts), fieldsTable(v), v.Key)
+		l.errorf(at, "key of %s names %q, which is not one of its fields%s: declare [%s.fields.%s] with type = \"string\" (and the trust its names deserve)", v.what(), v.Key, suggest.DidYouMean(v.Key, texts), fieldsTable(v), v.Key)
 	case !f.Type.IsText():
 		l.errorf(at, "key of %s names field %q, which is of type %s: a record's name is a string; declare it with type = \"string\"", v.what(), v.Key, f.Type)
 	default:

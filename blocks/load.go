@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // ManifestFile is the name of the manifest at a project's root.
@@ -57,7 +58,7 @@ type loader struct {
 	// brokenTemplates holds the templates/ files that exist but could not be read, by name relative to templates/.
 	brokenTemplates map[string]bool
 	// vars suggests variable names; built once the manifest is read.
-	vars *Suggester
+	vars *suggest.Suggester
 	// brokenFixtures holds the names of the fixtures whose files could not be read or parsed: a fixture extending
 	// one is not told that it extends an unknown fixture.
 	brokenFixtures map[string]bool
@@ -284,7 +285,7 @@ func (l *loader) load() {
 		return
 	}
 	l.manifest(mf)
-	l.vars = NewSuggester(sortedKeys(l.p.Vars))
+	l.vars = suggest.NewSuggester(sortedKeys(l.p.Vars))
 	l.loadTemplates()
 	eachTOMLFile(l.fsys, l.cache, l.listTOML("blocks", true), func(f *sourceFile) {
 		if l.record(f) {

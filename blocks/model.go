@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/provider"
 )
 
@@ -43,7 +44,7 @@ var modelKeys = []key[*ModelRow]{
 	{name: "provider", kind: kindString, need: needText[*ModelRow](`[[model]] needs a provider: add provider = "anthropic" (or another of docs/providers.md)`),
 		set: func(r *tableReader, m *ModelRow, v value) {
 			if !provider.Known(v.str) {
-				r.l.errorf(r.valueRange("provider"), `provider must be %s, not %q%s`, provider.QuotedList(), v.str, DidYouMean(v.str, provider.Names()))
+				r.l.errorf(r.valueRange("provider"), `provider must be %s, not %q%s`, provider.QuotedList(), v.str, suggest.DidYouMean(v.str, provider.Names()))
 				return
 			}
 			m.Provider = v.str

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // Record and records values (docs/reference.md, "Records" and "Nested data"): a record is a table of declared
@@ -253,7 +255,7 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 			for j, f := range v.Fields {
 				names[j] = f.Name
 			}
-			e := c.errorf(p, " has undeclared field %q%s (declared: %s)", k, DidYouMean(k, names), strings.Join(names, ", "))
+			e := c.errorf(p, " has undeclared field %q%s (declared: %s)", k, suggest.DidYouMean(k, names), strings.Join(names, ", "))
 			e.Field, e.Undeclared = p.dot(k).field, true
 			errs = append(errs, e)
 		}

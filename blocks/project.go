@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // DefaultSeparator joins the rendered blocks of a runbook or turn message unless the manifest says otherwise.
@@ -411,7 +413,7 @@ type FixtureError struct {
 func (e *FixtureError) Error() string {
 	switch e.Problem {
 	case UnknownFixture:
-		return fmt.Sprintf("no fixture %q%s", e.Name, DidYouMean(e.Name, e.Names))
+		return fmt.Sprintf("no fixture %q%s", e.Name, suggest.DidYouMean(e.Name, e.Names))
 	case FixtureExcludesTask:
 		return fmt.Sprintf("fixture %q does not render task %q (see its tasks)", e.Name, e.Task)
 	case NoFixtureForTask:

@@ -1,6 +1,10 @@
 package blocks
 
-import "slices"
+import (
+	"slices"
+
+	"github.com/promptc/promptc/internal/suggest"
+)
 
 // Traffic is one entry of promptc.toml's [traffic]: how many requests a day a task serves, and on which model
 // (docs/reference.md#traffic). Change reports price a change at it.
@@ -40,7 +44,7 @@ func setTraffic(r *tableReader, l *loader, v value) {
 		er := l.table(r.file, r.ix, "traffic."+task, 0, "[traffic."+task+"]", m)
 		t := &Traffic{Task: task, Range: tr.keyRange(task)}
 		if !slices.Contains(l.p.Tasks, task) && !l.badTasks[task] {
-			tr.errorf(task, "[traffic] names task %q, which promptc.toml's tasks do not list%s", task, DidYouMean(task, l.p.Tasks))
+			tr.errorf(task, "[traffic] names task %q, which promptc.toml's tasks do not list%s", task, suggest.DidYouMean(task, l.p.Tasks))
 			decode(er, t, trafficKeys)
 			continue
 		}

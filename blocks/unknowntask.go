@@ -3,6 +3,8 @@ package blocks
 import (
 	"fmt"
 	"strings"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // UnknownTaskError is a task name that the manifest's tasks list does not hold, asked for by a command line, a
@@ -18,7 +20,7 @@ type UnknownTaskError struct {
 }
 
 func (e *UnknownTaskError) Error() string {
-	return fmt.Sprintf("unknown task %q%s; the tasks are: %s", e.Task, DidYouMean(e.Task, e.Tasks), strings.Join(e.Tasks, ", "))
+	return fmt.Sprintf("unknown task %q%s; the tasks are: %s", e.Task, suggest.DidYouMean(e.Task, e.Tasks), strings.Join(e.Tasks, ", "))
 }
 
 // CheckTask returns nil when task is one of tasks, and an *UnknownTaskError otherwise.

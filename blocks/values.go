@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // StdinName is how diagnostics name the values file "-", read from standard input.
@@ -288,7 +290,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 			others = append(others, n)
 		}
 	}
-	var suggest *Suggester
+	var near *suggest.Suggester
 	vals := make(Values, len(dv.m))
 	for _, n := range dv.names() {
 		if dv.bad[n] {
@@ -305,10 +307,10 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 				lim.skipped(at)
 				continue
 			}
-			if suggest == nil {
-				suggest = NewSuggester(others)
+			if near == nil {
+				near = suggest.NewSuggester(others)
 			}
-			hint := suggest.DidYouMean(n)
+			hint := near.DidYouMean(n)
 			if hint == "" {
 				hint = declaredHint(scope, others)
 			}

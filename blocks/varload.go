@@ -3,6 +3,8 @@ package blocks
 import (
 	"regexp"
 	"strings"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // The keys of a [vars.NAME] table, in the order they are read (a key that applies to some types needs the type read
@@ -90,7 +92,7 @@ var fieldTypeKey = key[*Var]{name: "type", kind: kindString, set: func(r *tableR
 	names := fieldTypeNames()
 	t, ok := parseEnum[Type](typeNames, val.str)
 	if !ok || t == TypeList {
-		r.errorf("type", "type of %s must be one of %s, not %q%s", v.what(), strings.Join(names, ", "), val.str, DidYouMean(val.str, names))
+		r.errorf("type", "type of %s must be one of %s, not %q%s", v.what(), strings.Join(names, ", "), val.str, suggest.DidYouMean(val.str, names))
 		return
 	}
 	v.Type, v.typeSet = t, true
@@ -211,7 +213,7 @@ func setPattern(r *tableReader, v *Var, val value) {
 func setInvalid(r *tableReader, v *Var, val value) {
 	i, ok := parseEnum[Invalid](invalidNames, val.str)
 	if !ok {
-		r.errorf("invalid", `invalid must be "error" (a value that does not match pattern is an error) or "empty" (it is dropped), not %q%s`, val.str, DidYouMean(val.str, invalidNames))
+		r.errorf("invalid", `invalid must be "error" (a value that does not match pattern is an error) or "empty" (it is dropped), not %q%s`, val.str, suggest.DidYouMean(val.str, invalidNames))
 		return
 	}
 	_, pattern := r.m["pattern"]

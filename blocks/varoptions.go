@@ -3,6 +3,8 @@ package blocks
 import (
 	"fmt"
 	"strings"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // The keys of a variable or field that choose how its value is read and printed where the defaults do not fit a
@@ -56,7 +58,7 @@ var (
 	unknownKey = key[*Var]{name: "unknown", kind: kindString, only: onlyFields, set: func(r *tableReader, v *Var, val value) {
 		u, ok := parseEnum[Unknown](unknownNames, val.str)
 		if !ok {
-			r.l.errorf(r.valueRange("unknown"), `unknown must be "error" (a key of the JSON text that no field declares is a value error) or "ignore" (it is left out, as Go's json.Unmarshal does), not %q%s`, val.str, DidYouMean(val.str, unknownNames))
+			r.l.errorf(r.valueRange("unknown"), `unknown must be "error" (a key of the JSON text that no field declares is a value error) or "ignore" (it is left out, as Go's json.Unmarshal does), not %q%s`, val.str, suggest.DidYouMean(val.str, unknownNames))
 			return
 		}
 		if _, decode := r.m["decode"]; !decode {
@@ -102,7 +104,7 @@ func (v *Var) checkRaw(l *loader) {
 		to := v.Field(f.Raw)
 		switch {
 		case to == nil:
-			l.errorf(at, "raw of %s names %q, which is not a field of the same record%s: declare [%s.fields.%s] with type = \"text\"", f.what(), f.Raw, DidYouMean(f.Raw, texts), fieldsTable(v), f.Raw)
+			l.errorf(at, "raw of %s names %q, which is not a field of the same record%s: declare [%s.fields.%s] with type = \"text\"", f.what(), f.Raw, suggest.DidYouMean(f.Raw, texts), fieldsTable(v), f.Raw)
 		case !to.Type.IsText():
 			l.errorf(at, "raw of %s names field %q, which is of type %s: the text it receives needs a string or text field", f.what(), f.Raw, to.Type)
 		case to.Name == v.Key:

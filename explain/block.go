@@ -9,6 +9,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // Reason is one fact behind an answer, with where it is written in the project's sources.
@@ -72,7 +73,7 @@ func Block(prog *assemble.Program, task, id string, f *blocks.Fixture) (*BlockRe
 		for i, b := range p.Blocks {
 			ids[i] = b.ID
 		}
-		return nil, fmt.Errorf("unknown block %q%s", id, blocks.DidYouMean(id, ids))
+		return nil, fmt.Errorf("unknown block %q%s", id, suggest.DidYouMean(id, ids))
 	}
 	scope, ok := prog.Scope(id)
 	if !ok {

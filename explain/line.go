@@ -9,6 +9,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // LineReport is what Line finds about one line of an artifact.
@@ -66,7 +67,7 @@ func Artifact(prog *assemble.Program, path string) (*assemble.Artifact, error) {
 	}
 	p := prog.Project
 	if !slices.Contains(p.Tasks, a.Task) {
-		return nil, fmt.Errorf("%s: unknown task %q%s", path, a.Task, blocks.DidYouMean(a.Task, p.Tasks))
+		return nil, fmt.Errorf("%s: unknown task %q%s", path, a.Task, suggest.DidYouMean(a.Task, p.Tasks))
 	}
 	f := p.Fixture(a.Fixture)
 	if f == nil {
@@ -74,7 +75,7 @@ func Artifact(prog *assemble.Program, path string) (*assemble.Artifact, error) {
 		for i, f := range p.Fixtures {
 			names[i] = f.Name
 		}
-		return nil, fmt.Errorf("%s: no fixture %q%s", path, a.Fixture, blocks.DidYouMean(a.Fixture, names))
+		return nil, fmt.Errorf("%s: no fixture %q%s", path, a.Fixture, suggest.DidYouMean(a.Fixture, names))
 	}
 	if !f.AdmitsTask(a.Task) {
 		return nil, fmt.Errorf("%s: fixture %q does not render task %q", path, f.Name, a.Task)

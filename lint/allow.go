@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // applyAllows drops the findings that an [[lint.allow]] entry matches and reports the entries that name an unknown
@@ -30,7 +31,7 @@ func (l *linter) applyAllows() []Finding {
 		switch {
 		case !known:
 			problem(UnknownAllow, lintPos, "name one of: "+strings.Join(silenceable(), ", "),
-				"[[lint.allow]] names unknown lint %q%s", a.Lint, blocks.DidYouMean(a.Lint, idStrings(ids)))
+				"[[lint.allow]] names unknown lint %q%s", a.Lint, suggest.DidYouMean(a.Lint, idStrings(ids)))
 			continue
 		case ID(a.Lint) == UncoveredTask:
 			problem(UnknownAllow, lintPos, "remove this [[lint.allow]] and add a fixture whose tasks admit the task",
@@ -45,7 +46,7 @@ func (l *linter) applyAllows() []Finding {
 			if s := l.subjects(r.subjects); !s.has[a.Block] {
 				blockPos := a.Table.Value("block")
 				problem(UnknownAllow, blockPos, "name an existing "+s.kind+", or remove block to silence the lint everywhere",
-					"[[lint.allow]] for %s names unknown %s %q%s", a.Lint, s.kind, a.Block, blocks.DidYouMean(a.Block, s.names))
+					"[[lint.allow]] for %s names unknown %s %q%s", a.Lint, s.kind, a.Block, suggest.DidYouMean(a.Block, s.names))
 				continue
 			}
 		}

@@ -14,6 +14,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/templates"
@@ -273,7 +274,7 @@ func (l *linter) unknownRefs() {
 	for _, bd := range l.bodies {
 		for _, u := range bd.uses.Refs {
 			if _, ok := l.p.ByID[u.Name]; !ok {
-				l.add(UnknownRef, bd.b.SourceRange(u.Off, u.End), bd.b.ID, "name an existing block id"+blocks.DidYouMean(u.Name, ids),
+				l.add(UnknownRef, bd.b.SourceRange(u.Off, u.End), bd.b.ID, "name an existing block id"+suggest.DidYouMean(u.Name, ids),
 					"block %q refers to unknown block %q: the ref fails whenever its branch runs", bd.b.ID, u.Name)
 			}
 		}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // CheckProvider returns nil when name is "" (the provider told from each body) or one of Providers, and otherwise
@@ -14,5 +14,5 @@ func CheckProvider(name string) error {
 	if name == "" || slices.Contains(Providers, name) {
 		return nil
 	}
-	return fmt.Errorf("unknown provider %q%s: use %s", name, blocks.DidYouMean(name, Providers), strings.Join(Providers, ", "))
+	return fmt.Errorf("unknown provider %q%s: use %s", name, suggest.DidYouMean(name, Providers), strings.Join(Providers, ", "))
 }

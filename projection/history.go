@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/provider/codecs"
 	"github.com/promptc/promptc/tokens"
@@ -192,7 +193,7 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 				m.Content = string(canon)
 			}
 		default:
-			diags.Errorf(at(0), "unknown role %q%s: a history message is from user, assistant or tool", hl.Role, blocks.DidYouMean(hl.Role, []string{"user", "assistant", "tool"}))
+			diags.Errorf(at(0), "unknown role %q%s: a history message is from user, assistant or tool", hl.Role, suggest.DidYouMean(hl.Role, []string{"user", "assistant", "tool"}))
 			continue
 		}
 		msgs = append(msgs, m)

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // ToolsMode is how a task's [[tool]]s reach the model (docs/providers.md#tools): the zero value, ToolsText, leaves
@@ -33,7 +34,7 @@ func ParseToolsMode(s string) (ToolsMode, error) {
 	if i := slices.Index(toolsModeNames, s); i >= 0 {
 		return ToolsMode(i), nil
 	}
-	return 0, fmt.Errorf("unknown tools mode %q%s: use text or native", s, blocks.DidYouMean(s, toolsModeNames))
+	return 0, fmt.Errorf("unknown tools mode %q%s: use text or native", s, suggest.DidYouMean(s, toolsModeNames))
 }
 
 // Set parses s into m (flag.Value).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 //go:embed *.schema.json
@@ -50,7 +51,7 @@ func Get(kind Kind) ([]byte, error) {
 		for i, k := range Kinds {
 			names[i] = string(k)
 		}
-		return nil, fmt.Errorf("no schema %q%s: the schemas are %s", string(kind), blocks.DidYouMean(string(kind), names), strings.Join(names, ", "))
+		return nil, fmt.Errorf("no schema %q%s: the schemas are %s", string(kind), suggest.DidYouMean(string(kind), names), strings.Join(names, ", "))
 	}
 	return files.ReadFile(kind.File())
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/prefix"
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -166,7 +167,7 @@ func CheckSample(p *blocks.Project, fixture string) error {
 	for i, f := range p.Fixtures {
 		names[i] = f.Name
 	}
-	return fmt.Errorf("no fixture %q%s", fixture, blocks.DidYouMean(fixture, names))
+	return fmt.Errorf("no fixture %q%s", fixture, suggest.DidYouMean(fixture, names))
 }
 
 // Sample returns the runbook of rbs (task's, one per fixture rendering it) that stats and the lints that measure

@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // MaxOutput bounds what one block may render, whatever makes it large: a loop such as {{range 100000000}}, a huge
@@ -270,7 +271,7 @@ func (f *funcs) constant(name string) (string, error) {
 	if _, ok := f.consts.Tables[name]; ok {
 		return "", fmt.Errorf("const %q: %q is a lookup table, not a text constant; read an entry with lookup %q KEY", name, name, name)
 	}
-	return "", fmt.Errorf("const %q: no such constant%s", name, blocks.DidYouMean(name, sortedKeys(f.consts.Text)))
+	return "", fmt.Errorf("const %q: no such constant%s", name, suggest.DidYouMean(name, sortedKeys(f.consts.Text)))
 }
 
 // lookup implements lookup "table" KEY [DEFAULT] (docs/reference.md#functions).
@@ -290,7 +291,7 @@ func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 		if _, isText := f.consts.Text[table]; isText {
 			return "", fmt.Errorf("lookup %q: %q is a text constant, not a lookup table; read it with const %q", table, table, table)
 		}
-		return "", fmt.Errorf("lookup %q: no such lookup table%s", table, blocks.DidYouMean(table, sortedKeys(f.consts.Tables)))
+		return "", fmt.Errorf("lookup %q: no such lookup table%s", table, suggest.DidYouMean(table, sortedKeys(f.consts.Tables)))
 	}
 	if v, ok := t[key]; ok {
 		return f.result("lookup", v)
@@ -304,43 +305,18 @@ func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 	return "", fmt.Errorf("lookup %q: no entry %q%s", table, key, closestEntry(key, sortedKeys(t)))
 }
 
-// closestEntry names the entry closest to key: as a suggestion when it is within the usual edit distance, and
-// otherwise as the nearest there is, so that the message always points somewhere.
+// closestEntry names the entry closest to key: as a suggestion when it is within the usual edit distance (ties to
+// the entry that sorts first), and otherwise as the nearest there is at any distance (ties likewise), so that the
+// message always points somewhere.
 func closestEntry(key string, entries []string) string {
 	if len(entries) == 0 {
 		return " (the table is empty)"
 	}
-	if s := blocks.DidYouMean(key, entries); s != "" {
+	if s := suggest.DidYouMean(key, entries); s != "" {
 		return s
 	}
-	best, bestDist := "", -1
-	k := []rune(key)
-	for _, e := range entries {
-		if d := levenshtein(k, []rune(e)); bestDist < 0 || d < bestDist {
-			best, bestDist = e, d
-		}
-	}
+	best, _ := suggest.Nearest(key, entries)
 	return fmt.Sprintf(" (the closest entry is %q)", best)
-}
-
-func levenshtein(a, b []rune) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func sortedKeys[V any](m map[string]V) []string {

@@ -6,7 +6,7 @@ import (
 	"text/template"
 	"text/template/parse"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // List constants and whole lookup tables (docs/reference.md, "[const]"): what a body walks with range.
@@ -50,7 +50,7 @@ func (f *funcs) lookupTable(table string) (map[string]string, error) {
 		if _, isList := f.consts.Lists[table]; isList {
 			return nil, fmt.Errorf("lookup_table %q: %q is a list constant, not a lookup table; walk it with range const %q", table, table, table)
 		}
-		return nil, fmt.Errorf("lookup_table %q: no such lookup table%s", table, blocks.DidYouMean(table, sortedKeys(f.consts.Tables)))
+		return nil, fmt.Errorf("lookup_table %q: no such lookup table%s", table, suggest.DidYouMean(table, sortedKeys(f.consts.Tables)))
 	}
 	return t, nil
 }

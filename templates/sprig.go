@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // The text and collection functions take sprig's names and argument order (the text last), so that they chain in
@@ -250,7 +251,7 @@ func field(fn, name string, r map[string]any) (any, error) {
 	v, ok := r[name]
 	if !ok {
 		names := sortedKeys(r)
-		return nil, fmt.Errorf("%s: the records have no field %q%s; their fields are: %s", fn, name, blocks.DidYouMean(name, names), strings.Join(names, ", "))
+		return nil, fmt.Errorf("%s: the records have no field %q%s; their fields are: %s", fn, name, suggest.DidYouMean(name, names), strings.Join(names, ", "))
 	}
 	return v, nil
 }

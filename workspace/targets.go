@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // ErrNoTargets is SelectTargets' error for every target of a project that declares none.
@@ -31,7 +32,7 @@ func SelectTargets(p *blocks.Project, names []string, all bool) ([]*blocks.Targe
 				return nil, fmt.Errorf("no target %s: %w", strconv.Quote(name), ErrNoTargets)
 			}
 			known := p.TargetNames()
-			return nil, fmt.Errorf("no target %s in promptc.toml%s; the targets are: %s", strconv.Quote(name), blocks.DidYouMean(name, known), strings.Join(known, ", "))
+			return nil, fmt.Errorf("no target %s in promptc.toml%s; the targets are: %s", strconv.Quote(name), suggest.DidYouMean(name, known), strings.Join(known, ", "))
 		}
 		if !slices.Contains(out, t) {
 			out = append(out, t)

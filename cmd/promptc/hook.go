@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/cliflag"
+	"github.com/promptc/promptc/internal/suggest"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/hook"
@@ -33,7 +34,7 @@ func hookCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr(e, "hook: unknown command %q%s (see promptc hook --help)", c.Args().First(),
-					blocks.DidYouMean(c.Args().First(), []string{"install", "uninstall", "check", "lint", "install-check"}))
+					suggest.DidYouMean(c.Args().First(), []string{"install", "uninstall", "check", "lint", "install-check"}))
 			}
 			return usageErr(e, "hook: missing command: install, uninstall, check, lint or install-check (see promptc hook --help)")
 		},

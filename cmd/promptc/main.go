@@ -17,6 +17,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/shell"
+	"github.com/promptc/promptc/internal/suggest"
 
 	"github.com/promptc/promptc/internal/cliflag"
 	buildversion "github.com/promptc/promptc/internal/version"
@@ -173,7 +174,7 @@ func newApp(e *env) *cli.App {
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = true
 			// Exit status 2 follows whether or not this message could be written.
-			_, _ = fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, blocks.DidYouMean(name, commandNames(c.App)))
+			_, _ = fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, suggest.DidYouMean(name, commandNames(c.App)))
 		},
 	}
 	return app

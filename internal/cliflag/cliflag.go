@@ -12,9 +12,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/promptc/promptc/internal/suggest"
 	"github.com/urfave/cli/v2"
-
-	"github.com/promptc/promptc/blocks"
 )
 
 // Reorder moves a command's flags ahead of its arguments, each with its value when it takes one, so that
@@ -175,7 +174,7 @@ func Suggest(name string, flags []cli.Flag) []string {
 	if len(out) > 0 || one {
 		return out
 	}
-	if s := blocks.Suggest(name, long); s != "" {
+	if s := suggest.Suggest(name, long); s != "" {
 		return []string{s}
 	}
 	return nil

@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"math"
 	"slices"
 	"sync"
 )
@@ -131,6 +132,24 @@ func Suggest(name string, candidates []string) string { return NewSuggester(cand
 // DidYouMean formats a suggestion as ` (did you mean "x"?)`, or "" when there is none.
 func DidYouMean(name string, candidates []string) string {
 	return NewSuggester(candidates).DidYouMean(name)
+}
+
+// Nearest returns the candidate closest to name at any edit distance, other than name itself, and whether there is
+// one. Ties go to the candidate that sorts first. Unlike Suggest, it has no distance limit and "" is a candidate: it is
+// for a message that must point somewhere ("the closest entry is"), after Suggest has found nothing close.
+func Nearest(name string, candidates []string) (string, bool) {
+	sorted := slices.Sorted(slices.Values(candidates))
+	q := []rune(name)
+	best, bestDist, found := "", math.MaxInt, false
+	for _, c := range sorted {
+		if c == name {
+			continue
+		}
+		if d := distance(q, []rune(c), bestDist); d < bestDist {
+			best, bestDist, found = c, d, true
+		}
+	}
+	return best, found
 }
 
 // distance is the Levenshtein distance between a and b, or any value >= limit once it is known to be at least limit.

@@ -150,3 +150,58 @@ func levenshtein(a, b []rune) int {
 	}
 	return d[len(a)][len(b)]
 }
+
+// TestNearest: the closest candidate at any distance, the one that sorts first among equals, the name itself
+// excepted, "" a candidate like any other; and on random sets, the plain reference's answer.
+func TestNearest(t *testing.T) {
+	tests := []struct {
+		name       string
+		query      string
+		candidates []string
+		want       string
+		ok         bool
+	}{
+		{"far", "teams", []string{"discord", "slack"}, "slack", true},
+		{"ties go to the first in sort order", "zzzz", []string{"bbbb", "aaaa", "cccc"}, "aaaa", true},
+		{"close too", "slak", []string{"slack", "discord"}, "slack", true},
+		{"empty candidate", "x", []string{"abc", ""}, "", true},
+		{"itself excluded", "abc", []string{"abc", "xyzzy"}, "xyzzy", true},
+		{"only itself", "abc", []string{"abc"}, "", false},
+		{"none", "abc", nil, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got, ok := suggest.Nearest(tt.query, tt.candidates); got != tt.want || ok != tt.ok {
+				t.Errorf("Nearest(%q, %q) = %q, %v, want %q, %v", tt.query, tt.candidates, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+	rng := rand.New(rand.NewPCG(2, 3))
+	word := func() string {
+		var b strings.Builder
+		for range rng.IntN(7) {
+			b.WriteByte("abc"[rng.IntN(3)])
+		}
+		return b.String()
+	}
+	for range 2000 {
+		cands := make([]string, 1+rng.IntN(12))
+		for k := range cands {
+			cands[k] = word()
+		}
+		query := word()
+		want, wantDist := "", -1
+		for _, c := range cands {
+			if c == query {
+				continue
+			}
+			d := levenshtein([]rune(query), []rune(c))
+			if wantDist < 0 || d < wantDist || (d == wantDist && c < want) {
+				want, wantDist = c, d
+			}
+		}
+		if got, ok := suggest.Nearest(query, cands); got != want || ok != (wantDist >= 0) {
+			t.Fatalf("Nearest(%q, %q) = %q, %v, want %q (distance %d)", query, cands, got, ok, want, wantDist)
+		}
+	}
+}
