@@ -1,5 +1,7 @@
 package blocks
 
+import "github.com/promptc/promptc/internal/plural"
+
 // MaxValuesDiagnostics is how many problems ReadValues lists for one values file (docs/values.md#values-files): the
 // first it finds, in the order of the file; one more diagnostic, placed at the first problem left out, counts the
 // rest. A file of a million bad records is reported in a hundred lines, in memory and time that do not grow with
@@ -67,11 +69,7 @@ func (l *diagLimit) fatalf(rng Range, format string, args ...any) {
 func (l *diagLimit) result(what string) Diagnostics {
 	ds := l.diags.Sort()
 	if l.more > 0 {
-		problems := "problems are"
-		if l.more == 1 {
-			problems = "problem is"
-		}
-		ds.Errorf(l.next, "%d more %s not listed: promptc lists the first %d problems of %s; fix these and run it again", l.more, problems, l.max, what)
+		ds.Errorf(l.next, "%d more %s not listed: promptc lists the first %d problems of %s; fix these and run it again", l.more, plural.Noun(l.more, "problem is", "problems are"), l.max, what)
 	}
 	return ds
 }

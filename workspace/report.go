@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
 )
 
 // Results are what Install, Check or Uninstall did, one per target, in the order of the targets.
@@ -71,11 +72,7 @@ func (r *CheckReport) WriteText(w io.Writer) error {
 	if n == 0 || r.Fix == "" {
 		return nil
 	}
-	them := "it"
-	if n > 1 {
-		them = "them"
-	}
-	_, err := fmt.Fprintf(w, "To update %s, run: %s\n", them, r.Fix)
+	_, err := fmt.Fprintf(w, "To update %s, run: %s\n", plural.Noun(n, "it", "them"), r.Fix)
 	return err
 }
 
