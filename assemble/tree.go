@@ -17,6 +17,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/atomicfile"
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Stale says which files already under a directory WriteTree may remove when the new tree no longer has them. It is
@@ -36,12 +37,9 @@ const (
 
 var staleNames = [...]string{StaleListed: "listed", StaleAll: "all"}
 
-func (s Stale) String() string {
-	if int(s) < len(staleNames) {
-		return staleNames[s]
-	}
-	return fmt.Sprintf("Stale(%d)", int(s))
-}
+var stales = enum.New[Stale]("Stale", "stale mode", staleNames[:]...)
+
+func (s Stale) String() string { return stales.String(s) }
 
 // BuildManifest is the file, at the top of a directory written with StaleListed, that lists the files WriteTree
 // wrote there: a comment, then one slash path a line, sorted; a path that holds anything but printable characters

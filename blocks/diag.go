@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Severity says whether a diagnostic stops the command (an error) or is reported and passes (a warning).
@@ -15,18 +17,18 @@ const (
 	SeverityWarning
 )
 
-var severityNames = []string{"error", "warning"}
+var severities = enum.New[Severity]("Severity", "severity", "error", "warning")
 
-func (s Severity) String() string { return enumString(severityNames, int(s), "Severity") }
+func (s Severity) String() string { return severities.String(s) }
 
 // MarshalText writes the severity's name.
 func (s Severity) MarshalText() ([]byte, error) {
-	return enumMarshal(severityNames, int(s), "severity")
+	return severities.Marshal(s)
 }
 
 // UnmarshalText reads "error" or "warning".
 func (s *Severity) UnmarshalText(b []byte) error {
-	return enumUnmarshal(severityNames, b, "severity", s)
+	return severities.Set(s, string(b))
 }
 
 // Diagnostic is one problem, in the shape of hcl's: what went wrong (Summary, a sentence that usually says what to do

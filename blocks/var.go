@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Var is a declared variable.
@@ -252,9 +254,9 @@ const (
 	FormatGo
 )
 
-func (f ValueFormat) String() string {
-	return enumString([]string{"TOML", "JSON", "Go"}, int(f), "ValueFormat")
-}
+var valueFormats = enum.New[ValueFormat]("ValueFormat", "value format", "TOML", "JSON", "Go")
+
+func (f ValueFormat) String() string { return valueFormats.String(f) }
 
 // words are how messages about values name the types of a format.
 type words struct {

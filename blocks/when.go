@@ -1,6 +1,6 @@
 package blocks
 
-import "fmt"
+import "github.com/promptc/promptc/internal/enum"
 
 // When is a mode that turns a feature of the output on or off: always, never, or (Auto, the zero value) as the
 // output's destination suggests. promptc's --color and --snippets flags hold one; it implements flag.Value and
@@ -16,33 +16,20 @@ const (
 	Never
 )
 
-var whenNames = [...]string{Auto: "auto", Always: "always", Never: "never"}
+var whens = enum.New[When]("When", "mode", "auto", "always", "never").MustBe()
 
 // String is the mode as the flag takes it: auto, always or never.
-func (w When) String() string {
-	if int(w) < len(whenNames) {
-		return whenNames[w]
-	}
-	return fmt.Sprintf("When(%d)", uint8(w))
-}
+func (w When) String() string { return whens.String(w) }
 
 // Set parses s, which must be auto, always or never (exactly, in lower case). On error w is unchanged and the
 // message reads after the flag's name: `must be auto, always or never, not "sometimes"`.
-func (w *When) Set(s string) error {
-	for i, n := range whenNames {
-		if s == n {
-			*w = When(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("must be auto, always or never, not %q", s)
-}
+func (w *When) Set(s string) error { return whens.Set(w, s) }
 
 // UnmarshalText is Set, for configuration files.
 func (w *When) UnmarshalText(text []byte) error { return w.Set(string(text)) }
 
 // MarshalText is String.
-func (w When) MarshalText() ([]byte, error) { return []byte(w.String()), nil }
+func (w When) MarshalText() ([]byte, error) { return whens.Marshal(w) }
 
 // On reports whether the feature is on: Always and Never say so; Auto leaves it to auto, what the destination
 // suggests (for colour, a terminal with NO_COLOR unset).

@@ -12,7 +12,8 @@ import (
 
 // TestOneOfEach: a helper the repository keeps once is not written again elsewhere. A plural rule lives in
 // internal/plural and an edit distance in internal/suggest (README.md, "Development"); a function of the non-test
-// code named for either, outside its package, is a second copy.
+// code named for either, outside its package, is a second copy. A closed set of names is parsed by internal/enum: an
+// UnmarshalText method that loops over names itself is a second parser.
 func TestOneOfEach(t *testing.T) {
 	owners := map[string]string{ // a lower-case function name → the one package that may define it
 		"plural":       "internal/plural",
@@ -41,7 +42,20 @@ func TestOneOfEach(t *testing.T) {
 		dir, _ := filepath.Rel("..", filepath.Dir(path))
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Recv != nil {
+			if !ok {
+				continue
+			}
+			if fn.Recv != nil {
+				if fn.Name.Name == "UnmarshalText" && fn.Body != nil && filepath.ToSlash(dir) != "internal/enum" {
+					ast.Inspect(fn.Body, func(n ast.Node) bool {
+						switch n.(type) {
+						case *ast.ForStmt, *ast.RangeStmt:
+							t.Errorf("%s: UnmarshalText loops over its names: declare them as an enum.Set (internal/enum)", path)
+							return false
+						}
+						return true
+					})
+				}
 				continue
 			}
 			if owner, ok := owners[strings.ToLower(fn.Name.Name)]; ok && filepath.ToSlash(dir) != owner {

@@ -3,11 +3,11 @@ package main
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/cliflag"
+	"github.com/promptc/promptc/internal/enum"
 
 	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/blocks"
@@ -30,7 +30,7 @@ func providerFlags() []cli.Flag {
 }
 
 func providerChoices() string {
-	return strings.Join(blocks.Providers[:len(blocks.Providers)-1], ", ") + " or " + blocks.Providers[len(blocks.Providers)-1]
+	return enum.OrList(blocks.Providers)
 }
 
 // projectTask opens the project and takes the --task task, with the projection options the provider flags choose.
