@@ -3,9 +3,11 @@ package guard
 import (
 	"errors"
 	"fmt"
-	"github.com/promptc/promptc/projection"
 	"io"
 	"path/filepath"
+
+	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -19,7 +21,7 @@ import (
 //
 // Both sides are compiled, so a change is attributed through the old side's source map too. A revision whose
 // commit has no promptc.toml in root's directory, or whose project does not compile, is compared as empty, every
-// artifact new; the result says why (OldMissing, OldProblems, WriteNote). The error is a blocks.Diagnostics when
+// artifact new; the result says why (OldMissing, OldProblems, WriteNote). The error is a source.Diagnostics when
 // the working tree does not compile, listing every problem; otherwise it says that root is not in a git work tree
 // or that git knows no commit rev, or it is a *assemble.LinkError when the working tree's golden/ (or anything
 // beneath it) is a symbolic link, as for CheckDir.
@@ -50,7 +52,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		arts    []*assemble.Artifact
 		prog    *assemble.Program
 		missing error
-		diags   blocks.Diagnostics
+		diags   source.Diagnostics
 		err     error
 	}
 	// git and the old compilation run while the working tree compiles.
@@ -77,7 +79,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		olds <- s
 	}()
 	arts := built
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	var prog *assemble.Program
 	if arts == nil {
 		prog, diags = assemble.LoadDir(root)

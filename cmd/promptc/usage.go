@@ -6,9 +6,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -54,11 +54,11 @@ func usageCommand(e *env) *cli.Command {
 				}
 			}
 			tally.Attributes = usage.Attributes{Task: c.String("task-attribute"), Turn: c.String("turn-attribute")}
-			var diags blocks.Diagnostics
+			var diags source.Diagnostics
 			for _, name := range c.Args().Slice() {
 				ds, err := e.readLog(tally, name)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), e.pathError(name, err))
+					return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), e.pathError(name, err))
 				}
 				diags = append(diags, ds...)
 			}
@@ -77,7 +77,7 @@ func usageCommand(e *env) *cli.Command {
 }
 
 // readLog counts one log file (- is stdin).
-func (e *env) readLog(t *usage.Tally, name string) (blocks.Diagnostics, error) {
+func (e *env) readLog(t *usage.Tally, name string) (source.Diagnostics, error) {
 	if name == "-" {
 		return t.Read(os.Stdin, "-")
 	}

@@ -1,6 +1,7 @@
-package blocks
+package source
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -44,10 +45,9 @@ type Diagnostic struct {
 	Suggestion string
 	// Subject is where the problem is; nil for a problem with no source (a value passed through the Go API).
 	Subject *Range
-
-	// cause is set on a file that could not be read or parsed: Sort puts it before every other problem, since
-	// what is left may follow from the file's absence, and the user should read the cause first.
-	cause bool
+	// Cause marks a file that could not be read or parsed (the loader sets it): Sort puts it before every other
+	// problem, since what is left may follow from the file's absence, and the user should read the cause first.
+	Cause bool
 }
 
 // Range returns the subject, or the zero Range when there is none.
@@ -111,8 +111,8 @@ func (ds *Diagnostics) Errorf(rng Range, format string, args ...any) {
 // is reported may follow from it.
 func (ds Diagnostics) Sort() Diagnostics {
 	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
-		if a.cause != b.cause {
-			return cmpBool(b.cause, a.cause)
+		if a.Cause != b.Cause {
+			return cmpBool(b.Cause, a.Cause)
 		}
 		ra, rb := a.Range(), b.Range()
 		if c := ra.Compare(rb); c != 0 {
@@ -121,10 +121,10 @@ func (ds Diagnostics) Sort() Diagnostics {
 		if a.Subject == nil || b.Subject == nil {
 			return cmpBool(a.Subject != nil, b.Subject != nil)
 		}
-		if c := cmpInt(ra.End.Byte, rb.End.Byte); c != 0 {
+		if c := cmp.Compare(ra.End.Byte, rb.End.Byte); c != 0 {
 			return c
 		}
-		if c := cmpInt(ra.Start.Byte, rb.Start.Byte); c != 0 {
+		if c := cmp.Compare(ra.Start.Byte, rb.Start.Byte); c != 0 {
 			return c
 		}
 		if c := strings.Compare(a.Summary, b.Summary); c != 0 {
@@ -133,7 +133,7 @@ func (ds Diagnostics) Sort() Diagnostics {
 		if c := strings.Compare(a.Detail, b.Detail); c != 0 {
 			return c
 		}
-		if c := cmpInt(int(a.Severity), int(b.Severity)); c != 0 {
+		if c := cmp.Compare(int(a.Severity), int(b.Severity)); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Suggestion, b.Suggestion)
