@@ -183,7 +183,7 @@ func (s *Snapshot) users(w *strings.Builder, sym Symbol) {
 		w.WriteString("\nused nowhere\n")
 		return
 	}
-	fmt.Fprintf(w, "\nused %s:\n%s\n", plural.Count(len(lines), "time"), strings.Join(lines, "\n"))
+	fmt.Fprintf(w, "\nused %s:\n%s\n", strconv.Itoa(len(lines))+" "+plural.Noun(len(lines), "time", "times"), strings.Join(lines, "\n"))
 }
 
 func (s *Snapshot) hoverVar(sym Symbol) string {
@@ -271,7 +271,7 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 		if f == nil {
 			return fmt.Sprintf("unknown fixture %q\n", sym.Name)
 		}
-		fmt.Fprintf(&w, "**fixture %q** (%s): tasks %s, %s\n", f.Name, f.Range.Filename, quoteList(f.Tasks), plural.Count(len(f.Turns), "turn"))
+		fmt.Fprintf(&w, "**fixture %q** (%s): tasks %s, %s\n", f.Name, f.Range.Filename, quoteList(f.Tasks), strconv.Itoa(len(f.Turns))+" "+plural.Noun(len(f.Turns), "turn", "turns"))
 	}
 	s.users(&w, sym)
 	return w.String()
@@ -292,11 +292,7 @@ func (s *Snapshot) hoverTask(task string) string {
 	if len(fixtures) == 0 {
 		w.WriteString("no fixture renders it: it is unguarded\n")
 	} else {
-		noun := "fixtures"
-		if len(fixtures) == 1 {
-			noun = "fixture"
-		}
-		fmt.Fprintf(&w, "rendered by %s %s\n", noun, quoteList(fixtures))
+		fmt.Fprintf(&w, "rendered by %s %s\n", plural.Noun(len(fixtures), "fixture", "fixtures"), quoteList(fixtures))
 	}
 	var ids []string
 	for _, sl := range s.Program.Slots(blocks.Runbook) {

@@ -3,6 +3,8 @@ package assemble
 import (
 	"sort"
 	"strings"
+
+	"github.com/promptc/promptc/tokens"
 )
 
 // The turn budget counts the message after every item it drops (docs/reference.md#turn-budget). Counted whole, that
@@ -11,10 +13,6 @@ import (
 // change (the blocks around the one being cut, the part of its output a Shrink reuses) and a few small ones that do
 // is counted from the large texts' pieces, counted once (indexed), and the pieces that touch the small texts, which
 // are counted again. TestSpansCount checks that this is the count of the whole text.
-
-// cutAt reports whether paragraphCounter cuts text between bytes prev and next: after a newline followed by a
-// character other than white space and "/" (see Count).
-func cutAt(prev, next byte) bool { return prev == '\n' && !isSpace(next) && next != '/' }
 
 // wordCutAt reports whether o200k_base's pre-tokenizer surely splits text between bytes prev and next too: an ASCII
 // letter followed by a space. A letter is matched only by the patterns of words, which end where the letters end
@@ -32,7 +30,7 @@ const longLine = 128
 // indexed is a text with the places paragraphCounter cuts it and the running count of its pieces.
 type indexed struct {
 	s    string
-	cuts []int // every x in (0, len(s)) with cutAt(s[x-1], s[x]), and some with wordCutAt, in order
+	cuts []int // every x in (0, len(s)) with tokens.LineCut(s[x-1], s[x]), and some with wordCutAt, in order
 	sum  []int // sum[i] is the count of s[cuts[0]:cuts[i]]
 }
 
@@ -40,7 +38,7 @@ func (c *paragraphCounter) index(s string) *indexed {
 	ix := &indexed{s: s}
 	last := 0
 	for x := 1; x < len(s); x++ {
-		if cutAt(s[x-1], s[x]) || x-last >= longLine && wordCutAt(s[x-1], s[x]) {
+		if tokens.LineCut(s[x-1], s[x]) || x-last >= longLine && wordCutAt(s[x-1], s[x]) {
 			ix.cuts = append(ix.cuts, x)
 			last = x
 		}
@@ -83,13 +81,13 @@ func (c *paragraphCounter) countSpans(spans []span) int {
 		if s == "" {
 			continue
 		}
-		if started && cutAt(prev, s[0]) {
+		if started && tokens.LineCut(prev, s[0]) {
 			flush()
 		}
 		if sp.ix == nil {
 			from := 0
 			for x := 1; x < len(s); x++ {
-				if cutAt(s[x-1], s[x]) {
+				if tokens.LineCut(s[x-1], s[x]) {
 					open = append(open, s[from:x])
 					flush()
 					from = x

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/internal/enum"
 	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
 )
@@ -49,35 +49,19 @@ var originNames = [...]string{
 	OriginAction:    "action",
 }
 
+var originKinds = enum.New[OriginKind]("OriginKind", "origin kind", originNames[:]...).Hint("; the kinds are: " + strings.Join(originNames[:], ", "))
+
 // String is the kind's one spelling: "block", "heading", "text", "template", "constant", "value", "reference" or
 // "action".
-func (k OriginKind) String() string {
-	if int(k) < len(originNames) {
-		return originNames[k]
-	}
-	return fmt.Sprintf("OriginKind(%d)", k)
-}
+func (k OriginKind) String() string { return originKinds.String(k) }
 
 // MarshalText writes the kind as String spells it, so that JSON reports carry the same word as text ones; a value
 // outside the set is an error.
-func (k OriginKind) MarshalText() ([]byte, error) {
-	if int(k) >= len(originNames) {
-		return nil, fmt.Errorf("origin kind %d is outside the set", k)
-	}
-	return []byte(originNames[k]), nil
-}
+func (k OriginKind) MarshalText() ([]byte, error) { return originKinds.Marshal(k) }
 
 // UnmarshalText reads a kind as String spells it; any other word is an error naming the kinds, so that a program
 // reading a report back never holds a kind outside the set.
-func (k *OriginKind) UnmarshalText(b []byte) error {
-	for i, name := range originNames {
-		if string(b) == name {
-			*k = OriginKind(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown origin kind %q%s; the kinds are: %s", b, suggest.DidYouMean(string(b), originNames[:]), strings.Join(originNames[:], ", "))
-}
+func (k *OriginKind) UnmarshalText(b []byte) error { return originKinds.Set(k, string(b)) }
 
 // Origin is where a byte of an artifact comes from, as far back as the sources go.
 type Origin struct {

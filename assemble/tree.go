@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/promptc/promptc/internal/atomicfile"
+	"github.com/promptc/promptc/internal/enum"
 	"github.com/promptc/promptc/source"
 )
 
@@ -36,12 +37,9 @@ const (
 
 var staleNames = [...]string{StaleListed: "listed", StaleAll: "all"}
 
-func (s Stale) String() string {
-	if int(s) < len(staleNames) {
-		return staleNames[s]
-	}
-	return fmt.Sprintf("Stale(%d)", int(s))
-}
+var stales = enum.New[Stale]("Stale", "stale mode", staleNames[:]...)
+
+func (s Stale) String() string { return stales.String(s) }
 
 // BuildManifest is the file, at the top of a directory written with StaleListed, that lists the files WriteTree
 // wrote there: a comment, then one slash path a line, sorted; a path that holds anything but printable characters

@@ -1,14 +1,10 @@
 package blocks
 
-import (
-	"fmt"
-	"strconv"
+import "github.com/promptc/promptc/internal/enum"
 
-	"github.com/promptc/promptc/internal/suggest"
-)
-
-// The closed sets of the source model are small integer types, each with String and text (un)marshalling, so that a
-// string is parsed once, at the loader's edge, and nothing downstream can hold a value outside the set.
+// The closed sets of the source model are small integer types, each with String and text (un)marshalling over one
+// enum.Set (internal/enum), so that a string is parsed once, at the loader's edge, and nothing downstream can hold a
+// value outside the set.
 
 // Scope says how often a block's bytes (or a variable's value) change (docs/reference.md#scopes). Scopes are ordered from most to least
 // stable, so they compare with < and >.
@@ -23,13 +19,15 @@ const (
 
 var scopeNames = []string{"global", "task", "session", "turn"}
 
-func (s Scope) String() string { return enumString(scopeNames, int(s), "Scope") }
+var scopes = enum.New[Scope]("Scope", "scope", scopeNames...)
+
+func (s Scope) String() string { return scopes.String(s) }
 
 // MarshalText writes the scope's name.
-func (s Scope) MarshalText() ([]byte, error) { return enumMarshal(scopeNames, int(s), "scope") }
+func (s Scope) MarshalText() ([]byte, error) { return scopes.Marshal(s) }
 
 // UnmarshalText reads "global", "task", "session" or "turn".
-func (s *Scope) UnmarshalText(b []byte) error { return enumUnmarshal(scopeNames, b, "scope", s) }
+func (s *Scope) UnmarshalText(b []byte) error { return scopes.Set(s, string(b)) }
 
 // Kind says which order list places a block, and so what an artifact is: part of the runbook or of the per-turn
 // message.
@@ -44,13 +42,15 @@ const (
 
 var kindNames = []string{"unplaced", "runbook", "turn"}
 
-func (k Kind) String() string { return enumString(kindNames, int(k), "Kind") }
+var kinds = enum.New[Kind]("Kind", "kind", kindNames...)
+
+func (k Kind) String() string { return kinds.String(k) }
 
 // MarshalText writes the kind's name.
-func (k Kind) MarshalText() ([]byte, error) { return enumMarshal(kindNames, int(k), "kind") }
+func (k Kind) MarshalText() ([]byte, error) { return kinds.Marshal(k) }
 
 // UnmarshalText reads "unplaced", "runbook" or "turn".
-func (k *Kind) UnmarshalText(b []byte) error { return enumUnmarshal(kindNames, b, "kind", k) }
+func (k *Kind) UnmarshalText(b []byte) error { return kinds.Set(k, string(b)) }
 
 // Type is a variable's type (docs/reference.md#varsname).
 type Type uint8
@@ -69,13 +69,15 @@ const (
 
 var typeNames = []string{"string", "text", "bool", "int", "list", "records", "record"}
 
-func (t Type) String() string { return enumString(typeNames, int(t), "Type") }
+var types = enum.New[Type]("Type", "type", typeNames...)
+
+func (t Type) String() string { return types.String(t) }
 
 // MarshalText writes the type's name.
-func (t Type) MarshalText() ([]byte, error) { return enumMarshal(typeNames, int(t), "type") }
+func (t Type) MarshalText() ([]byte, error) { return types.Marshal(t) }
 
 // UnmarshalText reads a type's name as the manifest writes it.
-func (t *Type) UnmarshalText(b []byte) error { return enumUnmarshal(typeNames, b, "type", t) }
+func (t *Type) UnmarshalText(b []byte) error { return types.Set(t, string(b)) }
 
 // Noun names a value of the type in a sentence: "a string", "text", "a bool", "an int", "a list", "records", "a
 // record", as in `variable "note" is text, so its value must be a JSON string`.
@@ -117,13 +119,15 @@ const (
 
 var trustNames = []string{"untrusted", "trusted", "background", "code", "markdown"}
 
-func (t Trust) String() string { return enumString(trustNames, int(t), "Trust") }
+var trusts = enum.New[Trust]("Trust", "trust", trustNames...)
+
+func (t Trust) String() string { return trusts.String(t) }
 
 // MarshalText writes the trust level's name.
-func (t Trust) MarshalText() ([]byte, error) { return enumMarshal(trustNames, int(t), "trust") }
+func (t Trust) MarshalText() ([]byte, error) { return trusts.Marshal(t) }
 
 // UnmarshalText reads "untrusted", "trusted", "background", "code" or "markdown".
-func (t *Trust) UnmarshalText(b []byte) error { return enumUnmarshal(trustNames, b, "trust", t) }
+func (t *Trust) UnmarshalText(b []byte) error { return trusts.Set(t, string(b)) }
 
 // Decode says how a record or records value given as a string is read (docs/reference.md, "Nested data").
 type Decode uint8
@@ -138,13 +142,15 @@ const (
 
 var decodeNames = []string{"none", "json"}
 
-func (d Decode) String() string { return enumString(decodeNames, int(d), "Decode") }
+var decodes = enum.New[Decode]("Decode", "decode", decodeNames...)
+
+func (d Decode) String() string { return decodes.String(d) }
 
 // MarshalText writes "none" or "json".
-func (d Decode) MarshalText() ([]byte, error) { return enumMarshal(decodeNames, int(d), "decode") }
+func (d Decode) MarshalText() ([]byte, error) { return decodes.Marshal(d) }
 
 // UnmarshalText reads "none" or "json".
-func (d *Decode) UnmarshalText(b []byte) error { return enumUnmarshal(decodeNames, b, "decode", d) }
+func (d *Decode) UnmarshalText(b []byte) error { return decodes.Set(d, string(b)) }
 
 // Unknown is what a key of a JSON text does when no field of its record declares it (decode = "json";
 // docs/reference.md#nested-data).
@@ -159,13 +165,15 @@ const (
 
 var unknownNames = []string{"error", "ignore"}
 
-func (u Unknown) String() string { return enumString(unknownNames, int(u), "Unknown") }
+var unknowns = enum.New[Unknown]("Unknown", "unknown", unknownNames...)
+
+func (u Unknown) String() string { return unknowns.String(u) }
 
 // MarshalText writes "error" or "ignore".
-func (u Unknown) MarshalText() ([]byte, error) { return enumMarshal(unknownNames, int(u), "unknown") }
+func (u Unknown) MarshalText() ([]byte, error) { return unknowns.Marshal(u) }
 
 // UnmarshalText reads "error" or "ignore".
-func (u *Unknown) UnmarshalText(b []byte) error { return enumUnmarshal(unknownNames, b, "unknown", u) }
+func (u *Unknown) UnmarshalText(b []byte) error { return unknowns.Set(u, string(b)) }
 
 // EmptyQuote is what an empty line of a background value becomes once quoted (docs/reference.md#trust-levels).
 type EmptyQuote uint8
@@ -179,16 +187,18 @@ const (
 
 var emptyQuoteNames = []string{">", "> "}
 
-func (q EmptyQuote) String() string { return enumString(emptyQuoteNames, int(q), "EmptyQuote") }
+var emptyQuotes = enum.New[EmptyQuote]("EmptyQuote", "quote_empty", emptyQuoteNames...)
+
+func (q EmptyQuote) String() string { return emptyQuotes.String(q) }
 
 // MarshalText writes ">" or "> ".
 func (q EmptyQuote) MarshalText() ([]byte, error) {
-	return enumMarshal(emptyQuoteNames, int(q), "quote_empty")
+	return emptyQuotes.Marshal(q)
 }
 
 // UnmarshalText reads ">" or "> ".
 func (q *EmptyQuote) UnmarshalText(b []byte) error {
-	return enumUnmarshal(emptyQuoteNames, b, "quote_empty", q)
+	return emptyQuotes.Set(q, string(b))
 }
 
 // Invalid is what happens to a value that does not match its variable's pattern.
@@ -203,13 +213,15 @@ const (
 
 var invalidNames = []string{"error", "empty"}
 
-func (i Invalid) String() string { return enumString(invalidNames, int(i), "Invalid") }
+var invalids = enum.New[Invalid]("Invalid", "invalid", invalidNames...)
+
+func (i Invalid) String() string { return invalids.String(i) }
 
 // MarshalText writes "error" or "empty".
-func (i Invalid) MarshalText() ([]byte, error) { return enumMarshal(invalidNames, int(i), "invalid") }
+func (i Invalid) MarshalText() ([]byte, error) { return invalids.Marshal(i) }
 
 // UnmarshalText reads "error" or "empty".
-func (i *Invalid) UnmarshalText(b []byte) error { return enumUnmarshal(invalidNames, b, "invalid", i) }
+func (i *Invalid) UnmarshalText(b []byte) error { return invalids.Set(i, string(b)) }
 
 // Overflow is what happens to a string or text value longer than its max_runes.
 type Overflow uint8
@@ -223,40 +235,18 @@ const (
 
 var overflowNames = []string{"cut", "notice"}
 
-func (o Overflow) String() string { return enumString(overflowNames, int(o), "Overflow") }
+var overflows = enum.New[Overflow]("Overflow", "overflow", overflowNames...)
+
+func (o Overflow) String() string { return overflows.String(o) }
 
 // MarshalText writes "cut" or "notice".
 func (o Overflow) MarshalText() ([]byte, error) {
-	return enumMarshal(overflowNames, int(o), "overflow")
+	return overflows.Marshal(o)
 }
 
 // UnmarshalText reads "cut" or "notice".
 func (o *Overflow) UnmarshalText(b []byte) error {
-	return enumUnmarshal(overflowNames, b, "overflow", o)
-}
-
-func enumString(names []string, v int, typ string) string {
-	if v >= 0 && v < len(names) {
-		return names[v]
-	}
-	return typ + "(" + strconv.Itoa(v) + ")"
-}
-
-func enumMarshal(names []string, v int, what string) ([]byte, error) {
-	if v >= 0 && v < len(names) {
-		return []byte(names[v]), nil
-	}
-	return nil, fmt.Errorf("invalid %s %d", what, v)
-}
-
-func enumUnmarshal[T ~uint8](names []string, b []byte, what string, dst *T) error {
-	for i, n := range names {
-		if n == string(b) {
-			*dst = T(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown %s %q%s", what, b, suggest.DidYouMean(string(b), names))
+	return overflows.Set(o, string(b))
 }
 
 // parseEnum returns the value named s among names, and whether there is one.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/promptc/promptc/internal/enum"
 	"github.com/promptc/promptc/source"
 )
 
@@ -254,9 +255,9 @@ const (
 	FormatGo
 )
 
-func (f ValueFormat) String() string {
-	return enumString([]string{"TOML", "JSON", "Go"}, int(f), "ValueFormat")
-}
+var valueFormats = enum.New[ValueFormat]("ValueFormat", "value format", "TOML", "JSON", "Go")
+
+func (f ValueFormat) String() string { return valueFormats.String(f) }
 
 // words are how messages about values name the types of a format.
 type words struct {

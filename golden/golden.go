@@ -13,6 +13,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/internal/atomicfile"
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Status says how an artifact differs between an old tree (golden/, or a git revision) and a new one (the build):
@@ -28,33 +29,15 @@ const (
 	Removed
 )
 
-var statusNames = [...]string{Changed: "changed", Added: "added", Removed: "removed"}
+var statuses = enum.New[Status]("Status", "status", "", "changed", "added", "removed").Quiet()
 
-func (s Status) String() string {
-	if s >= Changed && int(s) < len(statusNames) {
-		return statusNames[s]
-	}
-	return fmt.Sprintf("Status(%d)", int(s))
-}
+func (s Status) String() string { return statuses.String(s) }
 
 // MarshalText writes "changed", "added" or "removed".
-func (s Status) MarshalText() ([]byte, error) {
-	if s >= Changed && int(s) < len(statusNames) {
-		return []byte(statusNames[s]), nil
-	}
-	return nil, fmt.Errorf("invalid status %d", int(s))
-}
+func (s Status) MarshalText() ([]byte, error) { return statuses.Marshal(s) }
 
 // UnmarshalText reads "changed", "added" or "removed".
-func (s *Status) UnmarshalText(b []byte) error {
-	for i, n := range statusNames {
-		if i > 0 && n == string(b) {
-			*s = Status(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown status %q", b)
-}
+func (s *Status) UnmarshalText(b []byte) error { return statuses.Set(s, string(b)) }
 
 // Entry is one file that differs between the golden tree and the built tree. Golden is nil when the file is Added,
 // Built is nil when it is Removed.

@@ -1,11 +1,8 @@
 package projection
 
 import (
-	"fmt"
-	"slices"
-
 	"github.com/promptc/promptc/blocks"
-	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // ToolsMode is how a task's [[tool]]s reach the model (docs/providers.md#tools): the zero value, ToolsText, leaves
@@ -22,35 +19,21 @@ const (
 
 var toolsModeNames = []string{"text", "native"}
 
-func (m ToolsMode) String() string {
-	if int(m) < len(toolsModeNames) {
-		return toolsModeNames[m]
-	}
-	return fmt.Sprintf("ToolsMode(%d)", m)
-}
+var toolsModes = enum.New[ToolsMode]("ToolsMode", "tools mode", toolsModeNames...).Hint(": use " + enum.OrList(toolsModeNames))
+
+func (m ToolsMode) String() string { return toolsModes.String(m) }
 
 // ParseToolsMode returns the mode named s: text or native.
-func ParseToolsMode(s string) (ToolsMode, error) {
-	if i := slices.Index(toolsModeNames, s); i >= 0 {
-		return ToolsMode(i), nil
-	}
-	return 0, fmt.Errorf("unknown tools mode %q%s: use text or native", s, suggest.DidYouMean(s, toolsModeNames))
-}
+func ParseToolsMode(s string) (ToolsMode, error) { return toolsModes.Parse(s) }
 
 // Set parses s into m (flag.Value).
-func (m *ToolsMode) Set(s string) error {
-	v, err := ParseToolsMode(s)
-	if err == nil {
-		*m = v
-	}
-	return err
-}
+func (m *ToolsMode) Set(s string) error { return toolsModes.Set(m, s) }
 
 // MarshalText returns m's name.
-func (m ToolsMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+func (m ToolsMode) MarshalText() ([]byte, error) { return toolsModes.Marshal(m) }
 
 // UnmarshalText parses a tools mode's name.
-func (m *ToolsMode) UnmarshalText(b []byte) error { return m.Set(string(b)) }
+func (m *ToolsMode) UnmarshalText(b []byte) error { return toolsModes.Set(m, string(b)) }
 
 // Tools returns what Options.Tools holds for task under m: nil for ToolsText, the task's tools in their order
 // (blocks.Project.ToolsFor) for ToolsNative.

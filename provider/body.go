@@ -8,6 +8,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Kind says where a part of a request sits in the provider's cached order: tools, then the system prompt, then the
@@ -27,12 +29,9 @@ const (
 
 var kindNames = []string{"cached content", "tool", "system", "message"}
 
-func (k Kind) String() string {
-	if int(k) < len(kindNames) {
-		return kindNames[k]
-	}
-	return fmt.Sprintf("Kind(%d)", k)
-}
+var kinds = enum.New[Kind]("Kind", "part kind", kindNames...)
+
+func (k Kind) String() string { return kinds.String(k) }
 
 // Part is one unit of a request body as a prefix cache sees it, as a provider package decodes it. Two requests share
 // a prefix up to a part when every part before it is equal: the same kind, the same Head and the same Text. Cache

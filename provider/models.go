@@ -9,6 +9,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/promptc/promptc/internal/enum"
 	"github.com/promptc/promptc/internal/suggest"
 )
 
@@ -28,12 +29,9 @@ const (
 
 var matchingNames = []string{"breakpoints", "prefix", "messages"}
 
-func (m Matching) String() string {
-	if int(m) < len(matchingNames) {
-		return matchingNames[m]
-	}
-	return fmt.Sprintf("Matching(%d)", m)
-}
+var matchings = enum.New[Matching]("Matching", "matching", matchingNames...)
+
+func (m Matching) String() string { return matchings.String(m) }
 
 // Model is what promptc knows of one model's prompt cache: the rules that decide where a cache marker pays, and
 // the prices that decide how much. The built-in rows (Models) cite the provider page each was read from.
@@ -146,13 +144,13 @@ func (m Model) WritePrice(t TTL) float64 {
 // Check returns an error naming what the model offers when it lacks cache mode c or lifetime t.
 func (m Model) Check(c CacheMode, t TTL) error {
 	if !m.Supports(c) {
-		return fmt.Errorf("%s %s has no %s cache: it offers %s", m.Provider, m.Name, c, OrList(modeNames(m.offered())))
+		return fmt.Errorf("%s %s has no %s cache: it offers %s", m.Provider, m.Name, c, enum.OrList(modeNames(m.offered())))
 	}
 	if t != TTLDefault && !slices.Contains(m.TTLs, t) {
 		if len(m.TTLs) == 0 {
 			return fmt.Errorf("%s %s offers no choice of cache lifetime: leave --ttl out", m.Provider, m.Name)
 		}
-		return fmt.Errorf("%s %s has no %s cache lifetime: it offers %s", m.Provider, m.Name, t, OrList(ttlStrings(m.TTLs)))
+		return fmt.Errorf("%s %s has no %s cache lifetime: it offers %s", m.Provider, m.Name, t, enum.OrList(ttlStrings(m.TTLs)))
 	}
 	return nil
 }

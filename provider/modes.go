@@ -1,11 +1,9 @@
 package provider
 
 import (
-	"fmt"
-	"slices"
 	"time"
 
-	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // CacheMode is how a request uses the provider's prompt cache. The zero value is the model's default mode (the
@@ -28,35 +26,18 @@ const (
 
 var cacheModeNames = []string{"", "explicit", "automatic", "implicit"}
 
-func (c CacheMode) String() string {
-	if c == CacheDefault {
-		return "default"
-	}
-	if int(c) < len(cacheModeNames) {
-		return cacheModeNames[c]
-	}
-	return fmt.Sprintf("CacheMode(%d)", c)
-}
+var cacheModes = enum.New[CacheMode]("CacheMode", "cache mode", cacheModeNames...).Default("default").Hint(": use " + enum.OrList(cacheModeNames[1:]))
+
+func (c CacheMode) String() string { return cacheModes.String(c) }
 
 // ParseCacheMode returns the mode named s: explicit, automatic or implicit.
-func ParseCacheMode(s string) (CacheMode, error) {
-	if i := slices.Index(cacheModeNames, s); i > 0 {
-		return CacheMode(i), nil
-	}
-	return 0, fmt.Errorf("unknown cache mode %q%s: use explicit, automatic or implicit", s, suggest.DidYouMean(s, cacheModeNames[1:]))
-}
+func ParseCacheMode(s string) (CacheMode, error) { return cacheModes.Parse(s) }
 
 // Set parses s into c (flag.Value).
-func (c *CacheMode) Set(s string) error {
-	v, err := ParseCacheMode(s)
-	if err == nil {
-		*c = v
-	}
-	return err
-}
+func (c *CacheMode) Set(s string) error { return cacheModes.Set(c, s) }
 
 // MarshalText returns c's name.
-func (c CacheMode) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+func (c CacheMode) MarshalText() ([]byte, error) { return cacheModes.Marshal(c) }
 
 // UnmarshalText parses a cache mode's name.
 func (c *CacheMode) UnmarshalText(b []byte) error { return c.Set(string(b)) }
@@ -85,15 +66,9 @@ var ttlNames = []string{"", "5m", "30m", "1h", "in_memory", "24h"}
 
 var ttlDurations = []time.Duration{0, 5 * time.Minute, 30 * time.Minute, time.Hour, 5 * time.Minute, 24 * time.Hour}
 
-func (t TTL) String() string {
-	if t == TTLDefault {
-		return "default"
-	}
-	if int(t) < len(ttlNames) {
-		return ttlNames[t]
-	}
-	return fmt.Sprintf("TTL(%d)", t)
-}
+var ttls = enum.New[TTL]("TTL", "cache lifetime", ttlNames...).Default("default").Hint(": use " + enum.OrList(ttlNames[1:]))
+
+func (t TTL) String() string { return ttls.String(t) }
 
 // Duration is how long an entry lives without use.
 func (t TTL) Duration() time.Duration {
@@ -104,24 +79,13 @@ func (t TTL) Duration() time.Duration {
 }
 
 // ParseTTL returns the lifetime named s: 5m, 30m, 1h, in_memory or 24h.
-func ParseTTL(s string) (TTL, error) {
-	if i := slices.Index(ttlNames, s); i > 0 {
-		return TTL(i), nil
-	}
-	return 0, fmt.Errorf("unknown cache lifetime %q%s: use %s", s, suggest.DidYouMean(s, ttlNames[1:]), OrList(ttlNames[1:]))
-}
+func ParseTTL(s string) (TTL, error) { return ttls.Parse(s) }
 
 // Set parses s into t (flag.Value).
-func (t *TTL) Set(s string) error {
-	v, err := ParseTTL(s)
-	if err == nil {
-		*t = v
-	}
-	return err
-}
+func (t *TTL) Set(s string) error { return ttls.Set(t, s) }
 
 // MarshalText returns t's name.
-func (t TTL) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+func (t TTL) MarshalText() ([]byte, error) { return ttls.Marshal(t) }
 
 // UnmarshalText parses a lifetime's name.
 func (t *TTL) UnmarshalText(b []byte) error { return t.Set(string(b)) }

@@ -3,11 +3,9 @@ package provider
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"slices"
-	"strings"
 
-	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Provider is an API whose request bodies promptc projects, reads back (promptc miss) and whose responses it counts
@@ -50,46 +48,24 @@ func All() []Provider {
 	return out
 }
 
-func (p Provider) String() string {
-	if int(p) < len(names) {
-		return names[p]
-	}
-	return fmt.Sprintf("Provider(%d)", p)
-}
+var providers = enum.New[Provider]("Provider", "provider", names...).Hint(": use " + enum.OrList(names))
+
+func (p Provider) String() string { return providers.String(p) }
 
 // Parse returns the provider named s.
-func Parse(s string) (Provider, error) {
-	if i := slices.Index(names, s); i >= 0 {
-		return Provider(i), nil
-	}
-	return 0, fmt.Errorf("unknown provider %q%s: use %s", s, suggest.DidYouMean(s, names), OrList(names))
-}
+func Parse(s string) (Provider, error) { return providers.Parse(s) }
 
 // Known reports whether s names a provider.
-func Known(s string) bool { return slices.Contains(names, s) }
+func Known(s string) bool { _, ok := providers.Lookup(s); return ok }
 
 // Set parses s into p (flag.Value).
-func (p *Provider) Set(s string) error {
-	v, err := Parse(s)
-	if err == nil {
-		*p = v
-	}
-	return err
-}
+func (p *Provider) Set(s string) error { return providers.Set(p, s) }
 
 // MarshalText returns p's name.
-func (p Provider) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+func (p Provider) MarshalText() ([]byte, error) { return providers.Marshal(p) }
 
 // UnmarshalText parses a provider's name.
 func (p *Provider) UnmarshalText(b []byte) error { return p.Set(string(b)) }
-
-// OrList joins names as "a, b or c".
-func OrList(names []string) string {
-	if len(names) < 2 {
-		return strings.Join(names, "")
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-}
 
 // QuotedList is the providers' names quoted, as a sentence: "anthropic", "openai", … or "deepseek".
 func QuotedList() string {
@@ -97,7 +73,7 @@ func QuotedList() string {
 	for i, p := range names {
 		q[i] = `"` + p + `"`
 	}
-	return OrList(q)
+	return enum.OrList(q)
 }
 
 // CanonicalJSON encodes v as encoding/json does, with map keys sorted, but without HTML escaping and without the

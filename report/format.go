@@ -1,9 +1,9 @@
 package report
 
 import (
-	"fmt"
 	"slices"
-	"strings"
+
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Format is an output format of a report: the value of promptc's --format flag for diff, lint and stats. A report
@@ -19,47 +19,23 @@ const (
 	JSON
 )
 
-var formatNames = [...]string{Text: "text", Markdown: "markdown", JSON: "json"}
+var formats = enum.New[Format]("Format", "format", "text", "markdown", "json").MustBe()
 
 // AllFormats are the formats of a diff report (guard.Result), in the order promptc's usage lines list them.
 var AllFormats = []Format{Text, Markdown, JSON}
 
 // String is the format as the flag takes it: text, markdown or json.
-func (f Format) String() string {
-	if int(f) < len(formatNames) {
-		return formatNames[f]
-	}
-	return fmt.Sprintf("Format(%d)", uint8(f))
-}
+func (f Format) String() string { return formats.String(f) }
 
 // Set parses s: text, markdown or json (exactly, in lower case). On error f is unchanged and the message reads after
 // the flag's name: `must be text, markdown or json, not "yaml"`.
-func (f *Format) Set(s string) error { return f.set(s, AllFormats) }
+func (f *Format) Set(s string) error { return formats.SetAmong(f, s, AllFormats) }
 
 // UnmarshalText is Set, for configuration files.
 func (f *Format) UnmarshalText(text []byte) error { return f.Set(string(text)) }
 
 // MarshalText is String.
-func (f Format) MarshalText() ([]byte, error) { return []byte(f.String()), nil }
-
-// set parses s as one of choices.
-func (f *Format) set(s string, choices []Format) error {
-	for _, c := range choices {
-		if c.String() == s {
-			*f = c
-			return nil
-		}
-	}
-	names := make([]string, len(choices))
-	for i, c := range choices {
-		names[i] = c.String()
-	}
-	list := names[0]
-	if len(names) > 1 {
-		list = strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
-	}
-	return fmt.Errorf("must be %s, not %q", list, s)
-}
+func (f Format) MarshalText() ([]byte, error) { return formats.Marshal(f) }
 
 // FormatChoice is a --format flag: a Format limited to the formats one report is written in (lint and stats: text
 // or json), so that the flag cannot hold one the report does not write. It implements flag.Value and
@@ -82,7 +58,7 @@ func (c *FormatChoice) Choices() []Format { return slices.Clone(c.choices) }
 func (c *FormatChoice) String() string { return c.Format.String() }
 
 // Set parses s as one of c's choices: `must be text or json, not "markdown"` otherwise, the format left as it was.
-func (c *FormatChoice) Set(s string) error { return c.Format.set(s, c.choices) }
+func (c *FormatChoice) Set(s string) error { return formats.SetAmong(&c.Format, s, c.choices) }
 
 // UnmarshalText is Set.
 func (c *FormatChoice) UnmarshalText(text []byte) error { return c.Set(string(text)) }

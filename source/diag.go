@@ -4,8 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Severity says whether a diagnostic stops the command (an error) or is reported and passes (a warning).
@@ -17,32 +18,18 @@ const (
 	SeverityWarning
 )
 
-var severityNames = []string{"error", "warning"}
+var severities = enum.New[Severity]("Severity", "severity", "error", "warning")
 
-// String returns the severity's name: "error" or "warning".
-func (s Severity) String() string {
-	if int(s) < len(severityNames) {
-		return severityNames[s]
-	}
-	return "Severity(" + strconv.Itoa(int(s)) + ")"
-}
+func (s Severity) String() string { return severities.String(s) }
 
 // MarshalText writes the severity's name.
 func (s Severity) MarshalText() ([]byte, error) {
-	if int(s) < len(severityNames) {
-		return []byte(severityNames[s]), nil
-	}
-	return nil, fmt.Errorf("invalid severity %d", s)
+	return severities.Marshal(s)
 }
 
 // UnmarshalText reads "error" or "warning".
 func (s *Severity) UnmarshalText(b []byte) error {
-	i := slices.Index(severityNames, string(b))
-	if i < 0 {
-		return fmt.Errorf("unknown severity %q (want \"error\" or \"warning\")", b)
-	}
-	*s = Severity(i)
-	return nil
+	return severities.Set(s, string(b))
 }
 
 // Diagnostic is one problem, in the shape of hcl's: what went wrong (Summary, a sentence that usually says what to do

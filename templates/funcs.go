@@ -226,8 +226,9 @@ func (f *funcs) lookup(table string, keyV any, def ...any) (any, error) {
 	return "", fmt.Errorf("lookup %q: no entry %q%s", table, key, closestEntry(key, sortedKeys(t)))
 }
 
-// closestEntry names the entry closest to key: as a suggestion when it is within the usual edit distance, and
-// otherwise as the nearest there is, so that the message always points somewhere.
+// closestEntry names the entry closest to key: as a suggestion when it is within the usual edit distance (ties to
+// the entry that sorts first), and otherwise as the nearest there is at any distance (ties likewise), so that the
+// message always points somewhere.
 func closestEntry(key string, entries []string) string {
 	if len(entries) == 0 {
 		return " (the table is empty)"
@@ -235,7 +236,8 @@ func closestEntry(key string, entries []string) string {
 	if s := suggest.DidYouMean(key, entries); s != "" {
 		return s
 	}
-	return fmt.Sprintf(" (the closest entry is %q)", suggest.Closest(key, entries))
+	best, _ := suggest.Nearest(key, entries)
+	return fmt.Sprintf(" (the closest entry is %q)", best)
 }
 
 func sortedKeys[V any](m map[string]V) []string {

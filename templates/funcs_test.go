@@ -16,6 +16,7 @@ var testConsts = Consts{
 	Tables: map[string]map[string]string{
 		"channel_names": {"slack": "Slack", "discord": "Discord"},
 		"empty":         {},
+		"ties":          {"cot": "1", "cab": "2", "zzzzzz": "3"},
 	},
 }
 
@@ -67,6 +68,12 @@ func TestFuncs(t *testing.T) {
 			wantErr: `templates/t.md:1:3: block "b": lookup "channel_names": no entry "slak" (did you mean "slack"?)`},
 		{name: "lookup missing, far", body: `{{lookup "channel_names" .other}}`,
 			wantErr: `templates/t.md:1:3: block "b": lookup "channel_names": no entry "teams" (the closest entry is "slack")`},
+		// Both messages break ties alike, to the entry that sorts first: within distance 2 ("cab" and "cot" are one
+		// edit from "cat") and beyond it ("cab" and "cot" are three from "qqq").
+		{name: "lookup missing, close tie", body: `{{lookup "ties" "cat"}}`,
+			wantErr: `templates/t.md:1:3: block "b": lookup "ties": no entry "cat" (did you mean "cab"?)`},
+		{name: "lookup missing, far tie", body: `{{lookup "ties" "qqq"}}`,
+			wantErr: `templates/t.md:1:3: block "b": lookup "ties": no entry "qqq" (the closest entry is "cab")`},
 		{name: "lookup in an empty table", body: `{{lookup "empty" "x"}}`,
 			wantErr: `templates/t.md:1:3: block "b": lookup "empty": no entry "x" (the table is empty)`},
 		{name: "lookup unknown table", body: `{{lookup "channel_name" "x"}}`,

@@ -5,12 +5,19 @@ import (
 	"sync"
 )
 
-// Counter counts tokens. Texts are split into paragraphs and each distinct paragraph is tokenized once, so counting
-// twenty runbooks that share most of their text costs little more than counting one. Splitting at blank lines can
-// differ from tokenizing the whole text by a token per paragraph boundary at most: counts are estimates, and reports
-// say so (CountExact does not split). The vocabulary is a table read in place from the binary (table.go), loaded on
-// the first count, never before. A count takes time linear in the text (n log n in the longest piece the
-// vocabulary does not hold). A Counter is safe for concurrent use.
+// Counter counts tokens. A text is cut into pieces and each distinct piece is tokenized once, so counting twenty
+// runbooks that share most of their text costs little more than counting one. There is one cutting loop and two places
+// to cut, for two kinds of caller:
+//
+//   - Count cuts after each run of blank lines: the paragraphs of runbooks repeat across tasks and fixtures, so the
+//     reports (check, diff, lint, stats, project, simulate) count with it. A cut there can differ from tokenizing the
+//     whole text by a token per paragraph boundary at most: its counts are estimates, and reports say so.
+//   - CountLines cuts only where the encoding's pre-tokenizer itself splits (LineCut), so that its count is the whole
+//     text's exactly: the turn budget, which decides what a message drops by its count, counts with it.
+//
+// CountExact does not cut at all: the reference the other two are held to. The vocabulary is a table read in place
+// from the binary (table.go), loaded on the first count, never before. A count takes time linear in the text (n log n
+// in the longest piece the vocabulary does not hold). A Counter is safe for concurrent use.
 type Counter struct {
 	encoding Encoding
 	once     sync.Once
@@ -28,31 +35,64 @@ func New(encoding Encoding) *Counter {
 // Encoding returns the counter's encoding.
 func (c *Counter) Encoding() Encoding { return c.encoding }
 
-// Count returns the estimated number of tokens of text.
-func (c *Counter) Count(text string) int {
+// Count returns the estimated number of tokens of text, cut after each run of blank lines (see Counter).
+func (c *Counter) Count(text string) int { return c.sum(text, paragraphEnd, c.cache) }
+
+// CountLines returns the number of tokens of text, as CountExact does, counted line by line: text is cut only where
+// LineCut says the tokenizer splits it too, and each distinct line is tokenized whole once, so that recounting a text
+// after one line changed tokenizes only that line.
+func (c *Counter) CountLines(text string) int { return c.sum(text, lineEnd, c.exact) }
+
+// LineCut reports whether CountLines cuts a text between bytes prev and next: after a newline that a character other
+// than white space and "/" follows. The pre-tokenizers of o200k_base and cl100k_base join a newline with a following
+// character only when it is white space or, after punctuation, a "/" ("}\n//" is one piece in o200k_base), so the
+// pieces' counts add up to the whole text's exactly. Any byte from 0x80 up counts as white space: a cut is made only
+// where the next character surely is not a Unicode space.
+func LineCut(prev, next byte) bool {
+	return prev == '\n' && next != '/' && next != ' ' && next != '\t' && next != '\n' && next != '\r' &&
+		next != '\v' && next != '\f' && next < 0x80
+}
+
+// sum cuts text into pieces, end giving the length of the first piece of what is left, and adds up the pieces'
+// counts, each tokenized whole once and kept in cache.
+func (c *Counter) sum(text string, end func(string) int, cache map[string]int) int {
 	n := 0
 	for len(text) > 0 {
-		// Split after each run of blank lines, keeping the separator with the paragraph before it.
-		i := strings.Index(text, "\n\n")
-		var piece string
-		if i < 0 {
-			piece, text = text, ""
-		} else {
-			j := i + 2
-			for j < len(text) && text[j] == '\n' {
-				j++
-			}
-			piece, text = text[:j], text[j:]
-		}
-		n += c.counted(c.cache, piece)
+		i := end(text)
+		n += c.counted(cache, text[:i])
+		text = text[i:]
 	}
 	return n
 }
 
+// paragraphEnd is where Count's first piece of text ends: after the first run of blank lines, the separator kept
+// with the paragraph before it.
+func paragraphEnd(text string) int {
+	i := strings.Index(text, "\n\n")
+	if i < 0 {
+		return len(text)
+	}
+	j := i + 2
+	for j < len(text) && text[j] == '\n' {
+		j++
+	}
+	return j
+}
+
+// lineEnd is where CountLines's first piece of text ends: at its first LineCut.
+func lineEnd(text string) int {
+	for i := 0; i < len(text)-1; i++ {
+		if LineCut(text[i], text[i+1]) {
+			return i + 1
+		}
+	}
+	return len(text)
+}
+
 // CountExact returns the number of tokens of text tokenized whole, as the encoding's own tokenizer counts it: no
 // paragraph split, no estimate. Each distinct text is tokenized once, as Count's paragraphs are. It is for callers
-// that cut a text only where the tokenizer itself would split (the turn budget), so that the sum of the parts'
-// counts is the whole text's.
+// that cut a text themselves only where the tokenizer itself would split (LineCut: the turn budget's index of the
+// texts it recounts), so that the sum of the parts' counts is the whole text's.
 func (c *Counter) CountExact(text string) int {
 	return c.counted(c.exact, text)
 }

@@ -156,3 +156,23 @@ func TestCounterCountsNothingUntilAsked(t *testing.T) {
 		t.Errorf("after one count: %d paragraphs, loaded %v; want 1, true", n, loaded)
 	}
 }
+
+// TestCountLinesExact: CountLines, which cuts at LineCut, gives CountExact's count of the whole text in both
+// encodings, on every text of the corpus and on texts made to test the cuts (a blank line before
+// a line of white space, which the tokenizer joins; "}\n//"; a newline before a non-ASCII space).
+func TestCountLinesExact(t *testing.T) {
+	texts := []string{
+		"", "\n", "a", "a\n", "a\nb", "a\n\nb\n", "a\n  b\n", "x\n  \n\ty", "done.\n\nNext", "- a\n- b\n- (2 more)\n",
+		"é\nü", "a\n\u00a0b", "a\n\u3000b", "1.\n2.\n", "```go\nx := 1\n```\n", "a\r\nb", "a\n\n  \nb",
+		"x\n\n \n \n-y\n", "}\n// x\n", "a.\n/b\n", "it\n's\n", "x\n'll do\n",
+	}
+	texts = append(texts, corpus(t)...)
+	for _, e := range Encodings() {
+		lines, whole := New(e), New(e)
+		for _, s := range texts {
+			if got, want := lines.CountLines(s), whole.CountExact(s); got != want {
+				t.Errorf("%s: CountLines(%.40q…) = %d, want %d", e, s, got, want)
+			}
+		}
+	}
+}

@@ -1,9 +1,6 @@
 package tokens
 
-import (
-	"fmt"
-	"strings"
-)
+import "github.com/promptc/promptc/internal/enum"
 
 // Encoding is a token vocabulary promptc counts with: a closed set, parsed once (ParseEncoding, UnmarshalText, or
 // Set as a flag.Value) so that no other value can reach a Counter. The zero value is O200k, the default.
@@ -16,39 +13,24 @@ const (
 	Cl100k
 )
 
-var encodingNames = [...]string{O200k: "o200k_base", Cl100k: "cl100k_base"}
+var encodings = enum.New[Encoding]("Encoding", "token encoding", "o200k_base", "cl100k_base").Quiet().Hint(": use o200k_base or cl100k_base")
 
 // Encodings returns every encoding, the default first.
 func Encodings() []Encoding { return []Encoding{O200k, Cl100k} }
 
 // String returns the encoding's name, as tiktoken spells it: "o200k_base".
-func (e Encoding) String() string {
-	if int(e) < len(encodingNames) {
-		return encodingNames[e]
-	}
-	return fmt.Sprintf("Encoding(%d)", uint8(e))
-}
+func (e Encoding) String() string { return encodings.String(e) }
 
 // ParseEncoding returns the encoding named s; "" is O200k. Another name is an error that lists the names.
 func ParseEncoding(s string) (Encoding, error) {
 	if s == "" {
 		return O200k, nil
 	}
-	for _, e := range Encodings() {
-		if s == e.String() {
-			return e, nil
-		}
-	}
-	return 0, fmt.Errorf("unknown token encoding %q: use %s", s, strings.Join(encodingNames[:], " or "))
+	return encodings.Parse(s)
 }
 
 // MarshalText returns the encoding's name.
-func (e Encoding) MarshalText() ([]byte, error) {
-	if int(e) >= len(encodingNames) {
-		return nil, fmt.Errorf("tokens: no encoding %d", uint8(e))
-	}
-	return []byte(e.String()), nil
-}
+func (e Encoding) MarshalText() ([]byte, error) { return encodings.Marshal(e) }
 
 // UnmarshalText sets e to the encoding named by text, as ParseEncoding reads it.
 func (e *Encoding) UnmarshalText(text []byte) error {

@@ -37,3 +37,13 @@ func ExampleEncoding_Set() {
 	// <nil> cl100k_base
 	// unknown token encoding "gpt2": use o200k_base or cl100k_base
 }
+
+// CountLines counts the same text exactly, line by line: it cuts only where the tokenizer splits too (after a newline
+// followed by a character other than white space and "/"), so a text that changes one line is recounted one line.
+func ExampleCounter_CountLines() {
+	c := tokens.New(tokens.O200k)
+	text := "a\n\n  \nb"
+	fmt.Println(c.CountLines(text), c.CountExact(text), tokens.LineCut('\n', 'b'), tokens.LineCut('\n', ' '))
+	// Output:
+	// 3 3 true false
+}

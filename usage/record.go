@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/promptc/promptc/internal/enum"
 	"github.com/promptc/promptc/internal/jsondup"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/provider"
@@ -133,7 +134,7 @@ func (l *line) record() (Record, error) {
 		return Record{}, err
 	}
 	if r.Provider != "" && !provider.Known(r.Provider) {
-		return Record{}, fmt.Errorf("unknown provider %q: use %s", r.Provider, provider.OrList(provider.Names()))
+		return Record{}, fmt.Errorf("unknown provider %q: use %s", r.Provider, enum.OrList(provider.Names()))
 	}
 	c, err := codecs.For(shape).Usage(resp)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/atomicfile"
+	"github.com/promptc/promptc/internal/enum"
 	"github.com/promptc/promptc/source"
 )
 
@@ -45,12 +46,9 @@ const (
 
 var actionNames = []string{"current", "created", "replaced", "appended", "absent", "removed", "deleted"}
 
-func (a Action) String() string {
-	if int(a) < len(actionNames) {
-		return actionNames[a]
-	}
-	return fmt.Sprintf("Action(%d)", a)
-}
+var actions = enum.New[Action]("Action", "action", actionNames...)
+
+func (a Action) String() string { return actions.String(a) }
 
 // Result is what Install, Check or Uninstall did with one target's context file.
 type Result struct {

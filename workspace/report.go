@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/source"
 )
 
@@ -72,11 +73,7 @@ func (r *CheckReport) WriteText(w io.Writer) error {
 	if n == 0 || r.Fix == "" {
 		return nil
 	}
-	them := "it"
-	if n > 1 {
-		them = "them"
-	}
-	_, err := fmt.Fprintf(w, "To update %s, run: %s\n", them, r.Fix)
+	_, err := fmt.Fprintf(w, "To update %s, run: %s\n", plural.Noun(n, "it", "them"), r.Fix)
 	return err
 }
 

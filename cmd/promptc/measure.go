@@ -4,6 +4,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/cliflag"
+	"github.com/promptc/promptc/internal/enum"
 
 	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/report"
@@ -20,7 +21,7 @@ func formatChoiceFlag(usage string, format *report.FormatChoice) cli.Flag {
 	for _, f := range format.Choices() {
 		names = append(names, f.String())
 	}
-	return cliflag.Choice("format", format, usage+" `FORMAT`: "+cliflag.OrList(names))
+	return cliflag.Choice("format", format, usage+" `FORMAT`: "+enum.OrList(names))
 }
 
 // measure reads the flags of measureFlags, refusing arguments, and opens the project with the --tokenizer counter;

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/cliflag"
+	"github.com/promptc/promptc/internal/enum"
 	"github.com/promptc/promptc/provider"
 
 	"github.com/promptc/promptc"
@@ -19,7 +20,7 @@ import (
 func providerFlags() []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
-		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is " + provider.OrList(provider.Names()) + " (required)"},
+		&cli.StringFlag{Name: "provider", Usage: "the API: `P` is " + enum.OrList(provider.Names()) + " (required)"},
 		&cli.StringFlag{Name: "model", Usage: "the model `M` whose cache rules apply (default: the provider's default; see docs/providers.md)"},
 		&cli.StringFlag{Name: "tools", Value: "text", Usage: "`HOW` the task's [[tool]]s reach the model: text (only as the runbook renders them with {{ tools }}) or native (the provider's tools array)"},
 		&cli.StringFlag{Name: "cache", Usage: "the cache `MODE`: explicit (markers), automatic (the provider finds the prefix) or implicit (default: the model's first; see docs/providers.md)"},
@@ -73,7 +74,7 @@ func (e *env) requireProvider(c *cli.Context, cmd string) error {
 	case c.String("task") == "":
 		return cmdErr(e, cmd, "--task T is required (see promptc %s --help)", cmd)
 	case c.String("provider") == "":
-		return cmdErr(e, cmd, "--provider is required: %s", provider.OrList(provider.Names()))
+		return cmdErr(e, cmd, "--provider is required: %s", enum.OrList(provider.Names()))
 	}
 	return nil
 }

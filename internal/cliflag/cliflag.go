@@ -12,8 +12,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/promptc/promptc/internal/suggest"
 	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/internal/enum"
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // Reorder moves a command's flags ahead of its arguments, each with its value when it takes one, so that
@@ -131,7 +133,7 @@ func Error(err error, flags []cli.Flag) string {
 		for i, n := range s {
 			q[i] = strconv.Quote(Dashed(n))
 		}
-		msg += " (did you mean " + OrList(q) + "?)"
+		msg += " (did you mean " + enum.OrList(q) + "?)"
 	}
 	return msg
 }
@@ -250,14 +252,6 @@ func commandIndex(globals []cli.Flag, args []string) int {
 		i++
 	}
 	return min(i, len(args))
-}
-
-// OrList joins choices as "a, b or c".
-func OrList(choices []string) string {
-	if len(choices) == 1 {
-		return choices[0]
-	}
-	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
 }
 
 // QuoteAll quotes each argument, for a message that lists them.

@@ -7,6 +7,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/promptc/promptc/internal/enum"
 )
 
 // Tree is a file tree read without following symbolic links: a directory on disk, or a git commit. Its paths are
@@ -42,13 +44,10 @@ const (
 
 var reasonNames = []string{"outside", "dangling", "loop"}
 
+var reasons = enum.New[Reason]("Reason", "reason", reasonNames...)
+
 // String names the reason: "outside", "dangling" or "loop".
-func (r Reason) String() string {
-	if int(r) < len(reasonNames) {
-		return reasonNames[r]
-	}
-	return fmt.Sprintf("Reason(%d)", r)
-}
+func (r Reason) String() string { return reasons.String(r) }
 
 // LinkError is the error a View gives for a symbolic link it does not follow, inside an *fs.PathError naming the
 // link's path in the View.

@@ -1,6 +1,7 @@
 package suggest
 
 import (
+	"math"
 	"slices"
 	"sync"
 )
@@ -133,6 +134,24 @@ func DidYouMean(name string, candidates []string) string {
 	return NewSuggester(candidates).DidYouMean(name)
 }
 
+// Nearest returns the candidate closest to name at any edit distance, other than name itself, and whether there is
+// one. Ties go to the candidate that sorts first. Unlike Suggest, it has no distance limit and "" is a candidate: it is
+// for a message that must point somewhere ("the closest entry is"), after Suggest has found nothing close.
+func Nearest(name string, candidates []string) (string, bool) {
+	sorted := slices.Sorted(slices.Values(candidates))
+	q := []rune(name)
+	best, bestDist, found := "", math.MaxInt, false
+	for _, c := range sorted {
+		if c == name {
+			continue
+		}
+		if d := distance(q, []rune(c), bestDist); d < bestDist {
+			best, bestDist, found = c, d, true
+		}
+	}
+	return best, found
+}
+
 // distance is the Levenshtein distance between a and b, or any value >= limit once it is known to be at least limit.
 func distance(a, b []rune, limit int) int {
 	if d := len(a) - len(b); d >= limit || -d >= limit {
@@ -160,20 +179,4 @@ func distance(a, b []rune, limit int) int {
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
-}
-
-// Closest returns the candidate nearest to name at any edit distance, or "" when there are no candidates; ties go to
-// the candidate that sorts first. It is for messages that must always point somewhere (a lookup in a table names its
-// nearest entry even when no entry is close enough for Suggest).
-func Closest(name string, candidates []string) string {
-	sorted := slices.Sorted(slices.Values(candidates))
-	q := []rune(name)
-	best, bestDist := "", -1
-	for _, c := range sorted {
-		r := []rune(c)
-		if d := distance(q, r, max(len(q), len(r))+1); bestDist < 0 || d < bestDist {
-			best, bestDist = c, d
-		}
-	}
-	return best
 }

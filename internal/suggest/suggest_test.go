@@ -151,23 +151,57 @@ func levenshtein(a, b []rune) int {
 	return d[len(a)][len(b)]
 }
 
-// TestClosest: the nearest candidate at any distance, ties to the one that sorts first whatever the order given.
-func TestClosest(t *testing.T) {
+// TestNearest: the closest candidate at any distance, the one that sorts first among equals, the name itself
+// excepted, "" a candidate like any other; and on random sets, the plain reference's answer.
+func TestNearest(t *testing.T) {
 	tests := []struct {
 		name       string
+		query      string
 		candidates []string
 		want       string
+		ok         bool
 	}{
-		{"x", nil, ""},
-		{"abcdefgh", []string{"zzzzzzzzzz", "abc"}, "abc"}, // 5 edits against 10
-		{"ab", []string{"cd", "ce"}, "cd"},                 // a tie at 2: the first in sort order
-		{"ab", []string{"ce", "cd"}, "cd"},                 // the order given does not matter
-		{"lookup", []string{"lookups", "look"}, "lookups"}, // 1 edit against 2
-		{"ééé", []string{"eee", "éé"}, "éé"},               // edits count runes, not bytes
+		{"far", "teams", []string{"discord", "slack"}, "slack", true},
+		{"ties go to the first in sort order", "zzzz", []string{"bbbb", "aaaa", "cccc"}, "aaaa", true},
+		{"close too", "slak", []string{"slack", "discord"}, "slack", true},
+		{"empty candidate", "x", []string{"abc", ""}, "", true},
+		{"itself excluded", "abc", []string{"abc", "xyzzy"}, "xyzzy", true},
+		{"only itself", "abc", []string{"abc"}, "", false},
+		{"none", "abc", nil, "", false},
 	}
 	for _, tt := range tests {
-		if got := suggest.Closest(tt.name, tt.candidates); got != tt.want {
-			t.Errorf("Closest(%q, %q) = %q, want %q", tt.name, tt.candidates, got, tt.want)
+		t.Run(tt.name, func(t *testing.T) {
+			if got, ok := suggest.Nearest(tt.query, tt.candidates); got != tt.want || ok != tt.ok {
+				t.Errorf("Nearest(%q, %q) = %q, %v, want %q, %v", tt.query, tt.candidates, got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+	rng := rand.New(rand.NewPCG(2, 3))
+	word := func() string {
+		var b strings.Builder
+		for range rng.IntN(7) {
+			b.WriteByte("abc"[rng.IntN(3)])
+		}
+		return b.String()
+	}
+	for range 2000 {
+		cands := make([]string, 1+rng.IntN(12))
+		for k := range cands {
+			cands[k] = word()
+		}
+		query := word()
+		want, wantDist := "", -1
+		for _, c := range cands {
+			if c == query {
+				continue
+			}
+			d := levenshtein([]rune(query), []rune(c))
+			if wantDist < 0 || d < wantDist || (d == wantDist && c < want) {
+				want, wantDist = c, d
+			}
+		}
+		if got, ok := suggest.Nearest(query, cands); got != want || ok != (wantDist >= 0) {
+			t.Fatalf("Nearest(%q, %q) = %q, %v, want %q (distance %d)", query, cands, got, ok, want, wantDist)
 		}
 	}
 }
