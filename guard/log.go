@@ -14,6 +14,7 @@ import (
 	"github.com/promptc/promptc/internal/gitfs"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/usage"
 )
 
 // Log is the history of what each commit of a range invalidated (promptc log): the commits that changed a stable
@@ -129,6 +130,21 @@ func ReadLog(root, rng string, opts Options) (*Log, error) {
 		}
 	}
 	return log, nil
+}
+
+// Marks are the log's commits as usage.Series.Mark places them in periods: each with its commit time, the tasks
+// whose prefix it changed and the most cached tokens it invalidated for one.
+func (l *Log) Marks() []usage.Commit {
+	out := make([]usage.Commit, 0, len(l.Commits))
+	for _, c := range l.Commits {
+		m := usage.Commit{Commit: c.Commit, Time: c.at, Subject: c.Subject}
+		for _, t := range c.Tasks {
+			m.Tasks = append(m.Tasks, t.Task)
+			m.InvalidatedTokens = max(m.InvalidatedTokens, t.InvalidatedTokens)
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // prefixChanges are the tasks whose stable prefix the report's runbook changes invalidate, each at its runbook
