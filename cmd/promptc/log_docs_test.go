@@ -27,6 +27,21 @@ func TestDocsLog(t *testing.T) {
 	}
 	shown, _, _ = strings.Cut(shown, "```\n")
 
+	dir := trackerHistory(t, "2026-11-01T09:00:00Z", "2026-11-02T14:30:00Z", "2026-11-03T10:00:00Z")
+	var stdout, stderr bytes.Buffer
+	if code := run([]string{"promptc", "-C", dir, "log", "--traffic", "logs/otel-traces.json"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	hash := regexp.MustCompile(`(?m)^[0-9a-f]{12} `)
+	if got := hash.ReplaceAllString(stdout.String(), "0123456789ab "); got != shown {
+		t.Errorf("docs/usage.md shows\n%s\nbut the command prints\n%s", shown, got)
+	}
+}
+
+// trackerHistory is the reference project in a new repository: committed at first, then identity moved ahead of
+// the task blocks at moved, then a shorter turn message at turn (commit times, RFC 3339).
+func trackerHistory(t *testing.T, first, moved, turn string) string {
+	t.Helper()
 	dir := t.TempDir()
 	if err := os.CopyFS(dir, os.DirFS("../../examples/tracker")); err != nil {
 		t.Fatal(err)
@@ -52,21 +67,40 @@ func TestDocsLog(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	git("2026-11-01T09:00:00Z", "init", "-q")
-	git("2026-11-01T09:00:00Z", "add", ".")
-	git("2026-11-01T09:00:00Z", "commit", "-q", "-m", "tracker")
+	git(first, "init", "-q")
+	git(first, "add", ".")
+	git(first, "commit", "-q", "-m", "tracker")
 	edit("promptc.toml", "  # global\n  \"header\",", "  # global\n  \"identity\",\n  \"header\",")
 	edit("promptc.toml", "  # session\n  \"identity\",", "  # session")
-	git("2026-11-02T14:30:00Z", "commit", "-q", "-a", "-m", "identity first")
+	git(moved, "commit", "-q", "-a", "-m", "identity first")
 	edit("blocks/40-turn.toml", "Read it first with", "Read it with")
-	git("2026-11-03T10:00:00Z", "commit", "-q", "-a", "-m", "assignment: shorter")
+	git(turn, "commit", "-q", "-a", "-m", "assignment: shorter")
 
+	return dir
+}
+
+// TestDocsUsageByLog keeps docs/usage.md's series example true: the collector file per hour, marked with the
+// commits of a history made during that hour.
+func TestDocsUsageByLog(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	page, err := os.ReadFile("../../docs/usage.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, shown, ok := strings.Cut(string(page), "--by hour --log HEAD logs/otel-traces.json` prints:\n\n```\n")
+	if !ok {
+		t.Fatal("docs/usage.md no longer shows the series of the worked example")
+	}
+	shown, _, _ = strings.Cut(shown, "```\n")
+	dir := trackerHistory(t, "2026-12-01T09:00:00Z", "2026-12-01T10:20:00Z", "2026-12-01T10:40:00Z")
 	var stdout, stderr bytes.Buffer
-	if code := run([]string{"promptc", "-C", dir, "log", "--traffic", "logs/otel-traces.json"}, &stdout, &stderr); code != 0 {
+	if code := run([]string{"promptc", "-C", dir, "usage", "--by", "hour", "--log", "HEAD", "logs/otel-traces.json"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr.String())
 	}
-	hash := regexp.MustCompile(`(?m)^[0-9a-f]{12} `)
-	if got := hash.ReplaceAllString(stdout.String(), "0123456789ab "); got != shown {
+	hash := regexp.MustCompile(`commit [0-9a-f]{12},`)
+	if got := hash.ReplaceAllString(stdout.String(), "commit 0123456789ab,"); got != shown {
 		t.Errorf("docs/usage.md shows\n%s\nbut the command prints\n%s", shown, got)
 	}
 }
