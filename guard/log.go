@@ -261,7 +261,7 @@ func (l *Log) WriteMarkdown(w io.Writer) error {
 	return err
 }
 
-// WriteJSON writes the log as indented JSON (version 1, documented in docs/guard.md).
+// WriteJSON writes the log as indented JSON (version 1, documented in docs/usage.md#a-history-of-what-each-commit-invalidated).
 func (l *Log) WriteJSON(w io.Writer) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
