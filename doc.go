@@ -12,7 +12,7 @@
 //   - Replays and Simulate replay the task's fixtures against a simulated prompt cache;
 //
 // and from the Pipeline, Lint (docs/lint.md), Stats (docs/stats.md) and Predict (promptc usage --predict,
-// docs/usage.md). Errors that come from the project's sources are a blocks.Diagnostics (errors.As finds it), each
+// docs/usage.md). Errors that come from the project's sources are a source.Diagnostics (errors.As finds it), each
 // naming file:line:col.
 //
 // The packages below it (assemble, projection, lint, stats, usage) stay usable on their own; this package is how

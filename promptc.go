@@ -10,6 +10,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
 	"github.com/promptc/promptc/usage"
@@ -43,7 +44,7 @@ func NewCache() *Cache { return &Cache{files: blocks.NewFileCache(), bodies: ass
 // server, a Go program's own code) opens one and asks it, so that each rule is applied in one place.
 type Pipeline struct {
 	prog    *assemble.Program
-	diags   blocks.Diagnostics
+	diags   source.Diagnostics
 	counter *tokens.Counter
 
 	buildOnce sync.Once
@@ -57,7 +58,7 @@ type Pipeline struct {
 
 // Open loads and compiles the project rooted at dir, reading it as assemble.LoadDir does (symbolic links followed
 // while they stay inside the git work tree holding dir). A project that does not load or compile returns its
-// diagnostics (a blocks.Diagnostics, sorted) as the error, with a Pipeline that holds what could be read: its
+// diagnostics (a source.Diagnostics, sorted) as the error, with a Pipeline that holds what could be read: its
 // Project and Diagnostics answer, and nothing that needs a compiled program does.
 func Open(dir string, opt Options) (*Pipeline, error) {
 	fsys := assemble.DirFS(dir)
@@ -119,7 +120,7 @@ func (p *Pipeline) Project() *blocks.Project {
 
 // Diagnostics returns the problems loading and compiling found, sorted by position; nil for a project that
 // compiles.
-func (p *Pipeline) Diagnostics() blocks.Diagnostics { return p.diags }
+func (p *Pipeline) Diagnostics() source.Diagnostics { return p.diags }
 
 // Counter returns the token counter every measure of the pipeline uses.
 func (p *Pipeline) Counter() *tokens.Counter { return p.counter }
@@ -139,7 +140,7 @@ func (p *Pipeline) usable() error {
 }
 
 // Artifacts builds every artifact of the project, once: each task's runbook and turn messages for every fixture
-// that renders it, as promptc build writes them. A build that fails returns its diagnostics (blocks.Diagnostics).
+// that renders it, as promptc build writes them. A build that fails returns its diagnostics (source.Diagnostics).
 func (p *Pipeline) Artifacts() ([]*assemble.Artifact, error) {
 	if err := p.usable(); err != nil {
 		return nil, err

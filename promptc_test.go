@@ -11,6 +11,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
 )
 
 func tracker(t *testing.T) *promptc.Pipeline {
@@ -85,7 +86,7 @@ func TestInputFiles(t *testing.T) {
 	}
 
 	_, err = task.Input(promptc.Request{Fixture: "basic", Turn: &promptc.Turn{File: &assemble.ValuesFile{Name: "turn.json", Data: []byte(`{"issue_id": 7}`)}}})
-	var ds blocks.Diagnostics
+	var ds source.Diagnostics
 	if !errors.As(err, &ds) || !strings.Contains(ds.String(), "turn.json:1:") {
 		t.Errorf("a wrong-typed turn value: %v; want diagnostics at turn.json", err)
 	}
@@ -164,7 +165,7 @@ func TestZeroTask(t *testing.T) {
 // refuses tasks and builds.
 func TestNotCompiled(t *testing.T) {
 	pl, err := promptc.OpenOverlay("examples/tracker", map[string]string{"blocks/zz.toml": "[[block]]\nid = 3\n"}, promptc.Options{})
-	var ds blocks.Diagnostics
+	var ds source.Diagnostics
 	if !errors.As(err, &ds) || !strings.Contains(ds.String(), "blocks/zz.toml:2:") {
 		t.Fatalf("OpenOverlay = %v; want diagnostics at blocks/zz.toml", err)
 	}

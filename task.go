@@ -84,7 +84,7 @@ func (t Task) session(r Request) (assemble.Request, error) {
 
 // Render renders the runbook (r.Turn nil) or one turn message of the task, as promptc render prints it. Values files
 // are read and checked as assemble.Program.Render reads them; their problems, and the compiler's, come back as a
-// blocks.Diagnostics (errors.As finds it). A turn message over [turn] max_tokens is cut by the turn budget: the
+// source.Diagnostics (errors.As finds it). A turn message over [turn] max_tokens is cut by the turn budget: the
 // artifact's Budget says what it cut.
 func (t Task) Render(r Request) (*assemble.Artifact, error) {
 	if err := t.usable(); err != nil {
@@ -120,7 +120,7 @@ func (t Task) Render(r Request) (*assemble.Artifact, error) {
 // it (docs/providers.md): with a fixture's turn K, the history is turns 1 to K-1 each followed by its reply; with
 // turn values, the history is empty. r.History is appended after it. A session given as values needs the turn's
 // values too (it has no turns). Problems of values files, a fixture's and a history file's come back as a
-// blocks.Diagnostics (errors.As finds it).
+// source.Diagnostics (errors.As finds it).
 func (t Task) Input(r Request) (projection.Input, error) {
 	if err := t.usable(); err != nil {
 		return projection.Input{}, err
@@ -235,7 +235,7 @@ func (t Task) Project(r Request, opt projection.Options) (*projection.Projection
 // Replays renders the sessions promptc simulate replays for the task: the fixtures named, in that order (each must
 // render the task and have [[turn]] entries), or with none every fixture that renders the task and has turns, by
 // name (projection.ReplayFixtures), a *NoReplaysError when there is none. A fixture that cannot be had is a *blocks.FixtureError; its render's problems
-// are a blocks.Diagnostics.
+// are a source.Diagnostics.
 func (t Task) Replays(fixtures ...string) ([]projection.Replay, error) {
 	if err := t.usable(); err != nil {
 		return nil, err

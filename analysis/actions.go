@@ -7,15 +7,15 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/lint"
+	"github.com/promptc/promptc/source"
 )
 
 // Action is a fix an editor can apply: a title, the diagnostic it fixes, and the edits by file.
 type Action struct {
 	Title      string
-	Diagnostic blocks.Diagnostic
+	Diagnostic source.Diagnostic
 	Edits      map[string][]Edit
 }
 
@@ -25,7 +25,7 @@ type Action struct {
 // project compiles.
 func (s *Snapshot) CodeActions(name string, start, end int) []Action {
 	var out []Action
-	meets := func(r blocks.Range) bool {
+	meets := func(r source.Range) bool {
 		return r.Filename == name && r.Start.Byte <= end && start <= r.End.Byte
 	}
 	for _, d := range s.diags {
@@ -58,7 +58,7 @@ func (s *Snapshot) CodeActions(name string, start, end int) []Action {
 }
 
 // suggestName replaces an unknown name that a diagnostic is about by the closest defined name of its kind.
-func (s *Snapshot) suggestName(d blocks.Diagnostic) (Action, bool) {
+func (s *Snapshot) suggestName(d source.Diagnostic) (Action, bool) {
 	r := *d.Subject
 	for _, o := range s.index().byFile[r.Filename] {
 		if o.Range.Start.Byte < r.Start.Byte || o.Range.End.Byte > r.End.Byte || len(s.index().defs(o.Symbol)) > 0 {

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // tracker loads the reference project with the given documents overlaid.
@@ -36,7 +36,7 @@ func offsetOf(t testing.TB, s *Snapshot, name, needle string, n, delta int) int 
 	return off + delta
 }
 
-func rangeStrings(rs []blocks.Range) []string {
+func rangeStrings(rs []source.Range) []string {
 	var out []string
 	for _, r := range rs {
 		out = append(out, fmt.Sprintf("%s:%d:%d-%d", r.Filename, r.Start.Line, r.Start.Column, r.End.Column))
@@ -49,7 +49,7 @@ func TestTrackerLoadsClean(t *testing.T) {
 	if d := s.Diagnostics(); len(d) > 0 {
 		t.Fatalf("tracker has diagnostics: %v", d)
 	}
-	if d := s.Lint(); slices.ContainsFunc(d, func(d blocks.Diagnostic) bool { return d.Severity == blocks.SeverityError }) {
+	if d := s.Lint(); slices.ContainsFunc(d, func(d source.Diagnostic) bool { return d.Severity == source.SeverityError }) {
 		t.Fatalf("tracker has lint errors: %v", d)
 	}
 }
@@ -329,7 +329,7 @@ func TestComplete(t *testing.T) {
 			} else {
 				// Complete against an edited manifest without breaking the project: a file of its own name.
 				snap = tracker(t, map[string]string{"blocks/zz.toml": ""})
-				snap.Files["promptc.toml"] = blocks.NewFile("promptc.toml", tc.text)
+				snap.Files["promptc.toml"] = source.NewFile("promptc.toml", tc.text)
 			}
 			cs := snap.Complete(tc.file, len(tc.text))
 			got := labels(cs)
@@ -532,8 +532,8 @@ func TestOtherUses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := rangeStrings(func() []blocks.Range {
-		var rs []blocks.Range
+	if got := rangeStrings(func() []source.Range {
+		var rs []source.Range
 		for _, e := range edits["promptc.toml"] {
 			rs = append(rs, e.Range)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/schema"
+	"github.com/promptc/promptc/source"
 )
 
 // CompletionKind says what a completion inserts: a key of the table at the cursor, or the name of a block,
@@ -36,7 +37,7 @@ type Completion struct {
 	Kind   CompletionKind
 	Detail string
 	Doc    string
-	Range  blocks.Range
+	Range  source.Range
 }
 
 var (
@@ -61,7 +62,7 @@ func (s *Snapshot) Complete(name string, off int) []Completion {
 	}
 	off = max(0, min(off, len(f.Text)))
 	line := f.Text[strings.LastIndexByte(f.Text[:off], '\n')+1 : off]
-	rng := func(partial string) blocks.Range { return f.Range(off-len(partial), off) }
+	rng := func(partial string) source.Range { return f.Range(off-len(partial), off) }
 	if open, ok := actionAt(f.Text, off); ok {
 		act := f.Text[open:off]
 		if m := callArg.FindStringSubmatch(act); m != nil {
@@ -117,7 +118,7 @@ func (s *Snapshot) Complete(name string, off int) []Completion {
 // session variables, in a [[turn]] the turn variables, and in a table of a record or records value
 // ([[session.repos]], [session.resources.ref], [[turn.changed]]) the fields declared for that part of the value. ok
 // is false for the other tables, whose keys the schema gives.
-func (s *Snapshot) fixtureKeys(path string, r blocks.Range) (out []Completion, ok bool) {
+func (s *Snapshot) fixtureKeys(path string, r source.Range) (out []Completion, ok bool) {
 	parts := strings.Split(path, ".")
 	for i, p := range parts {
 		parts[i] = strings.Trim(strings.TrimSpace(p), `"'`)
@@ -190,7 +191,7 @@ func condPart(typed string) string {
 }
 
 // valuesFor lists what the string value of key may be.
-func (s *Snapshot) valuesFor(key string, r blocks.Range) []Completion {
+func (s *Snapshot) valuesFor(key string, r source.Range) []Completion {
 	switch key[strings.LastIndexByte(key, '.')+1:] {
 	case "order", "replaces", "ref", "block":
 		return s.names(CompleteBlock, r)
@@ -217,7 +218,7 @@ func (s *Snapshot) valuesFor(key string, r blocks.Range) []Completion {
 }
 
 // names lists the defined names of one kind.
-func (s *Snapshot) names(kind CompletionKind, r blocks.Range) []Completion {
+func (s *Snapshot) names(kind CompletionKind, r source.Range) []Completion {
 	p := s.Project
 	var out []Completion
 	switch kind {
@@ -337,7 +338,7 @@ var schemas = sync.OnceValue(func() map[schema.Kind]*schemaNode {
 })
 
 // keysFor lists the keys of the table at dotted path of a file of kind, with their descriptions.
-func keysFor(kind schema.Kind, path string, r blocks.Range) []Completion {
+func keysFor(kind schema.Kind, path string, r source.Range) []Completion {
 	root := schemas()[kind]
 	if root == nil {
 		return nil

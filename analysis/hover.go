@@ -10,13 +10,14 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
 // Hover is what an editor shows over a name: Markdown text about the symbol, and the range of the name.
 type Hover struct {
 	Text  string
-	Range blocks.Range
+	Range source.Range
 }
 
 // counter counts tokens for hovers and lints: one o200k_base vocabulary for the whole process.
@@ -262,7 +263,7 @@ func (s *Snapshot) hoverFile(sym Symbol) string {
 	var w strings.Builder
 	if sym.Kind == KindTemplate {
 		if _, ok := s.Project.Templates[sym.Name]; !ok {
-			return fmt.Sprintf("no file %s%s\n", blocks.QuoteName("templates/"+sym.Name), suggest.DidYouMean(sym.Name, sortedKeys(s.Project.Templates)))
+			return fmt.Sprintf("no file %s%s\n", source.QuoteName("templates/"+sym.Name), suggest.DidYouMean(sym.Name, sortedKeys(s.Project.Templates)))
 		}
 		fmt.Fprintf(&w, "**template** `templates/%s`\n", sym.Name)
 	} else {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Kind is the kind of a symbol: what a name in a project's files names.
@@ -52,7 +53,7 @@ type Symbol struct {
 // TOML accepts, since variable and field names are bare keys ([a-z][a-z0-9_]*). Def marks the definition.
 type Occurrence struct {
 	Symbol Symbol
-	Range  blocks.Range
+	Range  source.Range
 	Def    bool
 }
 
@@ -115,7 +116,7 @@ func buildIndex(s *Snapshot) *index {
 		ix.fields(name, v)
 	}
 	for _, name := range sortedKeys(p.Templates) {
-		ix.add(Occurrence{Symbol: Symbol{KindTemplate, name}, Range: blocks.Range{Filename: "templates/" + name, Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 1, Column: 1}}, Def: true})
+		ix.add(Occurrence{Symbol: Symbol{KindTemplate, name}, Range: source.Range{Filename: "templates/" + name, Start: source.Pos{Line: 1, Column: 1}, End: source.Pos{Line: 1, Column: 1}}, Def: true})
 	}
 	for _, b := range p.Blocks {
 		ix.block(b)
@@ -124,7 +125,7 @@ func buildIndex(s *Snapshot) *index {
 		if f.Implicit {
 			continue
 		}
-		ix.add(Occurrence{Symbol: Symbol{KindFixture, f.Name}, Range: blocks.Range{Filename: f.Range.Filename, Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 1, Column: 1}}, Def: true})
+		ix.add(Occurrence{Symbol: Symbol{KindFixture, f.Name}, Range: source.Range{Filename: f.Range.Filename, Start: source.Pos{Line: 1, Column: 1}, End: source.Pos{Line: 1, Column: 1}}, Def: true})
 		if f.Extends != "" {
 			ix.quoted(KindFixture, f.Extends, f.Table.Value("extends"), false)
 		}
@@ -243,7 +244,7 @@ func (ix *indexer) bodyUse(b *blocks.Block, kind Kind, sym, written string, off,
 }
 
 // quoted records a TOML string value at r (quotes included) that holds name.
-func (ix *indexer) quoted(kind Kind, name string, r blocks.Range, def bool) {
+func (ix *indexer) quoted(kind Kind, name string, r source.Range, def bool) {
 	f := ix.s.Files[r.Filename]
 	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.End.Byte-r.Start.Byte != len(name)+2 {
 		return
@@ -256,7 +257,7 @@ func (ix *indexer) quoted(kind Kind, name string, r blocks.Range, def bool) {
 
 // named records name written at the start of r (a key, "key = value"), quoted or not, or at the end of a table
 // header r ([vars.NAME], [const.NAME]).
-func (ix *indexer) named(kind Kind, name string, r blocks.Range, def bool) {
+func (ix *indexer) named(kind Kind, name string, r source.Range, def bool) {
 	f := ix.s.Files[r.Filename]
 	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.Start.Byte >= r.End.Byte {
 		return
@@ -339,7 +340,7 @@ func (ix *indexer) fieldHeaders(v string, f *blocks.Var) {
 
 // key records the name of a variable or field written as the TOML key at r (quotes included, as blocks.ValueKey
 // holds it): the name's characters, or for a quoted key with escapes the whole key (see Occurrence).
-func (ix *indexer) key(kind Kind, sym, short string, r blocks.Range) {
+func (ix *indexer) key(kind Kind, sym, short string, r source.Range) {
 	f := ix.s.Files[r.Filename]
 	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.Start.Byte >= r.End.Byte {
 		return

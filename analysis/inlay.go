@@ -6,12 +6,13 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // InlayHint is a label an editor shows inside a line, at Pos of the file it was asked for: after the text before
 // it when PadLeft is set, before the text after it when PadRight is.
 type InlayHint struct {
-	Pos               blocks.Pos
+	Pos               source.Pos
 	Label, Tooltip    string
 	PadLeft, PadRight bool
 }

@@ -5,8 +5,8 @@ import (
 	"net/url"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
 )
 
 // TaskLens is what an editor shows above a task of the manifest's tasks list (docs/editors.md#what-the-editor-shows-of-the-cache):
@@ -14,7 +14,7 @@ import (
 // the hit rate the simulation predicts for the task's first fixture with turns.
 type TaskLens struct {
 	Task  string
-	Range blocks.Range // the task's name in the tasks list
+	Range source.Range // the task's name in the tasks list
 	// Fixture and Artifact name the sample runbook measured ("" when none renders: then the numbers are 0).
 	Fixture, Artifact string
 	PrefixBytes       int

@@ -6,17 +6,18 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Definition returns where the symbol at byte off of file name is defined: a block's id, a constant's or
 // variable's name in its declaration, a field's table, a template file, a fixture file. It returns nil when there is
 // no symbol there, or the symbol is defined nowhere (a misspelt name).
-func (s *Snapshot) Definition(name string, off int) []blocks.Range {
+func (s *Snapshot) Definition(name string, off int) []source.Range {
 	o, ok := s.At(name, off)
 	if !ok {
 		return nil
 	}
-	var out []blocks.Range
+	var out []source.Range
 	for _, d := range s.index().bySym[o.Symbol] {
 		if d.Def {
 			out = append(out, d.Range)
@@ -27,12 +28,12 @@ func (s *Snapshot) Definition(name string, off int) []blocks.Range {
 
 // References returns every place the symbol at byte off of file name is written, in TOML files and templates
 // alike, in file and position order; the definition is included when decl is set.
-func (s *Snapshot) References(name string, off int, decl bool) []blocks.Range {
+func (s *Snapshot) References(name string, off int, decl bool) []source.Range {
 	o, ok := s.At(name, off)
 	if !ok {
 		return nil
 	}
-	var out []blocks.Range
+	var out []source.Range
 	for _, r := range s.index().bySym[o.Symbol] {
 		if (decl || !r.Def) && r.Range.End.Byte > r.Range.Start.Byte {
 			out = append(out, r.Range)
@@ -43,7 +44,7 @@ func (s *Snapshot) References(name string, off int, decl bool) []blocks.Range {
 
 // Edit replaces the text at Range by NewText.
 type Edit struct {
-	Range   blocks.Range
+	Range   source.Range
 	NewText string
 }
 

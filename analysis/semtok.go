@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // TokenType is the kind of a piece of a template action, for an editor's colours: the legend of semantic tokens
@@ -31,7 +32,7 @@ var TokenModifiers = []string{"readonly"}
 
 // SemToken is one coloured piece of a file: Range never crosses a line.
 type SemToken struct {
-	Range     blocks.Range
+	Range     source.Range
 	Type      TokenType
 	Modifiers uint32
 }
@@ -48,7 +49,7 @@ func (s *Snapshot) SemanticTokens(name string) []SemToken {
 		return nil
 	}
 	var out []SemToken
-	emit := func(r blocks.Range, t TokenType, mods uint32) {
+	emit := func(r source.Range, t TokenType, mods uint32) {
 		// A token that crosses lines (a raw string, a line-ending backslash in a """ body) is cut at each newline.
 		for a := r.Start.Byte; a < r.End.Byte; {
 			b := a + strings.IndexByte(f.Text[a:r.End.Byte], '\n')

@@ -9,6 +9,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/lint"
+	"github.com/promptc/promptc/source"
 )
 
 // Snapshot is one state of a project: loaded, compiled and indexed from one set of files. It is immutable and safe
@@ -20,9 +21,9 @@ type Snapshot struct {
 	Project *blocks.Project
 	// Files holds the text of every file the editor may ask about, by slash path relative to the project root: the
 	// loaded source files, and the overlaid documents the loader did not read.
-	Files map[string]*blocks.File
+	Files map[string]*source.File
 
-	diags blocks.Diagnostics
+	diags source.Diagnostics
 
 	// The index of names is built on the first query, not by Load: a keystroke needs the diagnostics at once, and
 	// the queries only when the user asks.
@@ -30,7 +31,7 @@ type Snapshot struct {
 	idx       *index
 
 	lintOnce sync.Once
-	lint     blocks.Diagnostics
+	lint     source.Diagnostics
 	findings []lint.Finding
 	arts     []*assemble.Artifact
 
@@ -63,7 +64,7 @@ func (c *Cache) Load(fsys fs.FS) *Snapshot {
 	}
 	pl, _ := promptc.OpenFS(fsys, opt) // a project with errors still opens: its Diagnostics say them
 	prog, p, diags := pl.Program(), pl.Project(), pl.Diagnostics()
-	s := &Snapshot{Program: prog, Project: p, Files: map[string]*blocks.File{}, diags: diags}
+	s := &Snapshot{Program: prog, Project: p, Files: map[string]*source.File{}, diags: diags}
 	for name, f := range p.Files {
 		s.Files[name] = f
 	}
@@ -85,8 +86,8 @@ func (c *Cache) LoadDir(root string, over map[string]string) *Snapshot {
 	s := c.Load(Overlay(base, over))
 	for name, text := range over {
 		if _, ok := s.Files[name]; !ok {
-			t, _, _ := blocks.Normalize([]byte(text))
-			s.Files[name] = blocks.NewFile(name, t)
+			t, _, _ := source.Normalize([]byte(text))
+			s.Files[name] = source.NewFile(name, t)
 		}
 	}
 	return s
@@ -99,14 +100,14 @@ func (s *Snapshot) index() *index {
 
 // Diagnostics returns every problem the loader and the compiler found, sorted by position: what a keystroke must
 // update at once. Lint adds what needs the artifacts.
-func (s *Snapshot) Diagnostics() blocks.Diagnostics { return s.diags }
+func (s *Snapshot) Diagnostics() source.Diagnostics { return s.diags }
 
 // Lint builds every artifact and runs the stability lints, once per snapshot, and returns what they found: the
 // build's own errors (a value that does not fit its variable, a ref to a block that does not render) or, when the
 // build succeeds, the lint findings, each with its suggestion. A project with load or compile errors has no lint
 // diagnostics (the artifacts cannot be built). It can take much longer than Load: a server runs it in the
 // background and drops its result when a newer snapshot has replaced this one.
-func (s *Snapshot) Lint() blocks.Diagnostics {
+func (s *Snapshot) Lint() source.Diagnostics {
 	s.lintOnce.Do(func() {
 		if len(s.diags) > 0 {
 			return
@@ -132,4 +133,4 @@ func (s *Snapshot) Findings() []lint.Finding {
 }
 
 // File returns the text of the file name (a slash path relative to the root), or nil when the snapshot has none.
-func (s *Snapshot) File(name string) *blocks.File { return s.Files[name] }
+func (s *Snapshot) File(name string) *source.File { return s.Files[name] }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // DocSymbol is one entry of a file's outline: a block, a constant, a variable (with its fields as Children).
@@ -11,7 +12,7 @@ import (
 type DocSymbol struct {
 	Name, Detail     string
 	Kind             Kind
-	Range, Selection blocks.Range
+	Range, Selection source.Range
 	Children         []DocSymbol
 }
 
@@ -20,13 +21,13 @@ type DocSymbol struct {
 func (s *Snapshot) Symbols(name string) []DocSymbol {
 	p := s.Project
 	var out []DocSymbol
-	def := func(sym Symbol) (blocks.Range, bool) {
+	def := func(sym Symbol) (source.Range, bool) {
 		for _, o := range s.index().bySym[sym] {
 			if o.Def && o.Range.Filename == name {
 				return o.Range, true
 			}
 		}
-		return blocks.Range{}, false
+		return source.Range{}, false
 	}
 	for _, b := range p.Blocks {
 		sel, ok := def(Symbol{KindBlock, b.ID})
@@ -69,9 +70,9 @@ func (s *Snapshot) Symbols(name string) []DocSymbol {
 }
 
 // tableRange is the span of a table: from its header to the end of its last key's value.
-func (s *Snapshot) tableRange(t *blocks.Table) blocks.Range {
+func (s *Snapshot) tableRange(t *blocks.Table) source.Range {
 	if t == nil {
-		return blocks.Range{}
+		return source.Range{}
 	}
 	r := t.Header
 	for _, e := range t.Keys {

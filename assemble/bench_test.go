@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gen"
+	"github.com/promptc/promptc/source"
 )
 
 // benchTasks and benchSizes are the shapes the build speed is measured on
@@ -122,13 +123,13 @@ func BenchmarkLoadCompileBuild(b *testing.B) {
 		for _, where := range []string{"mem", "disk"} {
 			b.Run(fmt.Sprintf("blocks=%d/fs=%s", n, where), func(b *testing.B) {
 				p := benchProjectOf(b, n)
-				load := func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(p.fsys) }
+				load := func() (*assemble.Program, source.Diagnostics) { return assemble.Load(p.fsys) }
 				if where == "disk" {
 					dir := b.TempDir()
 					if err := gen.WriteDir(dir, p.files); err != nil {
 						b.Fatal(err)
 					}
-					load = func() (*assemble.Program, blocks.Diagnostics) { return assemble.LoadDir(dir) }
+					load = func() (*assemble.Program, source.Diagnostics) { return assemble.LoadDir(dir) }
 				}
 				b.ReportAllocs()
 				for b.Loop() {

@@ -9,18 +9,19 @@ import (
 	"sync"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Build renders every artifact of the project (docs/reference.md#artifacts): for each task in manifest order and each fixture admitting it,
 // in name order, the runbook, then each turn message when the project has a turn order. Rendering runs in parallel;
 // the result does not depend on scheduling. Problems found while rendering are reported once per position and
 // message, with the tasks and fixtures they occur in.
-func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
+func (prog *Program) Build() ([]*Artifact, source.Diagnostics) {
 	type job struct {
 		task    string
 		fixture *blocks.Fixture
 		out     []*Artifact
-		diags   blocks.Diagnostics
+		diags   source.Diagnostics
 	}
 	var jobs []*job
 	// Session blocks render the same for every task of a fixture, and its values prepare the same: each fixture's
@@ -56,11 +57,11 @@ func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
 	var out []*Artifact
 	// The same problem shows up in many tasks and fixtures: report it once, saying where it occurs.
 	type key struct {
-		rng     blocks.Range
+		rng     source.Range
 		summary string
 	}
 	contexts := map[key][]string{}
-	first := map[key]blocks.Diagnostic{}
+	first := map[key]source.Diagnostic{}
 	var order []key
 	for _, j := range jobs {
 		out = append(out, j.out...)
@@ -73,7 +74,7 @@ func (prog *Program) Build() ([]*Artifact, blocks.Diagnostics) {
 			contexts[k] = append(contexts[k], j.task+"/"+j.fixture.Name)
 		}
 	}
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	for _, k := range order {
 		d := first[k]
 		d.Summary += " (rendering " + summarize(contexts[k]) + ")"
@@ -101,7 +102,7 @@ type fixtureCache struct {
 }
 
 // buildFixture renders one task's artifacts for one fixture.
-func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *fixtureCache) ([]*Artifact, blocks.Diagnostics) {
+func (prog *Program) buildFixture(task string, f *blocks.Fixture, shared *fixtureCache) ([]*Artifact, source.Diagnostics) {
 	s, diags := prog.newSession(task, f.Session, fixtureOrigin(f, 0), shared.renders, &shared.session)
 	if len(diags) > 0 {
 		return nil, diags

@@ -5,6 +5,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -19,10 +20,10 @@ const codeRule = "a code value must be printed by an action alone on its line ({
 
 // block checks what a body uses against the project (docs/reference.md#functions, docs/reference.md#the-static-scope-rule, docs/reference.md#trust-levels): variables and their scope, fields of records,
 // constants and lookup tables, refs and titles, dropped, and where code values are printed.
-func (ck *checker) block(b *blocks.Block, body *templates.Body) blocks.Diagnostics {
-	var diags blocks.Diagnostics
+func (ck *checker) block(b *blocks.Block, body *templates.Body) source.Diagnostics {
+	var diags source.Diagnostics
 	p := ck.p
-	at := func(u templates.Use) blocks.Range { return b.SourceRange(u.Off, u.End) }
+	at := func(u templates.Use) source.Range { return b.SourceRange(u.Off, u.End) }
 	for _, u := range body.Uses.Vars {
 		v, ok := p.Vars[u.Name]
 		switch {

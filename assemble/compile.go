@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -121,18 +122,18 @@ func (s *Slot) pickBy(admits func(*compiled) bool) *compiled {
 // Compile parses and checks every block body of p against the project: unknown variables, constants and references,
 // turn variables in runbook blocks (docs/reference.md#the-static-scope-rule), runbook blocks referring to turn blocks. It reports every problem at once.
 // The returned Program is usable only when there are no diagnostics.
-func Compile(p *blocks.Project) (*Program, blocks.Diagnostics) { return CompileCached(p, nil) }
+func Compile(p *blocks.Project) (*Program, source.Diagnostics) { return CompileCached(p, nil) }
 
 // CompileCached is Compile, reusing the parsed bodies of an earlier compile through c for the blocks whose id, raw
 // flag and body text have not changed, while the constants and the variables' kinds are as they were (parsing
 // depends on nothing else): the result is what Compile returns, and every block is checked against the project
 // anew. c may be nil: Compile.
-func CompileCached(p *blocks.Project, c *BodyCache) (*Program, blocks.Diagnostics) {
+func CompileCached(p *blocks.Project, c *BodyCache) (*Program, source.Diagnostics) {
 	prog := &Program{Project: p, blocks: map[string]*compiled{}, taskIndex: make(map[string]int, len(p.Tasks))}
 	for i, t := range p.Tasks {
 		prog.taskIndex[t] = i
 	}
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	consts := templates.Consts{Text: map[string]string{}, Tables: map[string]map[string]string{}, Lists: map[string][]string{}}
 	var constNames, tableNames []string
 	for name, c := range p.Consts {
@@ -227,7 +228,7 @@ func (prog *Program) place(c *compiled, globalSlots *int) {
 // parse), and the problems found, in the order the steps found them.
 type compiledBlock struct {
 	c     *compiled
-	diags blocks.Diagnostics
+	diags source.Diagnostics
 }
 
 // compileBlocks compiles the blocks of p on as many goroutines as there are processors: parsing the bodies is most
@@ -257,7 +258,7 @@ func compileBlocks(p *blocks.Project, parser *templates.Parser, reuse map[string
 func compileBlock(p *blocks.Project, parser *templates.Parser, reuse map[string]cachedBody, ck *checker, markers []marker, k int) compiledBlock {
 	b := p.Blocks[k]
 	var body *templates.Body
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	if e, ok := reuse[b.ID]; ok && e.text == b.Body && e.raw == b.Raw {
 		body = e.body.For(b)
 	} else {
@@ -317,7 +318,7 @@ type ScopeReason struct {
 	Kind string
 	Text string // the fact for people: "its body reads .task"
 	// At is where the fact is written: the use in the body, the key, the order entry, the replacing block.
-	At blocks.Range
+	At source.Range
 }
 
 // ScopeReasons returns what gives block id its scope: the reasons of that scope, in the order the rules are
@@ -357,7 +358,7 @@ type scopeFacts struct {
 }
 
 // add records one fact of scope s; fact tells it for people and where it is written, and is called only with detail.
-func (f *scopeFacts) add(s blocks.Scope, kind string, fact func() (string, blocks.Range)) {
+func (f *scopeFacts) add(s blocks.Scope, kind string, fact func() (string, source.Range)) {
 	f.n++
 	f.max = max(f.max, s)
 	if f.detail {
@@ -372,12 +373,12 @@ func (f *scopeFacts) add(s blocks.Scope, kind string, fact func() (string, block
 // The data as a whole (. or $) holds .task and every session variable.
 func (f *scopeFacts) collect(p *blocks.Project, b *blocks.Block, uses templates.Uses) {
 	if b.Section == blocks.Turn {
-		f.add(blocks.ScopeTurn, "turn", func() (string, blocks.Range) {
+		f.add(blocks.ScopeTurn, "turn", func() (string, source.Range) {
 			what := "it is in turn.order"
 			if b.Slot != b.ID {
 				what = fmt.Sprintf("it replaces %q, which is in turn.order", b.Slot)
 			}
-			var at blocks.Range
+			var at source.Range
 			if i := slices.Index(p.Turn.Order, b.Slot); i >= 0 {
 				at = p.Turn.EntryRange(i)
 			}
@@ -392,14 +393,14 @@ func (f *scopeFacts) collect(p *blocks.Project, b *blocks.Block, uses templates.
 	}
 	for _, u := range uses.Vars {
 		if session(u.Name) {
-			f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+			f.add(blocks.ScopeSession, "session", func() (string, source.Range) {
 				return fmt.Sprintf("its body reads session variable %q", u.Name), b.SourceRange(u.Off, u.End)
 			})
 		}
 	}
 	for _, u := range uses.Dropped {
 		if session(u.Name) {
-			f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+			f.add(blocks.ScopeSession, "session", func() (string, source.Range) {
 				return fmt.Sprintf("its body calls dropped on session variable %q", u.Name), b.SourceRange(u.Off, u.End)
 			})
 		}
@@ -407,7 +408,7 @@ func (f *scopeFacts) collect(p *blocks.Project, b *blocks.Block, uses templates.
 	if uses.Data || uses.DynamicDropped {
 		for _, v := range p.Vars {
 			if v.Scope == blocks.ScopeSession {
-				f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+				f.add(blocks.ScopeSession, "session", func() (string, source.Range) {
 					return "its body uses the data as a whole (. or $, or dropped with a computed name), which holds every session variable", b.BodyRange
 				})
 				break
@@ -416,41 +417,41 @@ func (f *scopeFacts) collect(p *blocks.Project, b *blocks.Block, uses templates.
 	}
 	for _, u := range b.Cond.Vars() {
 		if session(u.Name) {
-			f.add(blocks.ScopeSession, "session", func() (string, blocks.Range) {
+			f.add(blocks.ScopeSession, "session", func() (string, source.Range) {
 				return fmt.Sprintf("when = %q names session variable %q", b.When, u.Name), u.Range
 			})
 		}
 	}
 
 	for _, u := range uses.TaskUses {
-		f.add(blocks.ScopeTask, "task", func() (string, blocks.Range) { return "its body reads .task", b.SourceRange(u.Off, u.End) })
+		f.add(blocks.ScopeTask, "task", func() (string, source.Range) { return "its body reads .task", b.SourceRange(u.Off, u.End) })
 	}
 	if uses.Task && len(uses.TaskUses) == 0 {
-		f.add(blocks.ScopeTask, "task", func() (string, blocks.Range) { return "its body reads .task", b.BodyRange })
+		f.add(blocks.ScopeTask, "task", func() (string, source.Range) { return "its body reads .task", b.BodyRange })
 	}
 	if uses.Data {
-		f.add(blocks.ScopeTask, "task", func() (string, blocks.Range) {
+		f.add(blocks.ScopeTask, "task", func() (string, source.Range) {
 			return "its body uses the data as a whole (. or $), which holds .task", b.BodyRange
 		})
 	}
 	// tools prints the task's tools: the same text in every task only when no tool is gated.
 	if len(uses.Tools) > 0 && !toolsUngated(p) {
 		for _, u := range uses.Tools {
-			f.add(blocks.ScopeTask, "tools", func() (string, blocks.Range) {
+			f.add(blocks.ScopeTask, "tools", func() (string, source.Range) {
 				return "its body calls tools, and some tools are gated by task", b.SourceRange(u.Off, u.End)
 			})
 		}
 	}
 	if b.Replaces != "" {
-		f.add(blocks.ScopeTask, "replaces", func() (string, blocks.Range) {
+		f.add(blocks.ScopeTask, "replaces", func() (string, source.Range) {
 			return fmt.Sprintf("it replaces %q", b.Replaces), b.Table.Key("replaces")
 		})
 	}
 	for _, r := range b.ReplacedBy {
-		f.add(blocks.ScopeTask, "replaced", func() (string, blocks.Range) { return fmt.Sprintf("block %q replaces it", r.ID), r.Range })
+		f.add(blocks.ScopeTask, "replaced", func() (string, source.Range) { return fmt.Sprintf("block %q replaces it", r.ID), r.Range })
 	}
 	if slices.ContainsFunc(p.Tasks, func(t string) bool { return !b.AdmitsTask(t) }) {
-		f.add(blocks.ScopeTask, "gate", func() (string, blocks.Range) {
+		f.add(blocks.ScopeTask, "gate", func() (string, source.Range) {
 			var left []string
 			for _, t := range p.Tasks {
 				if !b.AdmitsTask(t) {
@@ -466,7 +467,7 @@ func (f *scopeFacts) collect(p *blocks.Project, b *blocks.Block, uses templates.
 	}
 
 	if f.n == 0 {
-		f.add(blocks.ScopeGlobal, "global", func() (string, blocks.Range) {
+		f.add(blocks.ScopeGlobal, "global", func() (string, source.Range) {
 			return "it reads no session variable and not .task, and its gate admits every task", b.Range
 		})
 	}
@@ -525,11 +526,11 @@ func markers(p *blocks.Project) []marker {
 // textMarkers finds the targets' markers in a block's own text (docs/reference.md#target): its title and the literal text of its body.
 // Each is a compile error at the source line that holds it, since installing an artifact holding it would corrupt
 // the context file. A constant holding one is a load error at the constant, which blocks.Load reports.
-func textMarkers(ms []marker, b *blocks.Block, body *templates.Body) blocks.Diagnostics {
-	var diags blocks.Diagnostics
+func textMarkers(ms []marker, b *blocks.Block, body *templates.Body) source.Diagnostics {
+	var diags source.Diagnostics
 	for _, m := range ms {
 		fix := func() string {
-			return fmt.Sprintf("installing it would corrupt %s; remove or reword that text", blocks.QuoteName(m.target.File))
+			return fmt.Sprintf("installing it would corrupt %s; remove or reword that text", source.QuoteName(m.target.File))
 		}
 		if strings.Contains(b.Title, m.text) {
 			diags.Errorf(b.Table.Value("title"), "the title of block %q holds the %s marker of target %q: %s", b.ID, m.which, m.target.Name, fix())

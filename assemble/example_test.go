@@ -9,6 +9,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // exampleProject is a small prompt project as an agent platform might embed it (with //go:embed, or built in
@@ -278,7 +279,7 @@ func TestConcurrentRendering(t *testing.T) {
 
 // Render takes values files as a user writes them (JSON or TOML, docs/values.md), the way promptc render's
 // --session and --turn-file give them: each value is checked against its declaration, and every problem of both
-// files is reported with the compiler's own, at the line of the key. The error is a blocks.Diagnostics.
+// files is reported with the compiler's own, at the line of the key. The error is a source.Diagnostics.
 func ExampleProgram_Render_valuesFiles() {
 	prog, diags := assemble.Load(exampleProject)
 	if len(diags) > 0 {
@@ -296,7 +297,7 @@ func ExampleProgram_Render_valuesFiles() {
 	fmt.Println("----")
 	turn.Data = []byte("comment = \"Hi\"\nisue_id = \"NW-7\"\n")
 	_, err = prog.Render(assemble.Request{Task: "issue", SessionFile: session, Turn: -1, TurnFile: turn})
-	var problems blocks.Diagnostics
+	var problems source.Diagnostics
 	if errors.As(err, &problems) {
 		fmt.Println(len(problems), "problems:")
 		fmt.Println(problems)

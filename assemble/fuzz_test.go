@@ -1,7 +1,6 @@
 package assemble_test
 
 import (
-	"github.com/promptc/promptc/internal/hostile"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,8 +10,10 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/promptc/promptc/internal/hostile"
+	"github.com/promptc/promptc/source"
+
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 )
 
 // toFS turns a fuzz input, an archive in the format of parseArchive, into a project. Paths that io/fs cannot hold
@@ -140,7 +141,7 @@ func FuzzLoadCompile(f *testing.F) {
 	})
 }
 
-func checkDiagnostics(t *testing.T, stage string, diags blocks.Diagnostics) {
+func checkDiagnostics(t *testing.T, stage string, diags source.Diagnostics) {
 	t.Helper()
 	for _, d := range diags {
 		if d.Subject == nil || strings.TrimSpace(d.Summary) == "" {

@@ -14,6 +14,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/hostile"
 	"github.com/promptc/promptc/internal/mdcheck"
+	"github.com/promptc/promptc/source"
 )
 
 // The property of docs/reference.md#trust-levels, end to end: whatever an untrusted, background or code value holds, the artifact has
@@ -526,7 +527,7 @@ id    = "a"
 title = "A"
 body  = '''
 `
-	render := func(t *testing.T, body string, vals blocks.Values) (*assemble.Artifact, blocks.Diagnostics, error) {
+	render := func(t *testing.T, body string, vals blocks.Values) (*assemble.Artifact, source.Diagnostics, error) {
 		t.Helper()
 		prog, diags := assemble.Load(archive(manifest + body + "'''\n"))
 		if len(diags) > 0 {
@@ -540,7 +541,7 @@ body  = '''
 		name, body string
 		vals       blocks.Values
 		// check reports what is wrong with the result; diags are the compile diagnostics, when there are any.
-		check func(t *testing.T, got *assemble.Artifact, diags blocks.Diagnostics, err error)
+		check func(t *testing.T, got *assemble.Artifact, diags source.Diagnostics, err error)
 	}{{
 		// The value ends with most of the end marker, and the block's " -->" would finish it: BreakMarkerEdges
 		// breaks the value's piece, so the block renders.

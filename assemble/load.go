@@ -6,11 +6,12 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gitfs"
 	"github.com/promptc/promptc/internal/linkfs"
+	"github.com/promptc/promptc/source"
 )
 
 // Load loads and compiles the project in fsys. The Program is usable only when there are no diagnostics; they hold
 // every problem the loader and the compiler found, so a defective project is reported in one pass.
-func Load(fsys fs.FS) (*Program, blocks.Diagnostics) {
+func Load(fsys fs.FS) (*Program, source.Diagnostics) {
 	p, diags := blocks.Load(fsys)
 	prog, cdiags := Compile(p)
 	if diags = append(diags, cdiags...); len(diags) > 0 {
@@ -27,7 +28,7 @@ func Load(fsys fs.FS) (*Program, blocks.Diagnostics) {
 // that does not hold the link. A link that is absolute, leaves that boundary, dangles or loops is not followed, and
 // the file it stands for is reported as a diagnostic that says so. git is asked for the work tree only when the
 // project holds a link.
-func LoadDir(dir string) (*Program, blocks.Diagnostics) {
+func LoadDir(dir string) (*Program, source.Diagnostics) {
 	fsys := dirFS(dir)
 	defer fsys.Close() // the directories it held open; a Program keeps no file system
 	return Load(fsys)

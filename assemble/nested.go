@@ -6,14 +6,15 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
 )
 
 // field checks one field a body reads (docs/reference.md, "Records" and "Nested data"): from an item of a records
 // value inside a range over it, or from a record value; at any depth, the field must be declared. A read along the
 // way that is wrong is reported at that read, once.
-func (ck *checker) field(b *blocks.Block, f templates.FieldUse) blocks.Diagnostics {
-	var diags blocks.Diagnostics
+func (ck *checker) field(b *blocks.Block, f templates.FieldUse) source.Diagnostics {
+	var diags source.Diagnostics
 	v := ck.p.Vars[f.Var]
 	if v == nil {
 		return nil // the variable itself is reported as undeclared
@@ -30,7 +31,7 @@ func (ck *checker) field(b *blocks.Block, f templates.FieldUse) blocks.Diagnosti
 		}
 		name += "." + f.Path
 	}
-	rng := func() blocks.Range { return b.SourceRange(f.Off, f.End) } // only a diagnostic needs it
+	rng := func() source.Range { return b.SourceRange(f.Off, f.End) } // only a diagnostic needs it
 	switch {
 	case f.Item && from.Type == blocks.TypeRecord:
 		diags.Errorf(rng(), "block %q ranges over record %q to read its field %q, but a record is one table, not a list: read {{.%s.%s}} without range", b.ID, name, f.Name, name, f.Name)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -91,7 +92,7 @@ type Origin struct {
 	// where the value is given — a fixture's key, a values file's entry — or, when it is not, the variable's
 	// declaration (OriginValue), the action that printed the byte, "{{" to "}}" (OriginReference, OriginAction),
 	// else the block's id entry.
-	At blocks.Range
+	At source.Range
 }
 
 // String names the origin with its position, as check's text report prints it: "constant no_secrets
@@ -138,7 +139,7 @@ type trace struct {
 	// occurrences of a constant's text in an action's output (see covers), found on first use.
 	occ map[occKey][]int
 	// at holds each action piece's source range, found on first use.
-	at map[int]blocks.Range
+	at map[int]source.Range
 }
 
 // occKey names a text of a constant in the output of a piece: its value (entry ""), or a lookup table's entry.
@@ -208,7 +209,7 @@ func (a *Artifact) origin(off int, memo map[*compiled]*trace) (Origin, bool) {
 	if !ok {
 		at = c.SourceRange(p.Src, p.SrcEnd)
 		if tr.at == nil {
-			tr.at = map[int]blocks.Range{}
+			tr.at = map[int]source.Range{}
 		}
 		tr.at[i] = at
 	}

@@ -72,7 +72,7 @@ func resolveExisting(p string) string {
 // BuildDir is `promptc build`: it loads and compiles the project at root, renders every artifact and writes them
 // under out (made absolute; "" means root/build), keeping a manifest of what it wrote so that the next build
 // removes only its own stale files (WriteTree with StaleListed). It returns what changed; diagnostics come back as
-// a blocks.Diagnostics error, an out that may not receive a build as an *OutDirError.
+// a source.Diagnostics error, an out that may not receive a build as an *OutDirError.
 func BuildDir(root, out string) (TreeChanges, error) {
 	if out == "" {
 		out = filepath.Join(root, "build")

@@ -5,16 +5,17 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
 )
 
 // printUse checks a value a body prints whole, or hands whole to print, printf, … (docs/reference.md, "Bodies: the
 // template language"): a list, records or a record has no text of its own, and fmt would write it as Go syntax
 // ([a b], map[n:x]), so printing one is a compile error with what to write instead, as printing a list constant is.
-func (ck *checker) printUse(b *blocks.Block, u templates.PrintUse) blocks.Diagnostics {
-	var diags blocks.Diagnostics
+func (ck *checker) printUse(b *blocks.Block, u templates.PrintUse) source.Diagnostics {
+	var diags source.Diagnostics
 	// Most prints are fine: where one is written is computed only for a diagnostic.
-	rng := func() blocks.Range { return b.SourceRange(u.Off, u.End) }
+	rng := func() source.Range { return b.SourceRange(u.Off, u.End) }
 	whole := func(what string) string {
 		if u.Func == "" {
 			return "prints " + what + " whole"

@@ -11,6 +11,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
 )
 
@@ -32,7 +33,7 @@ type Artifact struct {
 	// with, and where each value was given.
 	prog    *Program
 	values  *prepared
-	valueAt func(name string) blocks.Range
+	valueAt func(name string) source.Range
 	// shrunk holds the values each block the turn budget shrank was last rendered with.
 	shrunk map[*compiled]*prepared
 }
@@ -51,7 +52,7 @@ type Session struct {
 
 // NewSession renders task's runbook with the given session values (Go values: string, bool, int, []string). Values
 // are checked against their declarations: unknown names, wrong types and missing required variables are errors.
-// The error, as Render's, Runbook's and Session.Turn's, is a blocks.Diagnostics listing every problem.
+// The error, as Render's, Runbook's and Session.Turn's, is a source.Diagnostics listing every problem.
 func (prog *Program) NewSession(task string, session blocks.Values) (*Session, error) {
 	s, diags := prog.newSession(task, session, origin{}, nil, nil)
 	if len(diags) > 0 {
@@ -76,7 +77,7 @@ func (s *Session) Runbook() *Artifact { return s.runbook }
 // Task returns the session's task.
 func (s *Session) Task() string { return s.task }
 
-// Turn renders the per-turn message for the given turn values. The error is a blocks.Diagnostics, as NewSession's.
+// Turn renders the per-turn message for the given turn values. The error is a source.Diagnostics, as NewSession's.
 func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
 	a, diags := s.renderTurn(turn, origin{}, 0, nil)
 	if len(diags) > 0 {
@@ -87,8 +88,8 @@ func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
 
 // newSession renders task's runbook. shared caches the session blocks' outputs and once the prepared values for
 // every task rendered with vals (Build's fixtures); either may be nil.
-func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared renderCache, once *onceValues) (*Session, blocks.Diagnostics) {
-	var diags blocks.Diagnostics
+func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared renderCache, once *onceValues) (*Session, source.Diagnostics) {
+	var diags source.Diagnostics
 	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
 		diags.Errorf(from.rng, "%v", err)
 		return nil, diags
@@ -123,7 +124,7 @@ type prepared struct {
 type markerHit struct {
 	name string // the variable
 	m    marker
-	at   blocks.Range
+	at   source.Range
 	from string // where the value came from, for the message
 }
 
@@ -139,8 +140,8 @@ func (p *prepared) with(n int) *prepared {
 // written in it when that is known, how to name the source in a message, and whether they come from the implicit
 // fixture that stands in for an empty fixtures/.
 type origin struct {
-	rng blocks.Range
-	at  func(path string) blocks.Range // where value path ("name", "name[2]", "name[2].field") is written
+	rng source.Range
+	at  func(path string) source.Range // where value path ("name", "name[2]", "name[2].field") is written
 	// written reports whether a value for name was written in the source but refused when it was read (and
 	// reported then): it is not also missing.
 	written  func(name string) bool
@@ -154,23 +155,23 @@ func fixtureOrigin(f *blocks.Fixture, k int) origin {
 		rng = f.TurnTables[k-1].Header // the [[turn]] table the values come from
 	}
 	return origin{rng: rng, implicit: f.Implicit, desc: fmt.Sprintf("fixture %q", f.Name),
-		at: func(path string) blocks.Range {
+		at: func(path string) source.Range {
 			name, _, _ := strings.Cut(path, "[")
 			return f.ValueRange(k, name)
 		}}
 }
 
-func fileOrigin(file blocks.Range, ranges *blocks.ValueRanges) origin {
+func fileOrigin(file source.Range, ranges *blocks.ValueRanges) origin {
 	if !file.Known() {
 		return origin{} // values from Go
 	}
-	o := origin{rng: file, desc: "values file " + blocks.QuoteName(file.Filename)}
+	o := origin{rng: file, desc: "values file " + source.QuoteName(file.Filename)}
 	if r := ranges.At(blocks.RootValues); r.Known() {
 		o.rng = r // the table a missing value belongs in, not the file with no place
 	}
 	if ranges != nil {
 		o.written = ranges.Has
-		o.at = func(path string) blocks.Range {
+		o.at = func(path string) source.Range {
 			if r := ranges.At(path); r.Known() {
 				return r
 			}
@@ -181,7 +182,7 @@ func fileOrigin(file blocks.Range, ranges *blocks.ValueRanges) origin {
 }
 
 // where is where value path is written, or the source as a whole.
-func (o origin) where(path string) blocks.Range {
+func (o origin) where(path string) source.Range {
 	if o.at != nil {
 		return o.at(path)
 	}
@@ -194,7 +195,7 @@ func (o origin) source() string {
 		return o.desc
 	}
 	if o.rng.Known() {
-		return blocks.QuoteName(o.rng.Filename)
+		return source.QuoteName(o.rng.Filename)
 	}
 	return "the Go API"
 }
@@ -209,7 +210,7 @@ func (o origin) hint() string {
 
 // prepare checks vals against the variables of scope, as task needs them, and stores their escaped, limited forms in
 // pv; absent optional variables get their zero value.
-func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin) blocks.Diagnostics {
+func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin) source.Diagnostics {
 	return prog.prepareAll(pv, vals, scope, task, from, nil)
 }
 
@@ -219,7 +220,7 @@ func (prog *Program) prepare(pv *prepared, vals blocks.Values, scope blocks.Scop
 type onceValues struct {
 	once    sync.Once
 	pv      *prepared
-	diags   blocks.Diagnostics
+	diags   source.Diagnostics
 	missing []*blocks.Var
 }
 
@@ -246,8 +247,8 @@ func (o *onceValues) get(prog *Program, vals blocks.Values, scope blocks.Scope, 
 
 // prepareAll is prepare; with missing set, an absent variable gets its zero value even when task requires it, and
 // is appended to missing (see onceValues).
-func (prog *Program) prepareAll(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin, missing *[]*blocks.Var) blocks.Diagnostics {
-	var diags blocks.Diagnostics
+func (prog *Program) prepareAll(pv *prepared, vals blocks.Values, scope blocks.Scope, task string, from origin, missing *[]*blocks.Var) source.Diagnostics {
+	var diags source.Diagnostics
 	vars := prog.sessionVars
 	if scope == blocks.ScopeTurn {
 		vars = prog.turnVars
@@ -334,7 +335,7 @@ func trustedMarker(v *blocks.Var, val any, marker string) (string, bool) {
 }
 
 // renderTurn renders the message of turn k; once holds the turn's values prepared for every task (Build), or is nil.
-func (s *Session) renderTurn(turn blocks.Values, from origin, k int, once *onceValues) (*Artifact, blocks.Diagnostics) {
+func (s *Session) renderTurn(turn blocks.Values, from origin, k int, once *onceValues) (*Artifact, source.Diagnostics) {
 	prog := s.prog
 	pv := s.values.with(len(prog.turnVars))
 	if ov, ok := once.get(prog, turn, blocks.ScopeTurn, from, s.task); ok {
@@ -347,7 +348,7 @@ func (s *Session) renderTurn(turn blocks.Values, from origin, k int, once *onceV
 	a, _, diags := prog.assemble(prog.turn, s.task, pv, s.rendered, blocks.Turn, nil)
 	if a != nil {
 		a.Turn = k
-		a.valueAt = func(name string) blocks.Range {
+		a.valueAt = func(name string) source.Range {
 			if v, ok := prog.Project.Vars[name]; ok && v.Scope == blocks.ScopeSession {
 				return s.from.where(name)
 			}
@@ -367,9 +368,9 @@ type refCall struct {
 // are present in the task's runbook (by index in Project.Blocks), which its references must point into.
 //
 // shared caches the output of session blocks for one set of session values across tasks; nil for none.
-func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook []bool, kind blocks.Kind, shared renderCache) (*Artifact, []bool, blocks.Diagnostics) {
+func (prog *Program) assemble(slots []*Slot, task string, pv *prepared, runbook []bool, kind blocks.Kind, shared renderCache) (*Artifact, []bool, source.Diagnostics) {
 	data := pv.data
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	section := &prog.Project.Runbook
 	if kind == blocks.Turn {
 		section = &prog.Project.Turn
@@ -541,7 +542,7 @@ func missingBreak(between string, br templates.Break) string {
 type rendered struct {
 	text string
 	refs []string
-	err  *blocks.Diagnostic
+	err  *source.Diagnostic
 	// lead and trail are what must separate the text from the artifact's text before and after it, for a value
 	// it starts or ends with that lays out lines of its own (templates.Output).
 	lead, trail templates.Break
@@ -676,7 +677,7 @@ func (prog *Program) env(task int, pv *prepared, noteRef func(id string)) templa
 func Truthy(v any) bool { return templates.Truthy(v) }
 
 // refRange is where a ref call is: the first literal ref to the same id in the block, else the block itself.
-func refRange(r refCall) blocks.Range {
+func refRange(r refCall) source.Range {
 	for _, u := range r.from.body.Uses.Refs {
 		if u.Name == r.id {
 			return r.from.SourceRange(u.Off, u.End)
@@ -689,15 +690,15 @@ func refRange(r refCall) blocks.Range {
 // corrupt the context file's managed block. Markers in a block's own text are compile errors and in untrusted,
 // background and code values are neutralised, so one found here came from a trusted value (blamed with where it
 // was given) or from elsewhere in a block's output (blamed on the block).
-func (prog *Program) checkMarkers(a *Artifact, pv *prepared) blocks.Diagnostics {
-	var diags blocks.Diagnostics
+func (prog *Program) checkMarkers(a *Artifact, pv *prepared) source.Diagnostics {
+	var diags source.Diagnostics
 	for _, m := range prog.markers {
 		i := strings.Index(a.Text, m.text)
 		if i < 0 {
 			continue
 		}
 		t := m.target
-		fix := fmt.Sprintf("installing it would corrupt %s", blocks.QuoteName(t.File))
+		fix := fmt.Sprintf("installing it would corrupt %s", source.QuoteName(t.File))
 		if hit, ok := blame(pv.hits, m, a, i, prog); ok {
 			diags.Errorf(hit.at, "trusted variable %q holds the %s marker of target %q (value from %s), which reaches the %s of task %q: %s; remove the marker from the value, or declare the variable untrusted, background or code so that markers in it are neutralised",
 				hit.name, m.which, t.Name, hit.from, kindName(a.Kind), a.Task, fix)

@@ -1,6 +1,9 @@
 package assemble
 
-import "github.com/promptc/promptc/blocks"
+import (
+	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
+)
 
 // Request names one artifact to render: a task's runbook or one of its turn messages, with values from a fixture,
 // given directly, or read from values files.
@@ -15,7 +18,7 @@ type Request struct {
 	TurnValues blocks.Values
 	// SessionOrigin and TurnOrigin name where values came from, for diagnostics (a values file, say), and
 	// SessionRanges and TurnRanges where each value is written in it (blocks.Project.ReadValues gives them).
-	SessionOrigin, TurnOrigin blocks.Range
+	SessionOrigin, TurnOrigin source.Range
 	SessionRanges, TurnRanges *blocks.ValueRanges
 	// SessionFile, when set, supplies the session values in place of Session (and of Fixture's), with their
 	// origin and ranges; TurnFile likewise the turn values of Turn -1. See ValuesFile.
@@ -30,7 +33,7 @@ type ValuesFile struct {
 	Data []byte
 }
 
-// Render renders the artifact a request names. The error, when there is one, is a blocks.Diagnostics listing every
+// Render renders the artifact a request names. The error, when there is one, is a source.Diagnostics listing every
 // problem (errors.As finds it), sorted by position.
 //
 // Values files are read and checked against the declarations of their scope (blocks.Project.ReadValues), each
@@ -51,9 +54,9 @@ func (prog *Program) Render(req Request) (*Artifact, error) {
 
 // readFiles replaces req's SessionFile and TurnFile by the values they hold, their origin and ranges, and returns
 // the files' diagnostics; decoded is false when a file could not be decoded at all.
-func (prog *Program) readFiles(req *Request) (diags blocks.Diagnostics, decoded bool) {
+func (prog *Program) readFiles(req *Request) (diags source.Diagnostics, decoded bool) {
 	decoded = true
-	read := func(f *ValuesFile, scope blocks.Scope) (blocks.Values, blocks.Range, *blocks.ValueRanges) {
+	read := func(f *ValuesFile, scope blocks.Scope) (blocks.Values, source.Range, *blocks.ValueRanges) {
 		vals, ranges, ds := prog.Project.ReadValues(f.Name, f.Data, scope)
 		diags, decoded = append(diags, ds...), decoded && vals != nil
 		return vals, f.origin(), ranges
@@ -73,15 +76,15 @@ func (prog *Program) readFiles(req *Request) (diags blocks.Diagnostics, decoded 
 }
 
 // origin is the file as a whole, where diagnostics about it point.
-func (f *ValuesFile) origin() blocks.Range {
+func (f *ValuesFile) origin() source.Range {
 	if f.Name == "-" {
-		return blocks.FileRange(blocks.StdinName)
+		return source.FileRange(blocks.StdinName)
 	}
-	return blocks.FileRange(f.Name)
+	return source.FileRange(f.Name)
 }
 
 // renderRequest renders a request whose values are all given.
-func (prog *Program) renderRequest(req Request) (*Artifact, blocks.Diagnostics) {
+func (prog *Program) renderRequest(req Request) (*Artifact, source.Diagnostics) {
 	session, from := req.Session, fileOrigin(req.SessionOrigin, req.SessionRanges)
 	if req.Fixture != nil && session == nil {
 		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture, 0)
@@ -97,7 +100,7 @@ func (prog *Program) renderRequest(req Request) (*Artifact, blocks.Diagnostics) 
 		a = &rb
 	case req.Turn > 0:
 		if req.Fixture == nil || req.Turn > len(req.Fixture.Turns) {
-			var diags blocks.Diagnostics
+			var diags source.Diagnostics
 			diags.Errorf(from.rng, "no turn %d to render: the fixture has %d", req.Turn, fixtureTurns(req.Fixture))
 			return nil, diags
 		}

@@ -5,12 +5,12 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // TestRenderValuesFiles checks Render's values files: the problems of both files and the compiler's together,
 // sorted; a file that does not decode stops before the compiler; a turn file needs Turn -1; the error is always a
-// blocks.Diagnostics.
+// source.Diagnostics.
 func TestRenderValuesFiles(t *testing.T) {
 	prog, diags := assemble.Load(exampleProject)
 	if len(diags) > 0 {
@@ -81,9 +81,9 @@ func TestRenderValuesFiles(t *testing.T) {
 				}
 				return
 			}
-			var ds blocks.Diagnostics
+			var ds source.Diagnostics
 			if !errors.As(err, &ds) || a != nil {
-				t.Fatalf("Render = %v, %T %v; want no artifact and blocks.Diagnostics", a, err, err)
+				t.Fatalf("Render = %v, %T %v; want no artifact and source.Diagnostics", a, err, err)
 			}
 			if got := err.Error(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // TestScopeReasons: the scope of every block of the example project and of the test projects is what it was before
@@ -16,13 +17,13 @@ func TestScopeReasons(t *testing.T) {
 	records := recordsCase("{{range .repos}}{{.name}}{{end}}", "{{range .changes}}\n{{.diff}}\n{{end}}")
 	for _, tt := range []struct {
 		name string
-		load func() (*assemble.Program, blocks.Diagnostics)
+		load func() (*assemble.Program, source.Diagnostics)
 		// want lists the blocks of each scope, separated by spaces.
 		want map[blocks.Scope]string
 	}{
 		{
 			name: "examples/tracker",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.LoadDir("../examples/tracker") },
+			load: func() (*assemble.Program, source.Diagnostics) { return assemble.LoadDir("../examples/tracker") },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header safety priority cli-output",
 				blocks.ScopeTask:    "context-limits commands commands-quick comment-format replying issue-workflow chat-workflow quick-create-workflow autopilot-workflow output-rules",
@@ -32,7 +33,7 @@ func TestScopeReasons(t *testing.T) {
 		},
 		{
 			name: "scope",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(scopeProject()) },
+			load: func() (*assemble.Program, source.Diagnostics) { return assemble.Load(scopeProject()) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "g konst raw listed",
 				blocks.ScopeTask:    "tk uses-task ex base r",
@@ -42,7 +43,7 @@ func TestScopeReasons(t *testing.T) {
 		},
 		{
 			name: "rich",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(richProject()) },
+			load: func() (*assemble.Program, source.Diagnostics) { return assemble.Load(richProject()) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header safety",
 				blocks.ScopeTask:    "commands format workflow workflow-quick commands-quick",
@@ -52,22 +53,22 @@ func TestScopeReasons(t *testing.T) {
 		},
 		{
 			name: "tools",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(archive(toolsProject)) },
+			load: func() (*assemble.Program, source.Diagnostics) { return assemble.Load(archive(toolsProject)) },
 			want: map[blocks.Scope]string{blocks.ScopeGlobal: "intro", blocks.ScopeTask: "tools", blocks.ScopeTurn: "ask"},
 		},
 		{
 			name: "ungated tools",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(archive(ungatedTools)) },
+			load: func() (*assemble.Program, source.Diagnostics) { return assemble.Load(archive(ungatedTools)) },
 			want: map[blocks.Scope]string{blocks.ScopeGlobal: "intro tools", blocks.ScopeTurn: "ask"},
 		},
 		{
 			name: "records",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(archive(records)) },
+			load: func() (*assemble.Program, source.Diagnostics) { return assemble.Load(archive(records)) },
 			want: map[blocks.Scope]string{blocks.ScopeSession: "rb", blocks.ScopeTurn: "tb"},
 		},
 		{
 			name: "hostile",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(hostileProject()) },
+			load: func() (*assemble.Program, source.Diagnostics) { return assemble.Load(hostileProject()) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "header",
 				blocks.ScopeSession: "identity team context examples repos leader chat-only workspace functions aside",
@@ -76,7 +77,7 @@ func TestScopeReasons(t *testing.T) {
 		},
 		{
 			name: "example",
-			load: func() (*assemble.Program, blocks.Diagnostics) { return assemble.Load(exampleProject) },
+			load: func() (*assemble.Program, source.Diagnostics) { return assemble.Load(exampleProject) },
 			want: map[blocks.Scope]string{
 				blocks.ScopeGlobal:  "rules",
 				blocks.ScopeTask:    "workflow",

@@ -15,8 +15,8 @@ import (
 	"strings"
 	"unsafe"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/atomicfile"
+	"github.com/promptc/promptc/source"
 )
 
 // Stale says which files already under a directory WriteTree may remove when the new tree no longer has them. It is
@@ -364,7 +364,7 @@ func writeManifest(dir string, paths []string, sync bool) error {
 	var b strings.Builder
 	b.WriteString(manifestHeader)
 	for _, p := range paths {
-		if strings.HasPrefix(p, "#") || blocks.QuoteName(p) != p {
+		if strings.HasPrefix(p, "#") || source.QuoteName(p) != p {
 			p = strconv.Quote(p)
 		}
 		b.WriteString(p)
@@ -411,9 +411,9 @@ func (e *LinkError) Error() string {
 	}
 	to := ""
 	if e.Target != "" {
-		to = " (to " + blocks.QuoteName(e.Target) + ")"
+		to = " (to " + source.QuoteName(e.Target) + ")"
 	}
-	return blocks.QuoteName(p) + " is a symbolic link" + to + ": " + e.Rule
+	return source.QuoteName(p) + " is a symbolic link" + to + ": " + e.Rule
 }
 
 // NewLinkError returns the *LinkError for the link at slash path rel below dir ("" for dir itself), reading its

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // The keys of a blocks/ file and of each [[block]], in the order they are read and listed in "known keys" hints.
@@ -43,7 +44,7 @@ var (
 			}
 			b.Body = v.str
 			b.BodyRange = r.contentRange("body")
-			b.src = newSource(r.file, b.BodyRange.Start.Byte, v.str, false)
+			b.src = newOrigin(r.file, b.BodyRange.Start.Byte, v.str, false)
 		}},
 		{name: "template", kind: kindString, set: setTemplate},
 		{name: "raw", kind: kindBool, set: func(_ *tableReader, b *Block, v value) { b.Raw = v.b }},
@@ -101,7 +102,7 @@ func setConsts(r *tableReader, l *loader, v value) {
 		if e, ok := cr.src.Keys[name]; ok {
 			c.Range.End = e.Value.End
 		}
-		c.src = newSource(r.file, c.ValueRange.Start.Byte, val.str, false)
+		c.src = newOrigin(r.file, c.ValueRange.Start.Byte, val.str, false)
 		l.p.Consts[name] = c
 	}
 }
@@ -202,7 +203,7 @@ func setID(r *tableReader, b *Block, v value) {
 func setWhen(r *tableReader, b *Block, v value) {
 	b.When = v.str
 	b.WhenRange = r.contentRange("when")
-	b.whenSrc = newSource(r.file, b.WhenRange.Start.Byte, v.str, false)
+	b.whenSrc = newOrigin(r.file, b.WhenRange.Start.Byte, v.str, false)
 	c, err := ParseCond(v.str)
 	if err != nil {
 		r.l.errorf(b.WhenSourceRange(err.Off, err.End), "%s", err.Msg)
@@ -244,14 +245,14 @@ func setTemplate(r *tableReader, b *Block, v value) {
 		return // reported where it was read
 	}
 	if !found {
-		r.errorf("template", "template file %s does not exist%s", QuoteName("templates/"+tmpl), suggest.DidYouMean(tmpl, sortedKeys(l.p.Templates)))
+		r.errorf("template", "template file %s does not exist%s", source.QuoteName("templates/"+tmpl), suggest.DidYouMean(tmpl, sortedKeys(l.p.Templates)))
 		return
 	}
 	name := "templates/" + tmpl
 	f := l.p.Files[name]
 	b.Body = text
 	b.BodyRange = f.Range(0, len(text))
-	b.src = newSource(f, 0, text, true)
+	b.src = newOrigin(f, 0, text, true)
 }
 
 // checkTaskNames reports names in a gate that the manifest does not declare, at the list item that names them.
@@ -377,7 +378,7 @@ func (l *loader) constMarkers() {
 			if m.text == "" {
 				continue
 			}
-			fix := "installing it would corrupt " + QuoteName(t.File) + "; remove or reword that text"
+			fix := "installing it would corrupt " + source.QuoteName(t.File) + "; remove or reword that text"
 			for _, name := range sortedKeys(l.p.Consts) {
 				c := l.p.Consts[name]
 				if i := strings.Index(c.Value, m.text); i >= 0 && c.Lookup == nil {

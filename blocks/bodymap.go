@@ -5,6 +5,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/promptc/promptc/source"
 )
 
 // A block body or constant value is a TOML string that BurntSushi/toml has decoded without keeping where each byte
@@ -14,10 +16,10 @@ import (
 // the loaded value: when the two differ, the mapping is unknown and positions fall back to counting from the
 // value's start, rather than pointing somewhere confidently wrong.
 
-// source is where a decoded string sits in its file: an inline TOML string, or a whole template file. Its offsets
+// origin is where a decoded string sits in its file: an inline TOML string, or a whole template file. Its offsets
 // are computed on first use, since most strings never need a position and the compiler asks for them concurrently.
-type source struct {
-	file  *File
+type origin struct {
+	file  *source.File
 	start int    // byte offset in the file of the content's first byte
 	value string // the string as loaded
 	whole bool   // the string is the whole file (a template), not a TOML string in it
@@ -27,20 +29,20 @@ type source struct {
 	offs  []int // offs[i] is the file offset of value byte i, offs[len(value)] the end of the content; nil if whole
 }
 
-func newSource(file *File, start int, value string, whole bool) *source {
-	return &source{file: file, start: start, value: value, whole: whole}
+func newOrigin(file *source.File, start int, value string, whole bool) *origin {
+	return &origin{file: file, start: start, value: value, whole: whole}
 }
 
 // of returns s if it is the source of value, or nil: a Block or Const whose text was changed after loading has no
 // known source.
-func (s *source) of(value string) *source {
+func (s *origin) of(value string) *origin {
 	if s == nil || s.value != value {
 		return nil
 	}
 	return s
 }
 
-func (s *source) decode() {
+func (s *origin) decode() {
 	if s.whole {
 		s.known = s.file.Text == s.value
 		return
@@ -53,7 +55,7 @@ func (s *source) decode() {
 
 // offset returns the file offset of byte i of the value, i == len(value) giving the end of its content, and whether
 // the mapping is known.
-func (s *source) offset(i int) (int, bool) {
+func (s *origin) offset(i int) (int, bool) {
 	if s == nil || i < 0 || i > len(s.value) {
 		return 0, false
 	}
@@ -70,7 +72,7 @@ func (s *source) offset(i int) (int, bool) {
 // span maps the bytes [start, end) of value onto its file. Without a known mapping it counts from base, the range
 // of the content: line 1 of the value starts at base's column, later lines at column 1 (exact unless the string
 // uses escapes); a guess that leaves the file gives base's start.
-func (s *source) span(value string, base Range, start, end int) Range {
+func (s *origin) span(value string, base source.Range, start, end int) source.Range {
 	start = max(0, min(start, len(value)))
 	end = max(start, min(end, len(value)))
 	if a, ok := s.offset(start); ok {
@@ -86,11 +88,11 @@ func (s *source) span(value string, base Range, start, end int) Range {
 		return s.file.Range(a, max(a, b))
 	}
 	if base.Start.Line <= 0 {
-		return Range{Filename: base.Filename, Start: base.Start, End: base.Start}
+		return source.Range{Filename: base.Filename, Start: base.Start, End: base.Start}
 	}
-	guess := func(off int) (Pos, bool) {
-		p := TextPos(value, off)
-		q := Pos{Line: base.Start.Line + p.Line - 1, Column: p.Column}
+	guess := func(off int) (source.Pos, bool) {
+		p := source.TextPos(value, off)
+		q := source.Pos{Line: base.Start.Line + p.Line - 1, Column: p.Column}
 		if p.Line == 1 {
 			q.Column = base.Start.Column + p.Column - 1
 		}
@@ -107,25 +109,25 @@ func (s *source) span(value string, base Range, start, end int) Range {
 	}
 	a, ok := guess(start)
 	if !ok {
-		return Range{Filename: base.Filename, Start: base.Start, End: base.Start}
+		return source.Range{Filename: base.Filename, Start: base.Start, End: base.Start}
 	}
 	b, ok := guess(end)
 	if !ok {
 		b = a
 	}
-	return Range{Filename: base.Filename, Start: a, End: b}
+	return source.Range{Filename: base.Filename, Start: a, End: b}
 }
 
 // SourceRange returns where the bytes [start, end) of the block's body are written, exact through TOML escapes.
 // Offsets outside the body are clamped to it. When the body's source is unknown (a block built in Go rather than
 // loaded, or changed since), line 1 of the body is taken to start at BodyRange's start and later lines at column 1.
-func (b *Block) SourceRange(start, end int) Range {
+func (b *Block) SourceRange(start, end int) source.Range {
 	return b.src.of(b.Body).span(b.Body, b.BodyRange, start, end)
 }
 
 // SourceRange returns where the bytes [start, end) of the constant's value are written, as Block.SourceRange does
 // for a body.
-func (c *Const) SourceRange(start, end int) Range {
+func (c *Const) SourceRange(start, end int) source.Range {
 	return c.src.of(c.Value).span(c.Value, c.ValueRange, start, end)
 }
 

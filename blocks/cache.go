@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/promptc/promptc/source"
 )
 
 // FileCache keeps what one load read and parsed of each blocks/ and templates/ file, by name and content, for the
@@ -52,12 +54,12 @@ func (e *decodeEnv) equal(o *decodeEnv) bool {
 // decodedFile is what decoding one blocks/ file on its own gave (loader.decodeAlone): its diagnostics in the order
 // found, and what it defines. Its blocks are never handed out: each load takes copies, which it places.
 type decodedFile struct {
-	diags      Diagnostics
+	diags      source.Diagnostics
 	consts     map[string]*Const
-	constRange map[string]Range
+	constRange map[string]source.Range
 	blocks     []*Block
 	tools      []*Tool
-	toolRange  map[string]Range
+	toolRange  map[string]source.Range
 	badKeys    []string
 }
 
@@ -72,7 +74,7 @@ func NewFileCache() *FileCache { return &FileCache{} }
 
 // LoadCached is Load, reusing what an earlier load through c read and parsed of the files that have not changed
 // since. c may be nil: Load.
-func LoadCached(fsys fs.FS, c *FileCache) (*Project, Diagnostics) {
+func LoadCached(fsys fs.FS, c *FileCache) (*Project, source.Diagnostics) {
 	if c == nil {
 		return Load(fsys)
 	}
@@ -164,7 +166,7 @@ func (l *loader) decodeAlone(f *sourceFile) *decodedFile {
 	p := *l.p
 	p.Consts, p.ByID, p.Blocks, p.Tools = map[string]*Const{}, map[string]*Block{}, nil, nil
 	sub := *l
-	sub.p, sub.diags, sub.constRange, sub.toolRange, sub.badKeys = &p, nil, map[string]Range{}, map[string]Range{}, maps.Clone(l.badKeys)
+	sub.p, sub.diags, sub.constRange, sub.toolRange, sub.badKeys = &p, nil, map[string]source.Range{}, map[string]source.Range{}, maps.Clone(l.badKeys)
 	sub.blockFile(f)
 	d := &decodedFile{diags: sub.diags, consts: p.Consts, constRange: sub.constRange, blocks: p.Blocks, tools: p.Tools, toolRange: sub.toolRange}
 	for k := range sub.badKeys {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/source"
 )
 
 // Cond is a block's when condition (docs/reference.md#gates-and-when), as the loader parses it: a variable, which
@@ -26,7 +28,7 @@ type Cond struct {
 	// name, for the others from the first operand (or the !) to the end of the last.
 	Off, End int
 	// Range is where those bytes are written in the block's file (set by the loader).
-	Range Range
+	Range source.Range
 }
 
 // CondOp is what a part of a when condition is.

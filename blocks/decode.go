@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // The loader reads every table through a declarative schema, in the spirit of gohcl: a list of the keys the table
@@ -62,7 +63,7 @@ type value struct {
 // that the rest can be reported as unknown.
 type tableReader struct {
 	l    *loader
-	file *File
+	file *source.File
 	ix   *tomlIndex
 	name string // the table's name as the index knows it: "", "runbook", "vars.x", "block"
 	n    int    // occurrence of an array-of-tables header
@@ -78,7 +79,7 @@ type tableReader struct {
 	at  []valueStep
 }
 
-func (l *loader) table(file *File, ix *tomlIndex, name string, n int, what string, m map[string]any) *tableReader {
+func (l *loader) table(file *source.File, ix *tomlIndex, name string, n int, what string, m map[string]any) *tableReader {
 	r := &tableReader{l: l, file: file, ix: ix, name: name, n: n, what: what, m: m, known: map[string]bool{}}
 	r.src = &Table{Header: r.head(), Keys: make(map[string]Entry, len(m))}
 	for k := range m {
@@ -111,7 +112,7 @@ func (r *tableReader) entry(key string) (Entry, bool) {
 
 // head is where the table starts: its header, or for a table defined only through dotted keys or inline, the first
 // key that defines it.
-func (r *tableReader) head() Range {
+func (r *tableReader) head() source.Range {
 	if rng, ok := r.ix.headerRange(r.name, r.n); ok {
 		return rng
 	}
@@ -122,7 +123,7 @@ func (r *tableReader) head() Range {
 			return e.Key
 		}
 		// The first key of the table written with a dotted name: a.b.c = 1 defines a.b.
-		first, found := Range{}, false
+		first, found := source.Range{}, false
 		for k, i := range r.ix.keys {
 			if e := r.ix.entries[i]; k.table.n == 0 && strings.HasPrefix(joinKey(k.table.name, k.key), r.name+".") &&
 				(!found || e.Key.Start.Byte < first.Start.Byte) {
@@ -133,17 +134,17 @@ func (r *tableReader) head() Range {
 			return first
 		}
 	}
-	return FileRange(r.file.Name)
+	return source.FileRange(r.file.Name)
 }
 
 // keyRange is where key is written: its entry, else the first header of a subtable under it ([a.key] or
 // [a.key.x]), else the table's head.
-func (r *tableReader) keyRange(key string) Range {
+func (r *tableReader) keyRange(key string) source.Range {
 	if _, ok := r.src.Keys[key]; ok {
 		return r.src.Key(key)
 	}
 	name := joinKey(r.name, key)
-	first, found := Range{}, false
+	first, found := source.Range{}, false
 	for ref, rng := range r.ix.tables {
 		if ref.n == r.n && (ref.name == name || strings.HasPrefix(ref.name, name+".")) && (!found || rng.Start.Byte < first.Start.Byte) {
 			first, found = rng, true
@@ -156,10 +157,10 @@ func (r *tableReader) keyRange(key string) Range {
 }
 
 // valueRange is where key's value is written, or the table's head.
-func (r *tableReader) valueRange(key string) Range { return r.src.Value(key) }
+func (r *tableReader) valueRange(key string) source.Range { return r.src.Value(key) }
 
 // contentRange is the content of key's string value, quotes excluded; else where the value is written.
-func (r *tableReader) contentRange(key string) Range {
+func (r *tableReader) contentRange(key string) source.Range {
 	e, ok := r.src.Keys[key]
 	if !ok {
 		return r.src.Header
@@ -315,7 +316,7 @@ func (r *tableReader) convert(key string, kind keyKind, lo, hi int64, raw any) (
 }
 
 // item is where item i of key's array value is written.
-func (r *tableReader) item(key string, i int) Range { return r.src.Item(key, i) }
+func (r *tableReader) item(key string, i int) source.Range { return r.src.Item(key, i) }
 
 // unknown reports every key of the table that was never read, suggesting the closest of allowed.
 func (r *tableReader) unknown(allowed []string) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // TestLoadRefusesNamedPipes: a named pipe (FIFO) among the sources, as blocks/x.toml, a template or a fixture, is
@@ -35,7 +36,7 @@ func TestLoadRefusesNamedPipes(t *testing.T) {
 			if err := syscall.Mkfifo(filepath.Join(dir, fifo), 0o644); err != nil {
 				t.Skipf("no named pipes here: %v", err)
 			}
-			done := make(chan blocks.Diagnostics, 1)
+			done := make(chan source.Diagnostics, 1)
 			go func() {
 				_, diags := blocks.Load(os.DirFS(dir))
 				done <- diags

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 var fixtureKeys = []key[*Fixture]{
@@ -257,7 +258,7 @@ func (p *Project) subTableHint(e *ValueError, name, table string) string {
 }
 
 // requireAll reports the required variables of scope that vals lacks, except those in bad (given, and reported).
-func (l *loader) requireAll(at Range, vals Values, bad map[string]bool, scope Scope, what string) {
+func (l *loader) requireAll(at source.Range, vals Values, bad map[string]bool, scope Scope, what string) {
 	for _, name := range sortedKeys(l.p.Vars) {
 		v := l.p.Vars[name]
 		if v.Required && v.Scope == scope && !bad[name] {
@@ -282,7 +283,7 @@ func (l *loader) varNamesOfScope(scope Scope) []string {
 // when it is one of the record's keys: in a fixture's table, the key of the field (at any depth) or else the
 // record's [[table.key]] header, which the fixture's walk (walkKeys) counts within the table; elsewhere an item of
 // an inline array, or the n-th [[table.key]] of the file.
-func (r *tableReader) recordRange(key string, n int, field string) Range {
+func (r *tableReader) recordRange(key string, n int, field string) source.Range {
 	if n == 0 {
 		return r.keyRange(key)
 	}
@@ -309,7 +310,7 @@ func (r *tableReader) recordRange(key string, n int, field string) Range {
 
 // namedRange is where the part at field ("web", "web.addr") of keyed records key is written in a fixture's table:
 // the record's header or key, or its field's key; else def.
-func (r *tableReader) namedRange(key, field string, def Range) Range {
+func (r *tableReader) namedRange(key, field string, def source.Range) source.Range {
 	if r.doc == nil {
 		return def
 	}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/promptc/promptc/source"
 )
 
 // This file checks a tool's parameters as JSON Schema draft 2020-12, as docs/tools.md describes: the schema must
@@ -44,7 +46,7 @@ func checkToolSchema(name string, params map[string]any) string {
 		e := mc.errs[0]
 		where := "at the top level"
 		if len(e.loc) > 0 {
-			where = "at " + QuoteName(jsonPointer(e.loc))
+			where = "at " + source.QuoteName(jsonPointer(e.loc))
 		}
 		return fmt.Sprintf("%s: %s; fix it so the schema validates against the draft 2020-12 meta-schema", where, e.msg)
 	}
@@ -527,7 +529,7 @@ func (rc *refChecker) collect(s any, base string, loc []string) {
 		// A subschema may not switch drafts: promptc checks the whole schema as draft 2020-12.
 		if u := resolveURL(rc.root, sch); u != draft2020 {
 			if isMetaSchemaURL(u) {
-				rc.problem = fmt.Sprintf("at %s: $schema %q names another draft than 2020-12, which promptc checks tool schemas as: remove it, or set it to %q", QuoteName(jsonPointer(at(loc, "$schema"))), sch, draft2020)
+				rc.problem = fmt.Sprintf("at %s: $schema %q names another draft than 2020-12, which promptc checks tool schemas as: remove it, or set it to %q", source.QuoteName(jsonPointer(at(loc, "$schema"))), sch, draft2020)
 			} else {
 				rc.problem = fmt.Sprintf("it refers to %q, outside itself, and promptc never fetches schemas: define the subschema under $defs and refer to it as \"#/$defs/NAME\"", strings.TrimPrefix(u, schemaBase))
 			}
@@ -650,7 +652,7 @@ func (rc *refChecker) resolve(base, ref string) (any, string, []string, string) 
 		var mc metaChecker
 		mc.schema(target, tloc)
 		e := mc.errs[0]
-		return nil, "", nil, fmt.Sprintf("at %s: %s; fix it so the schema validates against the draft 2020-12 meta-schema", QuoteName(jsonPointer(e.loc)), e.msg)
+		return nil, "", nil, fmt.Sprintf("at %s: %s; fix it so the schema validates against the draft 2020-12 meta-schema", source.QuoteName(jsonPointer(e.loc)), e.msg)
 	}
 	return target, res, tloc, ""
 }

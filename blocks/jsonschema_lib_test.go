@@ -15,6 +15,8 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
+
+	"github.com/promptc/promptc/source"
 )
 
 // noFetch is the schema compiler's loader: promptc reads nothing but the project, so a $ref to any other document
@@ -75,7 +77,7 @@ func schemaError(err error, url string) string {
 		msg := leaf.ErrorKind.LocalizedString(message.NewPrinter(language.English))
 		where := "at the top level"
 		if at.Len() > 0 {
-			where = "at " + QuoteName(at.String())
+			where = "at " + source.QuoteName(at.String())
 		}
 		return fmt.Sprintf("%s: %s; fix it so the schema validates against the draft 2020-12 meta-schema", where, msg)
 	}

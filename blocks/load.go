@@ -13,7 +13,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
+
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // ManifestFile is the name of the manifest at a project's root.
@@ -22,7 +24,7 @@ const ManifestFile = "promptc.toml"
 // Load reads the project rooted at fsys (promptc.toml, blocks/**/*.toml, templates/, fixtures/*.toml) and checks it.
 // It returns every problem at once. The project is returned even when there are diagnostics, holding what could be
 // read, so that later stages can report their own problems too; it is valid only when the diagnostics are empty.
-func Load(fsys fs.FS) (*Project, Diagnostics) {
+func Load(fsys fs.FS) (*Project, source.Diagnostics) {
 	l := newLoader(fsys)
 	l.load()
 	return l.p, l.diags.Sort()
@@ -36,10 +38,10 @@ func newLoader(fsys fs.FS) *loader {
 			Consts:    map[string]*Const{},
 			ByID:      map[string]*Block{},
 			Templates: map[string]string{},
-			Files:     map[string]*File{},
+			Files:     map[string]*source.File{},
 		},
-		constRange:     map[string]Range{},
-		toolRange:      map[string]Range{},
+		constRange:     map[string]source.Range{},
+		toolRange:      map[string]source.Range{},
 		brokenFixtures: map[string]bool{},
 		badKeys:        map[string]bool{},
 		badTasks:       map[string]bool{},
@@ -51,10 +53,10 @@ type loader struct {
 	// cache, when set, holds the blocks/ and templates/ files of the last load (see LoadCached).
 	cache      *FileCache
 	p          *Project
-	diags      Diagnostics
-	constRange map[string]Range
+	diags      source.Diagnostics
+	constRange map[string]source.Range
 	// toolRange holds where each tool's name is written, for the message about a second definition.
-	toolRange map[string]Range
+	toolRange map[string]source.Range
 	// brokenTemplates holds the templates/ files that exist but could not be read, by name relative to templates/.
 	brokenTemplates map[string]bool
 	// vars suggests variable names; built once the manifest is read.
@@ -71,16 +73,18 @@ type loader struct {
 	badTasks map[string]bool
 }
 
-func (l *loader) errorf(rng Range, format string, args ...any) { l.diags.Errorf(rng, format, args...) }
+func (l *loader) errorf(rng source.Range, format string, args ...any) {
+	l.diags.Errorf(rng, format, args...)
+}
 
 // sourceFile is one source file read, normalised and, for TOML, parsed: work that depends on the file alone, so it
 // can run in parallel; its results are used in path order.
 type sourceFile struct {
 	name string
-	file *File // nil when the file could not be read
+	file *source.File // nil when the file could not be read
 	m    map[string]any
 	ix   *tomlIndex
-	diag *Diagnostic // why the file could not be read or parsed
+	diag *source.Diagnostic // why the file could not be read or parsed
 }
 
 func readFile(fsys fs.FS, name string) *sourceFile {
@@ -93,7 +97,7 @@ func readFile(fsys fs.FS, name string) *sourceFile {
 
 // readError is a file that could not be read, with why.
 func readError(name string, err error) *sourceFile {
-	return &sourceFile{name: name, diag: &Diagnostic{Summary: "cannot read file: " + unwrapPathError(err), Subject: FileRange(name).Ptr()}}
+	return &sourceFile{name: name, diag: &source.Diagnostic{Summary: "cannot read file: " + unwrapPathError(err), Subject: source.FileRange(name).Ptr()}}
 }
 
 // decodeFile checks and normalises the bytes data read from file name.
@@ -103,13 +107,13 @@ func decodeFile(name string, data []byte) *sourceFile {
 		f.diag = d
 		return f
 	}
-	text, bad, ok := Normalize(data)
+	text, bad, ok := source.Normalize(data)
 	if !ok {
-		f.diag = &Diagnostic{Summary: "invalid UTF-8: source files must be UTF-8 encoded",
-			Subject: &Range{Filename: name, Start: bad, End: bad}}
+		f.diag = &source.Diagnostic{Summary: "invalid UTF-8: source files must be UTF-8 encoded",
+			Subject: &source.Range{Filename: name, Start: bad, End: bad}}
 		return f
 	}
-	f.file = NewFile(name, text)
+	f.file = source.NewFile(name, text)
 	return f
 }
 
@@ -202,7 +206,7 @@ func unwrapPathError(err error) string {
 
 // parseTOML decodes one file into a generic map and indexes where its keys are, or reports its syntax error where
 // it is.
-func parseTOML(f *File) (map[string]any, *tomlIndex, *Diagnostic) {
+func parseTOML(f *source.File) (map[string]any, *tomlIndex, *source.Diagnostic) {
 	// BurntSushi/toml is quadratic in nesting depth and key-path length: refuse what would take seconds first.
 	if d := checkTOMLLimits(f); d != nil {
 		return nil, nil, d
@@ -220,9 +224,9 @@ func parseTOML(f *File) (map[string]any, *tomlIndex, *Diagnostic) {
 				msg += "; " + firstLine(pe.Usage)
 			}
 			at := syntaxErrorOffset(f.Text, pe)
-			return nil, nil, &Diagnostic{Summary: "TOML syntax error: " + msg, Subject: f.Range(at, at).Ptr()}
+			return nil, nil, &source.Diagnostic{Summary: "TOML syntax error: " + msg, Subject: f.Range(at, at).Ptr()}
 		}
-		return nil, nil, &Diagnostic{Summary: "TOML error: " + err.Error(), Subject: FileRange(f.Name).Ptr()}
+		return nil, nil, &source.Diagnostic{Summary: "TOML error: " + err.Error(), Subject: source.FileRange(f.Name).Ptr()}
 	}
 	return m, scanTOML(f), nil
 }
@@ -262,7 +266,7 @@ func (l *loader) record(f *sourceFile) bool {
 	}
 	if f.diag != nil {
 		d := *f.diag
-		d.cause = true
+		d.Cause = true
 		l.diags = append(l.diags, d)
 		return false
 	}
@@ -274,7 +278,7 @@ func (l *loader) load() {
 	if mf.file == nil {
 		// Without a manifest nothing else can be checked: report only why it could not be read.
 		if _, err := fs.Stat(l.fsys, ManifestFile); errors.Is(err, fs.ErrNotExist) {
-			l.errorf(FileRange(ManifestFile), "no promptc.toml: this is not a promptc project (create promptc.toml or pass -C DIR)")
+			l.errorf(source.FileRange(ManifestFile), "no promptc.toml: this is not a promptc project (create promptc.toml or pass -C DIR)")
 		} else {
 			l.record(mf)
 		}
@@ -342,7 +346,7 @@ func fixtureName(name string) string {
 func (l *loader) checkName(name string) bool {
 	for _, r := range name {
 		if r == utf8.RuneError || unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
-			l.errorf(FileRange(name), "the file name holds a control or invisible character: rename the file to printable characters")
+			l.errorf(source.FileRange(name), "the file name holds a control or invisible character: rename the file to printable characters")
 			return false
 		}
 	}
@@ -357,7 +361,7 @@ func (l *loader) checkFixtureName(name string) bool {
 	}
 	base := strings.TrimSuffix(name[strings.LastIndexByte(name, '/')+1:], ".toml")
 	if strings.ContainsAny(base, `\`) || base == "" {
-		l.errorf(FileRange(name), "fixture name %q cannot name artifact files (no backslash, not empty): rename the file", base)
+		l.errorf(source.FileRange(name), "fixture name %q cannot name artifact files (no backslash, not empty): rename the file", base)
 		return false
 	}
 	return true
@@ -372,7 +376,7 @@ func (l *loader) listTOML(dir string, deep bool) []string {
 			if p == dir && errors.Is(err, fs.ErrNotExist) {
 				return fs.SkipDir
 			}
-			l.errorf(FileRange(p), "cannot read: %s", unwrapPathError(err))
+			l.errorf(source.FileRange(p), "cannot read: %s", unwrapPathError(err))
 			return nil
 		}
 		if d.IsDir() {
@@ -395,7 +399,7 @@ func (l *loader) listTOML(dir string, deep bool) []string {
 		return nil
 	})
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		l.errorf(FileRange(dir), "cannot read: %s", unwrapPathError(err))
+		l.errorf(source.FileRange(dir), "cannot read: %s", unwrapPathError(err))
 	}
 	slices.Sort(names)
 	return names
@@ -407,7 +411,7 @@ func (l *loader) loadTemplates() {
 	_ = fs.WalkDir(l.fsys, "templates", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p != "templates" || !errors.Is(err, fs.ErrNotExist) {
-				l.errorf(FileRange(p), "cannot read: %s", unwrapPathError(err))
+				l.errorf(source.FileRange(p), "cannot read: %s", unwrapPathError(err))
 			}
 			return nil
 		}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // archive turns a txtar-like text into an in-memory project: a line "-- path --" starts a file, and every line up
@@ -960,7 +961,7 @@ editor litter, skipped
 	if len(b.ReplacedBy) != 1 || b.ReplacedBy[0] != r {
 		t.Errorf("intro.ReplacedBy = %v", b.ReplacedBy)
 	}
-	if want := (blocks.Range{Filename: "templates/sub/chat.md", Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 2, Column: 1, Byte: 6}}); r.BodyRange != want {
+	if want := (source.Range{Filename: "templates/sub/chat.md", Start: source.Pos{Line: 1, Column: 1}, End: source.Pos{Line: 2, Column: 1, Byte: 6}}); r.BodyRange != want {
 		t.Errorf("BodyRange = %+v, want the whole template, %+v", r.BodyRange, want)
 	}
 	if _, ok := p.Templates[".swap"]; ok {
@@ -1092,10 +1093,10 @@ x"""
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics:\n%s", diags)
 	}
-	text := func(r blocks.Range) string { return p.Files[r.Filename].Text[r.Start.Byte:r.End.Byte] }
+	text := func(r source.Range) string { return p.Files[r.Filename].Text[r.Start.Byte:r.End.Byte] }
 	for _, tt := range []struct {
 		what string
-		r    blocks.Range
+		r    source.Range
 		at   string
 		text string
 	}{
@@ -1151,5 +1152,41 @@ func TestLoadUnreadableManifest(t *testing.T) {
 	want := "promptc.toml:?:?: cannot read file: symbolic link to \"/etc/hostname\" leaves the repository\n"
 	if got := diags.String(); got != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestLoadReportsRepeatedTaskOnce: a task listed more than once is one problem with the list, reported once at the
+// tasks key, however many times the name repeats.
+func TestLoadReportsRepeatedTaskOnce(t *testing.T) {
+	tests := []struct {
+		name  string
+		tasks string
+		want  string
+	}{
+		{
+			name:  "twice",
+			tasks: `["zz", "zz"]`,
+			want:  `promptc.toml:2:1: task "zz" is listed twice` + "\n",
+		},
+		{
+			name:  "three times",
+			tasks: `["zz", "zz", "zz"]`,
+			want:  `promptc.toml:2:1: task "zz" is listed twice` + "\n",
+		},
+		{
+			name:  "two names twice",
+			tasks: `["zz", "yy", "zz", "yy"]`,
+			want: `promptc.toml:2:1: task "yy" is listed twice` + "\n" +
+				`promptc.toml:2:1: task "zz" is listed twice` + "\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			manifest := "name = \"p\"\ntasks = " + tt.tasks + "\n\n[runbook]\norder = []\n"
+			_, diags := blocks.Load(fstest.MapFS{"promptc.toml": {Data: []byte(manifest)}})
+			if got := diags.String(); got != tt.want {
+				t.Errorf("Load:\n%s\nwant:\n%s", got, tt.want)
+			}
+		})
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/source"
 )
 
 // maxLimit bounds the integer limits of a variable (max_runes and the list limits).
@@ -118,7 +120,7 @@ func setVars(r *tableReader, l *loader, v value) {
 }
 
 func setTargets(r *tableReader, l *loader, v value) {
-	byName := map[string]Range{}
+	byName := map[string]source.Range{}
 	for i, m := range v.tables {
 		tr := l.table(r.file, r.ix, "target", i, "[[target]]", m)
 		t := &Target{Range: tr.src.Header, Table: tr.src}

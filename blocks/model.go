@@ -6,6 +6,7 @@ import (
 
 	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/source"
 )
 
 // ModelRow is a [[model]] row of promptc.toml: provider model data (how a model caches a prompt prefix, and what it
@@ -32,7 +33,7 @@ type ModelRow struct {
 	// Source and Checked cite where the data was read, and when.
 	Source, Checked string
 	// Range is the row's [[model]] header.
-	Range Range
+	Range source.Range
 }
 
 // Providers lists the providers a [[model]] row may name: provider.Names(), the one list of providers promptc
@@ -93,7 +94,7 @@ func modelNumber(name string, lo int64, set func(*ModelRow, *float64)) key[*Mode
 // setModels reads the [[model]] rows of promptc.toml. Two rows for the same provider and name are an error: which
 // one counts would depend on their order.
 func setModels(r *tableReader, l *loader, v value) {
-	seen := map[[2]string]Range{}
+	seen := map[[2]string]source.Range{}
 	for i, m := range v.tables {
 		mr := l.table(r.file, r.ix, "model", i, "[[model]]", m)
 		row := &ModelRow{Range: mr.src.Header}

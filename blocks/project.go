@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // DefaultSeparator joins the rendered blocks of a runbook or turn message unless the manifest says otherwise.
@@ -46,28 +47,28 @@ type Project struct {
 	Templates map[string]string
 	Fixtures  []*Fixture
 	// Files holds every source file read, by slash path relative to the project root, with its normalised text.
-	Files map[string]*File
+	Files map[string]*source.File
 	// Manifest is where the keys of promptc.toml's root table are written (nil when it could not be parsed).
 	Manifest *Table
 	// Incomplete is set when a blocks/ file could not be read or parsed: the blocks and constants it defines are
 	// missing, so later stages do not report uses of them as unknown.
 	Incomplete bool
 
-	taskRanges []Range // where each of Tasks is written
+	taskRanges []source.Range // where each of Tasks is written
 }
 
 // TaskRange returns where the manifest's tasks list names task, or the manifest's start when it cannot say.
-func (p *Project) TaskRange(task string) Range {
+func (p *Project) TaskRange(task string) source.Range {
 	if i := slices.Index(p.Tasks, task); i >= 0 && i < len(p.taskRanges) {
 		return p.taskRanges[i]
 	}
-	return FileRange(ManifestFile)
+	return source.FileRange(ManifestFile)
 }
 
 // Table is where one TOML table is written: its header ([name] or [[name]]; the start of the file for the root
 // table) and each of its keys.
 type Table struct {
-	Header Range
+	Header source.Range
 	Keys   map[string]Entry
 	// ValueKeys is set for a fixture's [session] table and each of its [[turn]] tables: every key naming a
 	// declared variable or, at any depth, a declared field of a record or records value the table gives, wherever
@@ -78,9 +79,9 @@ type Table struct {
 }
 
 // Key returns where key is written, or the table's header when it is not.
-func (t *Table) Key(key string) Range {
+func (t *Table) Key(key string) source.Range {
 	if t == nil {
-		return Range{}
+		return source.Range{}
 	}
 	if e, ok := t.Keys[key]; ok {
 		return e.Key
@@ -89,9 +90,9 @@ func (t *Table) Key(key string) Range {
 }
 
 // Value returns where key's value is written, or the table's header when it is not.
-func (t *Table) Value(key string) Range {
+func (t *Table) Value(key string) source.Range {
 	if t == nil {
-		return Range{}
+		return source.Range{}
 	}
 	if e, ok := t.Keys[key]; ok {
 		return e.Value
@@ -100,9 +101,9 @@ func (t *Table) Value(key string) Range {
 }
 
 // Item returns where item i of key's array value is written, or the key's value (else the header) when it is not.
-func (t *Table) Item(key string, i int) Range {
+func (t *Table) Item(key string, i int) source.Range {
 	if t == nil {
-		return Range{}
+		return source.Range{}
 	}
 	if e, ok := t.Keys[key]; ok {
 		return e.Item(i)
@@ -129,7 +130,7 @@ type Section struct {
 }
 
 // EntryRange returns where entry i of the order list is written.
-func (s Section) EntryRange(i int) Range { return s.Table.Item("order", i) }
+func (s Section) EntryRange(i int) source.Range { return s.Table.Item("order", i) }
 
 // Const is a shared text constant, or a lookup table: a constant whose value is a table of strings, read with the
 // lookup function (docs/reference.md#blockstoml).
@@ -143,9 +144,9 @@ type Const struct {
 	// walked with {{range const "name"}} (docs/reference.md, "[const]").
 	List []string
 	// Range is the whole `name = "value"` entry; ValueRange the value's content, quotes excluded.
-	Range, ValueRange Range
+	Range, ValueRange source.Range
 
-	src *source
+	src *origin
 }
 
 // Block is one prompt block.
@@ -177,21 +178,21 @@ type Block struct {
 
 	// Range is the block's id entry (its [[block]] header when id is missing): where diagnostics about the block
 	// point.
-	Range Range
+	Range source.Range
 	// BodyRange is where the body's text is written: the content of the TOML string, or the whole template file.
-	BodyRange Range
+	BodyRange source.Range
 	// WhenRange is the content of the when string.
-	WhenRange Range
-	whenSrc   *source
+	WhenRange source.Range
+	whenSrc   *origin
 	// Table is where the block's [[block]] table and its keys are written.
 	Table *Table
 
-	src *source
+	src *origin
 }
 
 // WhenSourceRange returns where the bytes [start, end) of the when string are written, exact through TOML escapes,
 // as SourceRange does for the body.
-func (b *Block) WhenSourceRange(start, end int) Range {
+func (b *Block) WhenSourceRange(start, end int) source.Range {
 	return b.whenSrc.of(b.When).span(b.When, b.WhenRange, start, end)
 }
 
@@ -250,7 +251,7 @@ type Target struct {
 	Begin string
 	End   string
 	// Range is the target's name entry (its [[target]] header when name is missing).
-	Range Range
+	Range source.Range
 	Table *Table
 }
 
@@ -269,7 +270,7 @@ type Fixture struct {
 	// After holds, for each turn, the time since the previous turn (the [[turn]] key after, 0 when not set).
 	After []time.Duration
 	// Range names the fixture's file, at its first line.
-	Range Range
+	Range source.Range
 	// Table, SessionTable and TurnTables are where the file's root table, its [session] table and each [[turn]]
 	// table are written (nil for the implicit fixture, and SessionTable for a fixture with no [session]).
 	Table, SessionTable *Table
@@ -291,7 +292,7 @@ type Fixture struct {
 // ValueRange returns where the value of variable name is written for turn k of the fixture (0 for the session
 // values): the key in the fixture's file, or in the file of the fixture it inherits the value from; the fixture's
 // own file when the value is not written anywhere.
-func (f *Fixture) ValueRange(k int, name string) Range {
+func (f *Fixture) ValueRange(k int, name string) source.Range {
 	var t *Table
 	if k == 0 {
 		t = f.sessionFrom[name]
@@ -466,6 +467,6 @@ type Allow struct {
 	Block  string // "" for every block
 	Reason string
 	// Range is the [[lint.allow]] header; Table where its keys are written.
-	Range Range
+	Range source.Range
 	Table *Table
 }

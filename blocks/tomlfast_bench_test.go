@@ -8,6 +8,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/promptc/promptc/internal/gen"
+	"github.com/promptc/promptc/source"
 )
 
 // BenchmarkDecodeTOML times each stage parseTOML runs on the TOML files of a generated 2,000-block project, the
@@ -16,10 +17,10 @@ import (
 // and the position scanner. files=all is a cold load, which decodes every file; files=one is the largest block
 // file alone, what a load that reuses the files it decoded before still decodes after an edit.
 func BenchmarkDecodeTOML(b *testing.B) {
-	var all []*File
+	var all []*source.File
 	for name, data := range gen.Project(2000, 20) {
 		if strings.HasSuffix(name, ".toml") {
-			all = append(all, NewFile(name, string(data)))
+			all = append(all, source.NewFile(name, string(data)))
 		}
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i].Name < all[j].Name })
@@ -31,30 +32,30 @@ func BenchmarkDecodeTOML(b *testing.B) {
 	}
 	stages := []struct {
 		name string
-		run  func(b *testing.B, f *File)
+		run  func(b *testing.B, f *source.File)
 	}{
-		{"limits", func(b *testing.B, f *File) {
+		{"limits", func(b *testing.B, f *source.File) {
 			if d := checkTOMLLimits(f); d != nil {
 				b.Fatal(d)
 			}
 		}},
-		{"fast", func(b *testing.B, f *File) {
+		{"fast", func(b *testing.B, f *source.File) {
 			if _, ok := decodeTOMLFast(f.Text); !ok {
 				b.Fatalf("%s: not taken by the fast path", f.Name)
 			}
 		}},
-		{"burntsushi", func(b *testing.B, f *File) {
+		{"burntsushi", func(b *testing.B, f *source.File) {
 			var m map[string]any
 			if _, err := toml.Decode(f.Text, &m); err != nil {
 				b.Fatal(err)
 			}
 		}},
-		{"scan", func(b *testing.B, f *File) { scanTOML(f) }},
+		{"scan", func(b *testing.B, f *source.File) { scanTOML(f) }},
 	}
 	for _, set := range []struct {
 		name  string
-		files []*File
-	}{{"all", all}, {"one", []*File{largest}}} {
+		files []*source.File
+	}{{"all", all}, {"one", []*source.File{largest}}} {
 		size := 0
 		for _, f := range set.files {
 			size += len(f.Text)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/promptc/promptc/internal/gen"
 	"github.com/promptc/promptc/internal/hostile"
+	"github.com/promptc/promptc/source"
 )
 
 // fastTOMLTests are inputs the fast path decodes (fast: true), each to what BurntSushi/toml gives, and inputs it
@@ -151,7 +152,7 @@ func FuzzDecodeTOMLFast(f *testing.F) {
 		f.Add(src)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		if checkTOMLLimits(NewFile("f", in)) != nil {
+		if checkTOMLLimits(source.NewFile("f", in)) != nil {
 			return // refused before any decoder sees it
 		}
 		if got, fast := decodeTOMLFast(in); fast {

@@ -1,6 +1,10 @@
 package blocks
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/promptc/promptc/source"
+)
 
 // BurntSushi/toml v1.6.0 takes time and memory quadratic in how deeply values nest and in how many parts a key path
 // has: 8,000 nested inline tables in a 32 KB file take 24 s and 3 GB, a 30,000-part dotted header 9 s and 1 GB. So
@@ -24,20 +28,20 @@ const (
 
 // checkSourceSize reports a file of size bytes that is over MaxSourceBytes; what names the kind of file ("source
 // file", "values file").
-func checkSourceSize(name string, size int, what string) *Diagnostic {
+func checkSourceSize(name string, size int, what string) *source.Diagnostic {
 	if size <= MaxSourceBytes {
 		return nil
 	}
-	return &Diagnostic{
+	return &source.Diagnostic{
 		Summary: fmt.Sprintf("%s too large: promptc reads files of at most 8 MiB (%d bytes); split it, or move long text into several templates", what, MaxSourceBytes),
-		Subject: FileRange(name).Ptr(),
+		Subject: source.FileRange(name).Ptr(),
 	}
 }
 
 // checkTOMLLimits checks a TOML source against MaxSourceBytes, MaxNesting and MaxKeyParts before it is decoded, and
 // reports the first limit it passes, where. It reads any text in one pass, valid TOML or not, without panicking: on
 // input that is not TOML it may miss a limit, and then the decoder reports the syntax error anyway.
-func checkTOMLLimits(f *File) *Diagnostic {
+func checkTOMLLimits(f *source.File) *source.Diagnostic {
 	if d := checkSourceSize(f.Name, len(f.Text), "file"); d != nil {
 		return d
 	}
@@ -49,12 +53,12 @@ func checkTOMLLimits(f *File) *Diagnostic {
 // arrays and inline tables are open. Strings and comments are skipped whole, so that no bracket, dot or quote inside
 // them counts. Every step consumes at least one byte.
 type limitScanner struct {
-	f *File
+	f *source.File
 	s tomlScanner
 }
 
 // document scans the top level: table headers, key = value pairs and comments.
-func (ls *limitScanner) document() *Diagnostic {
+func (ls *limitScanner) document() *source.Diagnostic {
 	s := &ls.s
 	header := 0 // parts of the current table header's name
 	for {
@@ -120,8 +124,8 @@ func (s *tomlScanner) keyParts() int {
 }
 
 // keyPathError is the diagnostic about a key path of n parts starting at byte start of f.
-func keyPathError(f *File, start, n int) *Diagnostic {
-	return &Diagnostic{
+func keyPathError(f *source.File, start, n int) *source.Diagnostic {
+	return &source.Diagnostic{
 		Summary: fmt.Sprintf("TOML key path of %d parts: a key may have at most %d, counting those of the table header, of the dotted key and of the inline tables around it (longer paths would make decoding slow); shorten the key", n, MaxKeyParts),
 		Subject: f.Range(start, start+1).Ptr(),
 	}

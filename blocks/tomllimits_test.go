@@ -1,10 +1,12 @@
 package blocks
 
 import (
-	"github.com/promptc/promptc/internal/hostile"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/promptc/promptc/internal/hostile"
+	"github.com/promptc/promptc/source"
 )
 
 func TestCheckTOMLLimits(t *testing.T) {
@@ -46,7 +48,7 @@ func TestCheckTOMLLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got := ""
-			if d := checkTOMLLimits(NewFile("f", tt.in)); d != nil {
+			if d := checkTOMLLimits(source.NewFile("f", tt.in)); d != nil {
 				got = d.String()
 			}
 			if got != tt.want {
@@ -59,10 +61,10 @@ func TestCheckTOMLLimits(t *testing.T) {
 func TestCheckTOMLLimitsSize(t *testing.T) {
 	in := strings.Repeat("#", MaxSourceBytes+1)
 	want := "f:?:?: file too large: promptc reads files of at most 8 MiB (8388608 bytes); split it, or move long text into several templates"
-	if d := checkTOMLLimits(NewFile("f", in)); d == nil || d.String() != want {
+	if d := checkTOMLLimits(source.NewFile("f", in)); d == nil || d.String() != want {
 		t.Errorf("got %v, want %s", d, want)
 	}
-	if d := checkTOMLLimits(NewFile("f", in[1:])); d != nil {
+	if d := checkTOMLLimits(source.NewFile("f", in[1:])); d != nil {
 		t.Errorf("at the limit: %v", d)
 	}
 }
@@ -104,7 +106,7 @@ func BenchmarkCheckTOMLLimits(b *testing.B) {
 		inputs[name] = in
 	}
 	for name, in := range inputs {
-		f := NewFile("f", in)
+		f := source.NewFile("f", in)
 		b.Run(strings.ReplaceAll(name, " ", "_"), func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			for b.Loop() {
@@ -127,7 +129,7 @@ func FuzzCheckTOMLLimits(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		d := checkTOMLLimits(NewFile("f", in))
+		d := checkTOMLLimits(source.NewFile("f", in))
 		opens := strings.Count(in, "[") + strings.Count(in, "{")
 		parts := strings.Count(in, ".") + 2*strings.Count(in, "=") + strings.Count(in, "[") + 2
 		if d != nil && strings.Contains(d.Summary, "nested") && opens <= MaxNesting {

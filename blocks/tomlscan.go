@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/promptc/promptc/source"
 )
 
 // BurntSushi/toml reports no per-key positions, and the keys of the n-th [[block]] are indistinguishable from those
@@ -14,12 +16,12 @@ import (
 // Entry is where one key of a table is written: the key (a dotted key whole), its value (quotes and brackets
 // included) and, when the value is an array, each of its items.
 type Entry struct {
-	Key, Value Range
-	Items      []Range
+	Key, Value source.Range
+	Items      []source.Range
 }
 
 // Item returns the range of item i of an array value, or the whole value when the scanner did not find that item.
-func (e Entry) Item(i int) Range {
+func (e Entry) Item(i int) source.Range {
 	if i >= 0 && i < len(e.Items) {
 		return e.Items[i]
 	}
@@ -32,11 +34,11 @@ func (e Entry) Item(i int) Range {
 // inline table. Names are normalised with quotes removed, so `"a.b" = 1` and `a.b = 1` share the name "a.b", and a
 // table [""] shares the root's; the first one written wins.
 type tomlIndex struct {
-	file *File
+	file *source.File
 	keys map[keyRef]int // index in entries
 	// entries holds every key's Entry, in the order written.
 	entries []Entry
-	tables  map[tableRef]Range
+	tables  map[tableRef]source.Range
 	arrays  map[string]int // occurrences of [[name]] so far
 	plains  map[string]int // occurrences of [name]; more than one only beneath an array of tables
 	named   namedRanges    // keys and headers by full dotted name, for pathRange (tool.go)
@@ -55,11 +57,11 @@ type keyRef struct {
 }
 
 // scanTOML scans f and records every key and table header.
-func scanTOML(f *File) *tomlIndex {
+func scanTOML(f *source.File) *tomlIndex {
 	ix := &tomlIndex{
 		file:   f,
 		keys:   make(map[keyRef]int, strings.Count(f.Text, "\n")/2),
-		tables: map[tableRef]Range{},
+		tables: map[tableRef]source.Range{},
 		arrays: map[string]int{},
 		plains: map[string]int{},
 	}
@@ -134,7 +136,7 @@ func (ix *tomlIndex) keyValue(s *tomlScanner, t tableRef) {
 		// The items come in the order written: a cursor converts their offsets in time linear in the value, where
 		// File.Range would count from the line's last checkpoint for each (an 8 MiB line of a million records).
 		cur := posCursor{f: ix.file}
-		e.Items = make([]Range, len(items))
+		e.Items = make([]source.Range, len(items))
 		for i, it := range items {
 			e.Items[i] = cur.rangeOf(it[0], it[1])
 		}
@@ -156,7 +158,7 @@ func (ix *tomlIndex) entry(table string, n int, key string) (Entry, bool) {
 
 // header returns the range of the header of table occurrence n (see entry); for the root table "", the start of
 // the file.
-func (ix *tomlIndex) headerRange(table string, n int) (Range, bool) {
+func (ix *tomlIndex) headerRange(table string, n int) (source.Range, bool) {
 	if table == "" {
 		return ix.file.Range(0, 0), n == 0
 	}
@@ -303,7 +305,7 @@ func unescapeBasic(raw string) string {
 // past MaxKeyParts, in file f; when record is set, it records in items where each item of the outermost array is.
 type valueWalk struct {
 	s      *tomlScanner
-	f      *File
+	f      *source.File
 	record bool
 	items  [][2]int
 }
@@ -313,7 +315,7 @@ type valueWalk struct {
 // a comma or a closing bracket or brace). depth is how many arrays and inline tables enclose the value, parts how
 // many key parts its path has. On text that is not TOML it goes on as far as it can and never loops: each array and
 // inline table step consumes at least one byte.
-func (w *valueWalk) value(depth, parts int) (start, end int, d *Diagnostic) {
+func (w *valueWalk) value(depth, parts int) (start, end int, d *source.Diagnostic) {
 	s := w.s
 	start = s.i
 	switch c := s.peek(0); {
@@ -325,7 +327,7 @@ func (w *valueWalk) value(depth, parts int) (start, end int, d *Diagnostic) {
 		s.single(c)
 	case c == '[' || c == '{':
 		if depth == MaxNesting {
-			return start, start, &Diagnostic{
+			return start, start, &source.Diagnostic{
 				Summary: fmt.Sprintf("TOML value nested more than %d levels deep: arrays and inline tables may nest at most %d levels (deeper ones would make decoding slow); flatten the value", MaxNesting, MaxNesting),
 				Subject: w.f.Range(start, start+1).Ptr(),
 			}
@@ -350,7 +352,7 @@ func (w *valueWalk) value(depth, parts int) (start, end int, d *Diagnostic) {
 }
 
 // array walks the items of an array after its opening bracket, through its closing one.
-func (w *valueWalk) array(depth, parts int) *Diagnostic {
+func (w *valueWalk) array(depth, parts int) *source.Diagnostic {
 	s := w.s
 	for {
 		s.skipSpaceAndComments()
@@ -379,7 +381,7 @@ func (w *valueWalk) array(depth, parts int) *Diagnostic {
 }
 
 // inlineTable walks the key = value pairs of an inline table after its opening brace, through its closing one.
-func (w *valueWalk) inlineTable(depth, parts int) *Diagnostic {
+func (w *valueWalk) inlineTable(depth, parts int) *source.Diagnostic {
 	s := w.s
 	for {
 		s.skipSpaceAndComments()

@@ -1,10 +1,12 @@
 package blocks
 
 import (
-	"github.com/promptc/promptc/internal/hostile"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/promptc/promptc/internal/hostile"
+	"github.com/promptc/promptc/source"
 
 	"github.com/BurntSushi/toml"
 )
@@ -91,7 +93,7 @@ type keyPos struct {
 	ValLine, ValCol int
 }
 
-func indexKeys(src string) *tomlIndex { return scanTOML(NewFile("f", src)) }
+func indexKeys(src string) *tomlIndex { return scanTOML(source.NewFile("f", src)) }
 
 // key returns where key of occurrence n of table is, as a keyPos.
 func (ix *tomlIndex) key(table string, n int, key string) (keyPos, bool) {
@@ -281,7 +283,7 @@ func FuzzKeyIndex(f *testing.F) {
 			if r := posRuneAt(lines, p.Line, p.Col); !isBareKeyByte(int(r)) && r != '"' && r != '\'' {
 				t.Fatalf("key %q at %d:%d starts with %q", ref.key, p.Line, p.Col, r)
 			}
-			for _, rng := range append([]Range{e.Key, e.Value}, e.Items...) {
+			for _, rng := range append([]source.Range{e.Key, e.Value}, e.Items...) {
 				if rng.Start.Byte > rng.End.Byte || rng.End.Byte > len(src) || ix.file.Pos(rng.Start.Byte) != rng.Start {
 					t.Fatalf("key %q: range %+v is not a range of the source", ref.key, rng)
 				}

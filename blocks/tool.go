@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/source"
 )
 
 // Tool is a tool the agent may call, declared by a [[tool]] table in a blocks/ file. Provider projection sends the
@@ -26,7 +27,7 @@ type Tool struct {
 	// Tasks and Except are the tool's gate, as a block's: Tasks is ["*"] when not set.
 	Tasks, Except []string
 	// Range is the [[tool]] header; Table is where the table and its keys are written.
-	Range Range
+	Range source.Range
 	Table *Table
 }
 
@@ -189,7 +190,7 @@ func setToolParameters(r *tableReader, t *Tool, v value) {
 		return
 	}
 	params := doc.(map[string]any)
-	at := func() Range { return r.pathRange([]string{"parameters"}) } // found only for a diagnostic
+	at := func() source.Range { return r.pathRange([]string{"parameters"}) } // found only for a diagnostic
 	if typ, ok := params["type"]; !ok || typ != "object" {
 		r.l.errorf(at(), `%s must describe an object: set type = "object" at its top level (a tool's arguments are a JSON object)`, what)
 		return
@@ -285,7 +286,7 @@ func tomlToJSON(v any, path []string) (any, []string, error) {
 // the table header that names it within this occurrence of the table, else the nearest enclosing one that can be
 // found, else the key path[0]. It costs a binary search per enclosing name, not a scan of the file's keys: a file
 // of thousands of [[tool]] tables is read in time linear in its size.
-func (r *tableReader) pathRange(path []string) Range {
+func (r *tableReader) pathRange(path []string) source.Range {
 	if i := slices.IndexFunc(path, func(p string) bool { return strings.HasPrefix(p, "[") }); i > 0 {
 		path = path[:i] // the items of an array are not indexed by key: the array's key is as near as it gets
 	}
@@ -303,7 +304,7 @@ func (r *tableReader) pathRange(path []string) Range {
 	for n := len(path); n > 0; n-- {
 		// The first key or header of that name written at or after start, if it is before end.
 		rs := r.ix.named.get(r.ix, joinKey(r.name, strings.Join(path[:n], ".")))
-		k, _ := slices.BinarySearchFunc(rs, start, func(rng Range, at int) int { return rng.Start.Byte - at })
+		k, _ := slices.BinarySearchFunc(rs, start, func(rng source.Range, at int) int { return rng.Start.Byte - at })
 		if k < len(rs) && rs[k].Start.Byte < end {
 			return rs[k]
 		}
@@ -315,12 +316,12 @@ func (r *tableReader) pathRange(path []string) Range {
 // each name's ranges in the order written. It is built on first use, once per file.
 type namedRanges struct {
 	once sync.Once
-	m    map[string][]Range
+	m    map[string][]source.Range
 }
 
-func (nr *namedRanges) get(ix *tomlIndex, name string) []Range {
+func (nr *namedRanges) get(ix *tomlIndex, name string) []source.Range {
 	nr.once.Do(func() {
-		nr.m = make(map[string][]Range, len(ix.keys)+len(ix.tables))
+		nr.m = make(map[string][]source.Range, len(ix.keys)+len(ix.tables))
 		for k, i := range ix.keys {
 			full := joinKey(k.table.name, k.key)
 			nr.m[full] = append(nr.m[full], ix.entries[i].Key)
@@ -329,7 +330,7 @@ func (nr *namedRanges) get(ix *tomlIndex, name string) []Range {
 			nr.m[ref.name] = append(nr.m[ref.name], rng)
 		}
 		for _, rs := range nr.m {
-			slices.SortFunc(rs, func(a, b Range) int { return a.Start.Byte - b.Start.Byte })
+			slices.SortFunc(rs, func(a, b source.Range) int { return a.Start.Byte - b.Start.Byte })
 		}
 	})
 	return nr.m[name]

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // Traffic is one entry of promptc.toml's [traffic]: how many requests a day a task serves, and on which model
@@ -14,7 +15,7 @@ type Traffic struct {
 	RequestsPerDay int
 	Model          string
 	// Range is where the entry is written.
-	Range Range
+	Range source.Range
 }
 
 var trafficKeys = []key[*Traffic]{

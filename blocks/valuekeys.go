@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/promptc/promptc/source"
 )
 
 // A fixture gives a record or records value (docs/reference.md#nested-data) in any of TOML's shapes: an array of
@@ -25,7 +27,7 @@ type ValueKey struct {
 	Var, Field string
 	// Range is the key as written: a bare key, or a quoted key with its quotes ("url" or 'url'). Its byte
 	// offsets slice the file's text to exactly that key.
-	Range Range
+	Range source.Range
 }
 
 // valueStep is one step of the path of a key in a TOML document: a key, or the element of an array (an array of
@@ -329,7 +331,7 @@ func tableOf(path []valueStep) (fixtureTable, bool) {
 
 // valueKeys returns the keys of the fixture's table t (tableOf) that name a declared variable, or one of the
 // declared fields of its record or records value.
-func (d *docKeys) valueKeys(f *File, vars map[string]*Var, t fixtureTable) []ValueKey {
+func (d *docKeys) valueKeys(f *source.File, vars map[string]*Var, t fixtureTable) []ValueKey {
 	var buf []valueStep
 	if d.byTable == nil {
 		d.byTable = map[fixtureTable][]pathKey{}
@@ -397,7 +399,7 @@ func (d *docKeys) valueKeys(f *File, vars map[string]*Var, t fixtureTable) []Val
 // place returns where the part of a value at path is written: a key, or the header of an element of an array of
 // tables, else the closest enclosing one, as long as it is below within (the path of a table's record, say). field
 // continues path in the form ValueError.Field has: "ref.url", "items[2].name" (records from 1).
-func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool) {
+func (d *docKeys) place(f *source.File, within []valueStep, field string) (source.Range, bool) {
 	full := slices.Clip(within)
 	for part := range strings.SplitSeq(field, ".") {
 		if part == "" {
@@ -414,7 +416,7 @@ func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool)
 		if k, ok := d.scan(within, full); ok {
 			return f.Range(k.start, k.end), true
 		}
-		return Range{}, false
+		return source.Range{}, false
 	}
 	if d.firstAt == nil {
 		// A key's path ends with a key step and a header's with an index step, so the two never share a path.
@@ -435,7 +437,7 @@ func (d *docKeys) place(f *File, within []valueStep, field string) (Range, bool)
 			return f.Range(k.start, k.end), true
 		}
 	}
-	return Range{}, false
+	return source.Range{}, false
 }
 
 // scan finds what place's map finds, the first key or header written at the longest prefix of full that is no

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // fixtureShapes declares records nested three deep (resources → ref → tags → label), a record variable and a turn
@@ -113,7 +114,7 @@ func TestFixtureValueKeys(t *testing.T) {
 		var out []string
 		for _, k := range tb.ValueKeys {
 			text := string(files[k.Range.Filename].Data)
-			f := blocks.NewFile(k.Range.Filename, text)
+			f := source.NewFile(k.Range.Filename, text)
 			if f.Pos(k.Range.Start.Byte) != k.Range.Start || f.Pos(k.Range.End.Byte) != k.Range.End {
 				t.Errorf("%s %s: positions %+v-%+v disagree with the byte offsets", k.Var, k.Field, k.Range.Start, k.Range.End)
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/promptc/promptc/internal/hostile"
+	"github.com/promptc/promptc/source"
 )
 
 // walkSeeds hold the shapes walkKeys must follow: arrays of tables under arrays of tables (the records of the
@@ -138,7 +139,7 @@ func BenchmarkWalkKeys(b *testing.B) {
 func BenchmarkPlaceEveryTurn(b *testing.B) {
 	const turns = 4000
 	text := strings.Repeat("[[turn]]\nmsg = \"x\"\n[[turn.repos]]\nurl = \"u\"\nbad = 1\n", turns)
-	f := NewFile("f.toml", text)
+	f := source.NewFile("f.toml", text)
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		d := walkKeys(text)
@@ -156,7 +157,7 @@ func BenchmarkPlaceEveryTurn(b *testing.B) {
 // a key or stop above it.
 func TestPlaceScanAsMap(t *testing.T) {
 	for _, src := range walkSeeds {
-		f := NewFile("f.toml", src)
+		f := source.NewFile("f.toml", src)
 		d := walkKeys(src)
 		var paths [][]valueStep
 		for _, list := range [][]pathKey{d.keys, d.heads} {

@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // StdinName is how diagnostics name the values file "-", read from standard input.
@@ -25,7 +27,7 @@ const StdinName = "<stdin>"
 // a records value in slices, not one map entry each: a values file of a million records is placed in a few tens of
 // megabytes.
 type ValueRanges struct {
-	file    *File
+	file    *source.File
 	names   map[string]span
 	records map[string]*recordSpans
 }
@@ -55,7 +57,7 @@ type keySpan struct {
 	at   span
 }
 
-func newValueRanges(f *File) *ValueRanges {
+func newValueRanges(f *source.File) *ValueRanges {
 	return &ValueRanges{file: f, names: map[string]span{}, records: map[string]*recordSpans{}}
 }
 
@@ -148,7 +150,7 @@ func (rs *recordSpans) find(path string) (int, string, bool) {
 	}
 }
 
-func (r *ValueRanges) rangeOf(s span) Range { return r.file.Range(s.start, s.end) }
+func (r *ValueRanges) rangeOf(s span) source.Range { return r.file.Range(s.start, s.end) }
 
 // Has reports whether name is written in the file.
 func (r *ValueRanges) Has(name string) bool {
@@ -162,9 +164,9 @@ func (r *ValueRanges) Has(name string) bool {
 // At returns where path is written, or else the nearest enclosing part that is placed ("repos[2].url", then
 // "repos[2]", then "repos", then the file's table): a required field that a record lacks is placed at the record,
 // a name the file lacks at the file's table. It returns the zero Range when no part is placed.
-func (r *ValueRanges) At(path string) Range {
+func (r *ValueRanges) At(path string) source.Range {
 	if r == nil {
-		return Range{}
+		return source.Range{}
 	}
 	if s, ok := r.names[path]; ok {
 		return r.rangeOf(s) // a name, even one that holds "." or "["
@@ -189,15 +191,15 @@ func (r *ValueRanges) At(path string) Range {
 	if s, ok := r.names[RootValues]; ok {
 		return r.rangeOf(s)
 	}
-	return Range{}
+	return source.Range{}
 }
 
 // place returns where field (a path below the record, "url" or "ref.url") of record (from 1; 0 for none) of name is
 // written, or the nearest enclosing part that is placed below the file's table, as At does. With no record, field
 // may start with the name of a record of keyed records ("web.url").
-func (r *ValueRanges) place(name string, record int, field string) Range {
+func (r *ValueRanges) place(name string, record int, field string) source.Range {
 	if r == nil {
-		return Range{}
+		return source.Range{}
 	}
 	rs := r.records[name]
 	i, key := -1, ""
@@ -226,7 +228,7 @@ func (r *ValueRanges) place(name string, record int, field string) Range {
 	if s, ok := r.names[name]; ok {
 		return r.rangeOf(s)
 	}
-	return Range{}
+	return source.Range{}
 }
 
 // Paths returns every placed path, sorted: each name, and each record and field of the records values.
@@ -274,7 +276,7 @@ func (r *ValueRanges) Paths() []string {
 // The values returned are canonical (as Var.Check returns them), for the names whose values passed; nil when the file
 // could not be decoded at all. The ranges place every name of the file, and the records and fields of records
 // variables.
-func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *ValueRanges, Diagnostics) {
+func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *ValueRanges, source.Diagnostics) {
 	records := func(n string) bool {
 		v := p.Vars[n]
 		return v != nil && v.Type == TypeRecords
@@ -298,7 +300,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 		}
 		at := dv.ranges.At(n)
 		if !at.Known() {
-			at = FileRange(dv.file)
+			at = source.FileRange(dv.file)
 		}
 		v, declared := p.Vars[n]
 		switch {
@@ -380,7 +382,7 @@ func declaredHint(scope Scope, names []string) string {
 // is taken as ReadValues takes it, and the file must be as valid (no duplicate JSON key, no number out of range);
 // values are nil when it is not. JSON numbers are json.Number values. The values are not checked against any
 // declarations: ReadValues does that, and says where each value is written.
-func ParseValues(name string, data []byte) (Values, Diagnostics) {
+func ParseValues(name string, data []byte) (Values, source.Diagnostics) {
 	lim := &diagLimit{max: MaxValuesDiagnostics}
 	dv := decodeValues(name, data, nil, lim)
 	if dv.m == nil || len(lim.diags) > 0 {
@@ -408,9 +410,12 @@ func (dv decodedValues) names() []string {
 		sa, oka := dv.ranges.names[a]
 		sb, okb := dv.ranges.names[b]
 		if oka != okb {
-			return cmpBool(okb, oka) // placed first
+			if oka {
+				return -1 // placed first
+			}
+			return 1
 		}
-		return cmpInt(sa.start, sb.start)
+		return cmp.Compare(sa.start, sb.start)
 	})
 	return names
 }
@@ -426,12 +431,12 @@ func decodeValues(name string, data []byte, records func(string) bool, diags *di
 		diags.diags = append(diags.diags, *d)
 		return dv
 	}
-	text, bad, ok := Normalize(data)
+	text, bad, ok := source.Normalize(data)
 	if !ok {
-		diags.diags.Errorf(Range{Filename: dv.file, Start: bad, End: bad}, "invalid UTF-8: value files must be UTF-8 encoded")
+		diags.diags.Errorf(source.Range{Filename: dv.file, Start: bad, End: bad}, "invalid UTF-8: value files must be UTF-8 encoded")
 		return dv
 	}
-	f := NewFile(dv.file, text)
+	f := source.NewFile(dv.file, text)
 	switch {
 	case strings.HasSuffix(name, ".json"):
 		dv.format = FormatJSON
@@ -471,13 +476,13 @@ func decodeValues(name string, data []byte, records func(string) bool, diags *di
 // next when they come in increasing order, as a decoder meets them. File.Pos counts the runes of a line from its
 // start at every call, which over the many keys of a file written on one line would take quadratic time.
 type posCursor struct {
-	f   *File
+	f   *source.File
 	off int
-	pos Pos
+	pos source.Pos
 }
 
 // at returns the position of byte offset off (at the start of a character).
-func (c *posCursor) at(off int) Pos {
+func (c *posCursor) at(off int) source.Pos {
 	text := c.f.Text
 	off = max(0, min(off, len(text)))
 	if c.pos.Line == 0 || off < c.off {
@@ -486,9 +491,9 @@ func (c *posCursor) at(off int) Pos {
 	}
 	gap := text[c.off:off]
 	if i := strings.LastIndexByte(gap, '\n'); i >= 0 {
-		c.pos = Pos{Line: c.pos.Line + strings.Count(gap, "\n"), Column: 1 + utf8.RuneCountInString(gap[i+1:]), Byte: off}
+		c.pos = source.Pos{Line: c.pos.Line + strings.Count(gap, "\n"), Column: 1 + utf8.RuneCountInString(gap[i+1:]), Byte: off}
 	} else {
-		c.pos = Pos{Line: c.pos.Line, Column: c.pos.Column + utf8.RuneCountInString(gap), Byte: off}
+		c.pos = source.Pos{Line: c.pos.Line, Column: c.pos.Column + utf8.RuneCountInString(gap), Byte: off}
 	}
 	c.off = off
 	return c.pos
@@ -496,7 +501,7 @@ func (c *posCursor) at(off int) Pos {
 
 // rangeOf returns the range [start, end); start must not come before the last offset converted, for the
 // conversion to take linear time.
-func (c *posCursor) rangeOf(start, end int) Range {
+func (c *posCursor) rangeOf(start, end int) source.Range {
 	from := c.at(start)
-	return Range{Filename: c.f.Name, Start: from, End: c.at(end)}
+	return source.Range{Filename: c.f.Name, Start: from, End: c.at(end)}
 }

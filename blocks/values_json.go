@@ -9,6 +9,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/promptc/promptc/source"
 )
 
 // encoding/json says where a syntax error is but not where a key or a value is, keeps the last of duplicate keys,
@@ -19,7 +21,7 @@ import (
 
 // jsonDecoder reads one values file written in JSON.
 type jsonDecoder struct {
-	f   *File
+	f   *source.File
 	src string
 	i   int
 	// cur converts offsets into positions: the decoder asks for them in increasing order.
@@ -52,7 +54,7 @@ type keyAt struct {
 // decodeJSONValues decodes f, which must hold one JSON object of variable values, into m, placing its parts in
 // ranges and reporting its problems to diags. ok is false when the file could not be decoded at all; a problem with
 // one value (a duplicate key, a number out of range) is reported, and the name is put in bad.
-func decodeJSONValues(f *File, records func(string) bool, diags *diagLimit) (m map[string]any, ranges *ValueRanges, bad map[string]bool, ok bool) {
+func decodeJSONValues(f *source.File, records func(string) bool, diags *diagLimit) (m map[string]any, ranges *ValueRanges, bad map[string]bool, ok bool) {
 	d := &jsonDecoder{f: f, src: f.Text, cur: posCursor{f: f}, records: records, ranges: newValueRanges(f), diags: diags, bad: map[string]bool{}}
 	d.skipSpace()
 	switch c := d.peek(); {
@@ -474,7 +476,7 @@ func (d *jsonDecoder) literal(word string, v any) any {
 // problems it refuses are only counted. refused is how many problems the text has, listed or not; the value is nil
 // when there is one.
 func decodeJSONText(s string, listed func() bool) (v any, problems []jsonTextProblem, refused int) {
-	f := NewFile("text", s) // named, so that each problem's range is kept
+	f := source.NewFile("text", s) // named, so that each problem's range is kept
 	lim := &diagLimit{max: math.MaxInt, ask: listed}
 	d := &jsonDecoder{f: f, src: s, cur: posCursor{f: f}, diags: lim, bad: map[string]bool{}, anyBytes: true}
 	d.skipSpace()
@@ -508,6 +510,6 @@ func decodeJSONText(s string, listed func() bool) (v any, problems []jsonTextPro
 // jsonTextProblem is one problem of a JSON text: what, and where in the text.
 type jsonTextProblem struct {
 	msg    string
-	at     Pos
+	at     source.Pos
 	syntax bool // the text is not JSON at all (rather than JSON that promptc refuses)
 }

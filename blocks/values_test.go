@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/promptc/promptc/internal/hostile"
 	"reflect"
 	"sort"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/promptc/promptc/internal/hostile"
 
 	"github.com/promptc/promptc/blocks"
 )

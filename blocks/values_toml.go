@@ -3,17 +3,19 @@ package blocks
 import (
 	"slices"
 	"strings"
+
+	"github.com/promptc/promptc/source"
 )
 
 // tomlValueRanges places the names of a TOML values file, and the records and fields of the names records reports,
 // using the loader's scanner. A name is placed at its key (`name = …`), or at its table header ([name], the first
 // [[name]]), or at the first dotted key or header that defines it (`name.x = …`, [name.x]). A record is its inline
 // table in `name = [{…}, {…}]`, or its [[name]] header; a field is its key in that inline table or under that header.
-func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(string) bool) *ValueRanges {
+func tomlValueRanges(f *source.File, ix *tomlIndex, m map[string]any, records func(string) bool) *ValueRanges {
 	ranges := newValueRanges(f)
-	place := func(name string, r Range) { ranges.name(name, r.Start.Byte, r.End.Byte) }
-	var dotted map[string]Range // first place that defines each name through a dotted key or header; built on demand
-	var keyed []string          // the records values given as tables: keyed records
+	place := func(name string, r source.Range) { ranges.name(name, r.Start.Byte, r.End.Byte) }
+	var dotted map[string]source.Range // first place that defines each name through a dotted key or header; built on demand
+	var keyed []string                 // the records values given as tables: keyed records
 	for name, val := range m {
 		if _, ok := val.(map[string]any); ok && records != nil && records(name) {
 			keyed = append(keyed, name)
@@ -64,9 +66,9 @@ func tomlValueRanges(f *File, ix *tomlIndex, m map[string]any, records func(stri
 
 // firstDotted returns, for each name that a dotted key of the root table (`name.x = …`) or a table header
 // ([name.x]) defines, the first place that does, in one pass over the index.
-func firstDotted(ix *tomlIndex) map[string]Range {
-	out := map[string]Range{}
-	keep := func(name string, r Range) {
+func firstDotted(ix *tomlIndex) map[string]source.Range {
+	out := map[string]source.Range{}
+	keep := func(name string, r source.Range) {
 		if old, ok := out[name]; !ok || r.Start.Byte < old.Start.Byte {
 			out[name] = r
 		}
@@ -87,7 +89,7 @@ func firstDotted(ix *tomlIndex) map[string]Range {
 
 // inlineTableKeys calls found with where each key of the inline table written at r is (bytes [start, end)), by its
 // first part (the field a dotted key defines), in the order written. It reads only within r.
-func inlineTableKeys(f *File, r Range, found func(key string, start, end int)) {
+func inlineTableKeys(f *source.File, r source.Range, found func(key string, start, end int)) {
 	s := &tomlScanner{src: f.Text[:min(r.End.Byte, len(f.Text))], i: r.Start.Byte}
 	if !s.eat('{') {
 		return

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/promptc/promptc/source"
 )
 
 // Var is a declared variable.
@@ -75,7 +77,7 @@ type Var struct {
 
 	// Range is the variable's [vars.NAME] header (or its key, for a variable declared inline); Table is where its
 	// keys are written.
-	Range Range
+	Range source.Range
 	Table *Table
 
 	// broken is set when the declaration itself is wrong (already reported): values are not checked against it, so

@@ -10,6 +10,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // Reason is one fact behind an answer, with where it is written in the project's sources.
@@ -21,7 +22,7 @@ type Reason struct {
 	Text string
 	// At is where the fact is written (a key, a list item, the use of a variable in a body); it names no file
 	// when there is no one place to point at.
-	At blocks.Range
+	At source.Range
 }
 
 // Placement is where a block sits in one artifact.

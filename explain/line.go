@@ -10,6 +10,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // LineReport is what Line finds about one line of an artifact.
@@ -28,7 +29,7 @@ type LineReport struct {
 	Part string
 	// Source is where the line is written: the heading's title, the body or template line of its first literal
 	// text, else the source of its first origin, else (a separator, or a line traced no further) the block's id.
-	Source blocks.Range
+	Source source.Range
 	// From lists what wrote the line's bytes, each source once, in the order of the bytes: the heading, literal
 	// text of the body or template (once per source line, at its first byte there), constants, values, references,
 	// other actions (assemble.OriginKind names them). Empty for a separator.
@@ -166,7 +167,7 @@ func origins(a *assemble.Artifact, b *blocks.Block, start, end int) []assemble.O
 		name string
 		file string
 		line int
-		at   blocks.Range
+		at   source.Range
 	}
 	var out []assemble.Origin
 	seen := map[key]bool{}

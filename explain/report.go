@@ -9,10 +9,11 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 )
 
 // where formats a range for a report: path:line:col, or "" when it names no file.
-func where(r blocks.Range) string {
+func where(r source.Range) string {
 	if !r.Known() {
 		return ""
 	}
@@ -20,7 +21,7 @@ func where(r blocks.Range) string {
 }
 
 // at is where in parentheses, or nothing.
-func at(r blocks.Range) string {
+func at(r source.Range) string {
 	if w := where(r); w != "" {
 		return " (" + w + ")"
 	}

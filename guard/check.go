@@ -2,15 +2,16 @@ package guard
 
 import (
 	"errors"
-	"github.com/promptc/promptc/projection"
 	"io"
 	"path/filepath"
 	"slices"
 	"strings"
 	"unsafe"
 
+	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
+
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/lint"
@@ -53,7 +54,7 @@ type Result struct {
 	OldMissing error
 	// OldProblems are set by Diff when the project at the revision does not compile (the change under review may
 	// be the fix): the old side was compared as empty, and these are its diagnostics.
-	OldProblems blocks.Diagnostics
+	OldProblems source.Diagnostics
 
 	// Checked counts the artifacts compared (the new side's): what promptc check --verbose names on a pass.
 	Checked assemble.Tally
@@ -100,7 +101,7 @@ func (r *Result) Title() string {
 // goldenDir is compared while the lints run, files holding the built bytes a chunk at a time without being read into
 // memory; tokens are counted only for what differs. In the report the
 // old side is labelled golden/ and the new one build/, whatever goldenDir is called. The error is a
-// blocks.Diagnostics when an artifact cannot be rendered (a fixture lacks a required value, say), listing every
+// source.Diagnostics when an artifact cannot be rendered (a fixture lacks a required value, say), listing every
 // problem; otherwise it is a problem reading goldenDir: a *assemble.LinkError, before any golden file is read, when
 // goldenDir or anything beneath it is a symbolic link (golden.CheckLinks). A missing goldenDir is an empty
 // tree: every artifact is new.
@@ -127,7 +128,7 @@ func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, err
 }
 
 // CheckDir is Check of the project at root against root/golden, as promptc check runs it. The error is a
-// blocks.Diagnostics when the project does not compile or an artifact cannot be rendered, listing every problem;
+// source.Diagnostics when the project does not compile or an artifact cannot be rendered, listing every problem;
 // otherwise it is a problem reading golden/, a *assemble.LinkError naming the link as golden/… when golden/ or
 // anything beneath it is a symbolic link (found before the project is loaded).
 func CheckDir(root string, opts Options) (*Result, error) {
@@ -168,7 +169,7 @@ type Updated struct {
 
 // Update makes goldenDir hold exactly the artifacts prog builds, as golden.Update writes them (atomically, stale
 // files removed, unchanged files left alone, a .gitattributes created when there is none): what promptc check
-// --update does to accept the current prompts. It runs no lints. The error is a blocks.Diagnostics when an artifact
+// --update does to accept the current prompts. It runs no lints. The error is a source.Diagnostics when an artifact
 // cannot be rendered, and then goldenDir is left as it was; otherwise a problem writing the tree, a
 // *assemble.LinkError (nothing built, written or removed) when goldenDir or anything beneath it is a symbolic link.
 func Update(prog *assemble.Program, goldenDir string) (*Updated, error) {
@@ -184,7 +185,7 @@ func Update(prog *assemble.Program, goldenDir string) (*Updated, error) {
 }
 
 // UpdateDir is Update of the project at root into root/golden, as promptc check --update runs it. The error is a
-// blocks.Diagnostics when the project does not compile or an artifact cannot be rendered, and then golden/ is left as
+// source.Diagnostics when the project does not compile or an artifact cannot be rendered, and then golden/ is left as
 // it was; otherwise a problem writing golden/, a *assemble.LinkError naming the link as golden/… when golden/ or
 // anything beneath it is a symbolic link (found before the project is loaded, as CheckDir finds it).
 func UpdateDir(root string) (*Updated, error) {
@@ -201,7 +202,7 @@ func UpdateDir(root string) (*Updated, error) {
 
 // WriteText writes what the update did, as promptc check --update prints it on stderr: one line per file written
 // or removed, in path order, then how many files were left unchanged. It writes nothing when the update wrote and
-// removed nothing. Paths are given under golden/, quoted as blocks.QuoteName quotes names.
+// removed nothing. Paths are given under golden/, quoted as source.QuoteName quotes names.
 func (u *Updated) WriteText(w io.Writer) error {
 	if len(u.Written) == 0 && len(u.Removed) == 0 {
 		return nil
@@ -218,7 +219,7 @@ func (u *Updated) WriteText(w io.Writer) error {
 	slices.SortFunc(lines, func(a, b line) int { return strings.Compare(a.path, b.path) })
 	var b strings.Builder
 	for _, l := range lines {
-		b.WriteString("promptc: " + l.verb + " " + blocks.QuoteName("golden/"+l.path) + "\n")
+		b.WriteString("promptc: " + l.verb + " " + source.QuoteName("golden/"+l.path) + "\n")
 	}
 	b.WriteString("promptc: " + plural.Count(u.Unchanged, "file") + " in golden/ left unchanged\n")
 	_, err := io.WriteString(w, b.String())

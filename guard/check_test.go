@@ -11,10 +11,10 @@ import (
 	"testing/fstest"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/internal/testenv"
 	"github.com/promptc/promptc/lint"
+	"github.com/promptc/promptc/source"
 )
 
 // ckProgram compiles a project held in memory; it fails the test on diagnostics.
@@ -127,7 +127,7 @@ func TestCheckMissingGolden(t *testing.T) {
 	}
 }
 
-// TestCheckErrors: an artifact that cannot render is a blocks.Diagnostics; an unreadable golden tree an error that
+// TestCheckErrors: an artifact that cannot render is a source.Diagnostics; an unreadable golden tree an error that
 // says so.
 func TestCheckErrors(t *testing.T) {
 	files := map[string]string{
@@ -137,7 +137,7 @@ func TestCheckErrors(t *testing.T) {
 	}
 	// No fixtures: the implicit one, which sets no values, cannot render the runbook.
 	_, err := Check(ckProgram(t, files), t.TempDir(), Options{})
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	if !errors.As(err, &diags) || len(diags) == 0 {
 		t.Errorf("Check of a fixture missing a required value: error %v, want diagnostics", err)
 	}
@@ -228,8 +228,8 @@ func TestResultTitle(t *testing.T) {
 
 func TestResultWriteNote(t *testing.T) {
 	r := &Report{Old: Side{Label: "HEAD~2"}}
-	var diags blocks.Diagnostics
-	diags.Errorf(blocks.Range{Filename: "blocks/a.toml", Start: blocks.Pos{Line: 3, Column: 1}}, "bad")
+	var diags source.Diagnostics
+	diags.Errorf(source.Range{Filename: "blocks/a.toml", Start: source.Pos{Line: 3, Column: 1}}, "bad")
 	for _, tt := range []struct {
 		res  *Result
 		want string
@@ -249,10 +249,10 @@ func TestResultWriteNote(t *testing.T) {
 
 // TestWriteAnnotations: the one annotation writer, for any diagnostic.
 func TestWriteAnnotations(t *testing.T) {
-	diags := []blocks.Diagnostic{
+	diags := []source.Diagnostic{
 		{Summary: "no place at all"},
-		{Severity: blocks.SeverityWarning, Summary: "a warning", Detail: "more", Subject: blocks.FileRange("fixtures/a.toml").Ptr()},
-		{Summary: "50% done\nreally", Suggestion: "fix it", Subject: &blocks.Range{Filename: "blocks/a,b:c.toml", Start: blocks.Pos{Line: 2, Column: 0}}},
+		{Severity: source.SeverityWarning, Summary: "a warning", Detail: "more", Subject: source.FileRange("fixtures/a.toml").Ptr()},
+		{Summary: "50% done\nreally", Suggestion: "fix it", Subject: &source.Range{Filename: "blocks/a,b:c.toml", Start: source.Pos{Line: 2, Column: 0}}},
 	}
 	var b bytes.Buffer
 	if err := WriteAnnotations(&b, "sub/", diags); err != nil {
@@ -299,7 +299,7 @@ func TestCheckDir(t *testing.T) {
 		"promptc.toml":     "name = \"acme\"\ntasks = [\"t\"]\n\n[runbook]\norder = [\"rules\"]\n",
 		"blocks/main.toml": "[[block]]\nid = \"rules\"\nbody = \"{{.nope}}\"\n",
 	})
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	if _, err := CheckDir(dir, Options{}); !errors.As(err, &diags) || !strings.Contains(diags.Error(), `undeclared variable "nope"`) {
 		t.Errorf("CheckDir of a project that does not compile: error %v", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
 	"github.com/promptc/promptc/internal/prefix"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -62,7 +63,7 @@ type Change struct {
 	// only removed. Empty when no source map covers it (bytes removed at the end, compared with golden/). Source is
 	// where the block is defined, Scope its scope (meaningful only when Block or After is set).
 	Block  string
-	Source blocks.Range
+	Source source.Range
 	Scope  blocks.Scope
 	Side   string // "new" or "old"
 	// Origin is set when a source finer than the block wrote the first differing byte: a constant, a line of a
@@ -148,7 +149,7 @@ func compareOne(path string, o, n *assemble.Artifact, old, new Side, tok *tokens
 	if c.Offset >= len(newText) {
 		text = oldText
 	}
-	at := blocks.TextPos(text, c.Offset)
+	at := source.TextPos(text, c.Offset)
 	c.Line, c.Col = at.Line, at.Column
 
 	// Attribute the first differing byte: to the new side's block, or, when bytes were only removed, the old side's.

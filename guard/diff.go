@@ -7,9 +7,9 @@ import (
 	"path/filepath"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gitfs"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/source"
 )
 
 // Diff compares the artifacts of the project at root as committed at git revision rev ("" means HEAD) with those of
@@ -18,7 +18,7 @@ import (
 //
 // Both sides are compiled, so a change is attributed through the old side's source map too. A revision whose
 // commit has no promptc.toml in root's directory, or whose project does not compile, is compared as empty, every
-// artifact new; the result says why (OldMissing, OldProblems, WriteNote). The error is a blocks.Diagnostics when
+// artifact new; the result says why (OldMissing, OldProblems, WriteNote). The error is a source.Diagnostics when
 // the working tree does not compile, listing every problem; otherwise it says that root is not in a git work tree
 // or that git knows no commit rev, or it is a *assemble.LinkError when the working tree's golden/ (or anything
 // beneath it) is a symbolic link, as for CheckDir.
@@ -49,7 +49,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		arts    []*assemble.Artifact
 		prog    *assemble.Program
 		missing error
-		diags   blocks.Diagnostics
+		diags   source.Diagnostics
 		err     error
 	}
 	// git and the old compilation run while the working tree compiles.
@@ -76,7 +76,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		olds <- s
 	}()
 	arts := built
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	var prog *assemble.Program
 	if arts == nil {
 		prog, diags = assemble.LoadDir(root)

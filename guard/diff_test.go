@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/source"
 )
 
 // dfRepo writes files into a new git repository, commits them, and returns the repository's directory.
@@ -93,7 +93,7 @@ func TestDiff(t *testing.T) {
 	}
 	// A working tree that does not compile is the caller's problem: diagnostics.
 	dfWrite(t, dir, map[string]string{"blocks/main.toml": "[[block]]\nid = \"rules\"\nbody = \"{{.nope}}\"\n"})
-	var broken blocks.Diagnostics
+	var broken source.Diagnostics
 	if _, err := Diff(dir, "HEAD", Options{}); !errors.As(err, &broken) {
 		t.Errorf("Diff of a broken working tree: error %v, want diagnostics", err)
 	}

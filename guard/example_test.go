@@ -114,7 +114,7 @@ func ExampleUpdateDir() {
 
 	u, err := guard.UpdateDir(dir)
 	if err != nil {
-		log.Fatal(err) // a blocks.Diagnostics when the project does not compile
+		log.Fatal(err) // a source.Diagnostics when the project does not compile
 	}
 	if err := u.WriteText(os.Stdout); err != nil {
 		log.Fatal(err)

@@ -3,13 +3,15 @@ package guard
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/promptc/promptc/projection"
 	"io"
 	"net/url"
 	"path"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -157,7 +159,7 @@ func (l *Links) URL(file string, line int) string {
 }
 
 // under is r with its file under dir (see TextOptions.Dir).
-func under(dir string, r blocks.Range) blocks.Range {
+func under(dir string, r source.Range) source.Range {
 	if dir != "" && dir != "." && r.Filename != "" {
 		r.Filename = path.Join(dir, r.Filename)
 	}
@@ -421,7 +423,7 @@ func (r *Result) WriteMarkdown(w io.Writer, opt MarkdownOptions) error {
 
 func (r *Report) writeMarkdown(b *strings.Builder, title string, opt MarkdownOptions) {
 	// at is a source position as the comment shows it: under opt.Dir, and a link to its line when links are known.
-	at := func(rg blocks.Range) string {
+	at := func(rg source.Range) string {
 		rg = under(opt.Dir, rg)
 		if opt.Links == nil || rg.Filename == "" {
 			return rg.String()
@@ -577,9 +579,9 @@ func (r *Result) WriteJSON(w io.Writer) error {
 // differing byte when one did (Change.Origin), else the block's id = "…" key; one that no block owns names the golden
 // file (Check) or nothing (Diff). The summary of a group is the first artifact's headline, its origin and block, the
 // other artifacts ("also P, Q") and the cached tokens the group invalidates.
-func (r *Result) Diagnostics() blocks.Diagnostics {
+func (r *Result) Diagnostics() source.Diagnostics {
 	type group struct {
-		at      blocks.Range
+		at      source.Range
 		changes []*Change
 	}
 	// A position is a file, line and column: the two sides of a diff may place the same key at different bytes.
@@ -599,9 +601,9 @@ func (r *Result) Diagnostics() blocks.Diagnostics {
 		// Changes that no block owns are each their own annotation.
 		if !ok || !at.Known() {
 			if !at.Known() {
-				at = blocks.Range{}
+				at = source.Range{}
 				if r.check {
-					at = blocks.FileRange(r.Report.Old.Dir + c.Path)
+					at = source.FileRange(r.Report.Old.Dir + c.Path)
 				}
 			}
 			g = &group{at: at}
@@ -610,7 +612,7 @@ func (r *Result) Diagnostics() blocks.Diagnostics {
 		}
 		g.changes = append(g.changes, c)
 	}
-	var out blocks.Diagnostics
+	var out source.Diagnostics
 	for _, g := range groups {
 		c := g.changes[0]
 		msg := c.Headline()
@@ -633,7 +635,7 @@ func (r *Result) Diagnostics() blocks.Diagnostics {
 		if tokens > 0 {
 			msg += "; invalidates " + plural.Count(tokens, "token") + " of cached prefix"
 		}
-		out = append(out, blocks.Diagnostic{Summary: msg, Subject: g.at.Ptr()})
+		out = append(out, source.Diagnostic{Summary: msg, Subject: g.at.Ptr()})
 	}
 	for _, f := range r.Findings {
 		d := f.Diagnostic
@@ -654,7 +656,7 @@ func (r *Result) WriteAnnotations(w io.Writer, prefix string) error {
 // and col= where the subject starts when it has a line, and no file at all for a diagnostic without subject. The
 // message is the summary, then "; " and the detail, then "; fix: " and the suggestion, when they are set. Values
 // are escaped as GitHub's toolkit escapes them, so no file name or message can end the command early or forge one.
-func WriteAnnotations(w io.Writer, prefix string, diags []blocks.Diagnostic) error {
+func WriteAnnotations(w io.Writer, prefix string, diags []source.Diagnostic) error {
 	var b strings.Builder
 	for _, d := range diags {
 		b.WriteString("::" + d.Severity.String())

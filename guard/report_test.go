@@ -12,6 +12,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/golden"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -392,7 +393,7 @@ func TestReportAnnotationsEscaping(t *testing.T) {
 	r := &Report{Old: Side{Label: "golden", Dir: "golden/"}, Encoding: tokens.O200k.String(), Changes: []*Change{
 		{
 			Path: "t/a.runbook.md", Status: golden.Changed, Task: "t", Kind: blocks.Runbook, Offset: 3, Line: 1, Col: 4,
-			Block: "b", Source: blocks.Range{Filename: "blocks/100%,a:b.toml", Start: blocks.Pos{Line: 7, Column: 1}}, Scope: blocks.ScopeGlobal, Side: "new",
+			Block: "b", Source: source.Range{Filename: "blocks/100%,a:b.toml", Start: source.Pos{Line: 7, Column: 1}}, Scope: blocks.ScopeGlobal, Side: "new",
 			InvalidatedBytes: 5000, InvalidatedTokens: 1234,
 		},
 		{

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Source is one markdown file to import.
@@ -32,7 +32,7 @@ type Normalisation struct {
 
 // String formats n as "file:line: message".
 func (n Normalisation) String() string {
-	return fmt.Sprintf("%s:%d: %s", blocks.QuoteName(n.File), n.Line, n.Message)
+	return fmt.Sprintf("%s:%d: %s", source.QuoteName(n.File), n.Line, n.Message)
 }
 
 // Result is an imported project, not yet written.

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/scaffold"
+	"github.com/promptc/promptc/source"
 )
 
 // gitignore is written beside promptc.toml when the directory has no .gitignore: build/ is where promptc build
@@ -24,7 +24,7 @@ type ExistsError struct{ *scaffold.ExistsError }
 func (e *ExistsError) Error() string {
 	paths := make([]string, len(e.Paths))
 	for i, p := range e.Paths {
-		paths[i] = blocks.QuoteName(p)
+		paths[i] = source.QuoteName(p)
 	}
 	return e.Dir + " already holds " + strings.Join(paths, ", ") + ": import writes a new project and overwrites nothing; " +
 		"choose another directory (--out DIR), or move them away"

@@ -7,6 +7,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // applyAllows drops the findings that an [[lint.allow]] entry matches and reports the entries that name an unknown
@@ -18,7 +19,7 @@ func (l *linter) applyAllows() []Finding {
 	}
 	var valid []*allow
 	var out []Finding
-	problem := func(lint ID, at blocks.Range, fix, format string, args ...any) {
+	problem := func(lint ID, at source.Range, fix, format string, args ...any) {
 		out = append(out, newFinding(lint, at, "", fix, fmt.Sprintf(format, args...)))
 	}
 	ids := IDs()

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 var cfNames = map[rune]string{
@@ -54,9 +54,9 @@ func bidiControl(r rune) bool {
 // the model while a reviewer sees nothing. A run of them is one finding.
 func (l *linter) invisibleChars() {
 	l.ran[InvisibleChar] = true
-	seen := map[blocks.Range]bool{}
+	seen := map[source.Range]bool{}
 	// A character written as itself in a body is found both in the file and in the decoded body: report it once.
-	report := func(at blocks.Range, subject string, run []rune, escaped bool) {
+	report := func(at source.Range, subject string, run []rune, escaped bool) {
 		key := at
 		key.End = key.Start
 		if seen[key] {
@@ -103,7 +103,7 @@ func (l *linter) invisibleChars() {
 		})
 	}
 	// Escapes such as \u200B are visible in the source but not in the output: find them in the decoded text.
-	scan := func(text string, at func(int, int) blocks.Range, subject string) {
+	scan := func(text string, at func(int, int) source.Range, subject string) {
 		formatRuns(text, func(start, end int, run []rune) { report(at(start, end), subject, run, true) })
 	}
 	for _, bd := range l.bodies {

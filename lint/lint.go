@@ -16,6 +16,7 @@ import (
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/templates"
 	"github.com/promptc/promptc/tokens"
@@ -56,7 +57,7 @@ const minRuleRunes = 40
 // range of what the finding is about (a block, constant, variable, order entry or [[lint.allow]]); its Suggestion
 // says what to do about it.
 type Finding struct {
-	blocks.Diagnostic
+	source.Diagnostic
 	Lint ID // such as "scope-inversion"
 	// Block names what the finding is about, as an [[lint.allow]] entry's block key names it: a block id; for
 	// unused-constant and findings inside a constant's text, the constant; for unused-variable, the variable; for
@@ -91,7 +92,7 @@ func (f Finding) MarshalJSON() ([]byte, error) {
 // CountSeverities returns how many findings are errors and how many are warnings.
 func CountSeverities(findings []Finding) (errs, warnings int) {
 	for _, f := range findings {
-		if f.Severity == blocks.SeverityError {
+		if f.Severity == source.SeverityError {
 			errs++
 		} else {
 			warnings++
@@ -161,25 +162,25 @@ const (
 )
 
 type lintRule struct {
-	severity blocks.Severity
+	severity source.Severity
 	subjects int // 0: the lint cannot be silenced
 }
 
 var lintRules = map[ID]lintRule{
-	VolatileText:      {blocks.SeverityWarning, subjBlock | subjConst},
-	ScopeInversion:    {blocks.SeverityWarning, subjBlock},
-	DuplicateSentence: {blocks.SeverityWarning, subjBlock | subjConst},
-	PastedConstant:    {blocks.SeverityError, subjBlock},
-	UnusedConstant:    {blocks.SeverityWarning, subjConst},
-	UnusedVariable:    {blocks.SeverityWarning, subjVar},
-	InvisibleChar:     {blocks.SeverityError, subjBlock | subjConst},
-	ShortPrefix:       {blocks.SeverityWarning, subjTask},
-	UnknownAllow:      {blocks.SeverityError, 0},
-	UnusedAllow:       {blocks.SeverityWarning, 0},
-	UnknownRef:        {blocks.SeverityError, subjBlock},
+	VolatileText:      {source.SeverityWarning, subjBlock | subjConst},
+	ScopeInversion:    {source.SeverityWarning, subjBlock},
+	DuplicateSentence: {source.SeverityWarning, subjBlock | subjConst},
+	PastedConstant:    {source.SeverityError, subjBlock},
+	UnusedConstant:    {source.SeverityWarning, subjConst},
+	UnusedVariable:    {source.SeverityWarning, subjVar},
+	InvisibleChar:     {source.SeverityError, subjBlock | subjConst},
+	ShortPrefix:       {source.SeverityWarning, subjTask},
+	UnknownAllow:      {source.SeverityError, 0},
+	UnusedAllow:       {source.SeverityWarning, 0},
+	UnknownRef:        {source.SeverityError, subjBlock},
 	// A fixture is the fix, and a silenced task would be exactly the unguarded task the lint exists to prevent.
-	UncoveredTask:       {blocks.SeverityError, 0},
-	UntrustedInCodeSpan: {blocks.SeverityWarning, subjBlock},
+	UncoveredTask:       {source.SeverityError, 0},
+	UntrustedInCodeSpan: {source.SeverityWarning, subjBlock},
 }
 
 // IDs returns every lint id, sorted.
@@ -259,7 +260,7 @@ func Errors(prog *assemble.Program, arts []*assemble.Artifact) []Finding {
 	l.uncoveredTasks()
 	var out []Finding
 	for _, f := range l.applyAllows() {
-		if f.Severity == blocks.SeverityError {
+		if f.Severity == source.SeverityError {
 			out = append(out, f)
 		}
 	}
@@ -392,11 +393,11 @@ func lintKeys[V any](m map[string]V) []string {
 	return keys
 }
 
-func (l *linter) add(lint ID, at blocks.Range, subject, fix, format string, args ...any) {
+func (l *linter) add(lint ID, at source.Range, subject, fix, format string, args ...any) {
 	l.out = append(l.out, newFinding(lint, at, subject, fix, fmt.Sprintf(format, args...)))
 }
 
-func newFinding(lint ID, at blocks.Range, subject, fix, summary string) Finding {
-	return Finding{Diagnostic: blocks.Diagnostic{Severity: lintRules[lint].severity, Summary: summary, Suggestion: fix,
+func newFinding(lint ID, at source.Range, subject, fix, summary string) Finding {
+	return Finding{Diagnostic: source.Diagnostic{Severity: lintRules[lint].severity, Summary: summary, Suggestion: fix,
 		Subject: at.Ptr()}, Lint: lint, Block: subject}
 }

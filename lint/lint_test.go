@@ -3,13 +3,15 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/promptc/promptc/internal/hostile"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/promptc/promptc/internal/hostile"
+	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
@@ -672,8 +674,8 @@ promptc.toml:22:1: warning: [[lint.allow]] of "duplicate-sentence" silences noth
 }
 
 func TestLintJSON(t *testing.T) {
-	f := Finding{Lint: PastedConstant, Block: "rules", Diagnostic: blocks.Diagnostic{Severity: blocks.SeverityError,
-		Summary: "m", Suggestion: "f", Subject: &blocks.Range{Filename: "blocks/a.toml", Start: blocks.Pos{Line: 3, Column: 9}}}}
+	f := Finding{Lint: PastedConstant, Block: "rules", Diagnostic: source.Diagnostic{Severity: source.SeverityError,
+		Summary: "m", Suggestion: "f", Subject: &source.Range{Filename: "blocks/a.toml", Start: source.Pos{Line: 3, Column: 9}}}}
 	var b strings.Builder
 	if err := WriteJSON(&b, []Finding{f}); err != nil {
 		t.Fatal(err)
@@ -741,7 +743,7 @@ func TestLintTracker(t *testing.T) {
 		t.Fatalf("examples/tracker does not build:\n%s", diags)
 	}
 	for _, f := range Project(prog, arts, ltCounter(t)) {
-		if f.Severity == blocks.SeverityError {
+		if f.Severity == source.SeverityError {
 			t.Errorf("%s", f)
 		} else {
 			t.Logf("%s", f)
@@ -1118,7 +1120,7 @@ func TestUncoveredTask(t *testing.T) {
 				for _, f := range findings {
 					if f.Lint == UncoveredTask {
 						got = append(got, ltBrief(f))
-						if f.Severity != blocks.SeverityError || !strings.Contains(f.Suggestion, `tasks admit "chat"`) {
+						if f.Severity != source.SeverityError || !strings.Contains(f.Suggestion, `tasks admit "chat"`) {
 							t.Errorf("%s: %s: severity %v, fix %q", name, f, f.Severity, f.Suggestion)
 						}
 					}

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // TestOwnerAt: the byte right after a body belongs to no block, the first and last bytes of a body to it, and a
 // file where two bodies overlap (one template file read by two blocks) answers in project order.
 func TestOwnerAt(t *testing.T) {
-	rng := func(file string, start, end int) blocks.Range {
-		return blocks.Range{Filename: file, Start: blocks.Pos{Byte: start}, End: blocks.Pos{Byte: end}}
+	rng := func(file string, start, end int) source.Range {
+		return source.Range{Filename: file, Start: source.Pos{Byte: start}, End: source.Pos{Byte: end}}
 	}
 	l := &linter{bodies: []*lintBody{
 		{b: &blocks.Block{ID: "a", BodyRange: rng("x.toml", 10, 20)}},

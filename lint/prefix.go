@@ -5,6 +5,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/stats"
 )
 
@@ -41,7 +42,7 @@ func (l *linter) shortPrefix() {
 		where := "is the whole of " + a.Path + " (" + sampled + ")"
 		fix := "add the task's stable rules to the runbook, or accept that sessions of this task share no cache"
 		if sp, ok := a.SpanAt(end); ok && end < len(a.Text) {
-			at := blocks.TextPos(a.Text, end)
+			at := source.TextPos(a.Text, end)
 			where = fmt.Sprintf("ends at %d:%d of %s (%s), where session block %q starts", at.Line, at.Column, a.Path, sampled, sp.Block.ID)
 			fix = fmt.Sprintf("move stable text (rules, command tables, formats) before %q, or accept that sessions of this task share no cache", sp.Block.ID)
 		}

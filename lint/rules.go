@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // pasted-constant and duplicate-sentence: one rule, one place. A rule written twice drifts; these find the
@@ -103,7 +104,7 @@ func (l *linter) pastedAt(bd *lintBody, ct *blocks.Const, start, end int) {
 type sentenceUse struct {
 	owner string // "block \"x\"" or "constant \"y\""
 	name  string // block id or constant name
-	at    blocks.Range
+	at    source.Range
 	text  string
 }
 
@@ -148,7 +149,7 @@ func (l *linter) duplicateSentences() {
 		first := occ[0]
 		// A template file that several blocks name is written once: its sentences are one place, however many
 		// blocks print them (docs/decisions.md, shared fragments).
-		places := map[blocks.Range]bool{first.at: true}
+		places := map[source.Range]bool{first.at: true}
 		for _, o := range occ[1:] {
 			if o.owner == first.owner || places[o.at] {
 				continue

@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/source"
 )
 
 // scopeInversion reports the moves in runbook.order that put every task's runbook in order from most to least
@@ -390,7 +391,7 @@ func (l *linter) slotOf(b *blocks.Block) *assemble.Slot {
 }
 
 // orderRange is where b's slot is named in runbook.order, the line to edit; else the block itself.
-func (l *linter) orderRange(b *blocks.Block) blocks.Range {
+func (l *linter) orderRange(b *blocks.Block) source.Range {
 	if i := slices.Index(l.p.Runbook.Order, b.Slot); i >= 0 {
 		return l.p.Runbook.EntryRange(i)
 	}

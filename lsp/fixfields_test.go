@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/analysis"
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // TestFixtureFieldKeys: from the key of a record a fixture gives, an editor goes to the field's declaration, finds
@@ -51,7 +51,7 @@ func TestFixtureFieldKeys(t *testing.T) {
 	for u, edits := range changes {
 		rel, _ := filepath.Rel(root, strings.TrimPrefix(u, "file://"))
 		rel = filepath.ToSlash(rel)
-		f := blocks.NewFile(rel, readFile(t, filepath.Join(root, rel)))
+		f := source.NewFile(rel, readFile(t, filepath.Join(root, rel)))
 		type span struct{ a, b int }
 		var spans []span
 		for _, e := range edits.([]any) {

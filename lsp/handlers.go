@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/analysis"
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // handler answers one request; a nil result is JSON null.
@@ -42,7 +42,7 @@ func decode(params json.RawMessage, v any) *rpcError {
 }
 
 // location converts a loader range of snap to an LSP location.
-func (p *project) location(snap *analysis.Snapshot, r blocks.Range) Location {
+func (p *project) location(snap *analysis.Snapshot, r source.Range) Location {
 	return Location{URI: pathURI(filepath.Join(p.root, filepath.FromSlash(r.Filename))), Range: toRange(snap.File(r.Filename), r)}
 }
 

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // LSP counts a line's characters in UTF-16 code units; promptc's positions count bytes (Pos.Byte) and runes. The
@@ -31,7 +31,7 @@ func toPosition(text string, off int) Position {
 }
 
 // fromPosition converts p to a byte offset of f, clamped to the end of its line and of the file.
-func fromPosition(f *blocks.File, p Position) int {
+func fromPosition(f *source.File, p Position) int {
 	if p.Line < 0 {
 		return 0
 	}
@@ -53,8 +53,8 @@ func fromPosition(f *blocks.File, p Position) int {
 
 // toRange converts a loader range. A range with no place in its file is the file's start; a position whose byte
 // offset is not in the text (a file that could not be read) is taken from its line and rune column.
-func toRange(f *blocks.File, r blocks.Range) Range {
-	conv := func(p blocks.Pos) Position {
+func toRange(f *source.File, r source.Range) Range {
+	conv := func(p source.Pos) Position {
 		switch {
 		case p.Line <= 0:
 			return Position{}

@@ -4,14 +4,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // The conversions between byte offsets and LSP positions, against positions counted by hand: é is one UTF-16 unit
 // (two bytes), 🚀 two units (four bytes), — one unit (three bytes).
 func TestPositions(t *testing.T) {
 	text := "ab\nCafé 🚀 x\n— y\n\nlast"
-	f := blocks.NewFile("t", text)
+	f := source.NewFile("t", text)
 	for _, tc := range []struct {
 		off  int
 		want Position
@@ -49,10 +49,10 @@ func TestPositions(t *testing.T) {
 		t.Errorf("a negative line: %d", got)
 	}
 	// A range with no place in its file is the file's start; one whose file has no text uses line and column.
-	if got := toRange(f, blocks.FileRange("t")); got != (Range{}) {
+	if got := toRange(f, source.FileRange("t")); got != (Range{}) {
 		t.Errorf("a whole-file range: %+v", got)
 	}
-	if got := toRange(nil, blocks.Range{Filename: "x", Start: blocks.Pos{Line: 3, Column: 5, Byte: 40}}); got.Start != (Position{2, 4}) {
+	if got := toRange(nil, source.Range{Filename: "x", Start: source.Pos{Line: 3, Column: 5, Byte: 40}}); got.Start != (Position{2, 4}) {
 		t.Errorf("a range of a file without text: %+v", got)
 	}
 	// An incremental change applies at UTF-16 positions.

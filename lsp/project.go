@@ -12,6 +12,7 @@ import (
 	"github.com/promptc/promptc/analysis"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/lint"
+	"github.com/promptc/promptc/source"
 )
 
 // project is one promptc project of the workspace: the latest snapshot of it, and the worker that makes new ones.
@@ -36,7 +37,7 @@ type project struct {
 	updated   chan struct{} // closed when snap is replaced
 	linting   bool
 	published map[string]bool // files with diagnostics published, to clear them when fixed
-	lint      blocks.Diagnostics
+	lint      source.Diagnostics
 	lintCodes []string // lint id of each of lint, parallel
 	lintGen   int      // the gen lint belongs to
 	// disk is set when files may have changed on disk since the last load; over holds the documents it read.
@@ -182,7 +183,7 @@ func (p *project) startLint() {
 	go func() {
 		defer p.srv.wg.Done()
 		// Wait for a pause in the typing: a lint started at every keystroke would compete with the next load.
-		var diags blocks.Diagnostics
+		var diags source.Diagnostics
 		var codes []string
 		select {
 		case <-time.After(lintDelay):
@@ -214,7 +215,7 @@ func (p *project) startLint() {
 	}()
 }
 
-func (p *project) runLint(snap *analysis.Snapshot) (diags blocks.Diagnostics, codes []string) {
+func (p *project) runLint(snap *analysis.Snapshot) (diags source.Diagnostics, codes []string) {
 	defer func() {
 		if r := recover(); r != nil {
 			p.srv.logf("panic linting %s: %v\n%s", p.root, r, debug.Stack())
@@ -232,8 +233,8 @@ func (p *project) runLint(snap *analysis.Snapshot) (diags blocks.Diagnostics, co
 	return findingDiags(findings)
 }
 
-func findingDiags(fs []lint.Finding) (blocks.Diagnostics, []string) {
-	diags := make(blocks.Diagnostics, len(fs))
+func findingDiags(fs []lint.Finding) (source.Diagnostics, []string) {
+	diags := make(source.Diagnostics, len(fs))
 	codes := make([]string, len(fs))
 	for i, f := range fs {
 		diags[i], codes[i] = f.Diagnostic, string(f.Lint)
@@ -245,12 +246,12 @@ func findingDiags(fs []lint.Finding) (blocks.Diagnostics, []string) {
 // and an empty list for each file that had some and has none now.
 func (p *project) publish(snap *analysis.Snapshot, gen int) {
 	byFile := map[string][]Diagnostic{}
-	add := func(d blocks.Diagnostic, code string) {
+	add := func(d source.Diagnostic, code string) {
 		r := d.Range()
 		name := r.Filename
 		if name == "" {
 			name = blocks.ManifestFile
-			r = blocks.Range{}
+			r = source.Range{}
 		}
 		byFile[name] = append(byFile[name], toDiagnostic(snap.File(name), r, d, code))
 	}
@@ -299,7 +300,7 @@ func (p *project) publish(snap *analysis.Snapshot, gen int) {
 }
 
 // toDiagnostic converts a diagnostic at r of file f (nil when the snapshot has no text for it).
-func toDiagnostic(f *blocks.File, r blocks.Range, d blocks.Diagnostic, code string) Diagnostic {
+func toDiagnostic(f *source.File, r source.Range, d source.Diagnostic, code string) Diagnostic {
 	msg := d.Summary
 	if d.Detail != "" {
 		msg += "\n" + d.Detail
@@ -308,7 +309,7 @@ func toDiagnostic(f *blocks.File, r blocks.Range, d blocks.Diagnostic, code stri
 		msg += "\nfix: " + d.Suggestion
 	}
 	sev := 1
-	if d.Severity == blocks.SeverityWarning {
+	if d.Severity == source.SeverityWarning {
 		sev = 2
 	}
 	return Diagnostic{Range: toRange(f, r), Severity: sev, Code: code, Source: "promptc", Message: msg}

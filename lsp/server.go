@@ -16,6 +16,7 @@ import (
 
 	"github.com/promptc/promptc/analysis"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Options configure a server.
@@ -391,7 +392,7 @@ func applyChange(text string, c contentChange) string {
 	if c.Range == nil {
 		return c.Text
 	}
-	f := blocks.NewFile("", text)
+	f := source.NewFile("", text)
 	a, b := fromPosition(f, c.Range.Start), fromPosition(f, c.Range.End)
 	if b < a {
 		a, b = b, a
@@ -527,7 +528,7 @@ func (s *server) at(ctx context.Context, uri string, pos *Position) (snap *analy
 		return nil, nil, "", 0, errorf(codeRequestCancelled, "%v", err)
 	}
 	if snap == nil {
-		return nil, nil, "", 0, errorf(codeRequestFailed, "the project at %s could not be analysed", blocks.QuoteName(p.root))
+		return nil, nil, "", 0, errorf(codeRequestFailed, "the project at %s could not be analysed", source.QuoteName(p.root))
 	}
 	name = p.rel(path)
 	f := snap.File(name)

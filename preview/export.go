@@ -25,7 +25,7 @@ const ExportFile = "index.html"
 // with opts.Base the comparison). The page is written atomically (a reader sees the old page or the new one) and
 // depends on the project alone: the same sources give the same bytes.
 //
-// A project that does not compile is an error (its blocks.Diagnostics), and nothing is written: a page that only
+// A project that does not compile is an error (its source.Diagnostics), and nothing is written: a page that only
 // lists diagnostics is no page to publish. Load's errors are Export's.
 func Export(root, dir string, opts Options) error {
 	snap, err := Load(root, opts)

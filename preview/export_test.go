@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // hostile is markup a constant may hold: the exported page must show it as text, and no part of it may end the
@@ -182,7 +183,7 @@ func TestExportAtomic(t *testing.T) {
 	}
 	edit(t, dir, "blocks/main.toml", `const "rule"`, `const "rul"`)
 	err := Export(dir, out, Options{})
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	if !errors.As(err, &diags) || !strings.Contains(err.Error(), `unknown constant "rul"`) {
 		t.Errorf("a broken project: %v, want its diagnostics", err)
 	}

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -312,14 +313,14 @@ func Listen(addr string) (net.Listener, error) {
 		if errors.As(err, &ae) {
 			why = ae.Err
 		}
-		return nil, fmt.Errorf("address %s: %s: write HOST:PORT, such as 127.0.0.1:7420", blocks.QuoteName(addr), why)
+		return nil, fmt.Errorf("address %s: %s: write HOST:PORT, such as 127.0.0.1:7420", source.QuoteName(addr), why)
 	}
 	if !LoopbackHost(host) {
-		return nil, fmt.Errorf("address %s is not a loopback address: promptc serve listens on 127.0.0.1, ::1 or localhost only, so that the project's prompts are not shown to the network", blocks.QuoteName(addr))
+		return nil, fmt.Errorf("address %s is not a loopback address: promptc serve listens on 127.0.0.1, ::1 or localhost only, so that the project's prompts are not shown to the network", source.QuoteName(addr))
 	}
 	ln, err := net.Listen("tcp", addr)
 	if errors.Is(err, syscall.EADDRINUSE) {
-		return nil, fmt.Errorf("address %s is already in use, by another promptc serve or another program: %w", blocks.QuoteName(addr), ErrAddrInUse)
+		return nil, fmt.Errorf("address %s is already in use, by another promptc serve or another program: %w", source.QuoteName(addr), ErrAddrInUse)
 	}
 	return ln, err
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/lint"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
 )
@@ -25,7 +26,7 @@ type Snapshot struct {
 	Prog    *assemble.Program // nil when the project does not compile
 	Arts    []*assemble.Artifact
 	// Problems are the load, compile and render diagnostics when the project does not build.
-	Problems blocks.Diagnostics
+	Problems source.Diagnostics
 	Findings []lint.Finding
 
 	counter *tokens.Counter
@@ -61,7 +62,7 @@ func Load(root string, opts Options) (*Snapshot, error) {
 	}
 	arts, err := pl.Artifacts()
 	if err != nil {
-		var diags blocks.Diagnostics
+		var diags source.Diagnostics
 		errors.As(err, &diags)
 		s.Problems = diags
 		return s, nil
@@ -187,7 +188,7 @@ func (s *Snapshot) entry(a *assemble.Artifact) Entry {
 	return e
 }
 
-func problem(d blocks.Diagnostic) Problem {
+func problem(d source.Diagnostic) Problem {
 	r := d.Range()
 	return Problem{Severity: d.Severity.String(), File: r.Filename, Line: r.Start.Line, Col: r.Start.Column, Message: d.Summary}
 }
@@ -210,8 +211,8 @@ func (s *Snapshot) places(f lint.Finding) []Place {
 
 // holds reports whether r starts in block b's body (a template file's, or the TOML string's), or between its id and
 // the end of its body in its blocks file.
-func holds(b *blocks.Block, r blocks.Range) bool {
-	in := func(from, to blocks.Range) bool {
+func holds(b *blocks.Block, r source.Range) bool {
+	in := func(from, to source.Range) bool {
 		return from.Filename == r.Filename && to.Filename == r.Filename &&
 			from.Start.Line <= r.Start.Line && r.Start.Line <= max(to.End.Line, to.Start.Line)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/provider/codecs"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -78,15 +79,15 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 	if err != nil {
 		return nil, err
 	}
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	if len(data) > MaxHistoryBytes {
-		file := blocks.NewFile(name, string(data[:0]))
+		file := source.NewFile(name, string(data[:0]))
 		diags.Errorf(file.Range(0, 0), "history file too large: promptc reads at most 8 MiB; keep the history to the turns a request carries")
 		return nil, diags
 	}
 	// A leading byte order mark is dropped, as in every file promptc reads (docs/reference.md, "Source files").
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
-	file := blocks.NewFile(name, string(data))
+	file := source.NewFile(name, string(data))
 	var msgs []Message
 	open := map[string]bool{} // tool calls not answered yet
 	seen := map[string]bool{}
@@ -100,7 +101,7 @@ func ReadHistory(r io.Reader, name string, volatile []string) ([]Message, error)
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		at := func(i int) blocks.Range { return file.Range(start+i, start+i) }
+		at := func(i int) source.Range { return file.Range(start+i, start+i) }
 		if !utf8.Valid(line) {
 			diags.Errorf(at(0), "invalid UTF-8: a history file is JSON Lines in UTF-8")
 			continue

@@ -9,6 +9,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -19,7 +20,7 @@ type Traffic struct {
 	Model          string  `json:"model"`
 	RequestsPerDay float64 `json:"requests_per_day"`
 	// Range is where a [traffic] entry is written (zero for traffic read from logs).
-	Range blocks.Range `json:"-"`
+	Range source.Range `json:"-"`
 }
 
 // ManifestTraffic returns p's [traffic] entries, in task order.
@@ -69,13 +70,13 @@ type ChangePrice struct {
 // PriceChange prices the change from before to after for each traffic entry. invalidated gives, per task, the
 // cached prefix tokens the change invalidates (guard's report: the most over the task's runbooks). A traffic
 // entry whose task either side lacks is priced on the side that has it (the other costs 0); an unknown model is a
-// blocks.Diagnostics at the entry when it has a Range.
+// source.Diagnostics at the entry when it has a Range.
 func PriceChange(before, after *assemble.Program, invalidated map[string]int, traffic []Traffic, cat *Catalog, counter *tokens.Counter) ([]ChangePrice, error) {
 	if counter == nil {
 		counter = tokens.New(tokens.O200k)
 	}
 	var out []ChangePrice
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	for _, t := range traffic {
 		m, err := cat.Find(t.Model)
 		if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 )
 
 // FixtureInput returns the request of turn k (from 1) of fixture f's session of task: the runbook, turns 1 to k-1
@@ -142,7 +143,7 @@ func (s *Simulation) WriteText(w io.Writer) error {
 	fmt.Fprintf(w, "Token counts are %s estimates.\n", s.Encoding)
 	if c := s.Closest; c != nil {
 		fmt.Fprintf(w, "Nothing is cached: no prefix reaches the minimum of %s counted tokens. The closest, %s of session %s turn %d, has %s: %s short.\n",
-			plural.Thousands(c.Minimum), c.Where, blocks.QuoteName(c.Session), c.Turn, plural.Thousands(c.Tokens), plural.Thousands(c.Short))
+			plural.Thousands(c.Minimum), c.Where, source.QuoteName(c.Session), c.Turn, plural.Thousands(c.Tokens), plural.Thousands(c.Short))
 	}
 	for _, l := range s.Layouts {
 		fmt.Fprintf(w, "\n%s\n", l.Name)
@@ -153,7 +154,7 @@ func (s *Simulation) WriteText(w io.Writer) error {
 				plural.Thousands(u.CacheReadTokens), plural.Thousands(u.CacheWriteTokens), plural.Thousands(u.UncachedTokens), u.HitRate*100, u.RelativeCost)
 		}
 		for _, u := range l.Turns {
-			row(u, blocks.QuoteName(u.Session), fmt.Sprint(u.Turn))
+			row(u, source.QuoteName(u.Session), fmt.Sprint(u.Turn))
 		}
 		row(l.Total, "total", "")
 		if err := tw.Flush(); err != nil {

@@ -231,7 +231,7 @@ func (b *Body) Messages(list any, key string) error {
 	return nil
 }
 
-// quoteName is s, quoted when it holds a character a person could not read back (as blocks.QuoteName).
+// quoteName is s, quoted when it holds a character a person could not read back (as source.QuoteName).
 func quoteName(s string) string {
 	for _, r := range s {
 		if r == utf8.RuneError || r == '\\' || r == '"' || !unicode.IsPrint(r) && r != ' ' {

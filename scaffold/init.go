@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // project holds the starter project's sources. "all:" keeps .gitignore, which embed would skip as a dot file.
@@ -41,11 +41,11 @@ func (e *ExistsError) Error() string {
 		"choose another directory, or move them away"
 }
 
-// quoteNames joins paths with ", ", each quoted as blocks.QuoteName quotes names.
+// quoteNames joins paths with ", ", each quoted as source.QuoteName quotes names.
 func quoteNames(paths []string) string {
 	q := make([]string, len(paths))
 	for i, p := range paths {
-		q[i] = blocks.QuoteName(p)
+		q[i] = source.QuoteName(p)
 	}
 	return strings.Join(q, ", ")
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/prefix"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/tokens"
 )
 
@@ -237,7 +238,7 @@ func taskStats(p *blocks.Project, task string, rbs []*assemble.Artifact, turns m
 // prefixOf describes a's first n bytes.
 func prefixOf(a *assemble.Artifact, n int, tok *tokens.Counter) Prefix {
 	p := Prefix{Bytes: n, Tokens: tok.Count(a.Text[:n])}
-	at := blocks.TextPos(a.Text, n)
+	at := source.TextPos(a.Text, n)
 	p.Line, p.Col = at.Line, at.Column
 	if sp, ok := a.SpanAt(n); ok {
 		p.Block = sp.Block.ID
@@ -306,7 +307,7 @@ func sharedPrefix(p *blocks.Project, runbooks map[string][]*assemble.Artifact, t
 		n = min(n, a.PrefixEnd(blocks.ScopeGlobal))
 	}
 	sp.Bytes, sp.Tokens = n, tok.Count(texts[0][:n])
-	at := blocks.TextPos(texts[0], n)
+	at := source.TextPos(texts[0], n)
 	sp.Line, sp.Col = at.Line, at.Column
 	for i, a := range picked {
 		tb := TaskBlock{Task: rendered[i]}

@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // The escapers run on every value of every render, so each makes one pass over its input, writes unchanged spans
@@ -252,7 +253,7 @@ func EscapeBackgroundQuoting(s string, empty blocks.EmptyQuote) string {
 // and an empty line becomes ">". Lines are split on every LF, so "a\n" is the two lines "a" and "", quoted as
 // "> a\n>", and "" is one empty line, quoted as ">".
 func Quote(s string) string {
-	s = blocks.NormalizeNewlines(s)
+	s = source.NormalizeNewlines(s)
 	var b strings.Builder
 	b.Grow(len(s) + 2*strings.Count(s, "\n") + 2)
 	for {

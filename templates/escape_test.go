@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 type escapeTest struct {
@@ -210,7 +211,7 @@ var newlineTests = []escapeTest{
 func TestNormalizeNewlines(t *testing.T) {
 	for _, tt := range newlineTests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := blocks.NormalizeNewlines(tt.in); got != tt.want {
+			if got := source.NormalizeNewlines(tt.in); got != tt.want {
 				t.Errorf("NormalizeNewlines(%q) = %q, want %q", tt.in, got, tt.want)
 			}
 		})
@@ -409,7 +410,7 @@ func FuzzQuote(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		out := Quote(in)
-		norm := blocks.NormalizeNewlines(in)
+		norm := source.NormalizeNewlines(in)
 		if strings.Contains(norm, "\r") {
 			t.Fatalf("NormalizeNewlines(%q) = %q holds a CR", in, norm)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 )
 
 // MaxOutput bounds what one block may render, whatever makes it large: a loop such as {{range 100000000}}, a huge
@@ -746,7 +747,7 @@ type Output struct {
 }
 
 // Execute renders the body with data: Run's text.
-func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic) {
+func (b *Body) Execute(data map[string]any, env Env) (string, *source.Diagnostic) {
 	out, d := b.Run(data, env)
 	return out.Text, d
 }
@@ -764,7 +765,7 @@ func (b *Body) Execute(data map[string]any, env Env) (string, *blocks.Diagnostic
 // Where values and the text around them would assemble structure no value may make (an ordered list marker, an
 // HTML block, an author's XML-style tag: docs/values.md#markdown-and-structure), the output is searched for it
 // and, only where some is found, rendered again noting which bytes values wrote, and broken inside them.
-func (b *Body) Run(data map[string]any, env Env) (Output, *blocks.Diagnostic) {
+func (b *Body) Run(data map[string]any, env Env) (Output, *source.Diagnostic) {
 	if b.Static {
 		return Output{Text: b.output}, nil
 	}
@@ -794,7 +795,7 @@ func (b *Body) Run(data map[string]any, env Env) (Output, *blocks.Diagnostic) {
 }
 
 // run executes the body once; with collect set, marks receives the bytes escaped values wrote.
-func (b *Body) run(data map[string]any, env Env, collect bool, marks *[]valueMark, sp *splice) (Output, *blocks.Diagnostic) {
+func (b *Body) run(data map[string]any, env Env, collect bool, marks *[]valueMark, sp *splice) (Output, *source.Diagnostic) {
 	out, d := b.execute(data, env, collect, marks, sp)
 	if d != nil {
 		return Output{}, d
@@ -806,7 +807,7 @@ func (b *Body) run(data map[string]any, env Env, collect bool, marks *[]valueMar
 // marks receives the bytes escaped values wrote. sp, when set, is the splice state of a Shrink the execution
 // records or replays: it runs with a function set of its own, bound to sp, but with the budget a plain execution
 // would give it (none for a body that runs as parsed).
-func (b *Body) execute(data map[string]any, env Env, collect bool, marks *[]valueMark, sp *splice) (*limitedBuilder, *blocks.Diagnostic) {
+func (b *Body) execute(data map[string]any, env Env, collect bool, marks *[]valueMark, sp *splice) (*limitedBuilder, *source.Diagnostic) {
 	t := b.tmpl
 	printed := b.printed != nil && !collect && hasPrinted(data, b.printedKeys)
 	if printed {

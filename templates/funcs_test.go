@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 var testConsts = Consts{
@@ -190,7 +191,7 @@ func TestFunctionBounds(t *testing.T) {
 			if len(diags) > 0 {
 				t.Fatal(diags)
 			}
-			var d *blocks.Diagnostic
+			var d *source.Diagnostic
 			start := time.Now()
 			n := allocated(func() { _, d = b.Execute(tt.data, Env{}) })
 			if d == nil {

@@ -11,6 +11,7 @@ import (
 	"text/template/parse"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Body is one parsed block body, ready to execute any number of times from any number of goroutines.
@@ -113,7 +114,7 @@ type Literal struct {
 //
 // After the analysis that fills Uses, every range pipeline is rewritten to draw its iterations from the
 // execution's budget (see Execute and MaxSteps).
-func Parse(b *blocks.Block, c Consts) (*Body, blocks.Diagnostics) { return NewParser(c).Parse(b) }
+func Parse(b *blocks.Block, c Consts) (*Body, source.Diagnostics) { return NewParser(c).Parse(b) }
 
 // Parser parses the bodies of one project: they share its constants and lookup tables, and a few function maps,
 // built once each (building a function map costs more than parsing most bodies). It is safe for concurrent use, and
@@ -182,18 +183,18 @@ func (p *Parser) putRoot(t *template.Template) {
 }
 
 // Parse parses a block's body as the package function Parse does.
-func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
+func (p *Parser) Parse(b *blocks.Block) (*Body, source.Diagnostics) {
 	c := p.consts
 	body := &Body{Block: b, consts: c, parser: p}
 	text := b.Body
 	if b.Raw || !strings.Contains(text, "{{") {
 		body.Static, body.output, body.Literals = true, text, []Literal{{0, text}}
 		if len(text) > MaxOutput {
-			return nil, blocks.Diagnostics{body.diag(0, 0, fmt.Sprintf("its text is %s, over the %d MiB a block may render: split it into several blocks", mib(len(text)), MaxOutput>>20))}
+			return nil, source.Diagnostics{body.diag(0, 0, fmt.Sprintf("its text is %s, over the %d MiB a block may render: split it into several blocks", mib(len(text)), MaxOutput>>20))}
 		}
 		return body, nil
 	}
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	actions := scanActions(text)
 	for _, a := range actions {
 		if a.keyword == "define" || a.keyword == "template" || a.keyword == "block" {
@@ -208,11 +209,11 @@ func (p *Parser) Parse(b *blocks.Block) (*Body, blocks.Diagnostics) {
 	// What Template.Parse does, with the function names built once (it builds text/template's own for every parse).
 	trees, err := parse.Parse(b.ID, text, "", "", p.names)
 	if err != nil {
-		return nil, blocks.Diagnostics{body.parseError(err)}
+		return nil, source.Diagnostics{body.parseError(err)}
 	}
 	t, err := root.AddParseTree(b.ID, trees[b.ID])
 	if err != nil {
-		return nil, blocks.Diagnostics{body.parseError(err)}
+		return nil, source.Diagnostics{body.parseError(err)}
 	}
 	body.tmpl = t
 	a := analyze(t.Tree, text, actions)
@@ -278,8 +279,8 @@ func (b *Body) For(nb *blocks.Block) *Body {
 func (b *Body) CallsEnv() bool { return b.callsEnv }
 
 // diag is an error about bytes [start, end) of the body.
-func (b *Body) diag(start, end int, msg string) blocks.Diagnostic {
-	return blocks.Diagnostic{Summary: fmt.Sprintf("block %q: %s", b.Block.ID, msg), Subject: b.Block.SourceRange(start, end).Ptr()}
+func (b *Body) diag(start, end int, msg string) source.Diagnostic {
+	return source.Diagnostic{Summary: fmt.Sprintf("block %q: %s", b.Block.ID, msg), Subject: b.Block.SourceRange(start, end).Ptr()}
 }
 
 // action is an action of a body as written: the bytes [start, end) from its "{{" to just past its "}}", its first
@@ -378,11 +379,11 @@ var (
 
 // parseError turns a text/template parse error, which names a line only, into a diagnostic at the start of that
 // line.
-func (b *Body) parseError(err error) blocks.Diagnostic {
+func (b *Body) parseError(err error) source.Diagnostic {
 	msg := err.Error()
 	if m := parseErrRe.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		off := blocks.NewFile("", b.Block.Body).Offset(line, 1)
+		off := source.NewFile("", b.Block.Body).Offset(line, 1)
 		return b.diag(max(off, 0), max(off, 0), "template syntax error: "+m[2])
 	}
 	return b.diag(0, 0, "template syntax error: "+msg)
@@ -391,7 +392,7 @@ func (b *Body) parseError(err error) blocks.Diagnostic {
 // execError turns a text/template execution error into a diagnostic. text/template names the line and the byte
 // column within it; the diagnostic's column counts runes, as every position does. Errors raised by promptc's own
 // functions already say what went wrong and are passed through without text/template's wrapping.
-func (b *Body) execError(err error) blocks.Diagnostic {
+func (b *Body) execError(err error) source.Diagnostic {
 	var ee template.ExecError
 	msg := err.Error()
 	if errors.As(err, &ee) {
@@ -401,7 +402,7 @@ func (b *Body) execError(err error) blocks.Diagnostic {
 		line, _ := strconv.Atoi(m[1])
 		byteCol, _ := strconv.Atoi(m[2])
 		off := 0
-		if start := blocks.NewFile("", b.Block.Body).Offset(line, 1); start >= 0 {
+		if start := source.NewFile("", b.Block.Body).Offset(line, 1); start >= 0 {
 			off = min(start+byteCol, len(b.Block.Body))
 		}
 		if c := callErrRe.FindStringSubmatch(m[4]); c != nil {

@@ -5,11 +5,12 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // block returns a block whose body is text, as the loader would make it from a template file named t.md.
 func block(text string, raw bool) *blocks.Block {
-	f := blocks.NewFile("templates/t.md", text)
+	f := source.NewFile("templates/t.md", text)
 	return &blocks.Block{ID: "b", Body: text, Raw: raw, BodyRange: f.Range(0, len(text))}
 }
 

@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Zero returns the value a template sees for a variable with no value: "" for string and text (of the variable's
@@ -104,7 +105,7 @@ func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, 
 // matches v's pattern.
 func clean(v *blocks.Var, s string) (string, bool) {
 	if !v.Verbatim {
-		s = blocks.NormalizeNewlines(s)
+		s = source.NormalizeNewlines(s)
 	}
 	if v.Trim {
 		s = strings.TrimFunc(s, unicode.IsSpace)

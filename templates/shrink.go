@@ -8,6 +8,7 @@ import (
 	"text/template/parse"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // OmittedLine is the final item of list variable v when n of its items were dropped, as Prepare writes it (its
@@ -421,7 +422,7 @@ func (s *Shrink) Output() string { return s.out }
 // says of it, and data[name] must hold the recorded list's first items, the same values in the same order, followed
 // by one item of any value (the list may also be empty). It gives the bytes Execute would, and fails when Execute
 // would (not necessarily with the same message).
-func (s *Shrink) Execute(data map[string]any, env Env) (Spliced, *blocks.Diagnostic) {
+func (s *Shrink) Execute(data map[string]any, env Env) (Spliced, *source.Diagnostic) {
 	sp := &splice{s: s, list: data[s.name]}
 	out, d := s.b.execute(data, env, false, nil, sp)
 	if d != nil {
@@ -446,7 +447,7 @@ func (s *Shrink) Execute(data map[string]any, env Env) (Spliced, *blocks.Diagnos
 }
 
 // whole is an execution's output as Run gives it: text, unless structure values assembled in it must be broken.
-func (s *Shrink) whole(text string, data map[string]any, env Env) (Spliced, *blocks.Diagnostic) {
+func (s *Shrink) whole(text string, data map[string]any, env Env) (Spliced, *source.Diagnostic) {
 	if !mayAssemble(text, s.b.consts.Tags) {
 		return Spliced{Tail: text}, nil
 	}

@@ -7,7 +7,7 @@ import (
 	"text/template/parse"
 	"unsafe"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Piece is a part of a body's output and the part of the body's source that wrote it: literal text, written as it
@@ -28,7 +28,7 @@ const traceMark = "promptcTraceMark"
 // order, each with the source that wrote it. Output written by neither (none today) is in no piece. Execute stays
 // free of this bookkeeping: Trace costs a copy of the parse tree and a template of its own per call, and is meant
 // for the few bytes a report or an explanation asks about, not for every rendering.
-func (b *Body) Trace(data map[string]any, env Env) (string, []Piece, *blocks.Diagnostic) {
+func (b *Body) Trace(data map[string]any, env Env) (string, []Piece, *source.Diagnostic) {
 	if b.Static || b.tmpl == nil {
 		// The output is the body's literal text, as its literals spell it.
 		var pieces []Piece

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 )
 
 // Report is a tally priced with a model table: one row per bucket, sorted by provider, model and task, and the
@@ -140,7 +140,7 @@ func (r *Row) cells(quote func(string) string) []string {
 // codeSpan is s as a Markdown code span that s cannot leave: its fence is a run of backticks longer than any in s,
 // with a space inside each end where CommonMark would otherwise read a backtick of s as part of the fence or strip a
 // space of s; a pipe is escaped, since a table splits its cells before it reads code spans. s holds no line break:
-// it is quoted (blocks.QuoteName) first.
+// it is quoted (source.QuoteName) first.
 func codeSpan(s string) string {
 	if s == "" {
 		return ""
@@ -163,7 +163,7 @@ func codeSpan(s string) string {
 }
 
 // markdownName is a name from the log as a Markdown table cell or list item shows it.
-func markdownName(s string) string { return codeSpan(blocks.QuoteName(s)) }
+func markdownName(s string) string { return codeSpan(source.QuoteName(s)) }
 
 func percent(f float64) string { return fmt.Sprintf("%.1f%%", f*100) }
 
@@ -173,16 +173,16 @@ func (r *Report) writeText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, strings.Join(header, "\t"))
 	for i := range r.Rows {
-		fmt.Fprintln(tw, strings.Join(r.Rows[i].cells(blocks.QuoteName), "\t"))
+		fmt.Fprintln(tw, strings.Join(r.Rows[i].cells(source.QuoteName), "\t"))
 	}
-	total := r.Total.cells(blocks.QuoteName)
+	total := r.Total.cells(source.QuoteName)
 	total[0], total[1], total[2] = "total", "", ""
 	fmt.Fprintln(tw, strings.Join(total, "\t"))
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", r.summary())
-	if err := r.writePredictions(w, blocks.QuoteName, false); err != nil {
+	if err := r.writePredictions(w, source.QuoteName, false); err != nil {
 		return err
 	}
 	_, err := fmt.Fprintln(w, "\ncost: input cost relative to sending every input token uncached (1.00), at the model table's prices;\n"+

@@ -14,9 +14,9 @@ import (
 	east "github.com/yuin/goldmark/extension/ast"
 	"github.com/yuin/goldmark/text"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/hostile"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -59,7 +59,7 @@ func jsonString(s string) string {
 	return string(b)
 }
 
-// The text report prints every name from the log as blocks.QuoteName quotes it: no byte of a name can clear the
+// The text report prints every name from the log as source.QuoteName quotes it: no byte of a name can clear the
 // screen, set the terminal's title, return the carriage or start a line (a GitHub workflow command).
 func TestTextQuotesNames(t *testing.T) {
 	names := hostileNames()
@@ -83,7 +83,7 @@ func TestTextQuotesNames(t *testing.T) {
 	}
 	for i, row := range rep.Rows {
 		l := lines[i+1]
-		if !strings.Contains(l, blocks.QuoteName(row.Task)) || !strings.Contains(l, blocks.QuoteName(row.Model)) {
+		if !strings.Contains(l, source.QuoteName(row.Task)) || !strings.Contains(l, source.QuoteName(row.Model)) {
 			t.Errorf("row %d (%q, %q): %q", i+1, row.Model, row.Task, l)
 		}
 	}
@@ -91,7 +91,7 @@ func TestTextQuotesNames(t *testing.T) {
 
 // The markdown report keeps every name from the log inside its code span and its cell, as a CommonMark parser with
 // GitHub's tables (goldmark) reads it: one table, a row per bucket, ten cells a row, the model and the task each one
-// code span whose text is the name as blocks.QuoteName quotes it.
+// code span whose text is the name as source.QuoteName quotes it.
 func TestMarkdownKeepsNamesInCodeSpans(t *testing.T) {
 	names := hostileNames()
 	tally := hostileLog(t, names)
@@ -133,8 +133,8 @@ func TestMarkdownKeepsNamesInCodeSpans(t *testing.T) {
 			continue
 		}
 		for j, want := range []string{row.Provider, row.Model, row.Task} {
-			if got, ok := codeSpanText(cells[j], src); !ok || got != blocks.QuoteName(want) {
-				t.Errorf("row %d, cell %d: %q (one code span: %v), want the code span %q", i+1, j+1, got, ok, blocks.QuoteName(want))
+			if got, ok := codeSpanText(cells[j], src); !ok || got != source.QuoteName(want) {
+				t.Errorf("row %d, cell %d: %q (one code span: %v), want the code span %q", i+1, j+1, got, ok, source.QuoteName(want))
 			}
 		}
 	}

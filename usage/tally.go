@@ -14,9 +14,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/jsondup"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/source"
 )
 
 // MaxLineBytes is the longest log line read; a longer one is reported and skipped, so that memory stays bounded
@@ -224,7 +224,7 @@ func idHash(parts ...string) uint64 {
 // with a problem, is reported as filename:line:col and skipped; the rest are counted. Past MaxDiagnostics reported
 // lines and spans (over every Read of t), those skipped are counted, and the file gets one diagnostic saying how many
 // more there were. Read streams: it holds one line at a time. The error is r's own (a failed read), never a line's.
-func (t *Tally) Read(r io.Reader, filename string) (diags blocks.Diagnostics, err error) {
+func (t *Tally) Read(r io.Reader, filename string) (diags source.Diagnostics, err error) {
 	t.Files++
 	hidden, hiddenSpans := 0, 0
 	skip := func(n, col int, format string, args ...any) {
@@ -256,7 +256,7 @@ func (t *Tally) Read(r io.Reader, filename string) (diags blocks.Diagnostics, er
 			more = append(more, plural.Count(hiddenSpans, "more span"))
 		}
 		if len(more) > 0 {
-			diags.Errorf(blocks.FileRange(filename), "%s not read besides (not listed: only the first %d problems are)",
+			diags.Errorf(source.FileRange(filename), "%s not read besides (not listed: only the first %d problems are)",
 				strings.Join(more, " and "), MaxDiagnostics)
 		}
 	}()
@@ -347,9 +347,9 @@ func runeColumn(data []byte, off int) int {
 	return utf8.RuneCount(data[:max(0, min(off, len(data)))]) + 1
 }
 
-func lineRange(filename string, line, col int) blocks.Range {
-	p := blocks.Pos{Line: line, Column: col}
-	return blocks.Range{Filename: filename, Start: p, End: p}
+func lineRange(filename string, line, col int) source.Range {
+	p := source.Pos{Line: line, Column: col}
+	return source.Range{Filename: filename, Start: p, End: p}
 }
 
 // errColumn is the column (in runes, from 1) where a line's error lies: encoding/json gives the offset of the byte

@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Block returns the bytes install writes for target t: begin + "\n" + runbook + end + "\n" (docs/workspaces.md,
@@ -332,7 +333,7 @@ func uninstalledAt(data []byte, sp Span) (out []byte, remove, found bool) {
 func checkRunbook(t *blocks.Target, runbook string) error {
 	if !utf8.ValidString(runbook) {
 		// Installed, it would make the file one that promptc refuses to read, and so to uninstall from.
-		bad, _ := blocks.InvalidUTF8([]byte(runbook))
+		bad, _ := source.InvalidUTF8([]byte(runbook))
 		return fmt.Errorf("the runbook is not valid UTF-8 (its line %d, column %d): promptc installs only UTF-8 text, which it can read back and uninstall", bad.Line, bad.Column)
 	}
 	for _, m := range []struct{ which, text string }{{"begin", t.Begin}, {"end", t.End}} {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/atomicfile"
+	"github.com/promptc/promptc/source"
 )
 
 // MaxFileBytes is the size of the largest context file Install, Check and Uninstall work on: 8 MiB, as for a
@@ -71,7 +72,7 @@ func (r Result) Changed() bool { return r.Action != Current && r.Action != Absen
 
 // String is one line for a person: the file and what was done to it.
 func (r Result) String() string {
-	s := blocks.QuoteName(r.Path)
+	s := source.QuoteName(r.Path)
 	name := strconv.Quote(r.Target.Name)
 	switch r.Action {
 	case Current:
@@ -90,7 +91,7 @@ func (r Result) String() string {
 		s += ": removed (it held only the block of target " + name + ")"
 	}
 	if r.Link != "" {
-		s += " (through the symbolic link, in " + blocks.QuoteName(r.Link) + ")"
+		s += " (through the symbolic link, in " + source.QuoteName(r.Link) + ")"
 	}
 	return s
 }
@@ -106,7 +107,7 @@ func (r Result) String() string {
 // dir must exist. Refused and left as they are: a file that is not UTF-8 or is over MaxFileBytes, one whose
 // markers Find refuses (a half-written block, a second block: the diagnostic is at the begin marker's line), one
 // with no write permission bits or with several names (hard links), and a runbook that holds one of the target's
-// markers. Every target is tried; the error, a blocks.Diagnostics, lists every problem, naming the file (and the
+// markers. Every target is tried; the error, a source.Diagnostics, lists every problem, naming the file (and the
 // line and column where there is one).
 func Install(dir, runbook string, targets ...*blocks.Target) (Results, error) {
 	return each(dir, targets, func(w *file) (Result, error) { return w.install(runbook, true) })
@@ -130,17 +131,17 @@ func Uninstall(dir string, targets ...*blocks.Target) (Results, error) {
 
 // each runs op on the context file of every target, in order, and gathers the results and problems.
 func each(dir string, targets []*blocks.Target, op func(*file) (Result, error)) (Results, error) {
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	fi, err := os.Stat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		diags.Errorf(blocks.Range{Filename: dir}, "no such directory: install works in an existing directory (a checkout, a workspace); create it first")
+		diags.Errorf(source.Range{Filename: dir}, "no such directory: install works in an existing directory (a checkout, a workspace); create it first")
 		return nil, diags
 	case err != nil:
-		diags.Errorf(blocks.Range{Filename: dir}, "the directory to install into cannot be used: %v", unwrapPath(err))
+		diags.Errorf(source.Range{Filename: dir}, "the directory to install into cannot be used: %v", unwrapPath(err))
 		return nil, diags
 	case !fi.IsDir():
-		diags.Errorf(blocks.Range{Filename: dir}, "the directory to install into is not a directory")
+		diags.Errorf(source.Range{Filename: dir}, "the directory to install into is not a directory")
 		return nil, diags
 	}
 	var results Results
@@ -148,16 +149,16 @@ func each(dir string, targets []*blocks.Target, op func(*file) (Result, error)) 
 		w := &file{dir: filepath.Clean(dir), t: t, path: filepath.Join(dir, filepath.FromSlash(t.File))}
 		res, err := op(w)
 		if err != nil {
-			var ds blocks.Diagnostics
+			var ds source.Diagnostics
 			var me *MarkerError
 			switch {
 			case errors.As(err, &ds):
 				diags = append(diags, ds...)
 			case errors.As(err, &me):
-				at := blocks.Pos{Line: me.Line, Column: 1, Byte: me.Byte}
-				diags.Errorf(blocks.Range{Filename: w.path, Start: at, End: at}, "%s", me.Message())
+				at := source.Pos{Line: me.Line, Column: 1, Byte: me.Byte}
+				diags.Errorf(source.Range{Filename: w.path, Start: at, End: at}, "%s", me.Message())
 			default:
-				diags.Errorf(blocks.Range{Filename: w.path}, "%v", unwrapPath(err))
+				diags.Errorf(source.Range{Filename: w.path}, "%v", unwrapPath(err))
 			}
 			continue
 		}
@@ -250,8 +251,8 @@ func (w *file) apply(runbook string, write bool) (Result, error) {
 	out := installedAt(data, exists, block, sp)
 	if len(out) > MaxFileBytes {
 		// Written, the file could no longer be read back, and uninstall could not undo the install.
-		var diags blocks.Diagnostics
-		diags.Errorf(blocks.Range{Filename: w.path}, "installing would make the context file %d bytes, over the 8 MiB (%d bytes) promptc reads back; it is left as it is: shorten the file or the runbook", len(out), MaxFileBytes)
+		var diags source.Diagnostics
+		diags.Errorf(source.Range{Filename: w.path}, "installing would make the context file %d bytes, over the 8 MiB (%d bytes) promptc reads back; it is left as it is: shorten the file or the runbook", len(out), MaxFileBytes)
 		return Result{}, diags
 	}
 	if !write {
@@ -286,7 +287,7 @@ func (w *file) linkDir() error {
 		return nil
 	}
 	if _, err := os.Stat(filepath.Dir(w.real)); err != nil {
-		return fmt.Errorf("the symbolic link leads to %s, whose directory cannot be used: %v", blocks.QuoteName(w.real), unwrapPath(err))
+		return fmt.Errorf("the symbolic link leads to %s, whose directory cannot be used: %v", source.QuoteName(w.real), unwrapPath(err))
 	}
 	return nil
 }
@@ -360,7 +361,7 @@ func (w *file) resolve() error {
 				if p == w.path {
 					return fmt.Errorf("it is not a regular file (%s): promptc installs only into regular files", fileKind(fi.Mode()))
 				}
-				return fmt.Errorf("the symbolic link leads to %s, which is not a regular file (%s): promptc installs only into regular files", blocks.QuoteName(realPath(p)), fileKind(fi.Mode()))
+				return fmt.Errorf("the symbolic link leads to %s, which is not a regular file (%s): promptc installs only into regular files", source.QuoteName(realPath(p)), fileKind(fi.Mode()))
 			}
 			w.real = w.path
 			if p != w.path {
@@ -372,7 +373,7 @@ func (w *file) resolve() error {
 			return err
 		}
 		if hops == 40 {
-			return fmt.Errorf("too many symbolic links from %s: is there a cycle?", blocks.QuoteName(w.path))
+			return fmt.Errorf("too many symbolic links from %s: is there a cycle?", source.QuoteName(w.path))
 		}
 		to, err := os.Readlink(p)
 		if err != nil {
@@ -436,13 +437,13 @@ func (w *file) read() ([]byte, os.FileInfo, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	if msg := refusedFile(info); msg != "" {
-		diags.Errorf(blocks.Range{Filename: w.path}, "%s", msg)
+		diags.Errorf(source.Range{Filename: w.path}, "%s", msg)
 		return nil, nil, diags
 	}
 	if info.Size() > MaxFileBytes {
-		diags.Errorf(blocks.Range{Filename: w.path}, "context file too large (%d bytes): promptc installs into files of at most 8 MiB (%d bytes) and has left this one as it is", info.Size(), MaxFileBytes)
+		diags.Errorf(source.Range{Filename: w.path}, "context file too large (%d bytes): promptc installs into files of at most 8 MiB (%d bytes) and has left this one as it is", info.Size(), MaxFileBytes)
 		return nil, nil, diags
 	}
 	// One buffer of the size the file has, plus a byte to see it grow meanwhile: a 1 MiB file read through
@@ -465,11 +466,11 @@ func (w *file) read() ([]byte, os.FileInfo, error) {
 		}
 	}
 	if len(data) > MaxFileBytes {
-		diags.Errorf(blocks.Range{Filename: w.path}, "context file too large (over %d bytes): promptc installs into files of at most 8 MiB and has left this one as it is", MaxFileBytes)
+		diags.Errorf(source.Range{Filename: w.path}, "context file too large (over %d bytes): promptc installs into files of at most 8 MiB and has left this one as it is", MaxFileBytes)
 		return nil, nil, diags
 	}
-	if bad, invalid := blocks.InvalidUTF8(data); invalid {
-		diags.Errorf(blocks.Range{Filename: w.path, Start: bad, End: bad}, "invalid UTF-8 (byte 0x%02x): promptc installs only into UTF-8 text files and has left this one as it is", data[bad.Byte])
+	if bad, invalid := source.InvalidUTF8(data); invalid {
+		diags.Errorf(source.Range{Filename: w.path, Start: bad, End: bad}, "invalid UTF-8 (byte 0x%02x): promptc installs only into UTF-8 text files and has left this one as it is", data[bad.Byte])
 		return nil, nil, diags
 	}
 	return data, info, nil
@@ -570,7 +571,7 @@ func (w *file) fileOnPath() error {
 // notDir is the error for d, a file on the path of the target's file where a directory must be.
 func (w *file) notDir(d string) error {
 	return fmt.Errorf("%s is a file, not a directory, and the target's file %s needs it to be a directory: move the "+
-		"file away, or change the target's file in promptc.toml", blocks.QuoteName(d), strconv.Quote(w.t.File))
+		"file away, or change the target's file in promptc.toml", source.QuoteName(d), strconv.Quote(w.t.File))
 }
 
 // removeEmpty removes the directories of ds (nearest the top first) that are empty, deepest first, stopping at the

@@ -13,6 +13,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/testenv"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/workspace"
 )
 
@@ -684,7 +685,7 @@ func TestInstallInvalidUTF8(t *testing.T) {
 		"Uninstall": func() (workspace.Results, error) { return workspace.Uninstall(dir, tg) },
 	} {
 		res, err := op()
-		var ds blocks.Diagnostics
+		var ds source.Diagnostics
 		if !errors.As(err, &ds) || len(ds) != 1 || !strings.HasPrefix(ds[0].String(), want) || len(res) != 0 {
 			t.Errorf("%s: %v, %v; want one diagnostic starting %q", name, res, err, want)
 		}
@@ -914,7 +915,7 @@ func TestInstallSeveralTargets(t *testing.T) {
 		if len(res) != 2 || res[0].Target != tg || res[0].Action != workspace.Created || res[1].Target != codex || res[1].Action != workspace.Created {
 			t.Errorf("Install: results %v; want CLAUDE.md and AGENTS.md created", res)
 		}
-		var ds blocks.Diagnostics
+		var ds source.Diagnostics
 		want := filepath.Join(dir, "BAD.md") + ":1:4: invalid UTF-8 (byte 0xe9)"
 		if !errors.As(err, &ds) || len(ds) != 1 || !strings.HasPrefix(ds[0].String(), want) {
 			t.Errorf("Install: error %v; want one diagnostic starting %q", err, want)
@@ -935,7 +936,7 @@ func TestInstallSeveralTargets(t *testing.T) {
 		writeFile(t, dir, "BAD.md", "\xff")
 		writeFile(t, dir, "AGENTS.md", "\xfe")
 		res, err := workspace.Install(dir, runbook, bad, codex)
-		var ds blocks.Diagnostics
+		var ds source.Diagnostics
 		if len(res) != 0 || !errors.As(err, &ds) || len(ds) != 2 ||
 			!strings.Contains(ds[0].String(), "BAD.md:1:1: invalid UTF-8 (byte 0xff)") ||
 			!strings.Contains(ds[1].String(), "AGENTS.md:1:1: invalid UTF-8 (byte 0xfe)") {

@@ -8,6 +8,7 @@ import (
 	"strconv"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // Results are what Install, Check or Uninstall did, one per target, in the order of the targets.
@@ -52,7 +53,7 @@ func (r *CheckReport) WriteText(w io.Writer) error {
 	task := strconv.Quote(r.Task)
 	for _, res := range r.Results {
 		var line string
-		path, target := blocks.QuoteName(res.Path), strconv.Quote(res.Target.Name)
+		path, target := source.QuoteName(res.Path), strconv.Quote(res.Target.Name)
 		switch res.Action {
 		case Current, Absent:
 			continue
@@ -84,15 +85,15 @@ func (r *CheckReport) WriteText(w io.Writer) error {
 // runbook be taken out, so the problems returned are those of promptc.toml alone, less those at an entry of
 // runbook.order or turn.order: those name blocks, and a block renamed or a blocks/ file broken puts them there.
 // With no problem returned, the project's Targets can be trusted; the rest of it may be incomplete.
-func LoadTargets(fsys fs.FS) (*blocks.Project, blocks.Diagnostics) {
+func LoadTargets(fsys fs.FS) (*blocks.Project, source.Diagnostics) {
 	p, diags := blocks.Load(fsys)
-	var order []blocks.Range
+	var order []source.Range
 	for _, s := range []blocks.Section{p.Runbook, p.Turn} {
 		for i := range s.Order {
 			order = append(order, s.EntryRange(i))
 		}
 	}
-	var out blocks.Diagnostics
+	var out source.Diagnostics
 	for _, d := range diags {
 		if d.Subject == nil || d.Subject.Filename != blocks.ManifestFile || slices.Contains(order, *d.Subject) {
 			continue

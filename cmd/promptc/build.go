@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 func buildCommand(e *env) *cli.Command {
@@ -39,7 +39,7 @@ func buildCommand(e *env) *cli.Command {
 				// Name the directory as the user gave it.
 				if err := assemble.CheckOutDir(root, out); err != nil {
 					bad := err.(*assemble.OutDirError)
-					bad.Out, bad.Invocation = "--out "+blocks.QuoteName(o), e.invocation()
+					bad.Out, bad.Invocation = "--out "+source.QuoteName(o), e.invocation()
 					return usageErr(e, "build: %v", bad)
 				}
 			}
@@ -58,7 +58,7 @@ func buildCommand(e *env) *cli.Command {
 			if c.Bool("verbose") {
 				where := "build/"
 				if o := c.String("out"); o != "" {
-					where = blocks.QuoteName(o)
+					where = source.QuoteName(o)
 				}
 				_, err = fmt.Fprintf(e.stdout, "promptc build: %s in %s: %d written, %d unchanged, %d stale removed\n",
 					ch.Artifacts, where, len(ch.Written), ch.Unchanged, len(ch.Removed))

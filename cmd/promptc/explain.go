@@ -8,6 +8,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 )
 
 func explainCommand(e *env) *cli.Command {
@@ -85,7 +86,7 @@ func (e *env) explainLine(arg string, format report.Format) error {
 	}
 	// The line was traced in the current rendering: say so when the file named differs from it.
 	if file, _, _ := strings.Cut(arg, ":"); explain.Stale(prog, e.root, file, path) {
-		_, _ = e.stderr.Write([]byte("promptc explain: note: " + blocks.QuoteName(strings.ReplaceAll(file, `\`, "/")) + " differs from what the sources render now; explaining the current rendering\n"))
+		_, _ = e.stderr.Write([]byte("promptc explain: note: " + source.QuoteName(strings.ReplaceAll(file, `\`, "/")) + " differs from what the sources render now; explaining the current rendering\n"))
 	}
 	return r.Write(e.stdout, format)
 }

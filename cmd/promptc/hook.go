@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptc/promptc/internal/cliflag"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/hook"
@@ -122,7 +123,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "hook %s: no promptc.toml in %s or any parent directory: name the project "+
-						"directories as arguments (with pre-commit: args: [path/to/project])%s", name, blocks.QuoteName(e.dir),
+						"directories as arguments (with pre-commit: args: [path/to/project])%s", name, source.QuoteName(e.dir),
 						e.belowHint("promptc hook "+name+" %s"))
 				}
 				dirs = []string{root}
@@ -137,7 +138,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 				}
 				status := run([]string{"promptc", "-C", arg, name}, e.stdout, e.stderr)
 				if status != exitOK && len(dirs) > 1 {
-					fmt.Fprintf(e.stderr, "promptc: hook %s: %s failed (exit status %d)\n", name, blocks.QuoteName(dir), status)
+					fmt.Fprintf(e.stderr, "promptc: hook %s: %s failed (exit status %d)\n", name, source.QuoteName(dir), status)
 				}
 				worst = max(worst, status)
 			}
@@ -185,22 +186,22 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				switch fi, err := os.Stat(root); {
 				case err != nil:
 					return usageErr(e, "%s: %s: no such directory: PROJECT_DIR names a project root, the directory "+
-						"holding promptc.toml", cmd, blocks.QuoteName(e.shown(arg)))
+						"holding promptc.toml", cmd, source.QuoteName(e.shown(arg)))
 				case !fi.IsDir():
 					return usageErr(e, "%s: %s is not a directory: PROJECT_DIR names a project root, the directory "+
-						"holding promptc.toml", cmd, blocks.QuoteName(e.shown(arg)))
+						"holding promptc.toml", cmd, source.QuoteName(e.shown(arg)))
 				}
 				if _, err := os.Stat(filepath.Join(root, blocks.ManifestFile)); err != nil {
-					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, blocks.QuoteName(e.shown(arg)))
+					return usageErr(e, "%s: %s: no promptc.toml there: PROJECT_DIR names a project root", cmd, source.QuoteName(e.shown(arg)))
 				}
-				e.root, fix.Project = root, blocks.QuoteName(e.shown(arg))
+				e.root, fix.Project = root, source.QuoteName(e.shown(arg))
 			} else {
 				quiet := *e
 				quiet.stderr = io.Discard
 				root, err := quiet.projectRoot()
 				if err != nil {
 					return usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project directory "+
-						"as the last argument (with pre-commit: args: [..., path/to/project])%s", cmd, blocks.QuoteName(e.dir),
+						"as the last argument (with pre-commit: args: [..., path/to/project])%s", cmd, source.QuoteName(e.dir),
 						e.belowHint("promptc "+cmd+" ... %s"))
 				}
 				// The project holding the working directory is the one install finds from there too: the command

@@ -8,8 +8,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/importer"
+	"github.com/promptc/promptc/source"
 )
 
 func importCommand(e *env) *cli.Command {
@@ -37,7 +37,7 @@ func importCommand(e *env) *cli.Command {
 				src, err := importer.ReadSource(file, e.path(file), task)
 				var pe *os.PathError
 				if errors.As(err, &pe) {
-					return usageErr(e, "import: %s: %v", blocks.QuoteName(file), e.pathError(file, pe))
+					return usageErr(e, "import: %s: %v", source.QuoteName(file), e.pathError(file, pe))
 				} else if err != nil {
 					return usageErr(e, "import: %v", err)
 				}
@@ -52,7 +52,7 @@ func importCommand(e *env) *cli.Command {
 			for _, t := range tasks {
 				name, file, ok := strings.Cut(t, "=")
 				if !ok || name == "" || file == "" {
-					return usageErr(e, "import: --task %s: write NAME=FILE", blocks.QuoteName(t))
+					return usageErr(e, "import: --task %s: write NAME=FILE", source.QuoteName(t))
 				}
 				if err := add(name, file); err != nil {
 					return err

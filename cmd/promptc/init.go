@@ -10,9 +10,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/shell"
+	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/scaffold"
 )
 
@@ -53,7 +53,7 @@ func initCommand(e *env) *cli.Command {
 // header ("promptc CMD: wrote a new project in DIR" and detail) and the written files go to b, and inv is the
 // invocation for the project, for the commands to try next.
 func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written []string, err error) (inv string, _ error) {
-	where := blocks.QuoteName(arg)
+	where := source.QuoteName(arg)
 	if arg == "" {
 		where = "the working directory"
 	}
@@ -71,7 +71,7 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 	}
 	fmt.Fprintf(b, "promptc %s: wrote a new project in %s%s:\n", cmd, where, detail)
 	for _, p := range written {
-		b.WriteString("  " + blocks.QuoteName(p) + "\n")
+		b.WriteString("  " + source.QuoteName(p) + "\n")
 	}
 	inv = "promptc"
 	if arg != "" && arg != "." {
@@ -80,11 +80,11 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 	return inv, nil
 }
 
-// pathErrorText is err as printed, the path of a *fs.PathError quoted as blocks.QuoteName quotes names.
+// pathErrorText is err as printed, the path of a *fs.PathError quoted as source.QuoteName quotes names.
 func pathErrorText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
-		return pe.Op + " " + blocks.QuoteName(pe.Path) + ": " + pe.Err.Error()
+		return pe.Op + " " + source.QuoteName(pe.Path) + ": " + pe.Err.Error()
 	}
 	return err.Error()
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/workspace"
 )
 
@@ -139,11 +140,11 @@ func (e *env) installDir(c *cli.Context, cmd string) (string, error) {
 	fi, err := os.Stat(e.path(dir))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", blocks.QuoteName(shown))
+		return "", cmdErr(e, cmd, "%s: no such directory: --dir must name an existing directory; create it first, or correct --dir", source.QuoteName(shown))
 	case err != nil:
-		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", blocks.QuoteName(shown), unwrapPathError(err))
+		return "", cmdErr(e, cmd, "%s: cannot use the --dir directory: %v", source.QuoteName(shown), unwrapPathError(err))
 	case !fi.IsDir():
-		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", blocks.QuoteName(shown))
+		return "", cmdErr(e, cmd, "%s is not a directory: --dir must name the directory that holds the context files", source.QuoteName(shown))
 	}
 	return shown, nil
 }

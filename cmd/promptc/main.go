@@ -18,6 +18,7 @@ import (
 
 	"github.com/promptc/promptc/internal/shell"
 	"github.com/promptc/promptc/internal/suggest"
+	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc/internal/cliflag"
 	buildversion "github.com/promptc/promptc/internal/version"
@@ -123,13 +124,13 @@ func newApp(e *env) *cli.App {
 			if dir := c.String("C"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
-					return usageErr(e, "-C %s: %v", blocks.QuoteName(dir), err)
+					return usageErr(e, "-C %s: %v", source.QuoteName(dir), err)
 				}
 				if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
-					return usageErr(e, "-C %s: no such directory", blocks.QuoteName(dir))
+					return usageErr(e, "-C %s: no such directory", source.QuoteName(dir))
 				}
 				if _, err := os.Stat(filepath.Join(abs, blocks.ManifestFile)); err != nil {
-					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", blocks.QuoteName(dir))
+					return usageErr(e, "-C %s: no promptc.toml there; -C names a project root", source.QuoteName(dir))
 				}
 				e.dir, e.root, e.cdir = abs, abs, dir
 				return nil
@@ -242,7 +243,7 @@ func (e *env) pathError(name string, err error) error {
 		return err
 	}
 	return fmt.Errorf("%w (read as %s: under -C %s, a relative path is relative to that directory, as with git -C)",
-		err, blocks.QuoteName(e.shown(name)), blocks.QuoteName(e.cdir))
+		err, source.QuoteName(e.shown(name)), source.QuoteName(e.cdir))
 }
 
 // belowDepth is how many directory levels below the working directory the message about a missing promptc.toml
@@ -261,7 +262,7 @@ func (b below) String() string {
 	const listed = 3
 	var names []string
 	for _, dir := range b[:min(len(b), listed)] {
-		names = append(names, blocks.QuoteName(path.Join(dir, blocks.ManifestFile)))
+		names = append(names, source.QuoteName(path.Join(dir, blocks.ManifestFile)))
 	}
 	list := strings.Join(names, ", ")
 	if more := len(b) - listed; more > 0 {
@@ -345,10 +346,10 @@ func isTerminal(w io.Writer) bool {
 // diagnostics prints diagnostics, one per line (with the source line under each when snippets are on), and returns
 // exit status 2. For a command that annotates (check), in GitHub Actions they are also written on stdout as ::error
 // annotations on the sources.
-func (e *env) diagnostics(diags blocks.Diagnostics) error {
+func (e *env) diagnostics(diags source.Diagnostics) error {
 	// As in usageErr: a failed write to stderr has nowhere to go; the exit status still says invalid input.
 	if e.snippets() {
-		_ = blocks.SnippetWriter{Source: e.source, Color: e.colorOn(e.stderr)}.Write(e.stderr, diags)
+		_ = source.SnippetWriter{Source: e.source, Color: e.colorOn(e.stderr)}.Write(e.stderr, diags)
 	} else {
 		_, _ = io.WriteString(e.stderr, diags.String())
 	}
@@ -360,11 +361,11 @@ func (e *env) diagnostics(diags blocks.Diagnostics) error {
 	return exitError{exitInvalid}
 }
 
-// fail reports a library error: when err holds blocks.Diagnostics (wrapped or not) they are printed as diagnostics
+// fail reports a library error: when err holds source.Diagnostics (wrapped or not) they are printed as diagnostics
 // prints them, with exit status 2; any other error is other's to report (nil: err is returned as it is, for run to
 // print).
 func (e *env) fail(err error, other func(error) error) error {
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	if errors.As(err, &diags) {
 		return e.diagnostics(diags)
 	}
@@ -397,7 +398,7 @@ func (e *env) source(name string) (string, bool) {
 		if err != nil {
 			continue
 		}
-		if text, _, ok := blocks.Normalize(data); ok {
+		if text, _, ok := source.Normalize(data); ok {
 			return text, true
 		}
 	}

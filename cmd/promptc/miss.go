@@ -9,6 +9,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/miss"
+	"github.com/promptc/promptc/source"
 )
 
 // maxBodyBytes bounds a request body miss reads.
@@ -42,10 +43,10 @@ func missCommand(e *env) *cli.Command {
 			for i, name := range c.Args().Slice() {
 				d, err := readFileLimited(e.path(name), maxBodyBytes+1)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), e.pathError(name, err))
+					return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), e.pathError(name, err))
 				}
 				if len(d) > maxBodyBytes {
-					return cmdErr(e, cmd, "%s: larger than %d MiB", blocks.QuoteName(name), maxBodyBytes>>20)
+					return cmdErr(e, cmd, "%s: larger than %d MiB", source.QuoteName(name), maxBodyBytes>>20)
 				}
 				data[i] = d
 			}
@@ -68,10 +69,10 @@ func missCommand(e *env) *cli.Command {
 				}
 				if be.Line > 0 {
 					// Placed in the file: a diagnostic, as every loader's.
-					at := blocks.Pos{Line: be.Line, Column: be.Column}
-					return e.diagnostics(blocks.Diagnostics{{Summary: be.Err.Error(), Subject: &blocks.Range{Filename: name, Start: at, End: at}}})
+					at := source.Pos{Line: be.Line, Column: be.Column}
+					return e.diagnostics(source.Diagnostics{{Summary: be.Err.Error(), Subject: &source.Range{Filename: name, Start: at, End: at}}})
 				}
-				return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), be.Err)
+				return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), be.Err)
 			case err != nil:
 				return cmdErr(e, cmd, "%v", err)
 			}

@@ -17,7 +17,7 @@ const hostileName = "a\n::error file=x::forged\x1b]0;owned\x07\x1b[31m.md"
 
 // TestHostileNames runs every command that prints a user-supplied name (a path, a flag name, a directory) with a
 // hostile one, and checks that no control byte other than the line ends reaches stdout or stderr, and that no line
-// starts with a workflow command: each name goes through blocks.QuoteName.
+// starts with a workflow command: each name goes through source.QuoteName.
 func TestHostileNames(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/internal/cliflag"
+	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
@@ -130,7 +131,7 @@ func (e *env) request(c *cli.Context, cmd string, history bool) (promptc.Request
 	if name := c.String("history"); history && name != "" {
 		data, err := readFileLimited(e.path(name), projection.MaxHistoryBytes+1)
 		if err != nil {
-			return r, cmdErr(e, cmd, "cannot read --history file %s: %v", blocks.QuoteName(name), e.pathError(name, err))
+			return r, cmdErr(e, cmd, "cannot read --history file %s: %v", source.QuoteName(name), e.pathError(name, err))
 		}
 		r.History = &assemble.ValuesFile{Name: name, Data: data}
 	}
@@ -168,7 +169,7 @@ func (e *env) valuesFile(cmd, name string) (*assemble.ValuesFile, error) {
 		if name == "-" {
 			name = "standard input"
 		}
-		return nil, cmdErr(e, cmd, "cannot read %s: %v", blocks.QuoteName(name), err)
+		return nil, cmdErr(e, cmd, "cannot read %s: %v", source.QuoteName(name), err)
 	}
 	return &assemble.ValuesFile{Name: name, Data: data}, nil
 }

@@ -3,8 +3,8 @@ package main
 import (
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -20,11 +20,11 @@ func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) 
 		return nil, nil
 	}
 	tally := usage.NewTally()
-	var diags blocks.Diagnostics
+	var diags source.Diagnostics
 	for _, name := range files {
 		ds, err := e.readLog(tally, name)
 		if err != nil {
-			return nil, cmdErr(e, cmd, "--traffic %s: %v", blocks.QuoteName(name), e.pathError(name, err))
+			return nil, cmdErr(e, cmd, "--traffic %s: %v", source.QuoteName(name), e.pathError(name, err))
 		}
 		diags = append(diags, ds...)
 	}

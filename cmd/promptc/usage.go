@@ -6,10 +6,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -60,11 +60,11 @@ func usageCommand(e *env) *cli.Command {
 				}
 			}
 			tally.Attributes = usage.Attributes{Task: c.String("task-attribute"), Turn: c.String("turn-attribute")}
-			var diags blocks.Diagnostics
+			var diags source.Diagnostics
 			for _, name := range c.Args().Slice() {
 				ds, err := e.readLog(tally, name)
 				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", blocks.QuoteName(name), e.pathError(name, err))
+					return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), e.pathError(name, err))
 				}
 				diags = append(diags, ds...)
 			}
@@ -104,7 +104,7 @@ func (e *env) series(c *cli.Context, s *usage.Series, f report.Format) error {
 }
 
 // readLog counts one log file (- is stdin).
-func (e *env) readLog(t *usage.Tally, name string) (blocks.Diagnostics, error) {
+func (e *env) readLog(t *usage.Tally, name string) (source.Diagnostics, error) {
 	if name == "-" {
 		return t.Read(os.Stdin, "-")
 	}

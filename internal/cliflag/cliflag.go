@@ -12,8 +12,9 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/promptc/promptc/internal/suggest"
 	"github.com/urfave/cli/v2"
+
+	"github.com/promptc/promptc/internal/suggest"
 )
 
 // Reorder moves a command's flags ahead of its arguments, each with its value when it takes one, so that

@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // TestProjectBuilds compiles generated projects of several sizes: they must load, compile and build with no
@@ -150,7 +151,7 @@ func TestWriteDir(t *testing.T) {
 	if err := WriteDir(dir, files); err != nil {
 		t.Fatal(err)
 	}
-	build := func(prog *assemble.Program, diags blocks.Diagnostics) []*assemble.Artifact {
+	build := func(prog *assemble.Program, diags source.Diagnostics) []*assemble.Artifact {
 		t.Helper()
 		if len(diags) > 0 {
 			t.Fatalf("load: %s", diags)

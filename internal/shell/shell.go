@@ -9,7 +9,7 @@ import (
 )
 
 // Quote quotes s for a POSIX shell when it holds anything but plain path characters. A name holding a
-// character that blocks.QuoteName would quote (a control or format character) is written as bash's $'…' with Go's
+// character that source.QuoteName would quote (a control or format character) is written as bash's $'…' with Go's
 // escapes, which bash and zsh read back, so that the suggestion never carries the raw byte.
 func Quote(s string) string {
 	if strings.ContainsFunc(s, func(r rune) bool { return r == utf8.RuneError || !unicode.IsPrint(r) && r != ' ' }) {

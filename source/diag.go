@@ -1,8 +1,10 @@
-package blocks
+package source
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -17,16 +19,30 @@ const (
 
 var severityNames = []string{"error", "warning"}
 
-func (s Severity) String() string { return enumString(severityNames, int(s), "Severity") }
+// String returns the severity's name: "error" or "warning".
+func (s Severity) String() string {
+	if int(s) < len(severityNames) {
+		return severityNames[s]
+	}
+	return "Severity(" + strconv.Itoa(int(s)) + ")"
+}
 
 // MarshalText writes the severity's name.
 func (s Severity) MarshalText() ([]byte, error) {
-	return enumMarshal(severityNames, int(s), "severity")
+	if int(s) < len(severityNames) {
+		return []byte(severityNames[s]), nil
+	}
+	return nil, fmt.Errorf("invalid severity %d", s)
 }
 
 // UnmarshalText reads "error" or "warning".
 func (s *Severity) UnmarshalText(b []byte) error {
-	return enumUnmarshal(severityNames, b, "severity", s)
+	i := slices.Index(severityNames, string(b))
+	if i < 0 {
+		return fmt.Errorf("unknown severity %q (want \"error\" or \"warning\")", b)
+	}
+	*s = Severity(i)
+	return nil
 }
 
 // Diagnostic is one problem, in the shape of hcl's: what went wrong (Summary, a sentence that usually says what to do
@@ -42,10 +58,9 @@ type Diagnostic struct {
 	Suggestion string
 	// Subject is where the problem is; nil for a problem with no source (a value passed through the Go API).
 	Subject *Range
-
-	// cause is set on a file that could not be read or parsed: Sort puts it before every other problem, since
-	// what is left may follow from the file's absence, and the user should read the cause first.
-	cause bool
+	// Cause marks a file that could not be read or parsed (the loader sets it): Sort puts it before every other
+	// problem, since what is left may follow from the file's absence, and the user should read the cause first.
+	Cause bool
 }
 
 // Range returns the subject, or the zero Range when there is none.
@@ -109,8 +124,8 @@ func (ds *Diagnostics) Errorf(rng Range, format string, args ...any) {
 // is reported may follow from it.
 func (ds Diagnostics) Sort() Diagnostics {
 	slices.SortStableFunc(ds, func(a, b Diagnostic) int {
-		if a.cause != b.cause {
-			return cmpBool(b.cause, a.cause)
+		if a.Cause != b.Cause {
+			return cmpBool(b.Cause, a.Cause)
 		}
 		ra, rb := a.Range(), b.Range()
 		if c := ra.Compare(rb); c != 0 {
@@ -119,10 +134,10 @@ func (ds Diagnostics) Sort() Diagnostics {
 		if a.Subject == nil || b.Subject == nil {
 			return cmpBool(a.Subject != nil, b.Subject != nil)
 		}
-		if c := cmpInt(ra.End.Byte, rb.End.Byte); c != 0 {
+		if c := cmp.Compare(ra.End.Byte, rb.End.Byte); c != 0 {
 			return c
 		}
-		if c := cmpInt(ra.Start.Byte, rb.Start.Byte); c != 0 {
+		if c := cmp.Compare(ra.Start.Byte, rb.Start.Byte); c != 0 {
 			return c
 		}
 		if c := strings.Compare(a.Summary, b.Summary); c != 0 {
@@ -131,7 +146,7 @@ func (ds Diagnostics) Sort() Diagnostics {
 		if c := strings.Compare(a.Detail, b.Detail); c != 0 {
 			return c
 		}
-		if c := cmpInt(int(a.Severity), int(b.Severity)); c != 0 {
+		if c := cmp.Compare(int(a.Severity), int(b.Severity)); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Suggestion, b.Suggestion)

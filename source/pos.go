@@ -1,6 +1,7 @@
-package blocks
+package source
 
 import (
+	"cmp"
 	"sort"
 	"strconv"
 	"strings"
@@ -59,19 +60,9 @@ func (r Range) Compare(o Range) int {
 	case r.Filename != o.Filename:
 		return strings.Compare(r.Filename, o.Filename)
 	case r.Start.Line != o.Start.Line:
-		return cmpInt(r.Start.Line, o.Start.Line)
+		return cmp.Compare(r.Start.Line, o.Start.Line)
 	}
-	return cmpInt(r.Start.Column, o.Start.Column)
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(r.Start.Column, o.Start.Column)
 }
 
 // FileRange names a whole file, with no place in it.

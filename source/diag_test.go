@@ -1,16 +1,15 @@
-package blocks_test
+package source_test
 
 import (
 	"fmt"
 	"strings"
 	"testing"
-	"testing/fstest"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/source"
 )
 
 // diagDump prints every field of each diagnostic, one per line, since String leaves out Severity and Suggestion.
-func diagDump(ds blocks.Diagnostics) string {
+func diagDump(ds source.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range ds {
 		subject := "nil"
@@ -25,18 +24,18 @@ func diagDump(ds blocks.Diagnostics) string {
 // TestDiagnosticsSort: Sort orders by place, then summary, detail, severity and suggestion, and keeps exactly one of
 // each distinct diagnostic, however many times and in whatever order it was reported.
 func TestDiagnosticsSort(t *testing.T) {
-	at := func(file string, line int) *blocks.Range {
-		return &blocks.Range{
+	at := func(file string, line int) *source.Range {
+		return &source.Range{
 			Filename: file,
-			Start:    blocks.Pos{Line: line, Column: 1, Byte: 10 * (line - 1)},
-			End:      blocks.Pos{Line: line, Column: 4, Byte: 10*(line-1) + 3},
+			Start:    source.Pos{Line: line, Column: 1, Byte: 10 * (line - 1)},
+			End:      source.Pos{Line: line, Column: 4, Byte: 10*(line-1) + 3},
 		}
 	}
-	d := blocks.Diagnostic{Summary: "bad", Subject: at("a.toml", 1)}
+	d := source.Diagnostic{Summary: "bad", Subject: at("a.toml", 1)}
 	detail, fix, warning, line2, fileB, nowhere, other := d, d, d, d, d, d, d
 	detail.Detail = "why"
 	fix.Suggestion = "do this"
-	warning.Severity = blocks.SeverityWarning
+	warning.Severity = source.SeverityWarning
 	line2.Subject = at("a.toml", 2)
 	fileB.Subject = at("b.toml", 1)
 	nowhere.Subject = nil
@@ -44,7 +43,7 @@ func TestDiagnosticsSort(t *testing.T) {
 
 	tests := []struct {
 		name string
-		in   blocks.Diagnostics
+		in   source.Diagnostics
 		want string
 	}{
 		{
@@ -54,59 +53,59 @@ func TestDiagnosticsSort(t *testing.T) {
 		},
 		{
 			name: "one",
-			in:   blocks.Diagnostics{d},
+			in:   source.Diagnostics{d},
 			want: `error a.toml:1:1 "bad" detail="" fix=""` + "\n",
 		},
 		{
 			name: "exact duplicates",
-			in:   blocks.Diagnostics{d, d, d},
+			in:   source.Diagnostics{d, d, d},
 			want: `error a.toml:1:1 "bad" detail="" fix=""` + "\n",
 		},
 		{
 			name: "duplicates apart",
-			in:   blocks.Diagnostics{other, d, other, d, other},
+			in:   source.Diagnostics{other, d, other, d, other},
 			want: `error a.toml:1:1 "bad" detail="" fix=""` + "\n" +
 				`error a.toml:1:1 "worse" detail="" fix=""` + "\n",
 		},
 		{
 			name: "differs in detail",
-			in:   blocks.Diagnostics{detail, d, detail, d},
+			in:   source.Diagnostics{detail, d, detail, d},
 			want: `error a.toml:1:1 "bad" detail="" fix=""` + "\n" +
 				`error a.toml:1:1 "bad" detail="why" fix=""` + "\n",
 		},
 		{
 			name: "differs in suggestion",
-			in:   blocks.Diagnostics{fix, d, fix, d},
+			in:   source.Diagnostics{fix, d, fix, d},
 			want: `error a.toml:1:1 "bad" detail="" fix=""` + "\n" +
 				`error a.toml:1:1 "bad" detail="" fix="do this"` + "\n",
 		},
 		{
 			name: "differs in severity",
-			in:   blocks.Diagnostics{warning, d, warning, d},
+			in:   source.Diagnostics{warning, d, warning, d},
 			want: `error a.toml:1:1 "bad" detail="" fix=""` + "\n" +
 				`warning a.toml:1:1 "bad" detail="" fix=""` + "\n",
 		},
 		{
 			name: "differs in subject line",
-			in:   blocks.Diagnostics{line2, d, line2, d},
+			in:   source.Diagnostics{line2, d, line2, d},
 			want: `error a.toml:1:1 "bad" detail="" fix=""` + "\n" +
 				`error a.toml:2:1 "bad" detail="" fix=""` + "\n",
 		},
 		{
 			name: "differs in subject file",
-			in:   blocks.Diagnostics{fileB, d, fileB, d},
+			in:   source.Diagnostics{fileB, d, fileB, d},
 			want: `error a.toml:1:1 "bad" detail="" fix=""` + "\n" +
 				`error b.toml:1:1 "bad" detail="" fix=""` + "\n",
 		},
 		{
 			name: "differs in having no subject",
-			in:   blocks.Diagnostics{d, nowhere, d, nowhere},
+			in:   source.Diagnostics{d, nowhere, d, nowhere},
 			want: `error nil "bad" detail="" fix=""` + "\n" +
 				`error a.toml:1:1 "bad" detail="" fix=""` + "\n",
 		},
 		{
 			name: "near duplicates",
-			in:   blocks.Diagnostics{detail, fix, warning, line2, fileB, nowhere, d},
+			in:   source.Diagnostics{detail, fix, warning, line2, fileB, nowhere, d},
 			want: `error nil "bad" detail="" fix=""` + "\n" +
 				`error a.toml:1:1 "bad" detail="" fix=""` + "\n" +
 				`error a.toml:1:1 "bad" detail="" fix="do this"` + "\n" +
@@ -117,7 +116,7 @@ func TestDiagnosticsSort(t *testing.T) {
 		},
 		{
 			name: "near duplicates, each twice, shuffled",
-			in: blocks.Diagnostics{
+			in: source.Diagnostics{
 				fileB, d, warning, nowhere, detail, line2, fix,
 				fix, nowhere, d, line2, warning, fileB, detail,
 			},
@@ -139,51 +138,15 @@ func TestDiagnosticsSort(t *testing.T) {
 	}
 }
 
-// TestLoadReportsRepeatedTaskOnce: a task listed more than once is one problem with the list, reported once at the
-// tasks key, however many times the name repeats.
-func TestLoadReportsRepeatedTaskOnce(t *testing.T) {
-	tests := []struct {
-		name  string
-		tasks string
-		want  string
-	}{
-		{
-			name:  "twice",
-			tasks: `["zz", "zz"]`,
-			want:  `promptc.toml:2:1: task "zz" is listed twice` + "\n",
-		},
-		{
-			name:  "three times",
-			tasks: `["zz", "zz", "zz"]`,
-			want:  `promptc.toml:2:1: task "zz" is listed twice` + "\n",
-		},
-		{
-			name:  "two names twice",
-			tasks: `["zz", "yy", "zz", "yy"]`,
-			want: `promptc.toml:2:1: task "yy" is listed twice` + "\n" +
-				`promptc.toml:2:1: task "zz" is listed twice` + "\n",
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			manifest := "name = \"p\"\ntasks = " + tt.tasks + "\n\n[runbook]\norder = []\n"
-			_, diags := blocks.Load(fstest.MapFS{"promptc.toml": {Data: []byte(manifest)}})
-			if got := diags.String(); got != tt.want {
-				t.Errorf("Load:\n%s\nwant:\n%s", got, tt.want)
-			}
-		})
-	}
-}
-
 // TestDiagnosticsSortRangeEnds: two diagnostics that differ only in where their range ends, or in having a subject
 // at all, are distinct, and duplicates of either are dropped even when the other stands between them.
 func TestDiagnosticsSortRangeEnds(t *testing.T) {
-	short := blocks.Diagnostic{Summary: "x", Subject: &blocks.Range{Filename: "a", Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 1, Column: 2, Byte: 1}}}
+	short := source.Diagnostic{Summary: "x", Subject: &source.Range{Filename: "a", Start: source.Pos{Line: 1, Column: 1}, End: source.Pos{Line: 1, Column: 2, Byte: 1}}}
 	long := short
-	long.Subject = &blocks.Range{Filename: "a", Start: blocks.Pos{Line: 1, Column: 1}, End: blocks.Pos{Line: 1, Column: 5, Byte: 4}}
-	none := blocks.Diagnostic{Summary: "x"}
-	empty := blocks.Diagnostic{Summary: "x", Subject: &blocks.Range{}}
-	got := blocks.Diagnostics{short, long, short, long, none, empty, none, empty}.Sort()
+	long.Subject = &source.Range{Filename: "a", Start: source.Pos{Line: 1, Column: 1}, End: source.Pos{Line: 1, Column: 5, Byte: 4}}
+	none := source.Diagnostic{Summary: "x"}
+	empty := source.Diagnostic{Summary: "x", Subject: &source.Range{}}
+	got := source.Diagnostics{short, long, short, long, none, empty, none, empty}.Sort()
 	if len(got) != 4 {
 		t.Errorf("Sort kept %d diagnostics, want 4:\n%s", len(got), diagDump(got))
 	}
@@ -192,19 +155,19 @@ func TestDiagnosticsSortRangeEnds(t *testing.T) {
 // TestDiagnosticsError: as an error, Diagnostics lists every problem, one per line with no final newline, each as
 // String prints it; none is "no problems".
 func TestDiagnosticsError(t *testing.T) {
-	at := &blocks.Range{Filename: "blocks/a.toml", Start: blocks.Pos{Line: 3, Column: 7, Byte: 20}, End: blocks.Pos{Line: 3, Column: 9, Byte: 22}}
+	at := &source.Range{Filename: "blocks/a.toml", Start: source.Pos{Line: 3, Column: 7, Byte: 20}, End: source.Pos{Line: 3, Column: 9, Byte: 22}}
 	tests := []struct {
 		name  string
-		diags blocks.Diagnostics
+		diags source.Diagnostics
 		want  string
 	}{
 		{name: "none", diags: nil, want: "no problems"},
-		{name: "one", diags: blocks.Diagnostics{{Summary: "bad", Subject: at}}, want: "blocks/a.toml:3:7: bad"},
+		{name: "one", diags: source.Diagnostics{{Summary: "bad", Subject: at}}, want: "blocks/a.toml:3:7: bad"},
 		{
 			name: "three, with a detail, a warning and no subject",
-			diags: blocks.Diagnostics{
+			diags: source.Diagnostics{
 				{Summary: "bad", Detail: "why", Subject: at},
-				{Summary: "odd", Severity: blocks.SeverityWarning, Subject: at},
+				{Summary: "odd", Severity: source.SeverityWarning, Subject: at},
 				{Summary: "no place"},
 			},
 			want: "blocks/a.toml:3:7: bad; why\nblocks/a.toml:3:7: odd\nno place",
