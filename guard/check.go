@@ -23,8 +23,10 @@ type Options struct {
 	// Counter prices each change in tokens of cached prefix; nil means an o200k_base counter. Its vocabulary loads
 	// on the first count, so a comparison where nothing differs loads none.
 	Counter *tokens.Counter
-	// Traffic prices a Diff's change per task and model (docs/usage.md#the-price-of-a-change); nil takes the working
-	// tree's [traffic], and no traffic at all prices nothing (the report is as without it).
+	// Traffic prices a Check's or Diff's change per task and model (docs/usage.md#the-price-of-a-change); nil takes
+	// the new side's [traffic], and no traffic at all prices nothing (the report is as without it). CheckDir prices
+	// against the project as committed at HEAD when that builds golden/'s bytes exactly (golden files hold text, not
+	// the source map a replay needs); otherwise, and in Check, nothing is priced.
 	Traffic []projection.Traffic
 }
 
@@ -61,7 +63,8 @@ type Result struct {
 	// been accepted, every artifact is new, and WriteText summarises them rather than print every byte.
 	NoGolden bool
 
-	// Prices are what the change costs in production, per traffic entry (Diff with traffic only; nil otherwise).
+	// Prices are what the change costs in production, per traffic entry (with traffic only; nil otherwise, and
+	// for a check whose golden/ is not what HEAD builds).
 	Prices []projection.ChangePrice
 
 	// check is set by Check: the title then names golden/ instead of a revision.
@@ -137,7 +140,16 @@ func CheckDir(root string, opts Options) (*Result, error) {
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	return Check(prog, dir, opts)
+	res, err := Check(prog, dir, opts)
+	if err != nil || !res.Changed() || res.NoGolden {
+		return res, err
+	}
+	if before := committedGolden(root, res.Report.Old.Arts); before != nil {
+		if res.Prices, err = priceChange(before, prog, res.Report, opts); err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // goldenLinks is golden.CheckLinks of a project's golden/, the link named from the project root.

@@ -6,13 +6,10 @@ import (
 	"io"
 	"path/filepath"
 
-	"github.com/promptc/promptc/projection"
-	"github.com/promptc/promptc/source"
-
 	"github.com/promptc/promptc/assemble"
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gitfs"
 	"github.com/promptc/promptc/internal/plural"
+	"github.com/promptc/promptc/source"
 )
 
 // Diff compares the artifacts of the project at root as committed at git revision rev ("" means HEAD) with those of
@@ -106,29 +103,6 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		}
 	}
 	return res, nil
-}
-
-// priceChange prices the report's change at opts.Traffic, else at the new side's [traffic]: per task, the most
-// tokens any of its runbooks' changes invalidates is the prefix re-written once.
-func priceChange(old, new *assemble.Program, rep *Report, opts Options) ([]projection.ChangePrice, error) {
-	traffic := opts.Traffic
-	if traffic == nil {
-		traffic = projection.ManifestTraffic(new.Project)
-	}
-	if len(traffic) == 0 {
-		return nil, nil
-	}
-	invalidated := map[string]int{}
-	for _, c := range rep.Changes {
-		if c.Kind == blocks.Runbook && c.InvalidatedTokens > invalidated[c.Task] {
-			invalidated[c.Task] = c.InvalidatedTokens
-		}
-	}
-	cat, err := projection.NewCatalog(new.Project.Models)
-	if err != nil {
-		return nil, err
-	}
-	return projection.PriceChange(old, new, invalidated, traffic, cat, opts.counter())
 }
 
 // WriteNote writes why the old side was compared as empty, as promptc diff prints it on stderr: that the revision

@@ -117,11 +117,15 @@ type Tally struct {
 	reported int
 	// spans is the spans of the OTLP line being read, kept for the next one.
 	spans []spanResult
+	// hours are the counts per hour (from the Unix epoch, UTC) and bucket of the requests that give a time, for
+	// Series; untimed counts the others.
+	hours   map[hourKey]*Counts
+	untimed int
 }
 
 // NewTally returns an empty tally.
 func NewTally() *Tally {
-	return &Tally{buckets: map[Key]*bucket{}, seen: map[uint64]struct{}{}}
+	return &Tally{buckets: map[Key]*bucket{}, seen: map[uint64]struct{}{}, hours: map[hourKey]*Counts{}}
 }
 
 // Add counts r, unless a request with the same request id or response id was counted before; it reports whether
@@ -176,7 +180,12 @@ func (t *Tally) add(r Record) bool {
 			if at.After(b.last) {
 				b.last = at
 			}
+			t.addHour(at, key, r)
+		} else {
+			t.untimed++
 		}
+	} else {
+		t.untimed++
 	}
 	if r.Turn > 0 {
 		if b.turns == nil {

@@ -25,7 +25,7 @@ func diffCommand(e *env) *cli.Command {
 			formatChoiceFlag("report as", format),
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when an artifact differs"},
 			tokenizerFlag(),
-			&cli.StringSliceFlag{Name: "traffic", Usage: "price the change at the traffic of usage log `FILE` (repeatable; instead of promptc.toml's [traffic])"},
+			trafficFlag(),
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {

@@ -149,6 +149,7 @@ func newApp(e *env) *cli.App {
 			renderCommand(e),
 			checkCommand(e),
 			diffCommand(e),
+			logCommand(e),
 			lintCommand(e),
 			statsCommand(e),
 			hookCommand(e),

@@ -9,7 +9,7 @@ import (
 	"testing"
 )
 
-// TestDocsPriceOfAChange keeps the worked example of docs/usage.md's price section true: the reference project,
+// TestDocsPriceOfAChange keeps the worked example of docs/usage.md's price section true, for diff and check: the reference project,
 // committed, with identity moved ahead of the task blocks, priced at its collector file's traffic.
 func TestDocsPriceOfAChange(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
@@ -59,5 +59,14 @@ func TestDocsPriceOfAChange(t *testing.T) {
 	}
 	if got = "Price of the change" + got; got != shown {
 		t.Errorf("docs/usage.md shows\n%s\nbut the command prints\n%s", shown, got)
+	}
+	// check prices the same change the same way, golden/ being what HEAD builds.
+	stdout.Reset()
+	stderr.Reset()
+	if code := run([]string{"promptc", "-C", dir, "check", "--traffic", "logs/otel-traces.json"}, &stdout, &stderr); code != 1 {
+		t.Fatalf("check: exit %d: %s", code, stderr.String())
+	}
+	if !strings.Contains(stdout.String(), "\n"+shown+"\n") {
+		t.Errorf("docs/usage.md shows\n%s\nbut promptc check prints\n%s", shown, stdout.String())
 	}
 }

@@ -10,6 +10,10 @@ import (
 	"github.com/promptc/promptc/usage"
 )
 
+func trafficFlag() cli.Flag {
+	return &cli.StringSliceFlag{Name: "traffic", Usage: "price the change at the traffic of usage log `FILE` (repeatable; instead of promptc.toml's [traffic])"}
+}
+
 // traffic reads the usage logs --traffic names into per-task traffic (nil when the flag is not given, so that the
 // manifest's [traffic] applies); buckets that give no rate are named on stderr.
 func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) {

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc"
+	"github.com/promptc/promptc/guard"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/source"
@@ -14,10 +15,11 @@ import (
 
 func usageCommand(e *env) *cli.Command {
 	format := report.Formats(report.AllFormats...)
+	var by usage.Period
 	return &cli.Command{
 		Name:      "usage",
 		Usage:     "read logs of real provider responses: tokens, cache hit rate and cost per provider, model and task",
-		UsageText: "promptc usage [--format text|markdown|json] [--predict] [--task-attribute KEY] [--turn-attribute KEY] FILE...",
+		UsageText: "promptc usage [--format text|markdown|json] [--predict] [--task-attribute KEY] [--turn-attribute KEY] [--by hour|day [--log REV_RANGE]] FILE...",
 		Description: "Reads JSON Lines of provider responses (each line a response body of Anthropic, OpenAI, DashScope,\n" +
 			"Bedrock, Gemini or DeepSeek, or a wrapper {\"response\": …, \"request_id\", \"task\", \"turn\", \"time\", \"model\"};\n" +
 			"FILE - is stdin) and OTLP JSON (each line an ExportTraceServiceRequest, as the OpenTelemetry collector's\n" +
@@ -29,10 +31,14 @@ func usageCommand(e *env) *cli.Command {
 			"neither (or holds a key twice, or a count past the most a count holds), or a model call's span with a\n" +
 			"problem, is reported as FILE:LINE:COL and skipped, the first 100 of them one by one. With --predict,\n" +
 			"each task is simulated with the project's fixtures and the report names where the real hit rate falls\n" +
-			"more than 1 point below the prediction.\n" +
+			"more than 1 point below the prediction. --by hour|day reports the hit rate and cost per period (UTC)\n" +
+			"instead, and --log lists under each period the commits of REV_RANGE made in it that invalidated a\n" +
+			"stable prefix (by commit time: promptc does not know deploy times).\n" +
 			"See docs/usage.md.",
 		Flags: []cli.Flag{
 			formatChoiceFlag("write the report as", format),
+			&cli.GenericFlag{Name: "by", Value: &by, Usage: "report per `PERIOD`: hour or day (UTC)"},
+			&cli.StringFlag{Name: "log", Usage: "with --by: mark the commits of `REV_RANGE` that invalidated a prefix (promptc log)"},
 			&cli.BoolFlag{Name: "predict", Usage: "compare each task's hit rate with promptc simulate on the project's fixtures (BELOW: more than 1 point under)"},
 			&cli.StringFlag{Name: "task-attribute", Value: usage.TaskAttribute, Usage: "read an OTLP span's task from its attribute `KEY`"},
 			&cli.StringFlag{Name: "turn-attribute", Value: usage.TurnAttribute, Usage: "read an OTLP span's turn (an integer from 1) from its attribute `KEY`"},
@@ -65,6 +71,11 @@ func usageCommand(e *env) *cli.Command {
 			if len(diags) > 0 {
 				_, _ = e.stderr.Write([]byte(diags.String()))
 			}
+			if by != 0 {
+				return e.series(c, tally.Series(by, cat), format.Format)
+			} else if c.IsSet("log") {
+				return cmdErr(e, cmd, "--log marks commits on a series: add --by hour or --by day")
+			}
 			rep := usage.NewReport(tally, cat)
 			if pl != nil {
 				if err := pl.Predict(rep); err != nil {
@@ -74,6 +85,22 @@ func usageCommand(e *env) *cli.Command {
 			return rep.Write(e.stdout, format.Format)
 		},
 	}
+}
+
+// series writes s, its periods marked with the commits of --log when it is given.
+func (e *env) series(c *cli.Context, s *usage.Series, f report.Format) error {
+	if c.IsSet("log") {
+		root, err := e.projectRoot()
+		if err != nil {
+			return err
+		}
+		l, err := guard.ReadLog(root, c.String("log"), guard.Options{})
+		if err != nil {
+			return e.fail(err, func(err error) error { return usageErr(e, "usage --log: %v", err) })
+		}
+		s.Mark(l.Marks())
+	}
+	return s.Write(e.stdout, f)
 }
 
 // usageCatalog returns the model table usage prices with: the project's, when promptc runs in one (and the

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 )
 
 // TopLevel returns the top directory of the git work tree holding dir (for a linked worktree, that worktree's own
@@ -225,3 +226,48 @@ func (c *catFile) close() error {
 
 // Head returns the full hash of the commit checked out in dir.
 func Head(dir string) (string, error) { return git(dir, "rev-parse", "--verify", "HEAD^{commit}") }
+
+// Commit is one commit of a project's history: its hash, its first parent in the history as seen through the
+// project's paths (git's parent rewriting: "" when there is none), its committer time and subject line.
+type Commit struct {
+	Hash, Parent string
+	Time         time.Time
+	Subject      string
+}
+
+// Commits lists the commits of rng (a git revision range, "" meaning HEAD) that touched the project in dir (its
+// manifest, blocks/, templates/, fixtures/), newest first, and whether the repository is a shallow clone, in
+// which case the oldest commit's parent may be cut off. Only git log and rev-parse run; nothing is written.
+func Commits(dir, rng string) ([]Commit, bool, error) {
+	if rng == "" {
+		rng = "HEAD"
+	}
+	if strings.HasPrefix(rng, "-") {
+		return nil, false, fmt.Errorf("%w: %q", ErrUnknownRevision, rng)
+	}
+	args := []string{"log", "--parents", "--format=%H%x00%P%x00%ct%x00%s", rng, "--"}
+	args = append(args, projectPaths...)
+	out, err := git(dir, args...)
+	if err != nil {
+		return nil, false, err
+	}
+	var commits []Commit
+	for _, rec := range strings.Split(out, "\n") {
+		f := strings.Split(rec, "\x00")
+		if len(f) != 4 {
+			continue
+		}
+		hashes := strings.Fields(f[0] + " " + f[1])
+		sec, err := strconv.ParseInt(f[2], 10, 64)
+		if len(hashes) == 0 || err != nil {
+			return nil, false, fmt.Errorf("git log: unexpected line %q", rec)
+		}
+		c := Commit{Hash: hashes[0], Time: time.Unix(sec, 0).UTC(), Subject: f[3]}
+		if len(hashes) > 1 {
+			c.Parent = hashes[1]
+		}
+		commits = append(commits, c)
+	}
+	shallow, err := git(dir, "rev-parse", "--is-shallow-repository")
+	return commits, shallow == "true", err
+}

@@ -1,0 +1,115 @@
+package guard_test
+
+import (
+	"fmt"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/promptc/promptc/guard"
+)
+
+// history makes dir a git repository holding the reference project, then commits commits edits to it: the odd ones
+// change a global block, the even ones a turn block, one commit time a day apart.
+func history(dir string, commits int) error {
+	if err := os.CopyFS(dir, os.DirFS("../examples/tracker")); err != nil {
+		return err
+	}
+	day := 0
+	git := func(args ...string) error {
+		cmd := exec.Command("git", append([]string{"-c", "user.email=dev@example.com", "-c", "user.name=Dev"}, args...)...)
+		date := fmt.Sprintf("%d +0000", 1793523600+day*86400)
+		cmd.Dir, cmd.Env = dir, append(os.Environ(), "GIT_AUTHOR_DATE="+date, "GIT_COMMITTER_DATE="+date)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return fmt.Errorf("git %v: %v\n%s", args, err, out)
+		}
+		return nil
+	}
+	if err := git("init", "-q"); err != nil {
+		return err
+	}
+	if err := git("add", "."); err != nil {
+		return err
+	}
+	if err := git("commit", "-q", "-m", "tracker"); err != nil {
+		return err
+	}
+	for i := 1; i <= commits; i++ {
+		day++
+		file, old, new := "blocks/00-core.toml", "plan, build and review", "plan, make and review"
+		if i%2 == 0 {
+			file, old, new = "blocks/40-turn.toml", "Read it first with", "Read it with"
+		}
+		if (i-1)/2%2 == 1 {
+			old, new = new, old
+		}
+		p := filepath.Join(dir, file)
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(p, []byte(strings.Replace(string(b), old, new, 1)), 0o644); err != nil {
+			return err
+		}
+		if err := git("commit", "-q", "-a", "-m", fmt.Sprintf("edit %d", i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// A prompt owner asks which commits invalidated cached prefixes: ReadLog compares each commit of the branch with
+// its parent. Here one commit changes a global block (every task's cache) and one a turn message (none).
+func ExampleReadLog() {
+	dir, err := os.MkdirTemp("", "promptc-log")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := history(dir, 2); err != nil {
+		log.Fatal(err)
+	}
+	l, err := guard.ReadLog(dir, "", guard.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(l.Title())
+	for _, c := range l.Commits {
+		fmt.Println(c.Time, c.Subject)
+		for _, t := range c.Tasks {
+			fmt.Printf("  %s: %s, scope %s, %d tokens\n", t.Task, t.Block, t.Scope, t.InvalidatedTokens)
+		}
+	}
+	// Output:
+	// promptc log HEAD: 1 commit changed a stable prefix, 2 others changed none
+	// 2026-11-02T09:00:00Z edit 1
+	//   autopilot: header, scope global, 4351 tokens
+	//   chat: header, scope global, 3022 tokens
+	//   issue: header, scope global, 4027 tokens
+	//   quick_create: header, scope global, 1986 tokens
+}
+
+// BenchmarkReadLog reads 200 commits of the reference project: each compiled once, so the time is linear in
+// commits times project size.
+func BenchmarkReadLog(b *testing.B) {
+	if _, err := exec.LookPath("git"); err != nil {
+		b.Skip("no git")
+	}
+	dir := b.TempDir()
+	if err := history(dir, 200); err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		l, err := guard.ReadLog(dir, "", guard.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if len(l.Commits) != 100 {
+			b.Fatalf("%d commits changed a prefix, want 100", len(l.Commits))
+		}
+	}
+}
