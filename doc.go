@@ -8,7 +8,7 @@
 //
 //   - Render renders a runbook or a turn message from a Request, whose session values come from a fixture, a values
 //     file or Go values, and whose turn (Turn) from a turn of the fixture, a values file or Go values;
-//   - Input, Options and Project build one provider request with its cache markers (docs/providers.md);
+//   - Input, Options and Projection build one provider request with its cache markers (docs/providers.md);
 //   - Replays and Simulate replay the task's fixtures against a simulated prompt cache;
 //
 // and from the Pipeline, Lint (docs/lint.md), Stats (docs/stats.md) and Predict (promptc usage --predict,

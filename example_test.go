@@ -160,7 +160,7 @@ func ExampleTask_Simulate() {
 
 // Project builds one provider request: turn 2 of a fixture's session as a Bedrock body, with the task's tools sent
 // natively and cache points after the runbook's segments and the history.
-func ExampleTask_Project() {
+func ExampleTask_Projection() {
 	pl, err := promptc.Open("examples/tracker", promptc.Options{})
 	if err != nil {
 		log.Fatal(err)
@@ -174,7 +174,7 @@ func ExampleTask_Project() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	pr, err := t.Project(promptc.Request{Fixture: "conversation", Turn: &promptc.Turn{K: 2}}, opt)
+	pr, err := t.Projection(promptc.Request{Fixture: "conversation", Turn: &promptc.Turn{K: 2}}, opt)
 	if err != nil {
 		log.Fatal(err)
 	}

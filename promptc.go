@@ -195,7 +195,7 @@ func (p *Pipeline) Lint(fixture string) ([]lint.Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	return lint.Fixture(p.prog, arts, p.counter, fixture)
+	return lint.RunFixture(p.prog, arts, p.counter, fixture)
 }
 
 // Stats builds every artifact and measures it (docs/stats.md): bytes and tokens per task, block and scope, with
@@ -205,7 +205,7 @@ func (p *Pipeline) Stats(fixture string) (*stats.Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	return stats.Fixture(p.prog, arts, p.counter, fixture)
+	return stats.MeasureFixture(p.prog, arts, p.counter, fixture)
 }
 
 // Predict adds to r, a report of real usage, each task's hit rate as the project's fixtures simulate it

@@ -64,7 +64,7 @@ func TestInputFiles(t *testing.T) {
 	pl := tracker(t)
 	task, _ := pl.Task("chat")
 	basic := pl.Project().Fixture("basic")
-	want, err := pl.Program().Render(assemble.Request{Task: "chat", Fixture: basic, Turn: 1})
+	want, err := pl.Program().Render(assemble.RenderRequest{Task: "chat", Fixture: basic, Turn: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

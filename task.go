@@ -48,7 +48,7 @@ type Request struct {
 	Fixture     string
 	SessionFile *assemble.ValuesFile
 	Session     blocks.Values
-	// Turn is nil for the runbook (Render), or for turn 1 of the fixture (Project).
+	// Turn is nil for the runbook (Render), or for turn 1 of the fixture (Projection).
 	Turn *Turn
 	// History, a JSON Lines file of messages (projection.ReadHistory), is appended to a projection's history;
 	// volatile fields are left out as the project's [history] volatile says. Render ignores it.
@@ -120,8 +120,8 @@ var ErrNoTurnMessage = errors.New("this project has no turn message ([turn] orde
 
 // session resolves the session source of r: a *blocks.FixtureError when the fixture it names (or the default one)
 // cannot be had.
-func (t Task) session(r Request) (assemble.Request, error) {
-	req := assemble.Request{Task: t.name, Session: r.Session, SessionFile: r.SessionFile}
+func (t Task) session(r Request) (assemble.RenderRequest, error) {
+	req := assemble.RenderRequest{Task: t.name, Session: r.Session, SessionFile: r.SessionFile}
 	if r.SessionFile != nil || r.Session != nil {
 		return req, nil
 	}
@@ -287,10 +287,10 @@ func (t Task) Options(c Choice) (projection.Options, error) {
 	return opt, nil
 }
 
-// Project returns the provider request of r (Input) under opt (Options): the JSON body a client sends, with cache
+// Projection returns the provider request of r (Input) under opt (Options): the JSON body a client sends, with cache
 // markers placed where the model's rules let them pay, as promptc project prints it. opt.Counter nil means the
 // pipeline's counter.
-func (t Task) Project(r Request, opt projection.Options) (*projection.Projection, error) {
+func (t Task) Projection(r Request, opt projection.Options) (*projection.Projection, error) {
 	in, err := t.Input(r)
 	if err != nil {
 		return nil, err
@@ -298,7 +298,7 @@ func (t Task) Project(r Request, opt projection.Options) (*projection.Projection
 	if opt.Counter == nil {
 		opt.Counter = t.p.counter
 	}
-	return projection.Project(in, opt)
+	return projection.New(in, opt)
 }
 
 // Replays renders the sessions promptc simulate replays for the task: the fixtures named, in that order (each must

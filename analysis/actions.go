@@ -172,7 +172,7 @@ func (ix *index) defs(sym Symbol) []Occurrence {
 }
 
 // symbols returns the defined symbols of kind, sorted by name.
-func (ix *index) symbols(kind Kind) []Symbol {
+func (ix *index) symbols(kind SymbolKind) []Symbol {
 	var out []Symbol
 	for sym, occ := range ix.bySym {
 		if sym.Kind == kind && slices.ContainsFunc(occ, func(o Occurrence) bool { return o.Def }) {

@@ -29,7 +29,7 @@ func bodyEdit(text string, i int) string {
 
 // benchKeystroke edits the first blocks/ file that holds holding.
 func benchKeystroke(b *testing.B, c *Cache, holding string, edit func(string, int) string) {
-	files := gen.Project(2000, 8)
+	files := gen.Files(2000, 8)
 	fsys := gen.FS(files)
 	var name string
 	for n := range files {

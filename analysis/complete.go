@@ -269,7 +269,7 @@ func clip(s string, n int) string {
 }
 
 // kindOf is the schema of a source file.
-func kindOf(name string) schema.Kind {
+func kindOf(name string) schema.FileKind {
 	switch {
 	case name == blocks.ManifestFile:
 		return schema.Manifest
@@ -322,9 +322,9 @@ type schemaNode struct {
 	Defs        map[string]*schemaNode `json:"$defs"`
 }
 
-var schemas = sync.OnceValue(func() map[schema.Kind]*schemaNode {
-	out := map[schema.Kind]*schemaNode{}
-	for _, k := range schema.Kinds {
+var schemas = sync.OnceValue(func() map[schema.FileKind]*schemaNode {
+	out := map[schema.FileKind]*schemaNode{}
+	for _, k := range schema.FileKinds {
 		data, err := schema.Get(k)
 		if err != nil {
 			continue
@@ -338,7 +338,7 @@ var schemas = sync.OnceValue(func() map[schema.Kind]*schemaNode {
 })
 
 // keysFor lists the keys of the table at dotted path of a file of kind, with their descriptions.
-func keysFor(kind schema.Kind, path string, r source.Range) []Completion {
+func keysFor(kind schema.FileKind, path string, r source.Range) []Completion {
 	root := schemas()[kind]
 	if root == nil {
 		return nil

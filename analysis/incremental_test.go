@@ -124,7 +124,7 @@ func TestIncrementalEqualsCold(t *testing.T) {
 		fsys fs.FS
 	}{
 		{"tracker", mapFS(t, filepath.Join("..", "examples", "tracker"))},
-		{"generated", gen.FS(gen.Project(60, 4))},
+		{"generated", gen.FS(gen.Files(60, 4))},
 	}
 	steps := 40
 	if testing.Short() {

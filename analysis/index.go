@@ -9,12 +9,12 @@ import (
 	"github.com/promptc/promptc/source"
 )
 
-// Kind is the kind of a symbol: what a name in a project's files names.
-type Kind uint8
+// SymbolKind is the kind of a symbol: what a name in a project's files names.
+type SymbolKind uint8
 
 const (
 	// KindBlock is a block id: in an order list, a ref or title call, replaces, a [[lint.allow]] block key.
-	KindBlock Kind = iota + 1
+	KindBlock SymbolKind = iota + 1
 	// KindConst is a constant or a lookup table: in [const], a const or lookup call.
 	KindConst
 	// KindVar is a variable: [vars.NAME], .NAME in a body, when, dropped, a fixture's key.
@@ -34,7 +34,7 @@ const (
 
 var kindNames = []string{"", "block", "constant", "variable", "field", "template", "fixture", "task"}
 
-func (k Kind) String() string {
+func (k SymbolKind) String() string {
 	if int(k) < len(kindNames) && k != 0 {
 		return kindNames[k]
 	}
@@ -43,7 +43,7 @@ func (k Kind) String() string {
 
 // Symbol is one named thing of a project.
 type Symbol struct {
-	Kind Kind
+	Kind SymbolKind
 	Name string
 }
 
@@ -223,7 +223,7 @@ func (ix *indexer) block(b *blocks.Block) {
 
 // bodyUse records a use of sym at body bytes [off, end) of b: ".name", or a quoted "name", whose delimiters are
 // dropped. written is the name as the body writes it (a field's own name for a field).
-func (ix *indexer) bodyUse(b *blocks.Block, kind Kind, sym, written string, off, end int) {
+func (ix *indexer) bodyUse(b *blocks.Block, kind SymbolKind, sym, written string, off, end int) {
 	if off < 0 || end > len(b.Body) || off >= end {
 		return
 	}
@@ -244,7 +244,7 @@ func (ix *indexer) bodyUse(b *blocks.Block, kind Kind, sym, written string, off,
 }
 
 // quoted records a TOML string value at r (quotes included) that holds name.
-func (ix *indexer) quoted(kind Kind, name string, r source.Range, def bool) {
+func (ix *indexer) quoted(kind SymbolKind, name string, r source.Range, def bool) {
 	f := ix.s.Files[r.Filename]
 	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.End.Byte-r.Start.Byte != len(name)+2 {
 		return
@@ -257,7 +257,7 @@ func (ix *indexer) quoted(kind Kind, name string, r source.Range, def bool) {
 
 // named records name written at the start of r (a key, "key = value"), quoted or not, or at the end of a table
 // header r ([vars.NAME], [const.NAME]).
-func (ix *indexer) named(kind Kind, name string, r source.Range, def bool) {
+func (ix *indexer) named(kind SymbolKind, name string, r source.Range, def bool) {
 	f := ix.s.Files[r.Filename]
 	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.Start.Byte >= r.End.Byte {
 		return
@@ -340,7 +340,7 @@ func (ix *indexer) fieldHeaders(v string, f *blocks.Var) {
 
 // key records the name of a variable or field written as the TOML key at r (quotes included, as blocks.ValueKey
 // holds it): the name's characters, or for a quoted key with escapes the whole key (see Occurrence).
-func (ix *indexer) key(kind Kind, sym, short string, r source.Range) {
+func (ix *indexer) key(kind SymbolKind, sym, short string, r source.Range) {
 	f := ix.s.Files[r.Filename]
 	if f == nil || r.Start.Line == 0 || r.End.Byte > len(f.Text) || r.Start.Byte >= r.End.Byte {
 		return

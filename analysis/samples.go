@@ -31,7 +31,7 @@ func (s *Snapshot) sample(task string) *assemble.Artifact {
 		if f == nil {
 			return
 		}
-		if a, err := s.Program.Render(assemble.Request{Task: task, Fixture: f}); err == nil {
+		if a, err := s.Program.Render(assemble.RenderRequest{Task: task, Fixture: f}); err == nil {
 			e.art = a
 		}
 	})

@@ -120,7 +120,7 @@ func (s *Snapshot) Lint() source.Diagnostics {
 			return
 		}
 		s.arts = arts
-		s.findings = lint.Project(s.Program, arts, counter())
+		s.findings = lint.Run(s.Program, arts, counter())
 		for _, f := range s.findings {
 			s.lint = append(s.lint, f.Diagnostic)
 		}

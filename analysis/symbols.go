@@ -11,7 +11,7 @@ import (
 // Range covers the whole definition, Selection its name.
 type DocSymbol struct {
 	Name, Detail     string
-	Kind             Kind
+	Kind             SymbolKind
 	Range, Selection source.Range
 	Children         []DocSymbol
 }

@@ -676,7 +676,7 @@ func TestArtifactFields(t *testing.T) {
 		t.Errorf("Turn = %+v", turn)
 	}
 	checkSpans(t, turn)
-	req, rd := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixtures[1], Turn: 2})
+	req, rd := prog.Render(assemble.RenderRequest{Task: "chat", Fixture: prog.Project.Fixtures[1], Turn: 2})
 	if rd != nil || req.Text != "" || req.Kind != blocks.Turn {
 		t.Errorf("Render turn 2 of b for chat = %+v, %v", req, rd)
 	}

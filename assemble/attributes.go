@@ -10,10 +10,10 @@ import (
 )
 
 // GoldenOptions are how golden/ is written, by promptc check --update (golden.Update) and by promptc init
-// (scaffold): every file under it is promptc's (StaleAll), every write is synced, and AttributesFile marks the files
+// (scaffold): every file under it is promptc's (PruneAll), every write is synced, and AttributesFile marks the files
 // binary for git.
 func GoldenOptions() TreeOptions {
-	return TreeOptions{Stale: StaleAll, Sync: true, GitAttributes: true}
+	return TreeOptions{Prune: PruneAll, Sync: true, GitAttributes: true}
 }
 
 // AttributesFile is the file WriteTree creates at the top of a tree written with GitAttributes (golden/), unless

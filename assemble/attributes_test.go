@@ -16,7 +16,7 @@ import (
 func TestWriteTreeGitAttributes(t *testing.T) {
 	files := bytesTree(map[string]string{"issue/a.runbook.md": "a\n", "chat/a.runbook.md": "b\n"})
 	opts := assemble.GoldenOptions()
-	if opts != (assemble.TreeOptions{Stale: assemble.StaleAll, Sync: true, GitAttributes: true}) {
+	if opts != (assemble.TreeOptions{Prune: assemble.PruneAll, Sync: true, GitAttributes: true}) {
 		t.Fatalf("GoldenOptions() = %+v, want StaleAll, synced, with .gitattributes", opts)
 	}
 
@@ -53,7 +53,7 @@ func TestWriteTreeGitAttributes(t *testing.T) {
 	}
 
 	plain := t.TempDir()
-	if _, err := assemble.WriteTree(plain, files, assemble.TreeOptions{Stale: assemble.StaleAll}); err != nil {
+	if _, err := assemble.WriteTree(plain, files, assemble.TreeOptions{Prune: assemble.PruneAll}); err != nil {
 		t.Fatal(err)
 	}
 	if got := listFiles(t, plain); !reflect.DeepEqual(got, want[1:]) {

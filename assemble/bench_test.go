@@ -31,7 +31,7 @@ func benchProjectOf(b *testing.B, blocks int) *benchProject {
 	b.Helper()
 	p, ok := benchProjects[blocks]
 	if !ok {
-		files := gen.Project(blocks, benchTasks)
+		files := gen.Files(blocks, benchTasks)
 		p = &benchProject{blocks: blocks, files: files, fsys: gen.FS(files)}
 		benchProjects[blocks] = p
 	}

@@ -288,7 +288,7 @@ func ExampleProgram_Render_valuesFiles() {
 	}
 	session := &assemble.ValuesFile{Name: "session.json", Data: []byte(`{"agent_name": "Ada"}`)}
 	turn := &assemble.ValuesFile{Name: "turn.toml", Data: []byte("issue_id = \"NW-7\"\n")}
-	a, err := prog.Render(assemble.Request{Task: "issue", SessionFile: session, Turn: -1, TurnFile: turn})
+	a, err := prog.Render(assemble.RenderRequest{Task: "issue", SessionFile: session, Turn: -1, TurnFile: turn})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -296,7 +296,7 @@ func ExampleProgram_Render_valuesFiles() {
 	fmt.Print(a.Text)
 	fmt.Println("----")
 	turn.Data = []byte("comment = \"Hi\"\nisue_id = \"NW-7\"\n")
-	_, err = prog.Render(assemble.Request{Task: "issue", SessionFile: session, Turn: -1, TurnFile: turn})
+	_, err = prog.Render(assemble.RenderRequest{Task: "issue", SessionFile: session, Turn: -1, TurnFile: turn})
 	var problems source.Diagnostics
 	if errors.As(err, &problems) {
 		fmt.Println(len(problems), "problems:")

@@ -71,7 +71,7 @@ func resolveExisting(p string) string {
 
 // BuildDir is `promptc build`: it loads and compiles the project at root, renders every artifact and writes them
 // under out (made absolute; "" means root/build), keeping a manifest of what it wrote so that the next build
-// removes only its own stale files (WriteTree with StaleListed). It returns what changed; diagnostics come back as
+// removes only its own stale files (WriteTree with PruneListed). It returns what changed; diagnostics come back as
 // a source.Diagnostics error, an out that may not receive a build as an *OutDirError.
 func BuildDir(root, out string) (TreeChanges, error) {
 	if out == "" {
@@ -92,7 +92,7 @@ func BuildDir(root, out string) (TreeChanges, error) {
 	if len(diags) > 0 {
 		return TreeChanges{}, diags
 	}
-	ch, err := WriteTree(abs, TreeOf(arts), TreeOptions{Stale: StaleListed})
-	ch.Artifacts = TallyOf(arts)
+	ch, err := WriteTree(abs, TreeOf(arts), TreeOptions{Prune: PruneListed})
+	ch.Artifacts = CoverageOf(arts)
 	return ch, err
 }

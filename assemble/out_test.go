@@ -54,7 +54,7 @@ func TestCheckOutDir(t *testing.T) {
 func ExampleBuildDir() {
 	root, _ := os.MkdirTemp("", "promptc-example-")
 	defer os.RemoveAll(root)
-	if err := gen.WriteDir(root, gen.Project(gen.MinBlocks, gen.MinTasks)); err != nil {
+	if err := gen.WriteDir(root, gen.Files(gen.MinBlocks, gen.MinTasks)); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -5,9 +5,9 @@ import (
 	"github.com/promptc/promptc/source"
 )
 
-// Request names one artifact to render: a task's runbook or one of its turn messages, with values from a fixture,
+// RenderRequest names one artifact to render: a task's runbook or one of its turn messages, with values from a fixture,
 // given directly, or read from values files.
-type Request struct {
+type RenderRequest struct {
 	Task string
 	// Fixture supplies the session values (and turns) unless Session or SessionFile is set.
 	Fixture *blocks.Fixture
@@ -40,7 +40,7 @@ type ValuesFile struct {
 // value placed at its key. A file with problems does not stop the render: the compiler runs with the values that
 // passed, so that its own problems (a required value missing) are reported along with the file's; a file that
 // could not be decoded at all does, after both files are read. A TurnFile needs Turn -1.
-func (prog *Program) Render(req Request) (*Artifact, error) {
+func (prog *Program) Render(req RenderRequest) (*Artifact, error) {
 	fileDiags, decoded := prog.readFiles(&req)
 	if !decoded {
 		return nil, fileDiags.Sort()
@@ -54,7 +54,7 @@ func (prog *Program) Render(req Request) (*Artifact, error) {
 
 // readFiles replaces req's SessionFile and TurnFile by the values they hold, their origin and ranges, and returns
 // the files' diagnostics; decoded is false when a file could not be decoded at all.
-func (prog *Program) readFiles(req *Request) (diags source.Diagnostics, decoded bool) {
+func (prog *Program) readFiles(req *RenderRequest) (diags source.Diagnostics, decoded bool) {
 	decoded = true
 	read := func(f *ValuesFile, scope blocks.Scope) (blocks.Values, source.Range, *blocks.ValueRanges) {
 		vals, ranges, ds := prog.Project.ReadValues(f.Name, f.Data, scope)
@@ -84,7 +84,7 @@ func (f *ValuesFile) origin() source.Range {
 }
 
 // renderRequest renders a request whose values are all given.
-func (prog *Program) renderRequest(req Request) (*Artifact, source.Diagnostics) {
+func (prog *Program) renderRequest(req RenderRequest) (*Artifact, source.Diagnostics) {
 	session, from := req.Session, fileOrigin(req.SessionOrigin, req.SessionRanges)
 	if req.Fixture != nil && session == nil {
 		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture, 0)

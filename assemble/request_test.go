@@ -21,39 +21,39 @@ func TestRenderValuesFiles(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		req  assemble.Request
+		req  assemble.RenderRequest
 		text string // the artifact's text, when want is ""
 		want string // the diagnostics
 	}{
 		{
 			name: "runbook from a session file",
-			req:  assemble.Request{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`)},
+			req:  assemble.RenderRequest{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`)},
 			text: "## Rules\n\nRun only the commands listed in this runbook.\n\nYou are Bo.\n",
 		},
 		{
 			name: "standard input is named <stdin>",
-			req:  assemble.Request{Task: "chat", SessionFile: file("-", `{}`)},
+			req:  assemble.RenderRequest{Task: "chat", SessionFile: file("-", `{}`)},
 			want: `<stdin>:1:1: required session variable "agent_name" has no value`,
 		},
 		{
 			name: "a missing value is placed at the JSON object it belongs in",
-			req:  assemble.Request{Task: "chat", SessionFile: file("s.json", "\n  {\n  }\n")},
+			req:  assemble.RenderRequest{Task: "chat", SessionFile: file("s.json", "\n  {\n  }\n")},
 			want: `s.json:2:3: required session variable "agent_name" has no value`,
 		},
 		{
 			name: "a missing value is placed at the top of a TOML file, its root table",
-			req:  assemble.Request{Task: "chat", SessionFile: file("s.toml", "# the session\n")},
+			req:  assemble.RenderRequest{Task: "chat", SessionFile: file("s.toml", "# the session\n")},
 			want: `s.toml:1:1: required session variable "agent_name" has no value`,
 		},
 		{
 			name: "a missing turn value likewise",
-			req: assemble.Request{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`), Turn: -1,
+			req: assemble.RenderRequest{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`), Turn: -1,
 				TurnFile: file("t.json", ` {}`)},
 			want: `t.json:1:2: required turn variable "issue_id" has no value`,
 		},
 		{
 			name: "the problems of both files and the compiler's",
-			req: assemble.Request{Task: "chat", SessionFile: file("s.toml", "agent = \"Bo\"\n"), Turn: -1,
+			req: assemble.RenderRequest{Task: "chat", SessionFile: file("s.toml", "agent = \"Bo\"\n"), Turn: -1,
 				TurnFile: file("t.json", `{"comment": 3}`)},
 			want: "s.toml:1:1: unknown session variable \"agent\" (the only session variable is \"agent_name\")\n" +
 				"s.toml:1:1: required session variable \"agent_name\" has no value\n" +
@@ -61,14 +61,14 @@ func TestRenderValuesFiles(t *testing.T) {
 		},
 		{
 			name: "a file that does not decode stops before the compiler",
-			req: assemble.Request{Task: "chat", SessionFile: file("s.toml", "agent_name = \n"), Turn: -1,
+			req: assemble.RenderRequest{Task: "chat", SessionFile: file("s.toml", "agent_name = \n"), Turn: -1,
 				TurnFile: file("t.toml", "isue_id = \"x\"\n")},
 			want: "s.toml:1:14: TOML syntax error: expected value but found '\\n' instead\n" +
 				"t.toml:1:1: unknown turn variable \"isue_id\" (did you mean \"issue_id\"?)",
 		},
 		{
 			name: "a turn file needs Turn -1",
-			req:  assemble.Request{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`), Turn: 1, TurnFile: file("t.toml", "")},
+			req:  assemble.RenderRequest{Task: "chat", SessionFile: file("s.toml", `agent_name = "Bo"`), Turn: 1, TurnFile: file("t.toml", "")},
 			want: "t.toml:?:?: a turn values file gives the turn message of Turn -1, not of turn 1",
 		},
 	}

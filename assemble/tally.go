@@ -7,17 +7,17 @@ import (
 	"github.com/promptc/promptc/internal/plural"
 )
 
-// Tally counts what a set of artifacts covers: the tasks and fixtures they were rendered for, and how many of each
+// Coverage counts what a set of artifacts covers: the tasks and fixtures they were rendered for, and how many of each
 // kind. Commands print it under --verbose, so that a user can tell a check that compared every artifact from one that
 // compared nothing.
-type Tally struct {
+type Coverage struct {
 	Tasks, Fixtures int
 	Runbooks, Turns int
 }
 
-// TallyOf counts arts.
-func TallyOf(arts []*Artifact) Tally {
-	var t Tally
+// CoverageOf counts arts.
+func CoverageOf(arts []*Artifact) Coverage {
+	var t Coverage
 	tasks, fixtures := map[string]bool{}, map[string]bool{}
 	for _, a := range arts {
 		tasks[a.Task], fixtures[a.Fixture] = true, true
@@ -32,10 +32,10 @@ func TallyOf(arts []*Artifact) Tally {
 }
 
 // Artifacts is how many artifacts there are in all.
-func (t Tally) Artifacts() int { return t.Runbooks + t.Turns }
+func (t Coverage) Artifacts() int { return t.Runbooks + t.Turns }
 
 // String is "14 artifacts (3 tasks, 2 fixtures: 6 runbooks, 8 turn messages)", or "no artifacts".
-func (t Tally) String() string {
+func (t Coverage) String() string {
 	if t.Artifacts() == 0 {
 		return "no artifacts"
 	}

@@ -23,7 +23,7 @@ func TestTally(t *testing.T) {
 		{arts, "5 artifacts (2 tasks, 2 fixtures: 3 runbooks, 2 turn messages)"},
 	}
 	for _, tt := range tests {
-		if got := TallyOf(tt.arts).String(); got != tt.want {
+		if got := CoverageOf(tt.arts).String(); got != tt.want {
 			t.Errorf("TallyOf(%d artifacts) = %q, want %q", len(tt.arts), got, tt.want)
 		}
 	}

@@ -20,28 +20,28 @@ import (
 	"github.com/promptc/promptc/source"
 )
 
-// Stale says which files already under a directory WriteTree may remove when the new tree no longer has them. It is
+// Prune says which files already under a directory WriteTree may remove when the new tree no longer has them. It is
 // the one way the trees promptc writes differ: golden/ belongs to promptc entirely, while the directory promptc
 // build writes to may hold the user's own files.
-type Stale uint8
+type Prune uint8
 
 const (
-	// StaleListed removes only files that the previous WriteTree into the directory wrote there, as its manifest
+	// PruneListed removes only files that the previous WriteTree into the directory wrote there, as its manifest
 	// (BuildManifest) lists them. Every other file is the user's, whatever its name, and is never touched.
 	// promptc build writes this way.
-	StaleListed Stale = iota
-	// StaleAll counts every regular file under the directory as part of the tree, except dot files and whatever is
+	PruneListed Prune = iota
+	// PruneAll counts every regular file under the directory as part of the tree, except dot files and whatever is
 	// under a dot directory (ListTree): each one the new tree lacks is removed. golden/ is written this way.
-	StaleAll
+	PruneAll
 )
 
-var staleNames = [...]string{StaleListed: "listed", StaleAll: "all"}
+var staleNames = [...]string{PruneListed: "listed", PruneAll: "all"}
 
-var stales = enum.New[Stale]("Stale", "stale mode", staleNames[:]...)
+var stales = enum.New[Prune]("Stale", "stale mode", staleNames[:]...)
 
-func (s Stale) String() string { return stales.String(s) }
+func (s Prune) String() string { return stales.String(s) }
 
-// BuildManifest is the file, at the top of a directory written with StaleListed, that lists the files WriteTree
+// BuildManifest is the file, at the top of a directory written with PruneListed, that lists the files WriteTree
 // wrote there: a comment, then one slash path a line, sorted; a path that holds anything but printable characters
 // other than `"` and `\`, or that starts with `#`, is written Go-quoted.
 const BuildManifest = ".promptc-build"
@@ -52,7 +52,7 @@ const manifestHeader = `# Written by promptc build: the files it wrote in this d
 
 // TreeOptions say how WriteTree treats the directory it writes to.
 type TreeOptions struct {
-	Stale Stale
+	Prune Prune
 	// Sync makes every write durable (the file and its directory synced) before WriteTree returns. golden/ is
 	// synced: it is the reviewed record of the prompts. Build output can be regenerated, so promptc build does
 	// without: a power loss may then leave a file empty, but a reader never sees one half-written.
@@ -71,7 +71,7 @@ type TreeChanges struct {
 	// Unchanged counts the files that already held their bytes: left alone, modification times included.
 	Unchanged int
 	// Artifacts, set by BuildDir, counts the artifacts the tree holds now.
-	Artifacts Tally
+	Artifacts Coverage
 }
 
 // TreeOf returns the artifacts as the tree WriteTree writes: each one's bytes by its Path. The bytes share memory
@@ -92,7 +92,7 @@ func TreeOf(arts []*Artifact) map[string][]byte {
 // that a reader, or a process killed at any moment, sees the old bytes or the new ones, never a mix. Files already
 // holding their bytes are not touched, so their modification times stay. Stale files go first (one cannot stand
 // where a new file needs a directory), and the directories they leave empty are removed, up to dir itself (kept).
-// Leftover temporary files of an earlier, interrupted WriteTree are removed. With StaleListed the manifest is
+// Leftover temporary files of an earlier, interrupted WriteTree are removed. With PruneListed the manifest is
 // rewritten last, atomically, to list exactly files; when files holds paths the old manifest does not list, the
 // union is recorded before anything is written, so that a process killed halfway leaves no file that a later
 // WriteTree would not know to remove.
@@ -119,21 +119,21 @@ func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChang
 	}
 	var owned []string
 	var err error
-	switch opts.Stale {
-	case StaleAll:
+	switch opts.Prune {
+	case PruneAll:
 		owned, err = ListTree(dir)
-	case StaleListed:
+	case PruneListed:
 		owned, err = readManifest(dir)
 	default:
-		err = fmt.Errorf("WriteTree: unknown stale rule %v", opts.Stale)
+		err = fmt.Errorf("WriteTree: unknown stale rule %v", opts.Prune)
 	}
 	if err != nil {
 		return ch, err
 	}
-	if err := removeTemps(dir, opts.Stale, owned, paths); err != nil {
+	if err := removeTemps(dir, opts.Prune, owned, paths); err != nil {
 		return ch, err
 	}
-	if opts.Stale == StaleListed && !isSubset(paths, owned) {
+	if opts.Prune == PruneListed && !isSubset(paths, owned) {
 		if err := writeManifest(dir, sortedUnion(owned, paths), opts.Sync); err != nil {
 			return ch, err
 		}
@@ -143,7 +143,7 @@ func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChang
 		if _, ok := files[p]; ok {
 			continue
 		}
-		removed, err := removeStale(dir, p, opts.Stale)
+		removed, err := removeStale(dir, p, opts.Prune)
 		if err != nil {
 			return ch, err
 		}
@@ -170,7 +170,7 @@ func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChang
 		return ch, err
 	}
 	ch.Written = written
-	if opts.Stale == StaleListed {
+	if opts.Prune == PruneListed {
 		if err := writeManifest(dir, paths, opts.Sync); err != nil {
 			return ch, err
 		}
@@ -181,7 +181,7 @@ func WriteTree(dir string, files map[string][]byte, opts TreeOptions) (TreeChang
 	return ch, nil
 }
 
-// ListTree returns the files of the tree under dir that StaleAll counts as promptc's, as sorted slash paths: every
+// ListTree returns the files of the tree under dir that PruneAll counts as promptc's, as sorted slash paths: every
 // regular file except dot files and whatever is under a dot directory. A missing dir holds none. A symbolic link or
 // other irregular file in the tree is an error, since WriteTree could not keep it in step; dir itself may be a
 // symbolic link to a directory.
@@ -232,11 +232,11 @@ func checkTreePath(p string) error {
 	return nil
 }
 
-// removeStale removes the stale file p and the directories it leaves empty. Under StaleListed, a listed file that is
+// removeStale removes the stale file p and the directories it leaves empty. Under PruneListed, a listed file that is
 // gone already, or is no longer a regular file, is not promptc's to remove: removed is false.
-func removeStale(dir, p string, rule Stale) (removed bool, err error) {
+func removeStale(dir, p string, rule Prune) (removed bool, err error) {
 	name := filepath.Join(dir, filepath.FromSlash(p))
-	if rule == StaleListed {
+	if rule == PruneListed {
 		// A directory on the way that is now a symbolic link (or a file) leads somewhere promptc did not write.
 		for d := path.Dir(p); d != "."; d = path.Dir(d) {
 			if fi, err := os.Lstat(filepath.Join(dir, filepath.FromSlash(d))); err != nil || !fi.IsDir() {
@@ -265,14 +265,14 @@ func removeStale(dir, p string, rule Stale) (removed bool, err error) {
 }
 
 // removeTemps removes the temporary files atomicfile leaves behind when a process dies between creating one and
-// renaming it: .NAME.tmp-RANDOM, beside the file NAME it was to replace. Under StaleAll every such file in the tree
-// is promptc's; under StaleListed only those beside a file the manifest lists or files holds, or beside the manifest.
-func removeTemps(dir string, rule Stale, owned, paths []string) error {
+// renaming it: .NAME.tmp-RANDOM, beside the file NAME it was to replace. Under PruneAll every such file in the tree
+// is promptc's; under PruneListed only those beside a file the manifest lists or files holds, or beside the manifest.
+func removeTemps(dir string, rule Prune, owned, paths []string) error {
 	isTemp := func(name string) bool {
 		ok, _ := path.Match(".*.tmp-*", name)
 		return ok
 	}
-	if rule == StaleAll {
+	if rule == PruneAll {
 		fsys := os.DirFS(dir)
 		return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 			switch {

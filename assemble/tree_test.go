@@ -56,7 +56,7 @@ func bytesTree(files map[string]string) map[string][]byte {
 }
 
 // TestWriteTreeKeepsUserFiles is the data-loss defect of build --out DIR: files of the user's named like artifacts
-// (TASK/NAME.runbook.md) were removed as stale. Under StaleListed only what an earlier WriteTree listed goes.
+// (TASK/NAME.runbook.md) were removed as stale. Under PruneListed only what an earlier WriteTree listed goes.
 func TestWriteTreeKeepsUserFiles(t *testing.T) {
 	dir := t.TempDir()
 	user := map[string]string{
@@ -66,7 +66,7 @@ func TestWriteTreeKeepsUserFiles(t *testing.T) {
 		"README.md":                  "readme",
 	}
 	writeUserFiles(t, dir, user)
-	opts := assemble.TreeOptions{Stale: assemble.StaleListed}
+	opts := assemble.TreeOptions{Prune: assemble.PruneListed}
 	first := bytesTree(map[string]string{"issue/a.runbook.md": "a", "issue/b.runbook.md": "b", "chat/a.runbook.md": "c"})
 	ch, err := assemble.WriteTree(dir, first, opts)
 	if err != nil {
@@ -122,7 +122,7 @@ func TestWriteTreeListedOnlyFiles(t *testing.T) {
 	if err := os.Symlink(elsewhere, filepath.Join(dir, "linked")); err != nil {
 		t.Fatal(err)
 	}
-	ch, err := assemble.WriteTree(dir, nil, assemble.TreeOptions{Stale: assemble.StaleListed})
+	ch, err := assemble.WriteTree(dir, nil, assemble.TreeOptions{Prune: assemble.PruneListed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestWriteTreeListedOnlyFiles(t *testing.T) {
 // written Go-quoted, and read back.
 func TestWriteTreeManifestQuoting(t *testing.T) {
 	dir := t.TempDir()
-	opts := assemble.TreeOptions{Stale: assemble.StaleListed}
+	opts := assemble.TreeOptions{Prune: assemble.PruneListed}
 	odd := bytesTree(map[string]string{"t/a\nb.runbook.md": "1", "#t/x.runbook.md": "2", `t/q"uote.runbook.md`: "3"})
 	if _, err := assemble.WriteTree(dir, odd, opts); err != nil {
 		t.Fatal(err)
@@ -169,11 +169,11 @@ func TestWriteTreeManifestQuoting(t *testing.T) {
 
 // TestWriteTreeUnchanged: a second write of the same tree touches nothing, the manifest included.
 func TestWriteTreeUnchanged(t *testing.T) {
-	for _, rule := range []assemble.Stale{assemble.StaleListed, assemble.StaleAll} {
+	for _, rule := range []assemble.Prune{assemble.PruneListed, assemble.PruneAll} {
 		t.Run(rule.String(), func(t *testing.T) {
 			dir := t.TempDir()
 			files := bytesTree(map[string]string{"issue/a.runbook.md": "a", "issue/a.turn-1.md": "t"})
-			opts := assemble.TreeOptions{Stale: rule}
+			opts := assemble.TreeOptions{Prune: rule}
 			if _, err := assemble.WriteTree(dir, files, opts); err != nil {
 				t.Fatal(err)
 			}
@@ -199,7 +199,7 @@ func TestWriteTreeUnchanged(t *testing.T) {
 	}
 }
 
-// TestWriteTreeStaleAll: under StaleAll every file but dot files is the tree's, whatever its name.
+// TestWriteTreeStaleAll: under PruneAll every file but dot files is the tree's, whatever its name.
 func TestWriteTreeStaleAll(t *testing.T) {
 	dir := t.TempDir()
 	writeUserFiles(t, dir, map[string]string{
@@ -209,7 +209,7 @@ func TestWriteTreeStaleAll(t *testing.T) {
 		"issue/.keep":                "a dot file: not part of the tree",
 		"issue/.a.runbook.md.tmp-42": "left by a killed write",
 	})
-	ch, err := assemble.WriteTree(dir, bytesTree(map[string]string{"issue/a.runbook.md": "new"}), assemble.TreeOptions{Stale: assemble.StaleAll})
+	ch, err := assemble.WriteTree(dir, bytesTree(map[string]string{"issue/a.runbook.md": "new"}), assemble.TreeOptions{Prune: assemble.PruneAll})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -238,7 +238,7 @@ func TestWriteTreeInvalidPath(t *testing.T) {
 // put in place, so the next WriteTree removes those it no longer produces.
 func TestWriteTreeInterrupted(t *testing.T) {
 	dir := t.TempDir()
-	opts := assemble.TreeOptions{Stale: assemble.StaleListed}
+	opts := assemble.TreeOptions{Prune: assemble.PruneListed}
 	if _, err := assemble.WriteTree(dir, bytesTree(map[string]string{"t/a.runbook.md": "a"}), opts); err != nil {
 		t.Fatal(err)
 	}
@@ -270,7 +270,7 @@ func TestWriteTreeInterrupted(t *testing.T) {
 // TestWriteTreeLinks: a directory below the tree's directory that is a symbolic link stops WriteTree before anything
 // is written, under either stale rule, and names the topmost link; the directory itself may be a link.
 func TestWriteTreeLinks(t *testing.T) {
-	for _, rule := range []assemble.Stale{assemble.StaleListed, assemble.StaleAll} {
+	for _, rule := range []assemble.Prune{assemble.PruneListed, assemble.PruneAll} {
 		t.Run(rule.String(), func(t *testing.T) {
 			top := t.TempDir()
 			writeUserFiles(t, top, map[string]string{"elsewhere/keep.md": "keep\n", "out/mine.md": "mine\n"})
@@ -278,7 +278,7 @@ func TestWriteTreeLinks(t *testing.T) {
 				testenv.Absent(t, "no symbolic links here: %v", err)
 			}
 			files := map[string][]byte{"chat/a.runbook.md": []byte("c\n"), "issue/deep/a.runbook.md": []byte("a\n")}
-			_, err := assemble.WriteTree(filepath.Join(top, "out"), files, assemble.TreeOptions{Stale: rule})
+			_, err := assemble.WriteTree(filepath.Join(top, "out"), files, assemble.TreeOptions{Prune: rule})
 			var le *assemble.LinkError
 			if !errors.As(err, &le) || le.Rel != "issue" || le.Target != "../elsewhere" {
 				t.Fatalf("WriteTree error = %v, want a *assemble.LinkError for issue", err)
@@ -294,7 +294,7 @@ func TestWriteTreeLinks(t *testing.T) {
 			if err := os.Symlink("out", filepath.Join(top, "linked")); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := assemble.WriteTree(filepath.Join(top, "linked"), files, assemble.TreeOptions{Stale: assemble.StaleListed}); err != nil {
+			if _, err := assemble.WriteTree(filepath.Join(top, "linked"), files, assemble.TreeOptions{Prune: assemble.PruneListed}); err != nil {
 				t.Fatalf("WriteTree through a linked directory: %v", err)
 			}
 		})

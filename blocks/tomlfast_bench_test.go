@@ -18,7 +18,7 @@ import (
 // file alone, what a load that reuses the files it decoded before still decodes after an edit.
 func BenchmarkDecodeTOML(b *testing.B) {
 	var all []*source.File
-	for name, data := range gen.Project(2000, 20) {
+	for name, data := range gen.Files(2000, 20) {
 		if strings.HasSuffix(name, ".toml") {
 			all = append(all, source.NewFile(name, string(data)))
 		}

@@ -126,7 +126,7 @@ func checkFastAgrees(t *testing.T, in string, got map[string]any) {
 // TestDecodeTOMLFastGenerated checks that every TOML file of a generated project (the benchmarks' input) takes the
 // fast path, so that the speed it measures is the fast path's, and decodes as BurntSushi/toml does.
 func TestDecodeTOMLFastGenerated(t *testing.T) {
-	for name, data := range gen.Project(200, 5) {
+	for name, data := range gen.Files(200, 5) {
 		if !strings.HasSuffix(name, ".toml") {
 			continue
 		}

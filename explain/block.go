@@ -126,7 +126,7 @@ func render(prog *assemble.Program, task string, f *blocks.Fixture, section bloc
 	}
 	var out []*assemble.Artifact
 	for _, k := range turns {
-		a, err := prog.Render(assemble.Request{Task: task, Fixture: f, Turn: k})
+		a, err := prog.Render(assemble.RenderRequest{Task: task, Fixture: f, Turn: k})
 		if err != nil {
 			return nil, err
 		}

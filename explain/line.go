@@ -89,7 +89,7 @@ func Artifact(prog *assemble.Program, path string) (*assemble.Artifact, error) {
 			return nil, fmt.Errorf("%s: fixture %q has %s", path, f.Name, plural.Count(len(f.Turns), "turn"))
 		}
 	}
-	return prog.Render(assemble.Request{Task: a.Task, Fixture: f, Turn: a.Turn})
+	return prog.Render(assemble.RenderRequest{Task: a.Task, Fixture: f, Turn: a.Turn})
 }
 
 // Line explains line n (from 1) of the artifact at path, rendered from the program as Artifact does: the block

@@ -57,7 +57,7 @@ type Result struct {
 	OldProblems source.Diagnostics
 
 	// Checked counts the artifacts compared (the new side's): what promptc check --verbose names on a pass.
-	Checked assemble.Tally
+	Checked assemble.Coverage
 
 	// NoGolden is set by Check when the golden tree holds no file at all (golden/ does not exist yet): nothing has
 	// been accepted, every artifact is new, and WriteText summarises them rather than print every byte.
@@ -124,7 +124,7 @@ func Check(prog *assemble.Program, goldenDir string, opts Options) (*Result, err
 		Side{Label: "golden", Dir: "golden/", Arts: gold},
 		Side{Label: "build", Dir: "build/", Arts: arts},
 		opts.counter())
-	return &Result{Report: report, Findings: <-linted, Checked: assemble.TallyOf(arts), NoGolden: len(tree) == 0 && len(arts) > 0, check: true}, nil
+	return &Result{Report: report, Findings: <-linted, Checked: assemble.CoverageOf(arts), NoGolden: len(tree) == 0 && len(arts) > 0, check: true}, nil
 }
 
 // CheckDir is Check of the project at root against root/golden, as promptc check runs it. The error is a

@@ -95,7 +95,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		Side{Label: rev, Dir: "a/", Arts: old.arts},
 		Side{Label: "working tree", Dir: "b/", Arts: arts},
 		opts.counter())
-	res := &Result{Report: report, Checked: assemble.TallyOf(arts), OldMissing: old.missing, OldProblems: old.diags}
+	res := &Result{Report: report, Checked: assemble.CoverageOf(arts), OldMissing: old.missing, OldProblems: old.diags}
 	if prog != nil && res.Changed() {
 		var err error
 		if res.Prices, err = priceChange(old.prog, prog, report, opts); err != nil {

@@ -19,7 +19,7 @@ var benchLintSizes = []int{2000, 10000, 50000}
 func BenchmarkLint(b *testing.B) {
 	for _, n := range benchLintSizes {
 		b.Run(fmt.Sprintf("blocks=%d", n), func(b *testing.B) {
-			prog, diags := assemble.Load(gen.FS(gen.Project(n, 20)))
+			prog, diags := assemble.Load(gen.FS(gen.Files(n, 20)))
 			if len(diags) > 0 {
 				b.Fatal(diags)
 			}
@@ -31,7 +31,7 @@ func BenchmarkLint(b *testing.B) {
 			tok.Count("warm up") // load the vocabulary outside the timer
 			b.ResetTimer()
 			for b.Loop() {
-				Project(prog, arts, tok)
+				Run(prog, arts, tok)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/block")
 		})
@@ -66,7 +66,7 @@ func BenchmarkScattered(b *testing.B) {
 		findings := 0
 		for b.Loop() {
 			prog, arts := load(b)
-			findings = len(Project(prog, arts, tok))
+			findings = len(Run(prog, arts, tok))
 		}
 		b.ReportMetric(float64(findings), "findings")
 	})

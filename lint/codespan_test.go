@@ -56,7 +56,7 @@ trust = "trusted"
 		"fixtures/f.toml": "[session]\nagent_name = \"a_b\"\npath = \"x\"\n[[session.repos]]\nname = \"n\"\nurl = \"u\"\n\n[[turn]]\nissue_id = \"I-1\"\n",
 	})
 	var got []string
-	for _, f := range Project(prog, arts, ltCounter(t)) {
+	for _, f := range Run(prog, arts, ltCounter(t)) {
 		if f.Lint == UntrustedInCodeSpan {
 			got = append(got, ltBrief(f)+": "+f.Summary+" | "+f.Suggestion)
 		}

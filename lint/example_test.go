@@ -49,7 +49,7 @@ func project(files map[string]string) fstest.MapFS {
 
 // Project is promptc lint as a library call: build the project in memory, run the stability lints and print the
 // findings as the command does.
-func ExampleProject() {
+func ExampleRun() {
 	prog, diags := assemble.Load(project(lintFiles))
 	if len(diags) > 0 {
 		log.Fatal(diags)
@@ -58,7 +58,7 @@ func ExampleProject() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	findings := lint.Project(prog, arts, nil)
+	findings := lint.Run(prog, arts, nil)
 	if err := lint.WriteText(os.Stdout, findings); err != nil {
 		log.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func ExampleProject() {
 
 // Fixture measures the runbooks of one fixture; a fixture the project does not have is an error that suggests
 // the closest name, as promptc lint --fixture reports it.
-func ExampleFixture() {
+func ExampleRunFixture() {
 	prog, diags := assemble.Load(project(lintFiles))
 	if len(diags) > 0 {
 		log.Fatal(diags)
@@ -84,12 +84,12 @@ func ExampleFixture() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	findings, err := lint.Fixture(prog, arts, nil, "default")
+	findings, err := lint.RunFixture(prog, arts, nil, "default")
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(lint.Summary(findings))
-	_, err = lint.Fixture(prog, arts, nil, "defualt")
+	_, err = lint.RunFixture(prog, arts, nil, "defualt")
 	fmt.Println(err)
 	// Output:
 	// 1 error, 1 warning
@@ -107,7 +107,7 @@ func ExampleUseConst() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	for _, f := range lint.Project(prog, arts, nil) {
+	for _, f := range lint.Run(prog, arts, nil) {
 		if fix, ok := f.Extra.(lint.UseConst); ok {
 			r := f.Range()
 			pasted := prog.Project.Files[r.Filename].Text[r.Start.Byte:r.End.Byte]

@@ -59,7 +59,7 @@ func BenchmarkLintFindings(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for b.Loop() {
-					Project(prog, arts, tok)
+					Run(prog, arts, tok)
 				}
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/finding")
 			})

@@ -38,7 +38,7 @@ body = "Work on {{.issue_id}}."
 `,
 	})
 	got := map[string]any{}
-	for _, f := range Project(prog, arts, ltCounter(t)) {
+	for _, f := range Run(prog, arts, ltCounter(t)) {
 		switch f.Lint {
 		case PastedConstant, ScopeInversion:
 			got[string(f.Lint)+" "+f.Block] = f.Extra

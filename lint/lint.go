@@ -193,20 +193,20 @@ func IDs() []ID {
 	return ids
 }
 
-// Project runs the stability lints (docs/lint.md) over a compiled program and the artifacts it built (as Program.Build
+// Run runs the stability lints (docs/lint.md) over a compiled program and the artifacts it built (as Program.Build
 // returns them), counting tokens with tok (nil: an o200k_base counter). Findings that a [[lint.allow]] entry of the
 // manifest matches are dropped; an entry that matches nothing is itself reported (unused-allow). The result is sorted
 // by position, then lint id, then message, and depends on the inputs alone. The lints that measure one runbook per
 // task (short-prefix) sample each task's first fixture by name, and say so.
-func Project(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) []Finding {
-	out, _ := Fixture(prog, arts, tok, "")
+func Run(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) []Finding {
+	out, _ := RunFixture(prog, arts, tok, "")
 	return out
 }
 
-// Fixture is Project with the lints that measure one runbook per task (short-prefix) sampling the named fixture
+// RunFixture is Run with the lints that measure one runbook per task (short-prefix) sampling the named fixture
 // ("" for each task's first fixture by name); a task the fixture does not render is not measured. It fails only
 // when the project has no fixture of that name.
-func Fixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) ([]Finding, error) {
+func RunFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) ([]Finding, error) {
 	if err := stats.CheckSample(prog.Project, fixture); err != nil {
 		return nil, err
 	}
@@ -242,7 +242,7 @@ func Fixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Coun
 }
 
 // half returns a linter sharing l's project, bodies and indexes, with findings and a record of the lints run of
-// its own, for lints run beside l's on another goroutine (see Fixture for which may).
+// its own, for lints run beside l's on another goroutine (see RunFixture for which may).
 func (l *linter) half() *linter {
 	h := *l
 	h.out, h.ran = nil, map[ID]bool{}
@@ -354,7 +354,7 @@ type lintBody struct {
 }
 
 // litSegment is a piece of literal text at byte offset off of a body or constant value. Segments are read by lints
-// running on two goroutines at once (Fixture): nothing may write one after newLinter.
+// running on two goroutines at once (RunFixture): nothing may write one after newLinter.
 type litSegment struct {
 	off  int
 	text string

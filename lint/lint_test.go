@@ -580,7 +580,7 @@ body = "Hello."
 		t.Run(tt.name, func(t *testing.T) {
 			prog, arts := ltCompile(t, tt.files)
 			var got []string
-			for _, f := range Project(prog, arts, ltCounter(t)) {
+			for _, f := range Run(prog, arts, ltCounter(t)) {
 				if len(tt.only) == 0 || slices.Contains(tt.only, f.Lint) {
 					got = append(got, ltBrief(f))
 				}
@@ -643,7 +643,7 @@ body = "Work on {{.issue_id}}."
 	prog, arts := ltCompile(t, files)
 	tok := ltCounter(t)
 	var b strings.Builder
-	if err := WriteText(&b, Project(prog, arts, tok)); err != nil {
+	if err := WriteText(&b, Run(prog, arts, tok)); err != nil {
 		t.Fatal(err)
 	}
 	// The inversion's cost: the spans of "rules" and "more" after "who" in issue/default.runbook.md.
@@ -723,9 +723,9 @@ id   = "b"
 body = "Never merge a pull request that you opened yourself."
 `,
 	})
-	first := Project(prog, arts, ltCounter(t))
+	first := Run(prog, arts, ltCounter(t))
 	for i := 0; i < 5; i++ {
-		again := Project(prog, arts, ltCounter(t))
+		again := Run(prog, arts, ltCounter(t))
 		if fmt.Sprint(again) != fmt.Sprint(first) {
 			t.Fatalf("run %d differs:\n%v\nwant:\n%v", i, again, first)
 		}
@@ -742,7 +742,7 @@ func TestLintTracker(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatalf("examples/tracker does not build:\n%s", diags)
 	}
-	for _, f := range Project(prog, arts, ltCounter(t)) {
+	for _, f := range Run(prog, arts, ltCounter(t)) {
 		if f.Severity == source.SeverityError {
 			t.Errorf("%s", f)
 		} else {
@@ -902,7 +902,7 @@ func FuzzLint(f *testing.F) {
 		if len(diags) > 0 {
 			return
 		}
-		Project(prog, arts, tok)
+		Run(prog, arts, tok)
 	})
 }
 
@@ -979,7 +979,7 @@ body = "You are {{.agent_name}}."
 				t.Fatalf("%s: the stable prefix counts %d tokens, want %d", rb.Path, got, tt.tokens)
 			}
 			var only []Finding
-			for _, f := range Project(prog, arts, tok) {
+			for _, f := range Run(prog, arts, tok) {
 				if f.Lint == ShortPrefix {
 					only = append(only, f)
 				}
@@ -1008,7 +1008,7 @@ func TestUnusedLookupTable(t *testing.T) {
 	}
 	prog, arts := ltCompile(t, files)
 	var got []string
-	for _, f := range Project(prog, arts, ltCounter(t)) {
+	for _, f := range Run(prog, arts, ltCounter(t)) {
 		if f.Lint == UnusedConstant {
 			got = append(got, f.String()+" / "+f.Suggestion)
 		}
@@ -1040,7 +1040,7 @@ body = "Never push to main."
 `,
 	})
 	var got []string
-	for _, f := range Project(prog, arts, ltCounter(t)) {
+	for _, f := range Run(prog, arts, ltCounter(t)) {
 		if f.Lint == ScopeInversion {
 			got = append(got, f.String()+"\n    fix: "+f.Suggestion)
 		}
@@ -1091,7 +1091,7 @@ func TestTaskMoves(t *testing.T) {
 }
 
 // TestUncoveredTask: a task no fixture's tasks admit is an uncovered-task error at its name in the manifest, from
-// Project and from Errors (so check fails on it); a "*" fixture, or no fixture at all (the implicit default),
+// Run and from Errors (so check fails on it); a "*" fixture, or no fixture at all (the implicit default),
 // covers every task.
 func TestUncoveredTask(t *testing.T) {
 	block := "[[block]]\nid = \"intro\"\nbody = \"Rules.\"\n"
@@ -1115,7 +1115,7 @@ func TestUncoveredTask(t *testing.T) {
 				files[k] = v
 			}
 			prog, arts := ltCompile(t, files)
-			for name, findings := range map[string][]Finding{"Project": Project(prog, arts, ltCounter(t)), "Errors": Errors(prog, arts)} {
+			for name, findings := range map[string][]Finding{"Project": Run(prog, arts, ltCounter(t)), "Errors": Errors(prog, arts)} {
 				var got []string
 				for _, f := range findings {
 					if f.Lint == UncoveredTask {
@@ -1190,7 +1190,7 @@ func TestUnusedRecordFields(t *testing.T) {
 			files := map[string]string{"promptc.toml": manifest, "blocks/a.toml": "[[block]]\nid = \"b\"\nbody = '" + tt.body + "'\n"}
 			prog, arts := ltCompile(t, files)
 			var got []string
-			for _, f := range Project(prog, arts, ltCounter(t)) {
+			for _, f := range Run(prog, arts, ltCounter(t)) {
 				if f.Lint == UnusedVariable {
 					got = append(got, f.String()+" / "+f.Suggestion)
 				}
@@ -1211,7 +1211,7 @@ func TestFixtureSample(t *testing.T) {
 		"fixtures/a.toml":  "",
 		"fixtures/b.toml":  "",
 	})
-	if _, err := Fixture(prog, arts, ltCounter(t), "bb"); err == nil || err.Error() != `no fixture "bb" (did you mean "b"?)` {
+	if _, err := RunFixture(prog, arts, ltCounter(t), "bb"); err == nil || err.Error() != `no fixture "bb" (did you mean "b"?)` {
 		t.Errorf("unknown fixture: %v", err)
 	}
 	// short-prefix measures the runbook asked for, and says so; without a fixture, the first by name.
@@ -1219,7 +1219,7 @@ func TestFixtureSample(t *testing.T) {
 		"b": `is the whole of issue/b.runbook.md (fixture "b", as asked)`,
 		"":  `is the whole of issue/a.runbook.md (fixture "a", the first by name of 2 rendering the task; --fixture picks another)`,
 	} {
-		findings, err := Fixture(prog, arts, ltCounter(t), sample)
+		findings, err := RunFixture(prog, arts, ltCounter(t), sample)
 		if err != nil {
 			t.Fatalf("fixture %q: %v", sample, err)
 		}

@@ -24,7 +24,7 @@ verbatim = true
 		"fixtures/f.toml": "[session]\nnote = \"x\\r\\n\u200by\"\n",
 	})
 	var got []string
-	for _, f := range Project(prog, arts, ltCounter(t)) {
+	for _, f := range Run(prog, arts, ltCounter(t)) {
 		if f.Lint == InvisibleChar {
 			got = append(got, ltBrief(f))
 		}

@@ -14,7 +14,7 @@ import (
 // constant's name and the next one removes it, so every op waits for a real change of diagnostics.
 func BenchmarkDidChange(b *testing.B) {
 	root := b.TempDir()
-	files := gen.Project(2000, 8)
+	files := gen.Files(2000, 8)
 	if err := gen.WriteDir(root, files); err != nil {
 		b.Fatal(err)
 	}

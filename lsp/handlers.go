@@ -169,7 +169,7 @@ func prepareRename(s *server, ctx context.Context, params json.RawMessage) (any,
 }
 
 // symbolKinds maps analysis kinds to LSP SymbolKind.
-var symbolKinds = map[analysis.Kind]int{
+var symbolKinds = map[analysis.SymbolKind]int{
 	analysis.KindBlock: 2,  // Module
 	analysis.KindConst: 14, // Constant
 	analysis.KindVar:   13, // Variable

@@ -14,8 +14,8 @@ import (
 	"github.com/promptc/promptc/provider/codecs"
 )
 
-// Kind says where a part of a request sits in the provider's cached order (provider.Kind).
-type Kind = provider.Kind
+// Region says where a part of a request sits in the provider's cached order (provider.Region).
+type Region = provider.Region
 
 // The kinds of part.
 const (

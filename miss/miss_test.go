@@ -157,7 +157,7 @@ func TestProjectedTurns(t *testing.T) {
 		m, _ := cat.Model(p, "")
 		var prev *miss.Body
 		for k := 1; k <= len(s.Turns); k++ {
-			pr, err := projection.Project(s.Input(k), projection.Options{Model: m, Tools: prog.Project.ToolsFor("chat")})
+			pr, err := projection.New(s.Input(k), projection.Options{Model: m, Tools: prog.Project.ToolsFor("chat")})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -193,7 +193,7 @@ func TestAttributeConstant(t *testing.T) {
 	}
 	cat, _ := projection.NewCatalog(nil)
 	m, _ := cat.Model(projection.Anthropic, "")
-	pr, err := projection.Project(s.Input(1), projection.Options{Model: m})
+	pr, err := projection.New(s.Input(1), projection.Options{Model: m})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +231,7 @@ func TestAttributeTemplate(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	rb, err := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixture("none")})
+	rb, err := prog.Render(assemble.RenderRequest{Task: "chat", Fixture: prog.Project.Fixture("none")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -110,9 +110,9 @@ func TestRoleInLabel(t *testing.T) {
 	}
 }
 
-// Kind names the part of the cached order, and says what it is when it is none.
+// Region names the part of the cached order, and says what it is when it is none.
 func TestKindString(t *testing.T) {
-	for k, want := range map[miss.Kind]string{miss.Cached: "cached content", miss.Tool: "tool", miss.System: "system", miss.Message: "message", 9: "Kind(9)"} {
+	for k, want := range map[miss.Region]string{miss.Cached: "cached content", miss.Tool: "tool", miss.System: "system", miss.Message: "message", 9: "Kind(9)"} {
 		if got := k.String(); got != want {
 			t.Errorf("%d: %q, want %q", k, got, want)
 		}
@@ -131,7 +131,7 @@ func TestWriteSource(t *testing.T) {
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	rb, err := prog.Render(assemble.Request{Task: "chat", Fixture: prog.Project.Fixture("none")})
+	rb, err := prog.Render(assemble.RenderRequest{Task: "chat", Fixture: prog.Project.Fixture("none")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func Attribute(prog *assemble.Program, r *Result) *Source {
 			if !f.AdmitsTask(task) {
 				continue
 			}
-			a, err := prog.Render(assemble.Request{Task: task, Fixture: f})
+			a, err := prog.Render(assemble.RenderRequest{Task: task, Fixture: f})
 			if err == nil {
 				renders = append(renders, render{task, f.Name, a})
 			}

@@ -30,8 +30,8 @@ type comparison struct {
 	removed []string
 }
 
-// compare runs promptc diff's comparison of snapshot s (which compiled) with revision rev, on the artifacts s holds.
-func compare(s *Snapshot, rev string) (*comparison, error) {
+// compare runs promptc diff's comparison of page s (which compiled) with revision rev, on the artifacts s holds.
+func compare(s *Page, rev string) (*comparison, error) {
 	res, err := guard.DiffArtifacts(s.Root, rev, s.Arts, guard.Options{Counter: s.counter})
 	if err != nil {
 		return nil, err
@@ -95,7 +95,7 @@ type DiffLine struct {
 }
 
 // comparisonOf is the comparison of the artifact at path, its breakpoints placed for provider ("" for none).
-func (s *Snapshot) comparisonOf(path, provider string) (*Comparison, error) {
+func (s *Page) comparisonOf(path, provider string) (*Comparison, error) {
 	c := s.base
 	cv := &Comparison{Rev: c.rev, Status: c.status(path), Lines: []DiffLine{}, OldMarks: [][2]int{}, NewMarks: [][2]int{}}
 	var oldText, newText string
@@ -288,7 +288,7 @@ type TaskPrefix struct {
 
 // Base returns the account of the change since the base revision, nil without one (Options.Base) or when the
 // project does not compile.
-func (s *Snapshot) Base() *Base {
+func (s *Page) Base() *Base {
 	c := s.base
 	if c == nil {
 		return nil
@@ -338,7 +338,7 @@ func (s *Snapshot) Base() *Base {
 }
 
 // firstRunbook is task's runbook for its first fixture by name, nil when it has none.
-func (s *Snapshot) firstRunbook(task string) *assemble.Artifact {
+func (s *Page) firstRunbook(task string) *assemble.Artifact {
 	var first *assemble.Artifact
 	for _, a := range s.Arts {
 		if a.Task == task && a.Kind == blocks.Runbook && (first == nil || a.Fixture < first.Fixture) {

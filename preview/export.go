@@ -71,9 +71,9 @@ type pageData struct {
 	Simulate map[string]map[string]json.RawMessage `json:"simulate"`
 }
 
-// WritePage writes the snapshot as the self-contained page Export writes. The snapshot must hold a project that
+// WritePage writes the self-contained page Export writes. The page must hold a project that
 // compiles.
-func (s *Snapshot) WritePage(w io.Writer) error {
+func (s *Page) WritePage(w io.Writer) error {
 	if s.Prog == nil {
 		return errors.New("the project does not compile: there is nothing to export")
 	}
@@ -119,8 +119,8 @@ func (s *Snapshot) WritePage(w io.Writer) error {
 	return err
 }
 
-// pageData computes every view of the snapshot.
-func (s *Snapshot) pageData() (*pageData, error) {
+// pageData computes every view of the page.
+func (s *Page) pageData() (*pageData, error) {
 	d := &pageData{Index: s.Index(), Base: s.Base(), Artifacts: map[string]json.RawMessage{},
 		Breakpoints: map[string]map[string]json.RawMessage{}, Explain: map[string][]json.RawMessage{},
 		Simulate: map[string]map[string]json.RawMessage{}}

@@ -33,7 +33,7 @@ var assets embed.FS
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-// Server serves the preview of one project. Its snapshot is rebuilt by Refresh (Watch calls it on a timer) when a
+// Server serves the preview of one project. Its page is rebuilt by Refresh (Watch calls it on a timer) when a
 // source file changes; pages following /api/events are told the new version. A Server is an http.Handler; it
 // answers GET and HEAD only, and only requests addressed to a loopback host (a DNS name that resolves elsewhere
 // cannot reach it from a web page: see docs/preview.md).
@@ -42,13 +42,13 @@ type Server struct {
 	opts Options
 
 	mu      sync.Mutex
-	snap    *Snapshot
+	snap    *Page
 	stamp   uint64
 	version int
 	subs    map[chan int]struct{}
 }
 
-// New returns a server for the project at root, its first snapshot built (see Load for the error).
+// New returns a server for the project at root, its first page built (see Load for the error).
 func New(root string, opts Options) (*Server, error) {
 	if opts.Counter == nil {
 		opts.Counter = tokens.New(tokens.O200k)
@@ -60,14 +60,14 @@ func New(root string, opts Options) (*Server, error) {
 	return s, nil
 }
 
-// Snapshot returns the current snapshot.
-func (s *Server) Snapshot() *Snapshot {
+// Page returns the current page.
+func (s *Server) Page() *Page {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.snap
 }
 
-// Refresh rebuilds the snapshot when a source file (promptc.toml, or a file under blocks/, templates/ or fixtures/)
+// Refresh rebuilds the page when a source file (promptc.toml, or a file under blocks/, templates/ or fixtures/)
 // was added, removed or changed since the last one, and reports whether it did.
 func (s *Server) Refresh() (bool, error) {
 	stamp := sourceStamp(s.root)
@@ -190,7 +190,7 @@ func (s *Server) asset(w http.ResponseWriter, name, typ string) {
 
 // api answers /api/NAME with the JSON of one view.
 func (s *Server) api(w http.ResponseWriter, r *http.Request, name string) {
-	snap := s.Snapshot()
+	snap := s.Page()
 	q := r.URL.Query()
 	var v any
 	var err error
@@ -242,7 +242,7 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request, name string) {
 // errNoBase answers /api/base on a server with no base revision (or a project that does not compile).
 var errNoBase = errors.New("no base revision: promptc serve --base REV compares the working tree with REV")
 
-// events is a server-sent event stream: one "version" event now and one each time the snapshot changes.
+// events is a server-sent event stream: one "version" event now and one each time the page changes.
 func (s *Server) events(w http.ResponseWriter, r *http.Request) {
 	fl, ok := w.(http.Flusher)
 	if !ok {

@@ -193,8 +193,8 @@ func TestArtifactView(t *testing.T) {
 	}
 }
 
-// TestRefresh: an edit to a source makes a new snapshot (and only an edit does); a project that stops compiling is
-// a snapshot of its diagnostics, with no artifacts; the event stream tells a page each new version.
+// TestRefresh: an edit to a source makes a new page (and only an edit does); a project that stops compiling is
+// a page of its diagnostics, with no artifacts; the event stream tells a page each new version.
 func TestRefresh(t *testing.T) {
 	root := project(t)
 	srv, err := New(root, Options{})
@@ -240,7 +240,7 @@ func TestRefresh(t *testing.T) {
 	if v := next(); v != "2" {
 		t.Fatalf("event after the edit %q, want version 2", v)
 	}
-	v, err := srv.Snapshot().Artifact("chat/basic.runbook.md", "")
+	v, err := srv.Page().Artifact("chat/basic.runbook.md", "")
 	if err != nil || !strings.Contains(v.Text, "Do not run") {
 		t.Fatalf("after the edit: %v, %q", err, v.Text)
 	}

@@ -18,10 +18,10 @@ import (
 	"github.com/promptc/promptc/tokens"
 )
 
-// Snapshot is everything the page shows of a project at one moment: the compiled program and its artifacts, or the
+// Page is everything the page shows of a project at one moment: the compiled program and its artifacts, or the
 // diagnostics that stopped it. It is immutable; the server builds a new one when a source changes.
-type Snapshot struct {
-	// Version counts the snapshots a server has built, from 1: the page reloads its views when it changes.
+type Page struct {
+	// Version counts the pages a server has built, from 1: the page reloads its views when it changes.
 	Version int
 	Root    string
 	Prog    *assemble.Program // nil when the project does not compile
@@ -46,16 +46,16 @@ type Options struct {
 	Counter *tokens.Counter
 }
 
-// Load builds a snapshot of the project at root. A project that does not compile is a snapshot too, holding its
+// Load builds a page of the project at root. A project that does not compile is a page too, holding its
 // diagnostics: the page shows them instead of stale bytes. The error is for what no page can show: the token
 // vocabulary failing to load, or opts.Base naming no commit of the git repository holding root (or root being in
 // none).
-func Load(root string, opts Options) (*Snapshot, error) {
+func Load(root string, opts Options) (*Page, error) {
 	counter := opts.Counter
 	if counter == nil {
 		counter = tokens.New(tokens.O200k)
 	}
-	s := &Snapshot{Root: root, counter: counter, byPath: map[string]*assemble.Artifact{}}
+	s := &Page{Root: root, counter: counter, byPath: map[string]*assemble.Artifact{}}
 	pl, err := promptc.Open(root, promptc.Options{Counter: counter})
 	if err != nil {
 		s.Problems = pl.Diagnostics()
@@ -73,7 +73,7 @@ func Load(root string, opts Options) (*Snapshot, error) {
 	for _, a := range arts {
 		s.byPath[a.Path] = a
 	}
-	s.Findings = lint.Project(prog, arts, counter)
+	s.Findings = lint.Run(prog, arts, counter)
 	if opts.Base != "" {
 		b, err := compare(s, opts.Base)
 		if err != nil {
@@ -140,8 +140,8 @@ type Index struct {
 	Base string `json:"base,omitempty"`
 }
 
-// Index returns the snapshot's index.
-func (s *Snapshot) Index() Index {
+// Index returns the page's index.
+func (s *Page) Index() Index {
 	ix := Index{Version: s.Version, OK: s.Prog != nil, Artifacts: []Entry{}, Problems: []Problem{}, Tasks: []string{}, Fixtures: []string{}}
 	ix.Providers = provider.Names()
 	for _, d := range s.Problems {
@@ -175,7 +175,7 @@ func (s *Snapshot) Index() Index {
 }
 
 // entry is artifact a as the index lists it.
-func (s *Snapshot) entry(a *assemble.Artifact) Entry {
+func (s *Page) entry(a *assemble.Artifact) Entry {
 	e := Entry{Path: a.Path, Task: a.Task, Fixture: a.Fixture, Kind: "runbook", Turn: a.Turn, Bytes: len(a.Text),
 		Tokens: s.counter.Count(a.Text)}
 	if a.Kind == blocks.Turn {
@@ -196,7 +196,7 @@ func problem(d source.Diagnostic) Problem {
 
 // places are the artifact bytes a finding concerns: every span of the block it names, else of the block whose
 // source holds its position.
-func (s *Snapshot) places(f lint.Finding) []Place {
+func (s *Page) places(f lint.Finding) []Place {
 	var out []Place
 	r := f.Range()
 	for _, a := range s.Arts {
@@ -266,7 +266,7 @@ type View struct {
 	Base *Comparison `json:"base,omitempty"`
 }
 
-// ErrNoArtifact is returned for an artifact path the snapshot does not hold.
+// ErrNoArtifact is returned for an artifact path the page does not hold.
 var ErrNoArtifact = errors.New("no such artifact")
 
 // Artifact returns the view of the artifact at path (TASK/FIXTURE.runbook.md or .turn-K.md), with the cache
@@ -275,7 +275,7 @@ var ErrNoArtifact = errors.New("no such artifact")
 //
 // With a base revision (Options.Base), the view also holds its comparison with the revision's (View.Base); an
 // artifact only the revision builds is a view too.
-func (s *Snapshot) Artifact(path, provider string) (*View, error) {
+func (s *Page) Artifact(path, provider string) (*View, error) {
 	a, ok := s.byPath[path]
 	var v *View
 	var err error
@@ -300,7 +300,7 @@ func (s *Snapshot) Artifact(path, provider string) (*View, error) {
 }
 
 // view is artifact a as the page draws it, with provider's breakpoints in a runbook ("" for none).
-func (s *Snapshot) view(a *assemble.Artifact, provider string) (*View, error) {
+func (s *Page) view(a *assemble.Artifact, provider string) (*View, error) {
 	// One artifact's entry, not the whole index: the page asks for a view at every click and every edit.
 	v := &View{Entry: s.entry(a), Text: a.Text, Blocks: []BlockSpan{}, Segments: []Segment{}, Breakpoints: []Breakpoint{}}
 	for _, sp := range a.Spans {
@@ -332,12 +332,12 @@ func (s *Snapshot) view(a *assemble.Artifact, provider string) (*View, error) {
 
 // breakpoints places provider's cache markers: the runbook's system parts tile its text, so a marker after one is
 // a byte offset of the runbook.
-func (s *Snapshot) breakpoints(v *View, a *assemble.Artifact, provider string) error {
+func (s *Page) breakpoints(v *View, a *assemble.Artifact, provider string) error {
 	p, m, err := s.model(provider)
 	if err != nil {
 		return err
 	}
-	pr, err := projection.Project(projection.Input{Runbook: a, Turn: "(the turn)"}, projection.Options{Model: m, Counter: s.counter})
+	pr, err := projection.New(projection.Input{Runbook: a, Turn: "(the turn)"}, projection.Options{Model: m, Counter: s.counter})
 	if err != nil {
 		return err
 	}
@@ -360,7 +360,7 @@ func (s *Snapshot) breakpoints(v *View, a *assemble.Artifact, provider string) e
 
 // model returns provider, parsed, and its default model in the project's catalog (the built-in models and the
 // project's [[model]] rows), as promptc project and promptc simulate take them with no --model.
-func (s *Snapshot) model(provider string) (projection.Provider, projection.Model, error) {
+func (s *Page) model(provider string) (projection.Provider, projection.Model, error) {
 	p, err := projection.ParseProvider(provider)
 	if err != nil {
 		return p, projection.Model{}, err
@@ -373,9 +373,9 @@ func (s *Snapshot) model(provider string) (projection.Provider, projection.Model
 	return p, m, err
 }
 
-// Stats is the snapshot's pipeline's Stats, as promptc stats reports them: bytes and tokens per task, block and
+// Stats is the page's pipeline's Stats, as promptc stats reports them: bytes and tokens per task, block and
 // scope, and the shared prefixes.
-func (s *Snapshot) Stats() *stats.Report {
+func (s *Page) Stats() *stats.Report {
 	if s.pl == nil {
 		return &stats.Report{}
 	}
@@ -389,7 +389,7 @@ func (s *Snapshot) Stats() *stats.Report {
 // Simulate replays task's session fixtures (projection.ReplayFixtures) under provider's default model, as promptc
 // simulate does with no --fixture: the per-turn reads, writes and relative cost of promptc's layout and the naive
 // ones. A task with no fixture that has turns gives a simulation with no turns.
-func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, error) {
+func (s *Page) Simulate(task, provider string) (*projection.Simulation, error) {
 	if s.Prog == nil {
 		return nil, errors.New("the project does not compile")
 	}
@@ -410,7 +410,7 @@ func (s *Snapshot) Simulate(task, provider string) (*projection.Simulation, erro
 }
 
 // Explain is explain.Line for line n of the artifact at path.
-func (s *Snapshot) Explain(path string, n int) (*explain.LineReport, error) {
+func (s *Page) Explain(path string, n int) (*explain.LineReport, error) {
 	if _, ok := s.byPath[path]; !ok {
 		return nil, ErrNoArtifact
 	}

@@ -44,7 +44,7 @@ func BenchmarkProject(b *testing.B) {
 		in := s.Input(len(s.Turns))
 		b.Run(p.String(), func(b *testing.B) {
 			for b.Loop() {
-				if _, err := projection.Project(in, projection.Options{Model: m, Tools: prog.Project.ToolsFor("chat"), Counter: tok}); err != nil {
+				if _, err := projection.New(in, projection.Options{Model: m, Tools: prog.Project.ToolsFor("chat"), Counter: tok}); err != nil {
 					b.Fatal(err)
 				}
 			}

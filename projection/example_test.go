@@ -15,7 +15,7 @@ import (
 
 // A platform's daemon builds the request for a live session: the runbook of the session, the history it keeps,
 // and this turn's message, with the cache rules of the model it calls.
-func ExampleProject() {
+func ExampleNew() {
 	prog, diags := assemble.Load(fstest.MapFS{
 		"promptc.toml": {Data: []byte(`
 name  = "tracker"
@@ -54,7 +54,7 @@ body = "You are {{.agent_name}}."
 	if err != nil {
 		log.Fatal(err)
 	}
-	pr, err := projection.Project(projection.Input{
+	pr, err := projection.New(projection.Input{
 		Runbook: rb,
 		History: []projection.Message{{Role: projection.User, Content: "Hello."}, {Role: projection.Assistant, Content: "Hi."}},
 		Turn:    "What can you run?",

@@ -12,13 +12,13 @@ import (
 // and the replies its [[turn]] tables give (the key assistant).
 func FixtureReplay(prog *assemble.Program, task string, f *blocks.Fixture) (Replay, error) {
 	s := Replay{Name: f.Name, Replies: f.Replies, After: f.After}
-	rb, err := prog.Render(assemble.Request{Task: task, Fixture: f})
+	rb, err := prog.Render(assemble.RenderRequest{Task: task, Fixture: f})
 	if err != nil {
 		return Replay{}, err
 	}
 	s.Runbook = rb
 	for k := 1; k <= len(f.Turns); k++ {
-		a, err := prog.Render(assemble.Request{Task: task, Fixture: f, Turn: k})
+		a, err := prog.Render(assemble.RenderRequest{Task: task, Fixture: f, Turn: k})
 		if err != nil {
 			return Replay{}, err
 		}

@@ -17,7 +17,7 @@ func (b *builder) place() {
 // markerTTL is the lifetime a marker is sent with: the one chosen, except that where a request may mix lifetimes
 // (Anthropic, Bedrock), a longer one goes only on the system's markers and the history's keeps the default, since
 // the history's entry is replaced every turn (the longer lifetimes first, as the APIs ask).
-func markerTTL(m Model, mode CacheMode, chosen TTL, p *Part) TTL {
+func markerTTL(m Model, mode CacheMode, chosen TTL, p *PlacedPart) TTL {
 	t := m.Lifetime(chosen)
 	if mode == CacheExplicit && p.History && (m.Provider == Anthropic || m.Provider == Bedrock) && len(m.TTLs) > 0 {
 		return m.TTLs[0]
@@ -29,16 +29,16 @@ func markerTTL(m Model, mode CacheMode, chosen TTL, p *Part) TTL {
 // history between turns.
 type parts interface {
 	Len() int
-	At(i int) *Part
+	At(i int) *PlacedPart
 	// Prefix is the tokens of the request up to and including part i.
 	Prefix(i int) int
 }
 
-type partSlice []Part
+type partSlice []PlacedPart
 
-func (s partSlice) Len() int         { return len(s) }
-func (s partSlice) At(i int) *Part   { return &s[i] }
-func (s partSlice) Prefix(i int) int { return s[i].Prefix }
+func (s partSlice) Len() int             { return len(s) }
+func (s partSlice) At(i int) *PlacedPart { return &s[i] }
+func (s partSlice) Prefix(i int) int     { return s[i].Prefix }
 
 // placeMarkers returns the parts cache markers follow, in order: the end of each system part whose prefix reaches
 // the minimum, and the end of the history (lastHistory, -1 for none); at most MaxBreakpoints, the history's kept

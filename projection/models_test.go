@@ -161,7 +161,7 @@ func TestEveryModeProjects(t *testing.T) {
 			for _, ttl := range append([]projection.TTL{projection.TTLDefault}, allTTLs...) {
 				opt := projection.Options{Model: m, Cache: mode, TTL: ttl, Tools: prog.Project.ToolsFor("chat"), Counter: counter}
 				checked := opt.Check()
-				_, perr := projection.Project(s.Input(len(s.Turns)), opt)
+				_, perr := projection.New(s.Input(len(s.Turns)), opt)
 				_, serr := projection.Simulate([]projection.Replay{s}, opt)
 				if (perr == nil) != (checked == nil) || (serr == nil) != (checked == nil) {
 					t.Errorf("%s/%s %s %s: Check %v, Project %v, Simulate %v", m.Provider, m.Name, mode, ttl, checked, perr, serr)

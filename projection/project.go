@@ -63,10 +63,10 @@ const (
 	MessagePart
 )
 
-// Part is one unit of a request as the provider's cache sees it: for Anthropic a tool, a system text block or a
+// PlacedPart is one unit of a request as the provider's cache sees it: for Anthropic a tool, a system text block or a
 // message's content block; for OpenAI and DashScope a tool or a whole message. Prefix-cache arithmetic (where a
 // marker may go, what a later request reads) is done over parts.
-type Part struct {
+type PlacedPart struct {
 	Kind PartKind
 	Role Role // the message's role, for message parts
 	// Text is the bytes the part holds: its text, a tool's or a tool call's JSON.
@@ -93,7 +93,7 @@ type Projection struct {
 	Model Model
 	// Body is the JSON request body, indented, ending in a newline; the same input gives the same bytes.
 	Body  []byte
-	Parts []Part
+	Parts []PlacedPart
 	// CacheKey is OpenAI's prompt_cache_key: a hash of the tools and the runbook's global and task segments,
 	// shared by every request whose cacheable prefix starts the same.
 	CacheKey string
@@ -118,16 +118,16 @@ func (p *Projection) Markers() []int {
 	return out
 }
 
-// Project builds the request body in for the model of opt (docs/providers.md): the runbook split into its segments (a segment
+// New builds the request body in for the model of opt (docs/providers.md): the runbook split into its segments (a segment
 // whose prefix is too short to cache merges into the next), cache markers at segment ends whose prefix reaches the
 // model's minimum, one marker kept for the end of the history, never more than the model allows; the history as
 // given; the turn as the final user message. For OpenAI the runbook is one system message and prompt_cache_key
 // routes requests that share the cacheable prefix to the same cache.
-func Project(in Input, opt Options) (*Projection, error) {
+func New(in Input, opt Options) (*Projection, error) {
 	return project(in, opt, false)
 }
 
-// project is Project; naive places markers as a client that knows nothing of segments does, with automatic
+// project is New; naive places markers as a client that knows nothing of segments does, with automatic
 // caching's one marker on the request's last part (for the simulation's naive layouts).
 func project(in Input, opt Options, naive bool) (*Projection, error) {
 	if in.Runbook == nil {
@@ -161,7 +161,7 @@ func project(in Input, opt Options, naive bool) (*Projection, error) {
 type builder struct {
 	opt   Options
 	m     Model
-	parts []Part
+	parts []PlacedPart
 	// nmsg counts the body's messages so far.
 	nmsg int
 	// lastHistory is the index of the history's last part, -1 without history.
@@ -179,7 +179,7 @@ type builder struct {
 }
 
 // Check reports whether the model offers the options' cache mode and lifetime, in a message that names what it
-// offers instead; Project and Simulate refuse what it refuses.
+// offers instead; New and Simulate refuse what it refuses.
 func (opt Options) Check() error {
 	_, err := resolve(opt)
 	return err
@@ -217,7 +217,7 @@ func newBuilder(opt Options, naive bool) (*builder, error) {
 }
 
 // codecFor is provider p's codec; for a provider promptc does not know (a Model built by hand), the Chat
-// Completions one, so that a simulation still lays it out (Project refuses it when it writes the body).
+// Completions one, so that a simulation still lays it out (New refuses it when it writes the body).
 func codecFor(p Provider) provider.Codec {
 	if cd := codecs.For(p); cd != nil {
 		return cd
@@ -229,7 +229,7 @@ func codecFor(p Provider) provider.Codec {
 // Bedrock, Gemini), as opposed to OpenAI's chat messages.
 func (b *builder) blocky() bool { return b.cd.Blocky() }
 
-func (b *builder) add(p Part) {
+func (b *builder) add(p PlacedPart) {
 	b.parts = append(b.parts, p)
 	b.counted(len(b.parts) - 1)
 }
@@ -240,7 +240,7 @@ func (b *builder) tools() {
 		js := b.cd.Tool(def)
 		b.toolJSON = append(b.toolJSON, js)
 		b.toolDefs = append(b.toolDefs, def)
-		b.add(Part{Kind: ToolPart, Text: string(js), Message: -1})
+		b.add(PlacedPart{Kind: ToolPart, Text: string(js), Message: -1})
 	}
 }
 
@@ -258,7 +258,7 @@ func (b *builder) system(rb *assemble.Artifact) {
 		msg = -2 // every segment a text part of the one system message (see below)
 	} else if b.m.Provider == OpenAI || b.m.Provider == DeepSeek {
 		text := rb.Text
-		b.add(Part{Kind: SystemPart, Text: text, Message: msg, Scope: lastScope(rb), c: provider.Content{Role: "system", Text: &text}})
+		b.add(PlacedPart{Kind: SystemPart, Text: text, Message: msg, Scope: lastScope(rb), c: provider.Content{Role: "system", Text: &text}})
 		b.nmsg = 1
 		return
 	}
@@ -278,7 +278,7 @@ func (b *builder) system(rb *assemble.Artifact) {
 		if msg == -2 {
 			pm = 0
 		}
-		b.add(Part{Kind: SystemPart, Text: text, Message: pm, Scope: s.Scope,
+		b.add(PlacedPart{Kind: SystemPart, Text: text, Message: pm, Scope: s.Scope,
 			c: provider.Content{Type: provider.TextBlock, Text: &text, Role: "system"}})
 		if msg >= 0 {
 			msg++
@@ -327,7 +327,7 @@ func (b *builder) message(m Message) {
 				c.Text = nil
 			}
 		}
-		b.add(Part{Kind: MessagePart, Role: m.Role, Text: b.cd.Text(c), Message: b.nmsg, History: true, c: c})
+		b.add(PlacedPart{Kind: MessagePart, Role: m.Role, Text: b.cd.Text(c), Message: b.nmsg, History: true, c: c})
 		b.nmsg++
 		b.lastHistory = len(b.parts) - 1
 		return
@@ -349,15 +349,15 @@ func (b *builder) message(m Message) {
 		if content := m.Content; content != "" {
 			c.Text = &content // an empty result has no content: SDKs turn "" into an empty text block
 		}
-		b.add(Part{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, c: c})
+		b.add(PlacedPart{Kind: MessagePart, Role: side, Text: m.Content, Message: idx, History: true, c: c})
 	} else if m.Content != "" {
 		text := m.Content
-		b.add(Part{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
+		b.add(PlacedPart{Kind: MessagePart, Role: side, Text: text, Message: idx, History: true,
 			c: provider.Content{Type: provider.TextBlock, Text: &text}})
 	}
 	for _, call := range m.ToolCalls {
 		c := provider.Content{Type: provider.ToolUseBlock, ID: call.ID, Name: call.Name, Input: call.Arguments}
-		b.add(Part{Kind: MessagePart, Role: side, Text: b.cd.Text(c), Message: idx, History: true, c: c})
+		b.add(PlacedPart{Kind: MessagePart, Role: side, Text: b.cd.Text(c), Message: idx, History: true, c: c})
 	}
 	b.lastHistory = len(b.parts) - 1
 }
@@ -373,18 +373,18 @@ func calls(cs []ToolCall) []provider.Call {
 
 // turnPart returns the part of the turn's message after the history added so far, without adding it (its Tokens
 // and Prefix are not set); ok is false for an empty turn, which sends nothing.
-func (b *builder) turnPart(turn string) (p Part, ok bool) {
+func (b *builder) turnPart(turn string) (p PlacedPart, ok bool) {
 	if turn == "" {
-		return Part{}, false
+		return PlacedPart{}, false
 	}
 	if !b.blocky() {
-		return Part{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, c: provider.Content{Role: string(User), Text: &turn}}, true
+		return PlacedPart{Kind: MessagePart, Role: User, Text: turn, Message: b.nmsg, c: provider.Content{Role: string(User), Text: &turn}}, true
 	}
 	idx := b.nmsg - 1
 	if b.prevRole != User {
 		idx++
 	}
-	return Part{Kind: MessagePart, Role: User, Text: turn, Message: idx, c: provider.Content{Type: provider.TextBlock, Text: &turn}}, true
+	return PlacedPart{Kind: MessagePart, Role: User, Text: turn, Message: idx, c: provider.Content{Type: provider.TextBlock, Text: &turn}}, true
 }
 
 // counted sets the token counts of part i, the last one.
@@ -407,9 +407,9 @@ func (b *builder) finish(rb *assemble.Artifact) (*Projection, error) {
 		return nil, fmt.Errorf("projection: unknown provider %v", b.m.Provider)
 	}
 	l := &provider.Layout{Model: b.m, Mode: b.mode, TTL: b.ttl, MaxTokens: b.opt.MaxTokens, Tools: b.toolDefs,
-		ToolJSON: b.toolJSON, Blocks: make([]provider.Block, len(b.parts))}
+		ToolJSON: b.toolJSON, Units: make([]provider.Unit, len(b.parts))}
 	for i, p := range b.parts {
-		l.Blocks[i] = provider.Block{Kind: provider.Tool + provider.Kind(p.Kind), Role: string(p.Role), Text: p.Text,
+		l.Units[i] = provider.Unit{Kind: provider.Tool + provider.Region(p.Kind), Role: string(p.Role), Text: p.Text,
 			Message: p.Message, Marker: p.Marker, TTL: p.TTL, Content: p.c}
 	}
 	if b.m.Provider == OpenAI {

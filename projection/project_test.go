@@ -55,7 +55,7 @@ func model(p projection.Provider, min, breakpoints int) projection.Model {
 
 func project(t *testing.T, in projection.Input, opt projection.Options) *projection.Projection {
 	t.Helper()
-	pr, err := projection.Project(in, opt)
+	pr, err := projection.New(in, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,10 +373,10 @@ func TestProjectDeterministic(t *testing.T) {
 }
 
 func TestProjectErrors(t *testing.T) {
-	if _, err := projection.Project(projection.Input{Turn: "x"}, projection.Options{Model: model(projection.Anthropic, 1, 4)}); err == nil {
+	if _, err := projection.New(projection.Input{Turn: "x"}, projection.Options{Model: model(projection.Anthropic, 1, 4)}); err == nil {
 		t.Error("no runbook: no error")
 	}
-	if _, err := projection.Project(projection.Input{Runbook: gts, History: convo}, projection.Options{Model: model(projection.Anthropic, 1, 4)}); err == nil {
+	if _, err := projection.New(projection.Input{Runbook: gts, History: convo}, projection.Options{Model: model(projection.Anthropic, 1, 4)}); err == nil {
 		t.Error("a request ending with the assistant's reply: no error")
 	}
 }

@@ -35,7 +35,7 @@ func sdkProjectWith(t *testing.T, c sdkCase, opt projection.Options) *projection
 		t.Fatal(err)
 	}
 	opt.Tools, opt.Counter = c.tools, counter
-	pr, err := projection.Project(c.in, opt)
+	pr, err := projection.New(c.in, opt)
 	if err != nil {
 		t.Fatalf("%s: Project: %v", c.name, err)
 	}

@@ -163,7 +163,7 @@ func sdkProject(t *testing.T, c sdkCase, m projection.Model, implicit bool) *pro
 	if err != nil {
 		t.Fatal(err)
 	}
-	pr, err := projection.Project(c.in, projection.Options{Model: m, Tools: c.tools, Implicit: implicit, Counter: counter})
+	pr, err := projection.New(c.in, projection.Options{Model: m, Tools: c.tools, Implicit: implicit, Counter: counter})
 	if err != nil {
 		t.Fatalf("%s: Project: %v", c.name, err)
 	}
@@ -620,7 +620,7 @@ func TestSDKEmptyToolResult(t *testing.T) {
 	})
 }
 
-// TestSDKEmptyUserMessage: Project drops an Anthropic message with no content (it would be an empty text block),
+// TestSDKEmptyUserMessage: New drops an Anthropic message with no content (it would be an empty text block),
 // but still counts it as a message: the assistant messages around it go out as two consecutive assistant messages,
 // and every later part's Message is one past the body's message that holds it. Skipping the message before the
 // roles are compared would merge the two assistant messages into one, as tool results and the turn are merged.

@@ -11,7 +11,7 @@ import (
 )
 
 // The simulation replays thousands of turns, and request k carries the k-1 turns before it: building every request
-// as Project does (and hashing every part of it) costs the square of the session's length. Instead, each layout of
+// as New does (and hashing every part of it) costs the square of the session's length. Instead, each layout of
 // each session keeps its history as one growing sequence of parts, each part counted and hashed once; a request is
 // a view of that sequence (its first n parts) between a head (the tools and the system parts) and a tail (the
 // turn). A prefix of a request is known by a polynomial hash of its parts' hashes, which a view computes in
@@ -75,7 +75,7 @@ func (pw *powers) then(h, g phash, n int) phash {
 
 // partHash identifies a part by what the provider's cache compares: its kind, role, message and bytes. It is never 0,
 // so that no part hashes like an empty sequence.
-func partHash(p *Part) phash {
+func partHash(p *PlacedPart) phash {
 	sum := sha256.New()
 	fmt.Fprintf(sum, "%d\x00%s\x00%d\x00", p.Kind, p.Role, p.Message)
 	io.WriteString(sum, p.Text)
@@ -88,14 +88,14 @@ func digestHash(d []byte) phash {
 
 // seq is a sequence of parts with their running hashes and token counts: h[i] and tok[i] cover parts[:i].
 type seq struct {
-	parts []Part
+	parts []PlacedPart
 	h     []phash
 	tok   []int
 }
 
 func newSeq() *seq { return &seq{h: []phash{{}}, tok: []int{0}} }
 
-func (s *seq) push(pw *powers, p Part, id phash) {
+func (s *seq) push(pw *powers, p PlacedPart, id phash) {
 	s.parts = append(s.parts, p)
 	n := len(s.h) - 1
 	s.h = append(s.h, pw.then(s.h[n], id, 1))
@@ -110,7 +110,7 @@ type view struct {
 	hist    *seq
 	from    int
 	nh      int
-	tail    Part
+	tail    PlacedPart
 	tailID  phash
 	hasTail bool
 	// lastHistory is the index of the history's last part, -1 without history.
@@ -125,7 +125,7 @@ func (v *view) Len() int {
 	return n
 }
 
-func (v *view) At(i int) *Part {
+func (v *view) At(i int) *PlacedPart {
 	h := len(v.head.parts)
 	switch {
 	case i < h:

@@ -185,7 +185,7 @@ const DefaultGap = 30 * time.Second
 // with their lookback, or automatic prefix matching in steps. The cache is shared by all the requests of a layout,
 // in order (so a second session reads the prefix a first one wrote). Three layouts are compared:
 //
-//   - promptc: the request Project builds: the runbook's segments, the history so far, the turn last;
+//   - promptc: the request New builds: the runbook's segments, the history so far, the turn last;
 //   - volatile-first: the turn's message placed before the runbook in the system prompt, as in a prompt that
 //     starts with the date and the user's message, the history after it, and a fixed final user message;
 //   - rewrite: the runbook, then no history but one user message holding a fresh summary of the conversation so far
@@ -336,7 +336,7 @@ type replay struct {
 	// head is the tools and the system parts (rebuilt every turn for volatile-first, whose system text holds the
 	// turn); tools are the tool parts alone.
 	head  *seq
-	tools []Part
+	tools []PlacedPart
 	// hb adds the history's messages; hist holds their parts.
 	hb   *builder
 	hist *seq
@@ -398,7 +398,7 @@ func (r *replay) historyView() *view {
 // setHead builds the tools and the system parts of rb, and a history builder that continues after them.
 func (r *replay) setHead(rb *assemble.Artifact) {
 	b := r.builder()
-	b.parts = append([]Part(nil), r.tools...)
+	b.parts = append([]PlacedPart(nil), r.tools...)
 	b.system(rb)
 	r.head = newSeq()
 	for i := range b.parts {
@@ -426,7 +426,7 @@ func (r *replay) volatileHead(turn string) {
 		}
 		r.rbTokens, r.rbHash = r.opt.Counter.Count(rb), sha256.Sum256([]byte(rb))
 	}
-	p := Part{Kind: SystemPart, Message: -1, Scope: blocks.ScopeSession}
+	p := PlacedPart{Kind: SystemPart, Message: -1, Scope: blocks.ScopeSession}
 	if !r.hb.blocky() {
 		p.Message = 0
 	}

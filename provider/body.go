@@ -12,13 +12,13 @@ import (
 	"github.com/promptc/promptc/internal/enum"
 )
 
-// Kind says where a part of a request sits in the provider's cached order: tools, then the system prompt, then the
+// Region says where a part of a request sits in the provider's cached order: tools, then the system prompt, then the
 // messages.
-type Kind uint8
+type Region uint8
 
 const (
 	// Cached is Gemini's cachedContent: the name of an explicit cache the request reads first.
-	Cached Kind = iota
+	Cached Region = iota
 	// Tool is a tool definition.
 	Tool
 	// System is a piece of the system prompt (a text block, or a system message).
@@ -29,15 +29,15 @@ const (
 
 var kindNames = []string{"cached content", "tool", "system", "message"}
 
-var kinds = enum.New[Kind]("Kind", "part kind", kindNames...)
+var kinds = enum.New[Region]("Kind", "part kind", kindNames...)
 
-func (k Kind) String() string { return kinds.String(k) }
+func (k Region) String() string { return kinds.String(k) }
 
 // Part is one unit of a request body as a prefix cache sees it, as a provider package decodes it. Two requests share
 // a prefix up to a part when every part before it is equal: the same kind, the same Head and the same Text. Cache
 // markers are not content.
 type Part struct {
-	Kind Kind
+	Kind Region
 	// Head is what opens a message besides its content: its role (and a tool result's call id), on the message's
 	// first part; "" on the other parts of a message and on tools and system parts.
 	Head string
@@ -112,8 +112,8 @@ func Canonical(v any) string {
 // Add appends a part.
 func (b *Body) Add(p Part) { b.Parts = append(b.Parts, p) }
 
-// Block adds one content block: a text block's text, any other block's JSON.
-func (b *Body) Block(kind Kind, v any, head, label string) {
+// AddBlock adds one content block: a text block's text, any other block's JSON.
+func (b *Body) AddBlock(kind Region, v any, head, label string) {
 	switch x := v.(type) {
 	case string:
 		b.Add(Part{Kind: kind, Head: head, Text: x, Label: label})
@@ -174,7 +174,7 @@ func (b *Body) Tools(list any) error {
 }
 
 // MarkLast sets the marker of the last part, when it is of kind k (a Bedrock cachePoint follows what it marks).
-func (b *Body) MarkLast(k Kind) {
+func (b *Body) MarkLast(k Region) {
 	if n := len(b.Parts); n > 0 && b.Parts[n-1].Kind == k {
 		b.Parts[n-1].Marker = true
 	}
@@ -214,7 +214,7 @@ func (b *Body) Messages(list any, key string) error {
 					b.MarkLast(Message)
 					continue
 				}
-				b.Block(Message, blk, "", fmt.Sprintf("%s, block %d", label, j+1))
+				b.AddBlock(Message, blk, "", fmt.Sprintf("%s, block %d", label, j+1))
 			}
 		default:
 			return fmt.Errorf("message %d: %q is neither a string nor an array", i+1, key)

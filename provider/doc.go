@@ -1,7 +1,7 @@
 // Package provider is promptc's one model of the provider APIs (docs/providers.md): the Provider enum and its list
 // (Names, All; a flag.Value with did-you-mean), the model table (Model, Catalog, the cache modes and lifetimes,
 // models.toml with a source page and a date for every row), and the provider-neutral parts the three directions
-// share: a Layout of Blocks that projection places and a provider package encodes, a Body of Parts that a provider
+// share: a Layout of Units that projection places and a provider package encodes, a Body of Parts that a provider
 // package decodes a request into for miss, and a Response's usage that it counts for usage.
 //
 // Each provider's wire format is a package of its own (provider/anthropic, provider/openai, provider/dashscope,

@@ -47,10 +47,10 @@ type Content struct {
 	ToolCallID string
 }
 
-// Block is one unit of a request as projection lays it out: a tool (Kind Tool), a piece of the system text
+// Unit is one unit of a request as projection lays it out: a tool (Kind Tool), a piece of the system text
 // (System) or a message or content block of one (Message).
-type Block struct {
-	Kind Kind
+type Unit struct {
+	Kind Region
 	// Role is a message block's role (for the providers of content blocks, its side: a tool result is the user's).
 	Role Role
 	// Text is the bytes the block holds, as counted.
@@ -76,18 +76,18 @@ type Layout struct {
 	// Tools are the tool definitions, ToolJSON each as the provider's JSON (Codec.Tool), in order.
 	Tools    []ToolDef
 	ToolJSON []json.RawMessage
-	// Blocks are the request's blocks in cached order: the tools' first, then the system's, then the messages'.
-	Blocks []Block
+	// Units are the request's blocks in cached order: the tools' first, then the system's, then the messages'.
+	Units []Unit
 	// CacheKey is OpenAI's prompt_cache_key ("" for none).
 	CacheKey string
 }
 
 // MarkedTools returns the last tool's block when a cache marker follows the tools (under explicit caching), else
 // nil.
-func (l *Layout) MarkedTools() *Block {
+func (l *Layout) MarkedTools() *Unit {
 	n := len(l.ToolJSON)
-	if n == 0 || n > len(l.Blocks) || l.Blocks[n-1].Kind != Tool || !l.Blocks[n-1].Marker || l.Mode != CacheExplicit {
+	if n == 0 || n > len(l.Units) || l.Units[n-1].Kind != Tool || !l.Units[n-1].Marker || l.Mode != CacheExplicit {
 		return nil
 	}
-	return &l.Blocks[n-1]
+	return &l.Units[n-1]
 }

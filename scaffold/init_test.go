@@ -63,7 +63,7 @@ func TestInit(t *testing.T) {
 		t.Fatal(diags)
 	}
 	tok := tokens.New(tokens.O200k)
-	if findings := lint.Project(prog, arts, tok); len(findings) > 0 {
+	if findings := lint.Run(prog, arts, tok); len(findings) > 0 {
 		t.Errorf("lint findings on the starter project: %v", findings)
 	}
 

@@ -9,7 +9,7 @@ import (
 )
 
 func ExampleGet() {
-	for _, k := range schema.Kinds {
+	for _, k := range schema.FileKinds {
 		b, err := schema.Get(k)
 		if err != nil {
 			log.Fatal(err)

@@ -13,25 +13,25 @@ import (
 //go:embed *.schema.json
 var files embed.FS
 
-// Kind names one of promptc's kinds of source file, and so one schema.
-type Kind string
+// FileKind names one of promptc's kinds of source file, and so one schema.
+type FileKind string
 
-// The kinds of source file, in the order Kinds lists them.
+// The kinds of source file, in the order FileKinds lists them.
 const (
-	Manifest Kind = "manifest" // promptc.toml
-	Blocks   Kind = "blocks"   // blocks/**/*.toml
-	Fixture  Kind = "fixture"  // fixtures/*.toml
+	Manifest FileKind = "manifest" // promptc.toml
+	Blocks   FileKind = "blocks"   // blocks/**/*.toml
+	Fixture  FileKind = "fixture"  // fixtures/*.toml
 )
 
-// Kinds lists every kind of source file that has a schema.
-var Kinds = []Kind{Manifest, Blocks, Fixture}
+// FileKinds lists every kind of source file that has a schema.
+var FileKinds = []FileKind{Manifest, Blocks, Fixture}
 
 // File is the name of kind's schema file in this package's directory (schema/ of the repository): the name to put
 // in a #:schema directive or an editor's settings.
-func (k Kind) File() string { return string(k) + ".schema.json" }
+func (k FileKind) File() string { return string(k) + ".schema.json" }
 
 // Sources is the pattern, relative to a project root, of the source files that follow kind's schema.
-func (k Kind) Sources() string {
+func (k FileKind) Sources() string {
 	switch k {
 	case Manifest:
 		return blocks.ManifestFile
@@ -45,10 +45,10 @@ func (k Kind) Sources() string {
 
 // Get returns the schema of kind as the JSON file kept in the repository, byte for byte. An unknown kind is an error
 // that lists the known ones.
-func Get(kind Kind) ([]byte, error) {
-	if !slices.Contains(Kinds, kind) {
-		names := make([]string, len(Kinds))
-		for i, k := range Kinds {
+func Get(kind FileKind) ([]byte, error) {
+	if !slices.Contains(FileKinds, kind) {
+		names := make([]string, len(FileKinds))
+		for i, k := range FileKinds {
 			names[i] = string(k)
 		}
 		return nil, fmt.Errorf("no schema %q%s: the schemas are %s", string(kind), suggest.DidYouMean(string(kind), names), strings.Join(names, ", "))

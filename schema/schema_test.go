@@ -25,7 +25,7 @@ import (
 // owners says where each key table of the loader is in the schemas: the schema of kind at JSON pointer ptr lists
 // exactly the table's keys as its properties. A new key table must be added here (TestSchemaKeys fails until it is).
 var owners = map[string]struct {
-	kind schema.Kind
+	kind schema.FileKind
 	ptr  string
 }{
 	"manifestKeys":  {schema.Manifest, ""},
@@ -49,7 +49,7 @@ var owners = map[string]struct {
 // open tables are the tables whose other keys are names (variables), not unknown keys.
 var open = map[string]bool{"turnKeys": true}
 
-func load(t *testing.T, kind schema.Kind) map[string]any {
+func load(t *testing.T, kind schema.FileKind) map[string]any {
 	t.Helper()
 	b, err := schema.Get(kind)
 	if err != nil {
@@ -104,8 +104,8 @@ func TestSchemaKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	loader["turnKeys"] = []string{blocks.ReplyKey, blocks.AfterKey}
-	docs := map[schema.Kind]map[string]any{}
-	for _, k := range schema.Kinds {
+	docs := map[schema.FileKind]map[string]any{}
+	for _, k := range schema.FileKinds {
 		docs[k] = load(t, k)
 	}
 	for _, name := range slices.Sorted(maps.Keys(loader)) {
@@ -143,7 +143,7 @@ func TestSchemaKeys(t *testing.T) {
 	}
 	// Conditional subschemas (if/then, dependentSchemas) name properties too: each must be a key of the table that
 	// owns the part of the schema it is in, the one at the longest pointer that is a prefix of its own.
-	for _, kind := range schema.Kinds {
+	for _, kind := range schema.FileKinds {
 		propertyMaps(docs[kind], "", func(ptr string, props map[string]any) {
 			owner, best := "", -1
 			for name, o := range owners {
@@ -165,7 +165,7 @@ func TestSchemaKeys(t *testing.T) {
 
 // TestSchemaDescriptions: every key has a description, which editors show on hover.
 func TestSchemaDescriptions(t *testing.T) {
-	for _, kind := range schema.Kinds {
+	for _, kind := range schema.FileKinds {
 		doc := load(t, kind)
 		if d, _ := doc["description"].(string); d == "" {
 			t.Errorf("%s has no description", kind.File())
@@ -191,7 +191,7 @@ func TestSchemaDescriptions(t *testing.T) {
 }
 
 // compile compiles the schema of kind as draft 2020-12, checking it against the meta-schema.
-func compile(t *testing.T, kind schema.Kind) *jsonschema.Schema {
+func compile(t *testing.T, kind schema.FileKind) *jsonschema.Schema {
 	t.Helper()
 	b, err := schema.Get(kind)
 	if err != nil {
@@ -249,7 +249,7 @@ func jsonValue(v any) any {
 }
 
 // kindOf says which schema a source file of a project follows, by its path relative to the project root.
-func kindOf(rel string) schema.Kind {
+func kindOf(rel string) schema.FileKind {
 	switch {
 	case rel == blocks.ManifestFile:
 		return schema.Manifest
@@ -283,8 +283,8 @@ func projectFiles(t *testing.T, root string) []string {
 // TestExamplesValidate: every source file of every example project, and of the project promptc init writes,
 // validates against its schema.
 func TestExamplesValidate(t *testing.T) {
-	schemas := map[schema.Kind]*jsonschema.Schema{}
-	for _, k := range schema.Kinds {
+	schemas := map[schema.FileKind]*jsonschema.Schema{}
+	for _, k := range schema.FileKinds {
 		schemas[k] = compile(t, k)
 	}
 	roots, _ := filepath.Glob(filepath.Join("..", "examples", "*"))
@@ -315,7 +315,7 @@ func TestBadFiles(t *testing.T) {
 	const manifest = "name = \"x\"\ntasks = [\"chat\"]\n"
 	tests := []struct {
 		name string
-		kind schema.Kind
+		kind schema.FileKind
 		src  string
 		// want is in the validation error: where it is, and the key it names.
 		want string
@@ -355,8 +355,8 @@ func TestBadFiles(t *testing.T) {
 		{name: "assistant not a string", kind: schema.Fixture, src: "[[turn]]\nassistant = 1\n", want: "at '/turn/0/assistant'"},
 		{name: "after not a duration", kind: schema.Fixture, src: "[[turn]]\nafter = \"soon\"\n", want: "at '/turn/0/after'"},
 	}
-	schemas := map[schema.Kind]*jsonschema.Schema{}
-	for _, k := range schema.Kinds {
+	schemas := map[schema.FileKind]*jsonschema.Schema{}
+	for _, k := range schema.FileKinds {
 		schemas[k] = compile(t, k)
 	}
 	for _, tt := range tests {

@@ -46,9 +46,9 @@ func project(files map[string]string) fstest.MapFS {
 	return fsys
 }
 
-// Project is promptc stats: bytes and tokens per block and scope of each task's runbook, and the prefix the tasks
+// Measure is promptc stats: bytes and tokens per block and scope of each task's runbook, and the prefix the tasks
 // share.
-func ExampleProject() {
+func ExampleMeasure() {
 	prog, diags := assemble.Load(project(statsFiles))
 	if len(diags) > 0 {
 		log.Fatal(diags)
@@ -57,7 +57,7 @@ func ExampleProject() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	if err := stats.Project(prog, arts, nil).WriteText(os.Stdout); err != nil {
+	if err := stats.Measure(prog, arts, nil).WriteText(os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 	// Output:
@@ -102,8 +102,8 @@ func ExampleProject() {
 	//   chat   chat/default.runbook.md   (end of runbook)
 }
 
-// Fixture samples the named fixture's runbooks; the report says which fixture it measured.
-func ExampleFixture() {
+// MeasureFixture samples the named fixture's runbooks; the report says which fixture it measured.
+func ExampleMeasureFixture() {
 	prog, diags := assemble.Load(project(statsFiles))
 	if len(diags) > 0 {
 		log.Fatal(diags)
@@ -112,7 +112,7 @@ func ExampleFixture() {
 	if len(diags) > 0 {
 		log.Fatal(diags)
 	}
-	r, err := stats.Fixture(prog, arts, nil, "default")
+	r, err := stats.MeasureFixture(prog, arts, nil, "default")
 	if err != nil {
 		log.Fatal(err)
 	}

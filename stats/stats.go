@@ -18,7 +18,7 @@ import (
 type Report struct {
 	// Encoding names the vocabulary tokens were counted with. Token counts are estimates (see tokens.Counter).
 	Encoding string `json:"encoding"`
-	// Sample is the fixture asked for (Fixture), "" when each task's first fixture by name is measured.
+	// Sample is the fixture asked for (MeasureFixture), "" when each task's first fixture by name is measured.
 	Sample string `json:"sample"`
 	Tasks  []Task `json:"tasks"`
 	// Shared is the prefix that every task's runbook shares by construction, what one cache entry can serve to all:
@@ -38,11 +38,11 @@ type Task struct {
 	Tokens   int    `json:"tokens"`
 	// Blocks lists the rendered blocks in runbook order. A block's bytes are its span in the source map: the
 	// separator before it and, for the last block, the final newline, so the bytes add up to the runbook's.
-	Blocks []Block `json:"blocks"`
+	Blocks []BlockSize `json:"blocks"`
 	// Scopes totals the blocks by scope: global, task and session from the runbook; turn from the fixture's turn
 	// messages, all of them together.
-	Scopes       []Scope `json:"scopes"`
-	TurnMessages int     `json:"turn_messages"`
+	Scopes       []ScopeTotal `json:"scopes"`
+	TurnMessages int          `json:"turn_messages"`
 	// GlobalPrefix ends where the first non-global block starts, TaskPrefix where the first session block starts
 	// (Artifact.PrefixEnd): the parts shared by every task, and by every session of this task, when the order keeps
 	// stable blocks first.
@@ -54,8 +54,8 @@ type Task struct {
 	Fixtures      []Runbook     `json:"fixtures"`
 }
 
-// Block is one rendered block of a runbook.
-type Block struct {
+// BlockSize is one rendered block of a runbook.
+type BlockSize struct {
 	Block  string       `json:"block"`
 	Scope  blocks.Scope `json:"scope"`
 	Source string       `json:"source"` // the block's position, path:line:col
@@ -63,8 +63,8 @@ type Block struct {
 	Tokens int          `json:"tokens"`
 }
 
-// Scope totals the blocks of one scope.
-type Scope struct {
+// ScopeTotal totals the blocks of one scope.
+type ScopeTotal struct {
 	Scope  blocks.Scope `json:"scope"`
 	Blocks int          `json:"blocks"` // distinct blocks rendered
 	Bytes  int          `json:"bytes"`
@@ -122,18 +122,18 @@ type TaskBlock struct {
 	Block string `json:"block"`
 }
 
-// Project measures the artifacts a program built (as Program.Build returns them), counting tokens with tok (nil: an
+// Measure measures the artifacts a program built (as Program.Build returns them), counting tokens with tok (nil: an
 // o200k_base counter), sampling each task's first fixture by name. Tasks are in manifest order. A prefix common to
 // several runbooks is cut back to a whole character, so that its line, column and tokens are those of valid text.
-func Project(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *Report {
-	r, _ := Fixture(prog, arts, tok, "")
+func Measure(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter) *Report {
+	r, _ := MeasureFixture(prog, arts, tok, "")
 	return r
 }
 
-// Fixture is Project sampling the runbooks of the named fixture ("" for each task's first fixture by name). A
+// MeasureFixture is Measure sampling the runbooks of the named fixture ("" for each task's first fixture by name). A
 // task the fixture does not render is reported without numbers and left out of the shared prefix. It fails only
 // when the project has no fixture of that name.
-func Fixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) (*Report, error) {
+func MeasureFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Counter, fixture string) (*Report, error) {
 	if err := CheckSample(prog.Project, fixture); err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func Fixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.Coun
 }
 
 // CheckSample returns an error when fixture, the sample asked for (promptc stats --fixture, lint --fixture), is not
-// "" and names no fixture of p; the message suggests the closest name. Fixture and lint.Fixture refuse such a
+// "" and names no fixture of p; the message suggests the closest name. MeasureFixture and lint.RunFixture refuse such a
 // fixture with it.
 func CheckSample(p *blocks.Project, fixture string) error {
 	if fixture == "" || p.Fixture(fixture) != nil {
@@ -186,23 +186,23 @@ func Sample(p *blocks.Project, task string, rbs []*assemble.Artifact, fixture st
 }
 
 func taskStats(p *blocks.Project, task string, rbs []*assemble.Artifact, turns map[string][]*assemble.Artifact, tok *tokens.Counter, fixture string) Task {
-	ts := Task{Task: task, Blocks: []Block{}, Scopes: []Scope{}, Fixtures: []Runbook{}}
+	ts := Task{Task: task, Blocks: []BlockSize{}, Scopes: []ScopeTotal{}, Fixtures: []Runbook{}}
 	a := Sample(p, task, rbs, fixture)
 	if a == nil {
 		return ts
 	}
 	ts.Fixture, ts.Artifact = a.Fixture, a.Path
 	ts.Bytes, ts.Tokens = len(a.Text), tok.Count(a.Text)
-	byScope := map[blocks.Scope]*Scope{}
+	byScope := map[blocks.Scope]*ScopeTotal{}
 	for scope := blocks.ScopeGlobal; scope <= blocks.ScopeTurn; scope++ {
-		ts.Scopes = append(ts.Scopes, Scope{Scope: scope})
+		ts.Scopes = append(ts.Scopes, ScopeTotal{Scope: scope})
 	}
 	for i := range ts.Scopes {
 		byScope[ts.Scopes[i].Scope] = &ts.Scopes[i]
 	}
 	for _, sp := range a.Spans {
 		n := tok.Count(a.Text[sp.Start:sp.End])
-		ts.Blocks = append(ts.Blocks, Block{Block: sp.Block.ID, Scope: sp.Scope, Source: sp.Block.Range.String(),
+		ts.Blocks = append(ts.Blocks, BlockSize{Block: sp.Block.ID, Scope: sp.Scope, Source: sp.Block.Range.String(),
 			Bytes: sp.End - sp.Start, Tokens: n})
 		if s := byScope[sp.Scope]; s != nil {
 			s.Blocks++

@@ -127,7 +127,7 @@ func withFiles(project, files map[string]string) map[string]string {
 func TestStats(t *testing.T) {
 	prog, arts := stCompile(t, stProject)
 	tok := stCounter(t)
-	r := Project(prog, arts, tok)
+	r := Measure(prog, arts, tok)
 	if r.Encoding != tokens.O200k.String() || len(r.Tasks) != 2 {
 		t.Fatalf("encoding %q, %d tasks; want o200k_base, 2", r.Encoding, len(r.Tasks))
 	}
@@ -192,7 +192,7 @@ func TestStats(t *testing.T) {
 	}
 }
 
-func stBlockList(bs []Block) string {
+func stBlockList(bs []BlockSize) string {
 	var parts []string
 	for _, b := range bs {
 		parts = append(parts, strings.Join([]string{b.Block, b.Scope.String(), strconv.Itoa(b.Bytes), b.Source}, " "))
@@ -200,7 +200,7 @@ func stBlockList(bs []Block) string {
 	return strings.Join(parts, "; ")
 }
 
-func stScopeList(ss []Scope) string {
+func stScopeList(ss []ScopeTotal) string {
 	var parts []string
 	for _, s := range ss {
 		parts = append(parts, strings.Join([]string{s.Scope.String(), strconv.Itoa(s.Blocks), strconv.Itoa(s.Bytes)}, " "))
@@ -225,7 +225,7 @@ func TestStatsUnrendered(t *testing.T) {
 	}
 	delete(files, "fixtures/a.toml")
 	prog, arts := stCompile(t, files)
-	r := Project(prog, arts, stCounter(t))
+	r := Measure(prog, arts, stCounter(t))
 	chat := r.Tasks[1]
 	if chat.Fixture != "" || chat.Bytes != 0 || len(chat.Blocks) != 0 {
 		t.Errorf("chat = %+v, want no numbers", chat)
@@ -275,13 +275,13 @@ func TestSharedLen(t *testing.T) {
 func TestStatsDeterministic(t *testing.T) {
 	prog, arts := stCompile(t, stProject)
 	var first strings.Builder
-	if err := Project(prog, arts, stCounter(t)).WriteJSON(&first); err != nil {
+	if err := Measure(prog, arts, stCounter(t)).WriteJSON(&first); err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
 		_, arts := stCompile(t, stProject)
 		var again strings.Builder
-		if err := Project(prog, arts, stCounter(t)).WriteJSON(&again); err != nil {
+		if err := Measure(prog, arts, stCounter(t)).WriteJSON(&again); err != nil {
 			t.Fatal(err)
 		}
 		if again.String() != first.String() {
@@ -299,7 +299,7 @@ func TestStatsSharedCapped(t *testing.T) {
 		"promptc.toml": strings.Replace(stProject["promptc.toml"], `order = ["rules", "issue-only", "who"]`, `order = ["rules", "who", "issue-only"]`, 1),
 	}))
 	tok := stCounter(t)
-	r := Project(prog, arts, tok)
+	r := Measure(prog, arts, tok)
 	// Both runbooks of fixture a start "## Rules\n\nNever push to main.\n\nYou are Ada." (the session block who), but
 	// only the rules are the same in every session.
 	if sp := r.Shared; sp.Bytes != 31 || sp.Agreed <= sp.Bytes || sp.Ends[0].Block != "who" || sp.Ends[1].Block != "who" {
@@ -311,7 +311,7 @@ func TestStatsSharedCapped(t *testing.T) {
 		}
 	}
 
-	r, err := Fixture(prog, arts, tok, "b")
+	r, err := MeasureFixture(prog, arts, tok, "b")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +332,7 @@ func TestStatsSharedCapped(t *testing.T) {
 		}
 	}
 
-	if _, err := Fixture(prog, arts, tok, "c"); err == nil || err.Error() != `no fixture "c" (did you mean "a"?)` {
+	if _, err := MeasureFixture(prog, arts, tok, "c"); err == nil || err.Error() != `no fixture "c" (did you mean "a"?)` {
 		t.Errorf("unknown fixture: %v", err)
 	}
 }

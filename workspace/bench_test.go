@@ -48,7 +48,7 @@ func BenchmarkInstall(b *testing.B) {
 		fmt.Fprintf(&sb, "Line %d of the repository's own instructions for the agents that work in it.\n", i)
 	}
 	user := sb.String()
-	withOther := user + "\n\n" + string(workspace.Block(tg, other))
+	withOther := user + "\n\n" + string(workspace.Bytes(tg, other))
 	b.Logf("runbook %s: %d bytes; context file: %d bytes", name, len(runbook), len(withOther))
 
 	setup := func(b *testing.B) string {

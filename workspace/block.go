@@ -10,10 +10,10 @@ import (
 	"github.com/promptc/promptc/source"
 )
 
-// Block returns the bytes install writes for target t: begin + "\n" + runbook + end + "\n" (docs/workspaces.md,
+// Bytes returns the bytes install writes for target t: begin + "\n" + runbook + end + "\n" (docs/workspaces.md,
 // "The bytes"). A runbook rendered by promptc ends with its one newline; one that does not (from a caller's own
 // code) gets one, so that the end marker stands on a line of its own.
-func Block(t *blocks.Target, runbook string) []byte {
+func Bytes(t *blocks.Target, runbook string) []byte {
 	b := make([]byte, 0, len(t.Begin)+len(runbook)+len(t.End)+3)
 	b = append(b, t.Begin...)
 	b = append(b, '\n')
@@ -268,7 +268,7 @@ func fenceIndex(c byte) int {
 	return 0
 }
 
-// Installed returns the bytes of a file after installing block (from Block) for t into it: data is the file's
+// Installed returns the bytes of a file after installing block (from Bytes) for t into it: data is the file's
 // bytes and exists whether there is a file at all. A missing file becomes the block alone; a file holding a block
 // has that span replaced; any other file gets "\n\n" and the block appended to its bytes as they are, whatever
 // its last bytes are. The error is Find's, for a file install refuses.

@@ -17,7 +17,7 @@ const (
 )
 
 // The runbooks the tests install, and the blocks docs/workspaces.md makes of them: begin + "\n" + runbook + end + "\n". They are
-// written out by hand from that rule, not produced by Block, so that a test compares the code with the contract.
+// written out by hand from that rule, not produced by Bytes, so that a test compares the code with the contract.
 const (
 	runbook  = "Rules.\n"
 	blk      = "<!-- BEGIN T -->\nRules.\n<!-- END T -->\n"
@@ -243,16 +243,16 @@ func TestBlock(t *testing.T) {
 		{"CRLF kept", "Rules.\r\n", "<!-- BEGIN T -->\nRules.\r\n<!-- END T -->\n"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := string(workspace.Block(target(), tt.runbook)); got != tt.want {
+			if got := string(workspace.Bytes(target(), tt.runbook)); got != tt.want {
 				t.Errorf("Block(%q) =\n%q\nwant\n%q", tt.runbook, got, tt.want)
 			}
 		})
 	}
 	// The constants the other tests are written with are the blocks of their runbooks.
-	if got := string(workspace.Block(target(), runbook)); got != blk {
+	if got := string(workspace.Bytes(target(), runbook)); got != blk {
 		t.Errorf("Block(runbook) = %q, want %q", got, blk)
 	}
-	if got := string(workspace.Block(target(), runbook2)); got != blk2 {
+	if got := string(workspace.Bytes(target(), runbook2)); got != blk2 {
 		t.Errorf("Block(runbook2) = %q, want %q", got, blk2)
 	}
 }
@@ -393,7 +393,7 @@ const (
 // the markers it holds) byte for byte; so does any sequence of installs before the uninstall; and edits made above
 // and below the block in between are kept.
 func TestRoundTrip(t *testing.T) {
-	if got := string(workspace.Block(target(), runbook3)); got != blk3 {
+	if got := string(workspace.Bytes(target(), runbook3)); got != blk3 {
 		t.Fatalf("Block(runbook3) = %q, want %q", got, blk3)
 	}
 	for _, s := range states {
@@ -455,8 +455,8 @@ func TestSpanMarkers(t *testing.T) {
 		return out
 	}
 	data := []byte("user\n")
-	data = must(workspace.Installed(data, true, workspace.Block(a, "A.\n"), a))
-	data = must(workspace.Installed(data, true, workspace.Block(b, "B.\n"), b))
+	data = must(workspace.Installed(data, true, workspace.Bytes(a, "A.\n"), a))
+	data = must(workspace.Installed(data, true, workspace.Bytes(b, "B.\n"), b))
 	if want := "user\n\n\n# >>> a\nA.\n# <<< a\n\n\n[b]\nB.\n[/b]\n"; string(data) != want {
 		t.Fatalf("two targets installed: %q, want %q", data, want)
 	}

@@ -73,7 +73,7 @@ func checkWorkers(t *testing.T, data []byte, writers, last int) {
 		case !sp.Found:
 			t.Errorf("writer %d's block is missing: it was lost", i)
 			continue
-		case string(data[sp.Start:sp.End]) != string(workspace.Block(tg, workerRunbook(i, last))):
+		case string(data[sp.Start:sp.End]) != string(workspace.Bytes(tg, workerRunbook(i, last))):
 			t.Errorf("writer %d's block is not its last runbook: %.60q", i, data[sp.Start:sp.End])
 		}
 		if rest, _, _, err = workspace.Uninstalled(rest, tg); err != nil {

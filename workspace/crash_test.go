@@ -81,8 +81,8 @@ func TestInstallCrash(t *testing.T) {
 	const rounds, window = 30, 20 * time.Millisecond
 	orig, a, b := crashFiles()
 	tg := target()
-	withA := orig + "\n\n" + string(workspace.Block(tg, a))
-	withB := orig + "\n\n" + string(workspace.Block(tg, b))
+	withA := orig + "\n\n" + string(workspace.Bytes(tg, a))
+	withB := orig + "\n\n" + string(workspace.Bytes(tg, b))
 	dir := t.TempDir()
 	writeFile(t, dir, "CLAUDE.md", orig)
 	temps := func() []string {

@@ -230,7 +230,7 @@ func (w *file) apply(runbook string, write bool) (Result, error) {
 		return Result{}, err
 	}
 	exists := info != nil
-	block := Block(w.t, runbook)
+	block := Bytes(w.t, runbook)
 	sp, err := Find(data, w.t)
 	if err != nil {
 		return Result{}, err

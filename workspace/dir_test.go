@@ -323,7 +323,7 @@ func TestInstallCurrentWritesNothing(t *testing.T) {
 	}
 	wantSameFile(t, "Check", dir, "CLAUDE.md", before)
 
-	// A runbook without its final newline makes the same block (Block adds it): still current.
+	// A runbook without its final newline makes the same block (Bytes adds it): still current.
 	if r := one(t, "Install without final newline")(workspace.Install(dir, "Rules.", tg)); r.Action != workspace.Current {
 		t.Errorf("Install of %q: %v, want current", "Rules.", r.Action)
 	}

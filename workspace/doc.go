@@ -16,7 +16,7 @@
 //     it, or a second block, is refused (a MarkerError, naming the line): any guess could delete the user's text.
 //
 // So install then uninstall gives back the original bytes of every file that held no block, and edits made outside
-// the block in between are kept. Block, Find, Installed and Uninstalled are these rules on bytes; Install, Check
+// the block in between are kept. Bytes, Find, Installed and Uninstalled are these rules on bytes; Install, Check
 // and Uninstall apply them to the files of a directory, atomically and under a lock; CheckReport is install
 // --check's report; LoadTargets reads the targets of a project whose blocks need not compile, for Uninstall, and
 // SelectTargets picks them by name as --target and --all-targets do.

@@ -120,14 +120,14 @@ func ExampleUninstall() {
 // Installed is the install rule on bytes, for a caller that keeps context files elsewhere than on disk. A mention
 // of a marker in the user's text (in prose, in a code span, in a fenced example) is text, not a block.
 func ExampleInstalled() {
-	block := workspace.Block(acme, "Run the tests.\n")
+	block := workspace.Bytes(acme, "Run the tests.\n")
 	fmt.Printf("%q\n", block)
 	data, _ := workspace.Installed(nil, false, block, acme)
 	fmt.Printf("%q\n", data)
 
 	data, _ = workspace.Installed([]byte("Keep `<!-- BEGIN ACME -->` lines."), true, block, acme)
 	fmt.Printf("%q\n", data)
-	data, _ = workspace.Installed(data, true, workspace.Block(acme, "Run them twice.\n"), acme)
+	data, _ = workspace.Installed(data, true, workspace.Bytes(acme, "Run them twice.\n"), acme)
 	fmt.Printf("%q\n", data)
 	// Output:
 	// "<!-- BEGIN ACME -->\nRun the tests.\n<!-- END ACME -->\n"

@@ -54,7 +54,7 @@ func FuzzRoundTrip(f *testing.F) {
 				return
 			}
 		}
-		blockA, blockB := workspace.Block(tg, rbA), workspace.Block(tg, rbB)
+		blockA, blockB := workspace.Bytes(tg, rbA), workspace.Bytes(tg, rbB)
 		install := func(data []byte, exists bool, block []byte) []byte {
 			t.Helper()
 			out, err := workspace.Installed(data, exists, block, tg)

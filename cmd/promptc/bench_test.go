@@ -23,7 +23,7 @@ func BenchmarkCheckReference(b *testing.B) {
 // up to date): a check must cost at most 1.2× a build.
 func BenchmarkGenerated(b *testing.B) {
 	dir := b.TempDir()
-	if err := gen.WriteDir(dir, gen.Project(2000, 20)); err != nil {
+	if err := gen.WriteDir(dir, gen.Files(2000, 20)); err != nil {
 		b.Fatal(err)
 	}
 	if code := run([]string{"promptc", "-C", dir, "check", "--update", "--force"}, io.Discard, io.Discard); code != 0 {

@@ -42,7 +42,7 @@ func lintCommand(e *env) *cli.Command {
 			if arts, _ := pl.Artifacts(); c.Bool("verbose") && format.Format == report.Text {
 				_, err = fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s, %s\n",
 					plural.Count(len(pl.Project().Blocks), "block"), plural.Count(len(pl.Project().Consts), "constant"),
-					assemble.TallyOf(arts), plural.Count(errs, "error"), plural.Count(warns, "warning"))
+					assemble.CoverageOf(arts), plural.Count(errs, "error"), plural.Count(warns, "warning"))
 				if err != nil {
 					return err
 				}

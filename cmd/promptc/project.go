@@ -122,7 +122,7 @@ func projectCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
-			pr, err := t.Project(r, opt)
+			pr, err := t.Projection(r, opt)
 			if err != nil {
 				return e.requestError(cmd, err)
 			}

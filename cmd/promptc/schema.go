@@ -23,7 +23,7 @@ func schemaCommand(e *env) *cli.Command {
 			switch c.NArg() {
 			case 0:
 				var b strings.Builder
-				for _, k := range schema.Kinds {
+				for _, k := range schema.FileKinds {
 					fmt.Fprintf(&b, "%-9s %-17s %s\n", k, k.Sources(), "schema/"+k.File())
 				}
 				_, err := fmt.Fprint(e.stdout, b.String())
@@ -32,7 +32,7 @@ func schemaCommand(e *env) *cli.Command {
 			default:
 				return usageErr(e, "schema takes one schema name, got %d arguments", c.NArg())
 			}
-			b, err := schema.Get(schema.Kind(c.Args().First()))
+			b, err := schema.Get(schema.FileKind(c.Args().First()))
 			if err != nil {
 				return usageErr(e, "schema: %v", err)
 			}

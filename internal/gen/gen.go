@@ -13,7 +13,7 @@ import (
 	"testing/fstest"
 )
 
-// MinBlocks and MinTasks are the smallest sizes Project accepts: a project needs its turn blocks, an anchor block to
+// MinBlocks and MinTasks are the smallest sizes Files accepts: a project needs its turn blocks, an anchor block to
 // refer to, and enough tasks for task subsets and except lists to mean something.
 const (
 	MinBlocks = 10
@@ -29,7 +29,7 @@ const blocksPerFile = 50
 // dirs are the subdirectories of blocks/ the block files are spread over, in turn.
 var dirs = []string{"core", "tools", "workflows", "team"}
 
-// Project returns a valid prompt project with the given number of blocks (runbook and turn blocks together) and
+// Files returns a valid prompt project with the given number of blocks (runbook and turn blocks together) and
 // tasks, as slash paths relative to the project root mapped to file contents. The result depends only on the
 // arguments. It panics when blocks < MinBlocks or tasks < MinTasks.
 //
@@ -38,20 +38,20 @@ var dirs = []string{"core", "tools", "workflows", "team"}
 // about blocks/10 constants, each used by many blocks; every tenth runbook block is an ungated, titled anchor that
 // other blocks refer to; the rest mix task subsets, except lists, when conditions, replacements, raw and static
 // bodies and bodies from templates/; three fixtures with two turns each, one of them over every limit.
-func Project(blocks, tasks int) map[string][]byte {
+func Files(blocks, tasks int) map[string][]byte {
 	return generate(blocks, tasks, false)
 }
 
-// Scattered returns a project like Project's whose runbook.order is not sorted by stability: every runbook block
+// Scattered returns a project like Files's whose runbook.order is not sorted by stability: every runbook block
 // stands at its number's place, and every seventh block (anchors and replacements aside) also reads a session
 // variable, so that session blocks are scattered through the order. It is the shape of a project in the middle of
 // a migration, on which the scope-inversion lint has thousands of findings: lint must stay in proportion to build
-// on it (lint's BenchmarkScattered). It panics as Project does.
+// on it (lint's BenchmarkScattered). It panics as Files does.
 func Scattered(blocks, tasks int) map[string][]byte { return generate(blocks, tasks, true) }
 
 func generate(blocks, tasks int, scattered bool) map[string][]byte {
 	if blocks < MinBlocks || tasks < MinTasks {
-		panic(fmt.Sprintf("gen.Project(%d, %d): need at least %d blocks and %d tasks", blocks, tasks, MinBlocks, MinTasks))
+		panic(fmt.Sprintf("gen.Files(%d, %d): need at least %d blocks and %d tasks", blocks, tasks, MinBlocks, MinTasks))
 	}
 	g := &generator{
 		scattered: scattered,

@@ -30,7 +30,7 @@ func TestProjectBuilds(t *testing.T) {
 			if tc.blocks >= 2000 && testing.Short() {
 				t.Skip("large project skipped in -short mode")
 			}
-			files := Project(tc.blocks, tc.tasks)
+			files := Files(tc.blocks, tc.tasks)
 			prog, diags := assemble.Load(FS(files))
 			if len(diags) > 0 {
 				t.Fatalf("load: %d diagnostics:\n%s", len(diags), diags)
@@ -133,7 +133,7 @@ func checkCoverage(t *testing.T, p *blocks.Project, files map[string][]byte) {
 
 // TestProjectDeterministic: the same sizes give the same bytes, and different sizes different projects.
 func TestProjectDeterministic(t *testing.T) {
-	a, b := Project(200, 20), Project(200, 20)
+	a, b := Files(200, 20), Files(200, 20)
 	if len(a) != len(b) {
 		t.Fatalf("two generations hold %d and %d files", len(a), len(b))
 	}
@@ -142,14 +142,14 @@ func TestProjectDeterministic(t *testing.T) {
 			t.Errorf("%s differs between two generations", name)
 		}
 	}
-	if bytes.Equal(a["promptc.toml"], Project(201, 20)["promptc.toml"]) {
+	if bytes.Equal(a["promptc.toml"], Files(201, 20)["promptc.toml"]) {
 		t.Errorf("promptc.toml does not depend on the number of blocks")
 	}
 }
 
 // TestWriteDir: a project written to disk builds to the same bytes as the in-memory one.
 func TestWriteDir(t *testing.T) {
-	files := Project(50, 5)
+	files := Files(50, 5)
 	dir := t.TempDir()
 	if err := WriteDir(dir, files); err != nil {
 		t.Fatal(err)
@@ -183,10 +183,10 @@ func TestProjectTooSmall(t *testing.T) {
 			t.Errorf("Project(%d, %d) did not panic", MinBlocks-1, MinTasks)
 		}
 	}()
-	Project(MinBlocks-1, MinTasks)
+	Files(MinBlocks-1, MinTasks)
 }
 
-// TestScattered: the scattered shape builds as cleanly as Project's, keeps runbook.order by block number, and puts
+// TestScattered: the scattered shape builds as cleanly as Files's, keeps runbook.order by block number, and puts
 // session blocks among global ones, so that scope-inversion finds blocks to move.
 func TestScattered(t *testing.T) {
 	files := Scattered(200, 5)
@@ -218,7 +218,7 @@ func TestScattered(t *testing.T) {
 	if session < len(order)/7 || inverted < session/2 {
 		t.Errorf("%d session blocks of %d, %d of them before a global block; want at least a seventh, most of them inverted", session, len(order), inverted)
 	}
-	findings := lint.Project(prog, arts, tokens.New(tokens.O200k))
+	findings := lint.Run(prog, arts, tokens.New(tokens.O200k))
 	n := 0
 	for _, f := range findings {
 		if f.Lint == lint.ScopeInversion {
@@ -228,7 +228,7 @@ func TestScattered(t *testing.T) {
 	if n < inverted/2 {
 		t.Errorf("scope-inversion found %d blocks to move, want at least %d", n, inverted/2)
 	}
-	if o := Project(200, 5)["promptc.toml"]; bytes.Equal(o, files["promptc.toml"]) {
+	if o := Files(200, 5)["promptc.toml"]; bytes.Equal(o, files["promptc.toml"]) {
 		t.Error("Scattered's manifest is Project's")
 	}
 }

@@ -38,7 +38,7 @@ var projectPaths = []string{manifest, "blocks", "templates", "fixtures"}
 // Symbolic links are followed by the rule linkfs.View states for a directory on disk, with the commit's whole tree
 // as the boundary: a link that leads to a file or directory in the commit by relative steps is followed, and a link
 // that leaves the tree, is absolute, dangles or loops stays a symbolic link that cannot be opened (its
-// *fs.PathError wraps a *linkfs.LinkError), so the compiler reports it as it would report it in the working tree.
+// *fs.PathError wraps a *linkfs.FollowError), so the compiler reports it as it would report it in the working tree.
 // Submodules are left out.
 //
 // Open runs git (rev-parse, ls-tree and cat-file --batch) with the inherited environment, and only reads: the
@@ -92,7 +92,7 @@ func (ct *commitTree) project(view *linkfs.View) (*tree, error) {
 	t := newTree()
 	for _, p := range projectPaths {
 		err := fs.WalkDir(view, p, func(name string, d fs.DirEntry, err error) error {
-			var le *linkfs.LinkError
+			var le *linkfs.FollowError
 			switch {
 			case name == p && errors.Is(err, fs.ErrNotExist):
 				return fs.SkipAll

@@ -447,7 +447,7 @@ func TestOpenLinksAndSubmodules(t *testing.T) {
 	for _, tt := range broken {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := fs.ReadFile(fsys, tt.name)
-			var le *linkfs.LinkError
+			var le *linkfs.FollowError
 			if !errors.As(err, &le) || le.Error() != tt.err {
 				t.Errorf("ReadFile error = %v\nwant a LinkError: %s", err, tt.err)
 			}

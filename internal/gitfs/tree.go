@@ -36,7 +36,7 @@ func (t *tree) add(p string, data []byte, mode fs.FileMode) {
 }
 
 // addBroken records a symbolic link that is not followed, and the error (an *fs.PathError around a
-// *linkfs.LinkError) that says why: it is listed, and opening it fails with that error.
+// *linkfs.FollowError) that says why: it is listed, and opening it fails with that error.
 func (t *tree) addBroken(p string, err error) {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

@@ -17,7 +17,7 @@ func BenchmarkDirRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := gen.WriteDir(dir, gen.Project(2000, 20)); err != nil {
+	if err := gen.WriteDir(dir, gen.Files(2000, 20)); err != nil {
 		b.Fatal(err)
 	}
 	for _, bench := range []struct {

@@ -146,10 +146,10 @@ func walkOutcome(fsys fs.FS) string {
 	return b.String()
 }
 
-// outcomeErr names an error as both trees give it: a *LinkError by its message, a missing file as such, and
+// outcomeErr names an error as both trees give it: a *FollowError by its message, a missing file as such, and
 // anything else by the error inside the View's *fs.PathError.
 func outcomeErr(err error) string {
-	var le *LinkError
+	var le *FollowError
 	switch {
 	case errors.As(err, &le):
 		return "refused: " + le.Error()

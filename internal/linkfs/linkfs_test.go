@@ -166,7 +166,7 @@ func TestDirRefuses(t *testing.T) {
 				"readfile": func() error { _, err := fs.ReadFile(fsys, tt.name); return err },
 				"below":    func() error { _, err := fs.Stat(fsys, tt.name+"/x"); return err },
 			} {
-				var le *LinkError
+				var le *FollowError
 				err := do()
 				if !errors.As(err, &le) || le.Reason != tt.reason || le.Error() != tt.err {
 					t.Errorf("%s: %v\nwant a %v LinkError: %s", op, err, tt.reason, tt.err)
@@ -201,7 +201,7 @@ func TestDirProjectBound(t *testing.T) {
 		fsys := Dir(filepath.Join(top, "p"), fixed(bound, new(int)))
 		_, err := fs.ReadFile(fsys, "t/up.md")
 		want := `symbolic link to "../../shared.md" leaves the project directory: promptc follows only relative links that stay inside it`
-		var le *LinkError
+		var le *FollowError
 		if !errors.As(err, &le) || le.Error() != want {
 			t.Errorf("bound %q: %v\nwant %s", bound, err, want)
 		}
@@ -256,7 +256,7 @@ func TestDirChainLength(t *testing.T) {
 	if data, err := fs.ReadFile(fsys, fmt.Sprintf("l%d", maxLinks)); err != nil || string(data) != "end\n" {
 		t.Errorf("a chain of %d links: %q, %v", maxLinks, data, err)
 	}
-	var le *LinkError
+	var le *FollowError
 	if _, err := fs.ReadFile(fsys, fmt.Sprintf("l%d", maxLinks+1)); !errors.As(err, &le) || le.Reason != Loop {
 		t.Errorf("a chain of %d links: %v, want a loop", maxLinks+1, err)
 	}

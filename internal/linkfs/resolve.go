@@ -49,9 +49,9 @@ var reasons = enum.New[Reason]("Reason", "reason", reasonNames...)
 // String names the reason: "outside", "dangling" or "loop".
 func (r Reason) String() string { return reasons.String(r) }
 
-// LinkError is the error a View gives for a symbolic link it does not follow, inside an *fs.PathError naming the
+// FollowError is the error a View gives for a symbolic link it does not follow, inside an *fs.PathError naming the
 // link's path in the View.
-type LinkError struct {
+type FollowError struct {
 	Reason Reason
 	// Target is the link's target as written.
 	Target string
@@ -63,7 +63,7 @@ type LinkError struct {
 }
 
 // Error says which link, what is wrong with it and what promptc follows, in one line.
-func (e *LinkError) Error() string {
+func (e *FollowError) Error() string {
 	s := fmt.Sprintf("symbolic link to %q", e.Target)
 	if e.Via != "" {
 		s += fmt.Sprintf(" leads through %q, a symbolic link to %q, which", e.Via, e.ViaTarget)
@@ -93,7 +93,7 @@ var errNotDir = errors.New("not a directory")
 func follow(t Tree, p, target string, dirs []string) (string, fs.FileInfo, error) {
 	bound, name := t.Bound()
 	fail := func(r Reason, at, atTarget string) error {
-		e := &LinkError{Reason: r, Target: target, Bound: name}
+		e := &FollowError{Reason: r, Target: target, Bound: name}
 		if at != p {
 			e.Via, e.ViaTarget = relTo(bound, at), atTarget
 		}

@@ -69,7 +69,7 @@ func TestRootAloneDiffers(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, rerr := fs.ReadFile(root.FS(), "p/"+tt.name)
 			_, verr := fs.ReadFile(view, tt.name)
-			var le *LinkError
+			var le *FollowError
 			switch {
 			case tt.rootErr == "" && rerr != nil, tt.rootErr != "" && (rerr == nil || !strings.Contains(rerr.Error(), tt.rootErr)):
 				t.Errorf("os.Root: %v, want %q (%s)", rerr, tt.rootErr, tt.why)

@@ -15,7 +15,7 @@ import (
 // followed like one to a file, so the directory's files appear below the link's name.
 //
 // A link that breaks the rule stays in directory listings as a symbolic link (as os.DirFS lists it), and Open,
-// Stat and ReadFile of it, or of a path through it, fail with an *fs.PathError around a *LinkError. A name ".git"
+// Stat and ReadFile of it, or of a path through it, fail with an *fs.PathError around a *FollowError. A name ".git"
 // is never found. A View is safe for concurrent use when its Tree is.
 type View struct {
 	tree Tree
@@ -176,7 +176,7 @@ func (v *View) entries(p string, dirs []string) ([]fs.DirEntry, error) {
 		}
 		if e.Type()&fs.ModeSymlink != 0 {
 			_, fi, err := v.step(p, e.Name(), dirs)
-			var le *LinkError
+			var le *FollowError
 			switch {
 			case errors.As(err, &le):
 			case err != nil:

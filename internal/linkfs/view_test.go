@@ -164,7 +164,7 @@ func TestViewTreeLinks(t *testing.T) {
 		{"to-abs", `symbolic link to "../s/abs" leads through "s/abs", a symbolic link to "/etc/passwd", which leaves the repository: promptc follows only relative links that stay inside it`, Outside},
 	} {
 		_, err := v.ReadFile(tc.name)
-		var le *LinkError
+		var le *FollowError
 		if !errors.As(err, &le) || le.Reason != tc.reason || le.Error() != tc.err {
 			t.Errorf("ReadFile(%s) = %v\nwant the %v LinkError: %s", tc.name, err, tc.reason, tc.err)
 		}

@@ -37,7 +37,7 @@ func Decode(doc map[string]any, b *provider.Body) error {
 		b.Add(provider.Part{Kind: provider.System, Text: sys, Label: "system block 1"})
 	case []any:
 		for i, blk := range sys {
-			b.Block(provider.System, blk, "", fmt.Sprintf("system block %d", i+1))
+			b.AddBlock(provider.System, blk, "", fmt.Sprintf("system block %d", i+1))
 		}
 	default:
 		return fmt.Errorf("\"system\" is neither a string nor an array of blocks")

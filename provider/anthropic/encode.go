@@ -94,8 +94,8 @@ func Encode(l *provider.Layout) any {
 	if l.Mode == provider.CacheAutomatic {
 		body.CacheControl = control(l.Model.Lifetime(l.TTL))
 	}
-	for i := range l.Blocks {
-		p := &l.Blocks[i]
+	for i := range l.Units {
+		p := &l.Units[i]
 		blk := block(p.Content)
 		if p.Marker && l.Mode == provider.CacheExplicit {
 			blk.CacheControl = control(p.TTL)

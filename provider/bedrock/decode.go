@@ -44,7 +44,7 @@ func Decode(doc map[string]any, b *provider.Body) error {
 				continue
 			}
 			n++
-			b.Block(provider.System, blk, "", fmt.Sprintf("system block %d", n))
+			b.AddBlock(provider.System, blk, "", fmt.Sprintf("system block %d", n))
 		}
 	}
 	return b.Messages(doc["messages"], "content")

@@ -128,8 +128,8 @@ func Encode(l *provider.Layout) any {
 			body.ToolConfig.Tools = append(slices.Clip(l.ToolJSON), cp)
 		}
 	}
-	for i := range l.Blocks {
-		p := &l.Blocks[i]
+	for i := range l.Units {
+		p := &l.Units[i]
 		switch p.Kind {
 		case provider.System:
 			text := p.Text

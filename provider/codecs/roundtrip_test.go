@@ -113,7 +113,7 @@ func TestRequestRoundTrip(t *testing.T) {
 		}
 		for _, mode := range m.Modes {
 			t.Run(p.String()+"/"+mode.String(), func(t *testing.T) {
-				pr, err := projection.Project(projection.Input{Runbook: rb, History: history, Turn: "Close it."},
+				pr, err := projection.New(projection.Input{Runbook: rb, History: history, Turn: "Close it."},
 					projection.Options{Model: m, Tools: []*blocks.Tool{tool}, Cache: mode})
 				if err != nil {
 					t.Fatal(err)
@@ -174,9 +174,9 @@ func TestRequestRoundTrip(t *testing.T) {
 					return
 				}
 				// Every marker projection placed is read back after a part of the same kind, in the same order.
-				var want, got []provider.Kind
+				var want, got []provider.Region
 				for _, i := range pr.Markers() {
-					want = append(want, provider.Tool+provider.Kind(pr.Parts[i].Kind))
+					want = append(want, provider.Tool+provider.Region(pr.Parts[i].Kind))
 				}
 				for _, pt := range parts {
 					if pt.Marker {
@@ -191,7 +191,7 @@ func TestRequestRoundTrip(t *testing.T) {
 	}
 }
 
-func equal(a, b []provider.Kind) bool {
+func equal(a, b []provider.Region) bool {
 	if len(a) != len(b) {
 		return false
 	}

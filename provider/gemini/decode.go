@@ -60,7 +60,7 @@ func Decode(doc map[string]any, b *provider.Body) error {
 	if si, ok := doc["systemInstruction"].(map[string]any); ok {
 		parts, _ := si["parts"].([]any)
 		for i, p := range parts {
-			b.Block(provider.System, p, "", fmt.Sprintf("system instruction part %d", i+1))
+			b.AddBlock(provider.System, p, "", fmt.Sprintf("system instruction part %d", i+1))
 		}
 	}
 	contents, _ := doc["contents"].([]any)

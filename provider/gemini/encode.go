@@ -122,7 +122,7 @@ func Encode(l *provider.Layout) (any, any) {
 func encode(l *provider.Layout) (geminiBody, *geminiCache) {
 	body := geminiBody{GenerationConfig: geminiGeneration{MaxOutputTokens: l.MaxTokens}}
 	callNames := map[string]string{}
-	for _, p := range l.Blocks {
+	for _, p := range l.Units {
 		if p.Content.Type == provider.ToolUseBlock {
 			callNames[p.Content.ID] = p.Content.Name
 		}
@@ -132,8 +132,8 @@ func encode(l *provider.Layout) (geminiBody, *geminiCache) {
 		tools = []geminiTools{{FunctionDeclarations: l.ToolJSON}}
 	}
 	cached := -1 // the last part the cache holds
-	for i := range l.Blocks {
-		if l.Blocks[i].Marker {
+	for i := range l.Units {
+		if l.Units[i].Marker {
 			cached = i
 		}
 	}
@@ -143,7 +143,7 @@ func encode(l *provider.Layout) (geminiBody, *geminiCache) {
 		h := sha256.New()
 		for i := 0; i <= cached; i++ {
 			// The kind as projection numbers its parts: tool 0, system 1, message 2.
-			fmt.Fprintf(h, "%d\x00%s\x00", l.Blocks[i].Kind-provider.Tool, l.Blocks[i].Text)
+			fmt.Fprintf(h, "%d\x00%s\x00", l.Units[i].Kind-provider.Tool, l.Units[i].Text)
 		}
 		name := "promptc-" + hex.EncodeToString(h.Sum(nil))[:24]
 		create = &geminiCache{Model: "models/" + l.Model.Name, DisplayName: name, Tools: tools,
@@ -152,8 +152,8 @@ func encode(l *provider.Layout) (geminiBody, *geminiCache) {
 	} else {
 		body.Tools = tools
 	}
-	for i := range l.Blocks {
-		p := &l.Blocks[i]
+	for i := range l.Units {
+		p := &l.Units[i]
 		switch p.Kind {
 		case provider.System:
 			text := p.Text

@@ -18,7 +18,7 @@ func TestCacheName(t *testing.T) {
 	l := &provider.Layout{Model: provider.Model{Provider: provider.Gemini, Name: "gemini-2.5-flash"}, Mode: provider.CacheExplicit,
 		Tools:    []provider.ToolDef{{Name: "t", Description: "d", Schema: json.RawMessage(`{"type":"object"}`)}},
 		ToolJSON: []json.RawMessage{json.RawMessage(`{"name":"t"}`)},
-		Blocks: []provider.Block{
+		Units: []provider.Unit{
 			{Kind: provider.Tool, Text: `{"name":"t"}`, Message: -1},
 			{Kind: provider.System, Text: text, Message: -1, Marker: true, Content: provider.Content{Type: provider.TextBlock, Text: &text}},
 		}}

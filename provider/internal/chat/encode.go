@@ -138,8 +138,8 @@ func Encode(l *provider.Layout) any {
 	case m.Provider == provider.DashScope && l.Mode == provider.CacheAutomatic:
 		body.CacheControl = control(m.Lifetime(l.TTL))
 	}
-	for i := range l.Blocks {
-		p := &l.Blocks[i]
+	for i := range l.Units {
+		p := &l.Units[i]
 		if p.Kind == provider.Tool {
 			continue
 		}

@@ -22,7 +22,7 @@ func main() {
 		fmt.Fprintf(os.Stderr, "usage: promptc-gen -blocks N (>= %d) -tasks N (>= %d) [-scattered] -out DIR\n", gen.MinBlocks, gen.MinTasks)
 		os.Exit(2)
 	}
-	project := gen.Project
+	project := gen.Files
 	if *scattered {
 		project = gen.Scattered
 	}
