@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/promptc/promptc/internal/enum"
+	"github.com/promptc/promptc/source"
 )
 
 // Region says where a part of a request sits in the provider's cached order: tools, then the system prompt, then the
@@ -202,7 +200,7 @@ func (b *Body) Messages(list any, key string) error {
 		if name, ok := m["name"].(string); ok {
 			head += " " + name
 		}
-		label := fmt.Sprintf("message %d (%s)", i+1, quoteName(role))
+		label := fmt.Sprintf("message %d (%s)", i+1, source.QuoteName(role))
 		first := len(b.Parts)
 		switch c := m[key].(type) {
 		case nil:
@@ -228,14 +226,4 @@ func (b *Body) Messages(list any, key string) error {
 		b.Parts[first].Head = head
 	}
 	return nil
-}
-
-// quoteName is s, quoted when it holds a character a person could not read back (as source.QuoteName).
-func quoteName(s string) string {
-	for _, r := range s {
-		if r == utf8.RuneError || r == '\\' || r == '"' || !unicode.IsPrint(r) && r != ' ' {
-			return strconv.Quote(s)
-		}
-	}
-	return s
 }
