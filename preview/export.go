@@ -13,6 +13,7 @@ import (
 
 	"github.com/promptc/promptc/internal/atomicfile"
 	"github.com/promptc/promptc/provider"
+	"github.com/promptc/promptc/usage"
 )
 
 // ExportFile is the page Export writes in its directory.
@@ -59,7 +60,9 @@ func exportCSP(script, style string) string {
 type pageData struct {
 	Index Index           `json:"index"`
 	Stats json.RawMessage `json:"stats"`
-	Base  *Base           `json:"base"`
+	// Timeline is the series of Options.Timeline, left out without one.
+	Timeline *usage.Series `json:"timeline,omitempty"`
+	Base     *Base         `json:"base"`
 	// Artifacts holds each artifact's view by path, without breakpoints; Breakpoints holds, by path, then by
 	// provider, the fields of the view that depend on the provider (its provider, model, breakpoints and note, and
 	// the same of base.old), which the page lays over it. The text is in the page once, not once per provider.
@@ -121,7 +124,7 @@ func (s *Page) WritePage(w io.Writer) error {
 
 // pageData computes every view of the page.
 func (s *Page) pageData() (*pageData, error) {
-	d := &pageData{Index: s.Index(), Base: s.Base(), Artifacts: map[string]json.RawMessage{},
+	d := &pageData{Index: s.Index(), Base: s.Base(), Timeline: s.Timeline(), Artifacts: map[string]json.RawMessage{},
 		Breakpoints: map[string]map[string]json.RawMessage{}, Explain: map[string][]json.RawMessage{},
 		Simulate: map[string]map[string]json.RawMessage{}}
 	var err error

@@ -208,6 +208,8 @@ func (s *Server) api(w http.ResponseWriter, r *http.Request, name string) {
 		v, err = snap.Explain(q.Get("path"), n)
 	case "stats":
 		v = snap.Stats()
+	case "timeline":
+		v = snap.Timeline()
 	case "simulate":
 		v, err = snap.Simulate(q.Get("task"), q.Get("provider"))
 	case "base":

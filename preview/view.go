@@ -16,6 +16,7 @@ import (
 	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
+	"github.com/promptc/promptc/usage"
 )
 
 // Page is everything the page shows of a project at one moment: the compiled program and its artifacts, or the
@@ -34,7 +35,8 @@ type Page struct {
 	pl      *promptc.Pipeline // nil when the project does not compile
 	byPath  map[string]*assemble.Artifact
 	// base is the comparison with Options.Base, nil without one or when the project does not compile.
-	base *comparison
+	base     *comparison
+	timeline *usage.Series
 }
 
 // Options shape a preview (Load, New, Serve, Export).
@@ -44,6 +46,9 @@ type Options struct {
 	Base string
 	// Counter counts tokens; nil means an o200k_base counter.
 	Counter *tokens.Counter
+	// Timeline is the series the page draws as its timeline: hit rate per period, with the commits that invalidated a
+	// prefix as markers (usage.Tally.Series, Series.Mark; promptc serve --usage, --by, --log). nil draws none.
+	Timeline *usage.Series
 }
 
 // Load builds a page of the project at root. A project that does not compile is a page too, holding its
@@ -55,7 +60,7 @@ func Load(root string, opts Options) (*Page, error) {
 	if counter == nil {
 		counter = tokens.New(tokens.O200k)
 	}
-	s := &Page{Root: root, counter: counter, byPath: map[string]*assemble.Artifact{}}
+	s := &Page{Root: root, counter: counter, byPath: map[string]*assemble.Artifact{}, timeline: opts.Timeline}
 	pl, err := promptc.Open(root, promptc.Options{Counter: counter})
 	if err != nil {
 		s.Problems = pl.Diagnostics()
@@ -416,3 +421,7 @@ func (s *Page) Explain(path string, n int) (*explain.LineReport, error) {
 	}
 	return explain.Line(s.Prog, path, n)
 }
+
+// Timeline returns the series the page draws as its timeline (Options.Timeline): its periods with their hit rates
+// and the commits marked in them. nil when the preview was given none.
+func (s *Page) Timeline() *usage.Series { return s.timeline }

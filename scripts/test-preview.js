@@ -548,6 +548,21 @@ async function livePhase() {
   const tmeta = await tp.$eval("#artifact-meta", (e) => e.textContent);
   check(tmeta.includes("a turn message: no cached prefix lost"), "--base HEAD~1: a changed turn message says it costs no cached prefix");
   checkWatched(tw, "--base HEAD~1");
+
+  // The timeline of --usage with --log: a bar per day, titled with its numbers, and the commit that invalidated a
+  // prefix as a marker with its short hash and subject; the turn-only commit is no marker. Without --usage, no
+  // timeline.
+  check(await page.$eval("#timeline", (e) => e.hidden), "without --usage the page shows no timeline");
+  const lp = await browser.newPage({ viewport });
+  await lp.goto(env.TIMELINE_URL);
+  await lp.waitForSelector("#timeline-svg");
+  const dayBars = await lp.$$eval("#timeline-svg rect.period title", (ts) => ts.map((t) => t.textContent));
+  const day = new Date().toISOString().slice(0, 10);
+  check(dayBars.length === 1 && dayBars[0] === `${day}T00:00:00Z (day, UTC): 2 requests, hit rate 75.0%`, `the timeline's bar says its day, requests and hit rate (${dayBars})`);
+  const marks = await lp.$$eval("#timeline-svg .commit-marker text", (ts) => ts.map((t) => t.textContent));
+  check(marks.length === 1 && marks[0] === `${env.GLOBAL_COMMIT.slice(0, 7)} a global constant`, `the timeline marks the commit that invalidated a prefix, and only it (${marks})`);
+  const markTitle = await lp.$eval("#timeline-svg .commit-marker title", (t) => t.textContent);
+  check(/tokens of cached prefix invalidated/.test(markTitle) && markTitle.includes("commit time "), `a marker's title gives its commit time and the tokens it invalidated (${markTitle})`);
   await browser.close();
 }
 

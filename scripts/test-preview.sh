@@ -126,10 +126,18 @@ serve global --base HEAD~2
 url_global=$served
 serve turn --base HEAD~1
 url_turn=$served
+# The timeline: two requests of today (75% read from the cache) and the history above; of its last two commits only the
+# global constant invalidated a prefix.
+now=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+for id in msg_1 msg_2; do
+	printf '{"time": "%s", "task": "issue", "response": {"id": "%s", "type": "message", "model": "claude-sonnet-4-5", "usage": {"input_tokens": 100, "cache_read_input_tokens": 300, "output_tokens": 5}}}\n' "$now" "$id"
+done >"$tmp/usage.jsonl"
+serve timeline --usage "$tmp/usage.jsonl" --log HEAD~2..HEAD
+url_timeline=$served
 echo "promptc serve at $url, --base HEAD~2 at $url_global, --base HEAD~1 at $url_turn"
 
-NODE_PATH="$tmp/node/node_modules" PREVIEW_URL="$url" BASE_GLOBAL_URL="$url_global" BASE_TURN_URL="$url_turn" PROJECT="$p" \
-	SHOT="$tmp/preview.png" SHOT_BASE="$tmp/preview-base.png" DIFF_GLOBAL="$tmp/diff-global.json" DIFF_TURN="$tmp/diff-turn.json" \
+NODE_PATH="$tmp/node/node_modules" PREVIEW_URL="$url" BASE_GLOBAL_URL="$url_global" BASE_TURN_URL="$url_turn" PROJECT="$p" TIMELINE_URL="$url_timeline" \
+	GLOBAL_COMMIT="$(g rev-parse HEAD~1)" SHOT="$tmp/preview.png" SHOT_BASE="$tmp/preview-base.png" DIFF_GLOBAL="$tmp/diff-global.json" DIFF_TURN="$tmp/diff-turn.json" \
 	node "$src/scripts/test-preview.js" live
 
 cp "$tmp/preview.png" "$src/docs/preview.png"

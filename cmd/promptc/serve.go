@@ -13,13 +13,15 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/preview"
+	"github.com/promptc/promptc/usage"
 )
 
 func serveCommand(e *env) *cli.Command {
+	by := usage.Day
 	return &cli.Command{
 		Name:      "serve",
 		Usage:     "a local preview page: every artifact with its blocks and scopes, prefixes and cache charts, live",
-		UsageText: "promptc serve [--addr 127.0.0.1:PORT] [--base REV] [--export DIR]",
+		UsageText: "promptc serve [--addr 127.0.0.1:PORT] [--base REV] [--export DIR] [--usage FILE... [--by hour|day] [--log REV_RANGE]]",
 		Description: "Serves a page on the loopback interface that shows every artifact with its blocks outlined by scope,\n" +
 			"where the shared prefixes end and where a provider's cache breakpoints go, the shared prefixes and the\n" +
 			"cache simulation as charts, and the diagnostics and lint findings. The page follows the sources: when a\n" +
@@ -27,11 +29,16 @@ func serveCommand(e *env) *cli.Command {
 			"Everything it loads is in the promptc binary; it fetches nothing from the network. The URL is printed\n" +
 			"on stderr; stop it with Ctrl-C. --base REV compares every view with the project at git revision REV\n" +
 			"(what promptc diff REV reports, drawn). --export DIR writes the same views as one self-contained page,\n" +
-			"DIR/index.html, that opens from disk with no server, and exits. See docs/preview.md.",
+			"DIR/index.html, that opens from disk with no server, and exits. --usage FILE (repeatable) adds a timeline: the hit\n" +
+			"rate per period of those logs (promptc usage --by), with the commits of --log that invalidated a prefix\n" +
+			"as markers. See docs/preview.md.",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:7420", Usage: "listen on `ADDR`, a loopback address and port (port 0 picks a free one)"},
 			&cli.StringFlag{Name: "base", Usage: "compare the working tree with git revision `REV` (a commit, branch or tag)"},
 			&cli.StringFlag{Name: "export", Usage: "write the page to `DIR`/index.html, self-contained, instead of serving it"},
+			&cli.StringSliceFlag{Name: "usage", Usage: "draw the timeline of the log `FILE` (as promptc usage reads it; repeatable)"},
+			&cli.GenericFlag{Name: "by", Value: &by, Usage: "with --usage: one bar per `PERIOD`, hour or day (UTC; default day)"},
+			&cli.StringFlag{Name: "log", Usage: "with --usage: mark the commits of `REV_RANGE` that invalidated a prefix (promptc log)"},
 		},
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
@@ -43,6 +50,9 @@ func serveCommand(e *env) *cli.Command {
 				return err
 			}
 			opts := preview.Options{Base: c.String("base")}
+			if err := e.timeline(c, &opts, by); err != nil {
+				return err
+			}
 			if dir := c.String("export"); dir != "" {
 				if c.IsSet("addr") {
 					return usageErr(e, "serve: --export writes a page and serves none: drop --addr")
@@ -68,4 +78,24 @@ func serveCommand(e *env) *cli.Command {
 			return printed
 		},
 	}
+}
+
+// timeline sets opts.Timeline from --usage, --by and --log, as promptc usage --by reads them.
+func (e *env) timeline(c *cli.Context, opts *preview.Options, by usage.Period) error {
+	if !c.IsSet("usage") {
+		if c.IsSet("by") || c.IsSet("log") {
+			return usageErr(e, "serve: --by and --log shape the timeline of --usage FILE: add --usage")
+		}
+		return nil
+	}
+	_, cat, err := e.usageCatalog(false)
+	if err != nil {
+		return err
+	}
+	tally := usage.NewTally()
+	if err := e.readLogs("serve", tally, c.StringSlice("usage")); err != nil {
+		return err
+	}
+	opts.Timeline, err = e.series(c, "serve", tally.Series(by, cat))
+	return err
 }

@@ -60,19 +60,15 @@ func usageCommand(e *env) *cli.Command {
 				}
 			}
 			tally.Attributes = usage.Attributes{Task: c.String("task-attribute"), Turn: c.String("turn-attribute")}
-			var diags source.Diagnostics
-			for _, name := range c.Args().Slice() {
-				ds, err := tally.ReadFile(name, e.path(name), os.Stdin)
-				if err != nil {
-					return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), e.pathError(name, err))
-				}
-				diags = append(diags, ds...)
-			}
-			if len(diags) > 0 {
-				_, _ = e.stderr.Write([]byte(diags.String()))
+			if err := e.readLogs(cmd, tally, c.Args().Slice()); err != nil {
+				return err
 			}
 			if by != 0 {
-				return e.series(c, tally.Series(by, cat), format.Format)
+				s, err := e.series(c, "usage", tally.Series(by, cat))
+				if err != nil {
+					return err
+				}
+				return s.Write(e.stdout, format.Format)
 			} else if c.IsSet("log") {
 				return cmdErr(e, cmd, "--log marks commits on a series: add --by hour or --by day")
 			}
@@ -87,20 +83,36 @@ func usageCommand(e *env) *cli.Command {
 	}
 }
 
-// series writes s, its periods marked with the commits of --log when it is given.
-func (e *env) series(c *cli.Context, s *usage.Series, f report.Format) error {
+// readLogs counts the log files names into tally (- is stdin), printing the problems of their lines on stderr.
+func (e *env) readLogs(cmd string, tally *usage.Tally, names []string) error {
+	var diags source.Diagnostics
+	for _, name := range names {
+		ds, err := tally.ReadFile(name, e.path(name), os.Stdin)
+		if err != nil {
+			return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), e.pathError(name, err))
+		}
+		diags = append(diags, ds...)
+	}
+	if len(diags) > 0 {
+		_, _ = e.stderr.Write([]byte(diags.String()))
+	}
+	return nil
+}
+
+// series returns s, its periods marked with the commits of --log when it is given.
+func (e *env) series(c *cli.Context, cmd string, s *usage.Series) (*usage.Series, error) {
 	if c.IsSet("log") {
 		root, err := e.projectRoot()
 		if err != nil {
-			return err
+			return nil, err
 		}
 		l, err := guard.ReadLog(root, c.String("log"), guard.Options{})
 		if err != nil {
-			return e.fail(err, func(err error) error { return usageErr(e, "usage --log: %v", err) })
+			return nil, e.fail(err, func(err error) error { return usageErr(e, "%s --log: %v", cmd, err) })
 		}
 		s.Mark(l.Marks())
 	}
-	return s.Write(e.stdout, f)
+	return s, nil
 }
 
 // usageCatalog returns the model table usage prices with: the project's, when promptc runs in one (and the

@@ -58,6 +58,7 @@ function fromExport(name, p) {
   switch (name) {
     case "index": return d.index;
     case "stats": return d.stats;
+    case "timeline": return d.timeline || null;
     case "base": return need(d.base, "the comparison with a base revision");
     case "artifact": {
       const v = need(d.artifacts[p.path], p.path);
@@ -117,7 +118,7 @@ async function reload() {
   }
   renderSimTasks(ix.tasks);
   followTask();
-  await Promise.all([loadArtifact(), loadStats(), loadSimulation()]);
+  await Promise.all([loadArtifact(), loadStats(), loadSimulation(), loadTimeline()]);
 }
 
 function renderProviders(providers) {
@@ -559,3 +560,36 @@ $("sim-task").addEventListener("change", loadSimulation);
 $("wrap").addEventListener("change", () => $("artifact").classList.toggle("wrap", $("wrap").checked));
 if (location.hash.length > 1) state.path = decodeURIComponent(location.hash.slice(1));
 reload().then(follow, (e) => { $("status").textContent = String(e.message); follow(); });
+
+// loadTimeline draws promptc serve --usage's series: one bar per period, as tall as its cache hit rate, and each
+// commit of --log that invalidated a prefix as a marker at its period (by commit time), labelled with its short hash
+// and subject. A bar's and a marker's title hold their numbers. Without --usage the section stays hidden.
+async function loadTimeline() {
+  const t = await api("timeline");
+  const periods = (t && t.periods) || [];
+  $("timeline").hidden = periods.length === 0;
+  if (periods.length === 0) {
+    $("timeline-chart").replaceChildren();
+    return;
+  }
+  const w = 400, top = 16, h = 120, left = 34, width = w - left - 10;
+  const marked = periods.reduce((n, p) => n + (p.commits || []).length, 0);
+  const step = width / periods.length;
+  const g = svg("svg", { viewBox: `0 0 ${w} ${top + h + 24 + 16 * marked}`, role: "img", "aria-label": `cache hit rate per ${t.by}`, id: "timeline-svg" });
+  g.append(svg("text", { x: 0, y: top + 4 }, "100%"), svg("text", { x: 0, y: top + h }, "0%"));
+  let row = 0;
+  periods.forEach((p, i) => {
+    const x = left + i * step, bh = p.hit_rate * h;
+    const bar = svg("rect", { x: x + 1, y: top + h - bh, width: Math.max(1, step - 2), height: bh, fill: "#2f7d32", class: "period" });
+    bar.append(svg("title", {}, `${p.start} (${t.by}, UTC): ${thousands(p.requests)} requests, hit rate ${(p.hit_rate * 100).toFixed(1)}%`));
+    g.append(bar);
+    for (const c of p.commits || []) {
+      const cx = x + step / 2, y = top + h + 18 + 16 * row++;
+      g.append(svg("line", { x1: cx, x2: cx, y1: top, y2: y - 10, stroke: "#c62828", "stroke-dasharray": "3 2" }));
+      const m = svg("g", { class: "commit-marker" });
+      m.append(svg("title", {}, `commit time ${c.commit_time}: ${c.subject} (${(c.tasks || []).join(", ")}; ${thousands(c.invalidated_tokens)} tokens of cached prefix invalidated)`), svg("text", { x: Math.min(cx, w - 200), y }, `${c.commit.slice(0, 7)} ${c.subject}`));
+      g.append(m);
+    }
+  });
+  $("timeline-chart").replaceChildren(g);
+}
