@@ -50,3 +50,15 @@ func ExampleInit() {
 	// check passed: true
 	// true
 }
+
+// Wrote is the report promptc init prints before NextSteps: the header, the files, and the invocation to repeat.
+func ExampleWrote() {
+	text, inv := scaffold.Wrote("init", "my prompts", "", []string{"promptc.toml", "blocks/main.toml"})
+	fmt.Print(text)
+	fmt.Println(inv)
+	// Output:
+	// promptc init: wrote a new project in my prompts:
+	//   promptc.toml
+	//   blocks/main.toml
+	// promptc -C 'my prompts'
+}

@@ -3,6 +3,9 @@ package scaffold
 import (
 	"fmt"
 	"strings"
+
+	"github.com/promptc/promptc/internal/shell"
+	"github.com/promptc/promptc/source"
 )
 
 // NextSteps is what promptc init prints after writing the starter project: the commands to try on it, each with what
@@ -29,4 +32,30 @@ func NextSteps(invocation string) string {
 		fmt.Fprintf(&b, "  %-*s  # %s\n", width, invocation+" "+s[0], s[1])
 	}
 	return b.String()
+}
+
+// Wrote is what promptc init and import print first after writing a new project: the header "promptc CMD: wrote a
+// new project in DIR" (detail follows DIR, as import's counts do), then each written file, one a line, quoted as
+// source.QuoteName quotes names. arg is the directory as the user named it ("": the working directory); invocation
+// is how to run promptc on the new project, for NextSteps.
+func Wrote(cmd, arg, detail string, written []string) (text, invocation string) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "promptc %s: wrote a new project in %s%s:\n", cmd, WhereName(arg), detail)
+	for _, p := range written {
+		b.WriteString("  " + source.QuoteName(p) + "\n")
+	}
+	invocation = "promptc"
+	if arg != "" && arg != "." {
+		invocation += " -C " + shell.Quote(arg)
+	}
+	return b.String(), invocation
+}
+
+// WhereName names the directory arg as messages do: quoted as source.QuoteName quotes names, or "the working
+// directory" for "".
+func WhereName(arg string) string {
+	if arg == "" {
+		return "the working directory"
+	}
+	return source.QuoteName(arg)
 }

@@ -9,7 +9,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/internal/shell"
 	"github.com/promptc/promptc/source"
 
 	"github.com/promptc/promptc/assemble"
@@ -53,10 +52,7 @@ func initCommand(e *env) *cli.Command {
 // header ("promptc CMD: wrote a new project in DIR" and detail) and the written files go to b, and inv is the
 // invocation for the project, for the commands to try next.
 func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written []string, err error) (inv string, _ error) {
-	where := source.QuoteName(arg)
-	if arg == "" {
-		where = "the working directory"
-	}
+	where := scaffold.WhereName(arg)
 	var exists *scaffold.ExistsError
 	var link *assemble.LinkError
 	switch {
@@ -69,14 +65,8 @@ func (e *env) wroteProject(b *strings.Builder, cmd, arg, detail string, written 
 	case err != nil:
 		return "", e.fail(err, func(err error) error { return usageErr(e, "%s: %s", cmd, pathErrorText(err)) })
 	}
-	fmt.Fprintf(b, "promptc %s: wrote a new project in %s%s:\n", cmd, where, detail)
-	for _, p := range written {
-		b.WriteString("  " + source.QuoteName(p) + "\n")
-	}
-	inv = "promptc"
-	if arg != "" && arg != "." {
-		inv += " -C " + shell.Quote(arg)
-	}
+	text, inv := scaffold.Wrote(cmd, arg, detail, written)
+	b.WriteString(text)
 	return inv, nil
 }
 
