@@ -301,7 +301,9 @@ type Row struct {
 
 // Builtin returns the catalog of the built-in rows alone, built once and shared: a Catalog is never changed after it
 // is made. It is what a caller with no project uses (miss without one, a command run outside any project).
-var Builtin = sync.OnceValue(func() *Catalog { return NewCatalog(nil) })
+func Builtin() *Catalog { return builtinCatalog() }
+
+var builtinCatalog = sync.OnceValue(func() *Catalog { return NewCatalog(nil) })
 
 // NewCatalog returns the built-in rows with rows applied over them: a row naming a built-in model changes the
 // fields it sets; a row naming another model adds it, starting from the provider's default model's rules.
