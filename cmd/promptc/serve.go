@@ -88,7 +88,7 @@ func (e *env) timeline(c *cli.Context, opts *preview.Options, by usage.Period) e
 		}
 		return nil
 	}
-	_, cat, err := e.usageCatalog(false)
+	_, cat, err := e.usageCatalog("serve", false)
 	if err != nil {
 		return err
 	}

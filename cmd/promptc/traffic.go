@@ -33,7 +33,7 @@ func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) 
 	if len(diags) > 0 {
 		_, _ = e.stderr.Write([]byte(diags.String()))
 	}
-	_, cat, err := e.usageCatalog(false)
+	_, cat, err := e.usageCatalog(cmd, false)
 	if err != nil {
 		return nil, err
 	}

@@ -49,7 +49,7 @@ func usageCommand(e *env) *cli.Command {
 			if c.NArg() == 0 {
 				return cmdErr(e, cmd, "name the log files to read (FILE... ; - for stdin)")
 			}
-			pl, cat, err := e.usageCatalog(c.Bool("predict"))
+			pl, cat, err := e.usageCatalog(cmd, c.Bool("predict"))
 			if err != nil {
 				return err
 			}
@@ -115,19 +115,19 @@ func (e *env) series(c *cli.Context, cmd string, s *usage.Series) (*usage.Series
 	return s, nil
 }
 
-// usageCatalog returns the model table usage prices with: the project's, when promptc runs in one (and the
-// compiled project, for --predict), else the built-in rows.
-func (e *env) usageCatalog(predict bool) (*promptc.Pipeline, *projection.Catalog, error) {
+// usageCatalog returns the model table command cmd prices usage logs with: the project's, when promptc runs in one
+// (and the compiled project, for --predict), else the built-in rows.
+func (e *env) usageCatalog(cmd string, predict bool) (*promptc.Pipeline, *projection.Catalog, error) {
 	pl, err := e.inProject()
 	switch {
 	case err != nil:
 		return nil, nil, err
 	case pl == nil && predict:
-		return nil, nil, cmdErr(e, "usage", "--predict simulates the project's fixtures: run promptc inside a project, or pass -C DIR")
+		return nil, nil, cmdErr(e, cmd, "--predict simulates the project's fixtures: run promptc inside a project, or pass -C DIR")
 	}
 	cat, err := pl.Catalog()
 	if err != nil {
-		return nil, nil, cmdErr(e, "usage", "%v", err)
+		return nil, nil, cmdErr(e, cmd, "%v", err)
 	}
 	if !predict {
 		pl = nil
