@@ -14,6 +14,7 @@ import (
 	"github.com/promptc/promptc/internal/gitfs"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
+	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -270,4 +271,15 @@ func (l *Log) WriteJSON(w io.Writer) error {
 		Version int `json:"version"`
 		*Log
 	}{1, l})
+}
+
+// Write writes the log in format f, as promptc log --format does: WriteText, WriteMarkdown or WriteJSON.
+func (l *Log) Write(w io.Writer, f report.Format) error {
+	switch f {
+	case report.Markdown:
+		return l.WriteMarkdown(w)
+	case report.JSON:
+		return l.WriteJSON(w)
+	}
+	return l.WriteText(w)
 }

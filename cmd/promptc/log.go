@@ -39,13 +39,7 @@ func logCommand(e *env) *cli.Command {
 			if err != nil {
 				return e.fail(err, func(err error) error { return usageErr(e, "log: %v", err) })
 			}
-			switch format.Format {
-			case report.Markdown:
-				return l.WriteMarkdown(e.stdout)
-			case report.JSON:
-				return l.WriteJSON(e.stdout)
-			}
-			return l.WriteText(e.stdout)
+			return l.Write(e.stdout, format.Format)
 		},
 	}
 }
