@@ -15,6 +15,7 @@ import (
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -178,7 +179,7 @@ func prefixChanges(rep *Report) []LogTask {
 
 // Title is the log's first line: "promptc log HEAD: 2 commits changed a stable prefix, 3 others changed none".
 func (l *Log) Title() string {
-	return fmt.Sprintf("promptc log %s: %s changed a stable prefix, %d %s changed none", l.Range,
+	return fmt.Sprintf("promptc log %s: %s changed a stable prefix, %d %s changed none", source.QuoteName(l.Range),
 		plural.Count(len(l.Commits), "commit"), l.Unchanged, plural.Noun(l.Unchanged, "other", "others"))
 }
 
@@ -210,7 +211,7 @@ func (l *Log) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(l.Title() + "\n")
 	for _, c := range l.Commits {
-		fmt.Fprintf(&b, "\n%.12s %s %s\n", c.Commit, c.Time, c.Subject)
+		fmt.Fprintf(&b, "\n%.12s %s %s\n", c.Commit, c.Time, source.QuoteName(c.Subject))
 		for _, t := range c.Tasks {
 			b.WriteString("  " + t.line() + "\n")
 		}

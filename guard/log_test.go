@@ -113,3 +113,18 @@ func BenchmarkReadLog(b *testing.B) {
 		}
 	}
 }
+
+// TestLogTextQuotesNames: a commit subject or a range holding a terminal escape is printed quoted, never raw.
+func TestLogTextQuotesNames(t *testing.T) {
+	l := &guard.Log{Range: "main\x1b[2J", Commits: []guard.LogCommit{{Commit: "0123456789abcdef", Time: "2026-03-01T00:00:00Z", Subject: "fix\x1b]8;;http://x\x07"}}}
+	var b strings.Builder
+	if err := l.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(b.String(), "\x1b\x07") {
+		t.Errorf("the text log holds a raw escape: %q", b.String())
+	}
+	if !strings.Contains(b.String(), `"fix\x1b]8;;http://x\a"`) {
+		t.Errorf("the subject is not quoted: %q", b.String())
+	}
+}

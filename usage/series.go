@@ -13,6 +13,7 @@ import (
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
 	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/source"
 )
 
 // Period is the length of a Series' periods: an hour or a day, in UTC. It is promptc usage's --by flag.
@@ -187,7 +188,7 @@ func (p PeriodRow) cost() string {
 
 func (c Commit) line() string {
 	return fmt.Sprintf("commit %.12s, commit time %s: %s (%s; %s of cached prefix invalidated)", c.Commit,
-		c.Time.Format(time.RFC3339), c.Subject, strings.Join(c.Tasks, ", "), plural.Count(c.InvalidatedTokens, "token"))
+		c.Time.Format(time.RFC3339), source.QuoteName(c.Subject), strings.Join(c.Tasks, ", "), plural.Count(c.InvalidatedTokens, "token"))
 }
 
 // Write prints the series in format f: a table per period for a terminal (each period's commits under it),
