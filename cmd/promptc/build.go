@@ -25,10 +25,7 @@ func buildCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "verbose", Usage: "say what was built and what changed on disk"},
 		},
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "build takes no arguments, got %q", c.Args().First())
-			}
+		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
 			if err != nil {
 				return err
@@ -64,6 +61,6 @@ func buildCommand(e *env) *cli.Command {
 					ch.Artifacts, where, len(ch.Written), ch.Unchanged, len(ch.Removed))
 			}
 			return err
-		},
+		}),
 	}
 }

@@ -34,10 +34,7 @@ func checkCommand(e *env) *cli.Command {
 			trafficFlag(),
 		},
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "check takes no arguments, got %q", c.Args().First())
-			}
+		Action: e.noArgs(func(c *cli.Context) error {
 			// The diagnostics that stop check are also annotations on the sources in GitHub Actions.
 			e.annotate = true
 			update, force := c.Bool("update"), c.Bool("force")
@@ -92,7 +89,7 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			return exitError{exitChanged}
-		},
+		}),
 	}
 }
 

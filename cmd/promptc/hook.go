@@ -55,10 +55,7 @@ func hookInstallCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing pre-commit hook that is not promptc's instead of keeping it"},
 		},
 		OnUsageError: hookUsageError(e),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "hook install takes no arguments, got %q", c.Args().First())
-			}
+		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
 			if err != nil {
 				return err
@@ -69,7 +66,7 @@ func hookInstallCommand(e *env) *cli.Command {
 			}
 			fmt.Fprintln(e.stderr, res.Summary())
 			return nil
-		},
+		}),
 	}
 }
 
@@ -84,10 +81,7 @@ func hookUninstallCommand(e *env) *cli.Command {
 			"promptc's is left alone; lines added to promptc's hook by hand are kept. Each change is atomic;\n" +
 			"uninstalling again changes nothing.",
 		OnUsageError: hookUsageError(e),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "hook uninstall takes no arguments, got %q", c.Args().First())
-			}
+		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
 			if err != nil {
 				return err
@@ -98,7 +92,7 @@ func hookUninstallCommand(e *env) *cli.Command {
 			}
 			fmt.Fprintln(e.stderr, res.Summary())
 			return nil
-		},
+		}),
 	}
 }
 

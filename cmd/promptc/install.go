@@ -29,11 +29,8 @@ func installCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when installing would change a file"},
 		),
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
+		Action: e.noArgs(func(c *cli.Context) error {
 			const cmd = "install"
-			if c.NArg() > 0 {
-				return usageErr(e, "install takes no arguments, got %q", c.Args().First())
-			}
 			dir, err := e.installArgs(c, cmd)
 			if err != nil {
 				return err
@@ -41,7 +38,7 @@ func installCommand(e *env) *cli.Command {
 			// The suggested command runs where this one ran, so it repeats -C and the paths as they were given.
 			fix := workspace.InstallCommand{Project: e.cdir, Dir: c.String("dir"), Session: c.String("session")}
 			return e.install(c, cmd, dir, c.Bool("check"), fix)
-		},
+		}),
 	}
 }
 
@@ -56,11 +53,8 @@ func uninstallCommand(e *env) *cli.Command {
 			"block, or no file, is left alone. Only promptc.toml's targets are read: the blocks need not compile.",
 		Flags:        targetFlags(),
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
+		Action: e.noArgs(func(c *cli.Context) error {
 			const cmd = "uninstall"
-			if c.NArg() > 0 {
-				return usageErr(e, "uninstall takes no arguments, got %q", c.Args().First())
-			}
 			dir, err := e.installDir(c, cmd)
 			if err != nil {
 				return err
@@ -85,7 +79,7 @@ func uninstallCommand(e *env) *cli.Command {
 				return e.workspaceError(err)
 			}
 			return nil
-		},
+		}),
 	}
 }
 

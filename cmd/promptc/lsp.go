@@ -24,10 +24,7 @@ func lspCommand(e *env) *cli.Command {
 			"every promptc project an opened file belongs to (the nearest promptc.toml above it). Editors start it\n" +
 			"themselves: docs/editors.md shows the setup for VS Code, Neovim, Helix, Zed and Emacs.",
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "lsp takes no arguments, got %q", c.Args().First())
-			}
+		Action: e.noArgs(func(c *cli.Context) error {
 			gc.CollectSteady()
 			info, _ := debug.ReadBuildInfo()
 			err := lsp.Serve(context.Background(), os.Stdin, e.stdout, lsp.Options{Version: buildversion.Module(version, info), Log: e.stderr})
@@ -38,6 +35,6 @@ func lspCommand(e *env) *cli.Command {
 				return exitError{exitInvalid} // the server said why on stderr; the editor starts a new one
 			}
 			return err
-		},
+		}),
 	}
 }

@@ -345,3 +345,21 @@ func (e *env) fail(err error, other func(error) error) error {
 // snippets reports whether diagnostics show their source line: always, never, or (auto, the default) when stderr
 // is a terminal. A pipe or a CI log gets the plain path:line:col: message lines unless asked.
 func (e *env) snippets() bool { return e.snippetMode.On(isTerminal(e.stderr)) }
+
+// noArgs is action, run only when the command line gives the command no arguments; any argument is a usage error.
+func (e *env) noArgs(action cli.ActionFunc) cli.ActionFunc {
+	return func(c *cli.Context) error {
+		if err := e.refuseArgs(c); err != nil {
+			return err
+		}
+		return action(c)
+	}
+}
+
+// refuseArgs is the usage error of a command given an argument it does not take ("hook install takes no arguments").
+func (e *env) refuseArgs(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usageErr(e, "%s takes no arguments, got %q", commandName(c), c.Args().First())
+	}
+	return nil
+}

@@ -27,8 +27,8 @@ func formatChoiceFlag(usage string, format *report.FormatChoice) cli.Flag {
 // measure reads the flags of measureFlags, refusing arguments, and opens the project with the --tokenizer counter;
 // a usage problem or the project's diagnostics are printed and returned as the exit status.
 func (e *env) measure(c *cli.Context) (*promptc.Pipeline, error) {
-	if c.NArg() > 0 {
-		return nil, usageErr(e, "%s takes no arguments, got %q", c.Command.Name, c.Args().First())
+	if err := e.refuseArgs(c); err != nil {
+		return nil, err
 	}
 	tok, err := e.counter(c)
 	if err != nil {

@@ -100,11 +100,8 @@ func projectCommand(e *env) *cli.Command {
 			&cli.IntFlag{Name: "max-tokens", Value: 4096, Usage: "Anthropic's max_tokens `N`"},
 		),
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
+		Action: e.noArgs(func(c *cli.Context) error {
 			const cmd = "project"
-			if c.NArg() > 0 {
-				return usageErr(e, "project takes no arguments, got %q", c.Args().First())
-			}
 			if err := e.requireProvider(c, cmd); err != nil {
 				return err
 			}
@@ -131,7 +128,7 @@ func projectCommand(e *env) *cli.Command {
 			}
 			_, _ = fmt.Fprintln(e.stderr, pr.Summary())
 			return nil
-		},
+		}),
 	}
 }
 
@@ -157,11 +154,8 @@ func simulateCommand(e *env) *cli.Command {
 			formatChoiceFlag("write the report as", format),
 		),
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
+		Action: e.noArgs(func(c *cli.Context) error {
 			const cmd = "simulate"
-			if c.NArg() > 0 {
-				return usageErr(e, "simulate takes no arguments, got %q", c.Args().First())
-			}
 			if err := e.requireProvider(c, cmd); err != nil {
 				return err
 			}
@@ -188,6 +182,6 @@ func simulateCommand(e *env) *cli.Command {
 				return cmdErr(e, cmd, "%v", err)
 			}
 			return sim.Write(e.stdout, format.Format)
-		},
+		}),
 	}
 }

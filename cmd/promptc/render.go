@@ -36,10 +36,7 @@ func renderCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "turn-file", Usage: "print the turn message for the turn values in `FILE` (JSON or TOML)"},
 		},
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "render takes no arguments, got %q", c.Args().First())
-			}
+		Action: e.noArgs(func(c *cli.Context) error {
 			if c.String("task") == "" {
 				return usageErr(e, "render: --task T is required (see promptc render --help)")
 			}
@@ -59,7 +56,7 @@ func renderCommand(e *env) *cli.Command {
 			}
 			_, err = io.WriteString(e.stdout, text)
 			return err
-		},
+		}),
 	}
 }
 

@@ -41,10 +41,7 @@ func serveCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "log", Usage: "with --usage: mark the commits of `REV_RANGE` that invalidated a prefix (promptc log)"},
 		},
 		OnUsageError: commandUsageError(e),
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageErr(e, "serve takes no arguments, got %q", c.Args().First())
-			}
+		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
 			if err != nil {
 				return err
@@ -76,7 +73,7 @@ func serveCommand(e *env) *cli.Command {
 				return cmdErr(e, "serve", "%v", err)
 			}
 			return printed
-		},
+		}),
 	}
 }
 
