@@ -1,7 +1,11 @@
 package guard_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
+
+	"github.com/promptc/promptc/report"
 	"log"
 	"os"
 	"os/exec"
@@ -177,4 +181,58 @@ func ExampleDiff() {
 	// @@ -1 +1 @@
 	// -Never push to main.
 	// +Never push to main or release.
+}
+
+// WriteCheck is what promptc check prints when golden/ is behind the sources: the report, then the command that accepts
+// the change, as the user ran promptc.
+func ExampleResult_WriteCheck() {
+	dir := writeProject(exampleFiles)
+	defer os.RemoveAll(dir)
+
+	res, err := guard.CheckDir(dir, guard.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := res.WriteCheck(os.Stdout, guard.Reader{Root: dir}, "promptc -C acme", false); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// promptc check: 1 artifact differs from golden/
+	//   global prefix changed: every task's cache is invalidated
+	//   cached prefix invalidated, summed over artifacts: 6 bytes, 2 tokens (o200k_base estimates)
+	//
+	// t/default.runbook.md: changed at byte 14 (line 1, col 15)
+	//   block: rules (blocks/main.toml:2:1), scope global
+	//   cache: invalidates 6 bytes, 2 tokens of cached prefix
+	// --- golden/t/default.runbook.md
+	// +++ build/t/default.runbook.md
+	// @@ -1 +1 @@
+	// -Never push to Main.
+	// +Never push to main.
+	//
+	// To accept these changes, run: promptc -C acme check --update
+}
+
+// Write picks the writer promptc diff --format names: here JSON, whose fields docs/guard.md lists.
+func ExampleResult_Write() {
+	dir := writeProject(exampleFiles)
+	defer os.RemoveAll(dir)
+
+	res, err := guard.CheckDir(dir, guard.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	var out strings.Builder
+	if err := res.Write(&out, report.JSON, guard.Reader{Root: dir}); err != nil {
+		log.Fatal(err)
+	}
+	var doc struct {
+		Summary struct{ Lines []string } `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out.String()), &doc); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(strings.Join(doc.Summary.Lines, "\n"))
+	// Output:
+	// global prefix changed: every task's cache is invalidated
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/urfave/cli/v2"
 
@@ -46,11 +45,7 @@ func checkCommand(e *env) *cli.Command {
 					return usageErr(e, "check --update: %v", err)
 				}
 			}
-			tok, err := e.counter(c)
-			if err != nil {
-				return err
-			}
-			root, err := e.projectRoot()
+			root, opt, err := e.guardOptions(c, "check")
 			if err != nil {
 				return err
 			}
@@ -61,31 +56,11 @@ func checkCommand(e *env) *cli.Command {
 				}
 				return u.WriteText(e.stderr)
 			}
-			traffic, err := e.traffic(c, "check")
-			if err != nil {
-				return err
-			}
-			res, err := guard.CheckDir(root, guard.Options{Counter: tok, Traffic: traffic})
+			res, err := guard.CheckDir(root, opt)
 			if err != nil {
 				return e.checkError("reading golden/", err)
 			}
-			verbose := c.Bool("verbose")
-			if res.Passed() {
-				if verbose {
-					_, err := fmt.Fprintf(e.stdout, "promptc check: %s match golden/; no lint errors\n", res.Checked)
-					return err
-				}
-				return nil
-			}
-			if err := res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Verbose: verbose, Dir: guard.ReportDir(e.wd, e.root)}); err != nil {
-				return err
-			}
-			if guard.InGitHubActions() {
-				if err := res.WriteAnnotations(e.stdout, guard.RepoPrefix(e.root)); err != nil {
-					return err
-				}
-			}
-			if err := res.WriteFollowUp(e.stdout, e.invocation(), verbose); err != nil {
+			if err := res.WriteCheck(e.stdout, e.reader(), e.invocation(), c.Bool("verbose")); err != nil || res.Passed() {
 				return err
 			}
 			return exitError{exitChanged}

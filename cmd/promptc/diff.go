@@ -1,8 +1,6 @@
 package main
 
 import (
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/guard"
@@ -36,34 +34,18 @@ func diffCommand(e *env) *cli.Command {
 			if c.NArg() == 1 {
 				rev = c.Args().First()
 			}
-			tok, err := e.counter(c)
+			root, opt, err := e.guardOptions(c, "diff")
 			if err != nil {
 				return err
 			}
-			root, err := e.projectRoot()
-			if err != nil {
-				return err
-			}
-			traffic, err := e.traffic(c, "diff")
-			if err != nil {
-				return err
-			}
-			res, err := guard.Diff(root, rev, guard.Options{Counter: tok, Traffic: traffic})
+			res, err := guard.Diff(root, rev, opt)
 			if err != nil {
 				return e.fail(err, func(err error) error { return usageErr(e, "diff: %v", err) })
 			}
 			if err := res.WriteNote(e.stderr); err != nil {
 				return err
 			}
-			switch format.Format {
-			case report.Markdown:
-				err = res.WriteMarkdown(e.stdout, guard.MarkdownOptions{Dir: strings.TrimSuffix(guard.RepoPrefix(e.root), "/"), Links: guard.RepoLinks(e.root)})
-			case report.JSON:
-				err = res.WriteJSON(e.stdout)
-			default:
-				err = res.WriteText(e.stdout, guard.TextOptions{Color: e.color(), Dir: guard.ReportDir(e.wd, e.root)})
-			}
-			if err != nil {
+			if err := res.Write(e.stdout, format.Format, e.reader()); err != nil {
 				return err
 			}
 			if c.Bool("exit-code") && res.Changed() {

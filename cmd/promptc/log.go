@@ -23,19 +23,11 @@ func logCommand(e *env) *cli.Command {
 			if c.NArg() > 1 {
 				return usageErr(e, "log takes at most one revision range, got %d arguments", c.NArg())
 			}
-			tok, err := e.counter(c)
+			root, opt, err := e.guardOptions(c, "log")
 			if err != nil {
 				return err
 			}
-			root, err := e.projectRoot()
-			if err != nil {
-				return err
-			}
-			traffic, err := e.traffic(c, "log")
-			if err != nil {
-				return err
-			}
-			l, err := guard.ReadLog(root, c.Args().First(), guard.Options{Counter: tok, Traffic: traffic})
+			l, err := guard.ReadLog(root, c.Args().First(), opt)
 			if err != nil {
 				return e.fail(err, func(err error) error { return usageErr(e, "log: %v", err) })
 			}

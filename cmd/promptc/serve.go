@@ -90,7 +90,7 @@ func (e *env) timeline(c *cli.Context, opts *preview.Options, by usage.Period) e
 		return err
 	}
 	tally := usage.NewTally()
-	if err := e.readLogs("serve", tally, c.StringSlice("usage")); err != nil {
+	if err := e.readLogs("serve", "", tally, c.StringSlice("usage")); err != nil {
 		return err
 	}
 	opts.Timeline, err = e.series(c, "serve", tally.Series(by, cat))

@@ -1,12 +1,11 @@
 package main
 
 import (
-	"os"
+	"github.com/promptc/promptc/guard"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/projection"
-	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/usage"
 )
 
@@ -22,16 +21,8 @@ func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) 
 		return nil, nil
 	}
 	tally := usage.NewTally()
-	var diags source.Diagnostics
-	for _, name := range files {
-		ds, err := tally.ReadFile(name, e.path(name), os.Stdin)
-		if err != nil {
-			return nil, cmdErr(e, cmd, "--traffic %s: %v", source.QuoteName(name), e.pathError(name, err))
-		}
-		diags = append(diags, ds...)
-	}
-	if len(diags) > 0 {
-		_, _ = e.stderr.Write([]byte(diags.String()))
+	if err := e.readLogs(cmd, "--traffic ", tally, files); err != nil {
+		return nil, err
 	}
 	_, cat, err := e.usageCatalog(cmd, false)
 	if err != nil {
@@ -46,3 +37,26 @@ func (e *env) traffic(c *cli.Context, cmd string) ([]projection.Traffic, error) 
 	}
 	return traffic, nil
 }
+
+// guardOptions are what check, diff and log share: the project root, and the guard's options from --tokenizer and
+// --traffic (read only where a change is priced: not for check --update).
+func (e *env) guardOptions(c *cli.Context, cmd string) (string, guard.Options, error) {
+	var opt guard.Options
+	tok, err := e.counter(c)
+	if err != nil {
+		return "", opt, err
+	}
+	root, err := e.projectRoot()
+	if err != nil {
+		return "", opt, err
+	}
+	opt.Counter = tok
+	if !c.Bool("update") {
+		opt.Traffic, err = e.traffic(c, cmd)
+	}
+	return root, opt, err
+}
+
+// reader is who reads a report: the working directory promptc ran in, the project root and whether stdout takes
+// colour.
+func (e *env) reader() guard.Reader { return guard.Reader{WD: e.wd, Root: e.root, Color: e.color()} }

@@ -60,7 +60,7 @@ func usageCommand(e *env) *cli.Command {
 				}
 			}
 			tally.Attributes = usage.Attributes{Task: c.String("task-attribute"), Turn: c.String("turn-attribute")}
-			if err := e.readLogs(cmd, tally, c.Args().Slice()); err != nil {
+			if err := e.readLogs(cmd, "", tally, c.Args().Slice()); err != nil {
 				return err
 			}
 			if by != 0 {
@@ -83,13 +83,14 @@ func usageCommand(e *env) *cli.Command {
 	}
 }
 
-// readLogs counts the log files names into tally (- is stdin), printing the problems of their lines on stderr.
-func (e *env) readLogs(cmd string, tally *usage.Tally, names []string) error {
+// readLogs counts the log files names into tally (- is stdin), printing the problems of their lines on stderr; a file
+// that cannot be read is named after flag ("--traffic ", or "" for arguments).
+func (e *env) readLogs(cmd, flag string, tally *usage.Tally, names []string) error {
 	var diags source.Diagnostics
 	for _, name := range names {
 		ds, err := tally.ReadFile(name, e.path(name), os.Stdin)
 		if err != nil {
-			return cmdErr(e, cmd, "%s: %v", source.QuoteName(name), e.pathError(name, err))
+			return cmdErr(e, cmd, "%s%s: %v", flag, source.QuoteName(name), e.pathError(name, err))
 		}
 		diags = append(diags, ds...)
 	}
