@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/guard"
+	"github.com/promptc/promptc/report"
+	"github.com/promptc/promptc/usage"
 )
 
 // history makes dir a git repository holding the reference project, then commits commits edits to it: the odd ones
@@ -127,4 +129,37 @@ func TestLogTextQuotesNames(t *testing.T) {
 	if !strings.Contains(b.String(), `"fix\x1b]8;;http://x\a"`) {
 		t.Errorf("the subject is not quoted: %q", b.String())
 	}
+}
+
+// After a regression, the hit rate per day shows when it fell, and Series with Log puts the commits that
+// invalidated a prefix on the same days: here the commit of the second day changed a global block.
+func ExampleSeries() {
+	dir, err := os.MkdirTemp("", "promptc-series")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	if err := history(dir, 2); err != nil {
+		log.Fatal(err)
+	}
+	logs := `{"time":"2026-11-02T09:30:00Z","task":"issue","response":{"id":"msg_1","type":"message","model":"claude-sonnet-4-5","usage":{"input_tokens":10,"cache_read_input_tokens":990,"output_tokens":5}}}
+{"time":"2026-11-03T10:15:00Z","task":"issue","response":{"id":"msg_2","type":"message","model":"claude-sonnet-4-5","usage":{"input_tokens":10,"cache_creation_input_tokens":990,"output_tokens":5}}}
+`
+	tally := usage.NewTally()
+	if _, err := tally.Read(strings.NewReader(logs), "log.jsonl"); err != nil {
+		log.Fatal(err)
+	}
+	s, err := guard.Series(dir, tally, guard.SeriesOptions{By: usage.Day, Log: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := s.Write(os.Stdout, report.Text); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	//           day (UTC)  requests  input  cache read  hit rate  cost
+	//   2026-11-02T00:00:00Z         1  1,000         990     99.0%     —
+	//   commit 86d1013eac65, commit time 2026-11-02T09:00:00Z: edit 1 (autopilot, chat, issue, quick_create; 4,351 tokens of cached prefix invalidated)
+	//   2026-11-03T00:00:00Z         1  1,000           0      0.0%     —
+	// cost in input-price units (an uncached input token costs 1)
 }

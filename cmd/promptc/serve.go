@@ -93,6 +93,6 @@ func (e *env) timeline(c *cli.Context, opts *preview.Options, by usage.Period) e
 	if err := e.readLogs("serve", "", tally, c.StringSlice("usage")); err != nil {
 		return err
 	}
-	opts.Timeline, err = e.series(c, "serve", tally.Series(by, cat))
+	opts.Timeline, err = e.series(c, "serve", tally, by, cat)
 	return err
 }

@@ -64,7 +64,7 @@ func usageCommand(e *env) *cli.Command {
 				return err
 			}
 			if by != 0 {
-				s, err := e.series(c, "usage", tally.Series(by, cat))
+				s, err := e.series(c, "usage", tally, by, cat)
 				if err != nil {
 					return err
 				}
@@ -100,18 +100,19 @@ func (e *env) readLogs(cmd, flag string, tally *usage.Tally, names []string) err
 	return nil
 }
 
-// series returns s, its periods marked with the commits of --log when it is given.
-func (e *env) series(c *cli.Context, cmd string, s *usage.Series) (*usage.Series, error) {
-	if c.IsSet("log") {
-		root, err := e.projectRoot()
-		if err != nil {
+// series is tally per period of by (guard.Series), marked with the commits of --log when it is given.
+func (e *env) series(c *cli.Context, cmd string, tally *usage.Tally, by usage.Period, cat *projection.Catalog) (*usage.Series, error) {
+	opt := guard.SeriesOptions{By: by, Catalog: cat, Log: c.IsSet("log"), Range: c.String("log")}
+	root := e.root
+	if opt.Log {
+		var err error
+		if root, err = e.projectRoot(); err != nil {
 			return nil, err
 		}
-		l, err := guard.ReadLog(root, c.String("log"), guard.Options{})
-		if err != nil {
-			return nil, e.fail(err, func(err error) error { return usageErr(e, "%s --log: %v", cmd, err) })
-		}
-		s.Mark(l.Marks())
+	}
+	s, err := guard.Series(root, tally, opt)
+	if err != nil {
+		return nil, e.fail(err, func(err error) error { return usageErr(e, "%s --log: %v", cmd, err) })
 	}
 	return s, nil
 }
