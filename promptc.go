@@ -158,9 +158,8 @@ func (p *Pipeline) Artifacts() ([]*assemble.Artifact, error) {
 
 // Catalog returns the model table of the project: the built-in rows, with the project's [[model]] rows applied
 // over them (docs/providers.md). A nil Pipeline, for a command run outside any project, gives the built-in rows
-// alone (provider.Builtin, built once for the process). It is built once; a front end takes it from here. The one
-// other place a project's catalog is built is guard's price of a change (guard/price.go), for the project it loads
-// itself.
+// alone (provider.Builtin, built once for the process). It is built once; a front end takes it from here (guard's
+// price of a change too: it opens each revision it compares through this pipeline).
 func (p *Pipeline) Catalog() (*projection.Catalog, error) {
 	if p == nil {
 		return projection.NewCatalog(nil)

@@ -136,16 +136,17 @@ func CheckDir(root string, opts Options) (*Result, error) {
 	if err := goldenLinks(dir); err != nil {
 		return nil, err
 	}
-	prog, diags := assemble.LoadDir(root)
+	opts.Counter = opts.counter() // one counter for the pipeline, the comparison and the price
+	pl, diags := openDir(root, opts)
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	res, err := Check(prog, dir, opts)
+	res, err := Check(pl.Program(), dir, opts)
 	if err != nil || !res.Changed() || res.NoGolden {
 		return res, err
 	}
-	if before := committedGolden(root, res.Report.Old.Arts); before != nil {
-		if res.Prices, err = priceChange(before, prog, res.Report, opts); err != nil {
+	if before := committedGolden(root, res.Report.Old.Arts, opts); before != nil {
+		if res.Prices, err = priceChange(before, pl, res.Report, opts); err != nil {
 			return nil, err
 		}
 	}
@@ -193,11 +194,11 @@ func UpdateDir(root string) (*Updated, error) {
 	if err := goldenLinks(dir); err != nil {
 		return nil, err
 	}
-	prog, diags := assemble.LoadDir(root)
+	pl, diags := openDir(root, Options{})
 	if len(diags) > 0 {
 		return nil, diags
 	}
-	return Update(prog, dir)
+	return Update(pl.Program(), dir)
 }
 
 // WriteText writes what the update did, as promptc check --update prints it on stderr: one line per file written

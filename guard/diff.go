@@ -3,6 +3,7 @@ package guard
 import (
 	"errors"
 	"fmt"
+	"github.com/promptc/promptc"
 	"io"
 	"path/filepath"
 
@@ -41,6 +42,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 	if rev == "" {
 		rev = "HEAD"
 	}
+	opts.Counter = opts.counter() // one counter for both sides, the comparison and the price
 	// The same rule as check's: a project whose golden/ is a link is refused before anything is read.
 	if err := goldenLinks(filepath.Join(root, "golden")); err != nil {
 		return nil, err
@@ -63,25 +65,25 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		case err != nil:
 			s.err = err
 		default:
-			prog, diags := assemble.Load(fsys)
+			pl, diags := open(fsys, opts)
 			if len(diags) == 0 {
-				s.arts, diags = prog.Build()
+				s.arts, diags = artifactsOf(pl)
 			}
 			if len(diags) > 0 {
 				s.arts, s.diags = nil, diags
 			} else {
-				s.prog = prog
+				s.prog = pl.Program()
 			}
 		}
 		olds <- s
 	}()
 	arts := built
 	var diags source.Diagnostics
-	var prog *assemble.Program
+	var pl *promptc.Pipeline
 	if arts == nil {
-		prog, diags = assemble.LoadDir(root)
+		pl, diags = openDir(root, opts)
 		if len(diags) == 0 {
-			arts, diags = prog.Build()
+			arts, diags = artifactsOf(pl)
 		}
 	}
 	old := <-olds
@@ -96,9 +98,9 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		Side{Label: "working tree", Dir: "b/", Arts: arts},
 		opts.counter())
 	res := &Result{Report: report, Checked: assemble.CoverageOf(arts), OldMissing: old.missing, OldProblems: old.diags}
-	if prog != nil && res.Changed() {
+	if pl != nil && res.Changed() {
 		var err error
-		if res.Prices, err = priceChange(old.prog, prog, report, opts); err != nil {
+		if res.Prices, err = priceChange(old.prog, pl, report, opts); err != nil {
 			return nil, err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/promptc/promptc"
 	"io"
 	"sort"
 	"strings"
@@ -71,8 +72,9 @@ func ReadLog(root, rng string, opts Options) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
+	opts.Counter = opts.counter() // one counter for every commit's pipeline, comparison and price
 	log := &Log{Range: rng, Commits: []LogCommit{}}
-	progs := map[string]*assemble.Program{}
+	progs := map[string]*promptc.Pipeline{}
 	arts := map[string][]*assemble.Artifact{}
 	build := func(rev string) error {
 		if _, ok := progs[rev]; ok || rev == "" {
@@ -86,15 +88,15 @@ func ReadLog(root, rng string, opts Options) (*Log, error) {
 		case err != nil:
 			return err
 		}
-		prog, diags := assemble.Load(fsys)
+		pl, diags := open(fsys, opts)
 		var built []*assemble.Artifact
 		if len(diags) == 0 {
-			built, diags = prog.Build()
+			built, diags = artifactsOf(pl)
 		}
 		if len(diags) > 0 {
-			prog, built = nil, nil
+			pl, built = nil, nil
 		}
-		progs[rev], arts[rev] = prog, built
+		progs[rev], arts[rev] = pl, built
 		return nil
 	}
 	for i, c := range commits {
@@ -114,8 +116,8 @@ func ReadLog(root, rng string, opts Options) (*Log, error) {
 		if len(lc.Tasks) == 0 {
 			log.Unchanged++
 		} else {
-			if prog := progs[c.Hash]; prog != nil {
-				if lc.Prices, err = priceChange(progs[c.Parent], prog, rep, opts); err != nil {
+			if pl := progs[c.Hash]; pl != nil {
+				if lc.Prices, err = priceChange(progs[c.Parent].Program(), pl, rep, opts); err != nil {
 					return nil, err
 				}
 			}

@@ -1,6 +1,7 @@
 package guard
 
 import (
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gitfs"
@@ -8,11 +9,12 @@ import (
 )
 
 // priceChange prices the report's change from before to new at opts.Traffic, else at new's
-// [traffic]: per task, the most tokens any of its runbooks' changes invalidates is the prefix re-written once.
-func priceChange(before, new *assemble.Program, rep *Report, opts Options) ([]projection.ChangePrice, error) {
+// [traffic]: per task, the most tokens any of its runbooks' changes invalidates is the prefix re-written once. The
+// prices come from new's model catalog, the pipeline's (its [[model]] rows over the built-in ones).
+func priceChange(before *assemble.Program, new *promptc.Pipeline, rep *Report, opts Options) ([]projection.ChangePrice, error) {
 	traffic := opts.Traffic
 	if traffic == nil {
-		traffic = projection.ManifestTraffic(new.Project)
+		traffic = projection.ManifestTraffic(new.Project())
 	}
 	if len(traffic) == 0 {
 		return nil, nil
@@ -23,27 +25,27 @@ func priceChange(before, new *assemble.Program, rep *Report, opts Options) ([]pr
 			invalidated[c.Task] = c.InvalidatedTokens
 		}
 	}
-	cat, err := projection.NewCatalog(new.Project.Models)
+	cat, err := new.Catalog()
 	if err != nil {
 		return nil, err
 	}
-	return projection.PriceChange(before, new, invalidated, traffic, cat, opts.counter())
+	return projection.PriceChange(before, new.Program(), invalidated, traffic, cat, opts.counter())
 }
 
 // committedGolden is the project at root as committed at HEAD when it builds exactly the artifacts gold holds
 // (golden/ accepted and committed, as the pre-commit hook keeps it): the before side a check can replay. nil
 // otherwise: outside git, with no project at HEAD, or with golden/ out of step with it.
-func committedGolden(root string, gold []*assemble.Artifact) *assemble.Program {
+func committedGolden(root string, gold []*assemble.Artifact, opts Options) *assemble.Program {
 	fsys, err := gitfs.Open(root, "HEAD")
 	if err != nil {
 		return nil
 	}
-	prog, diags := assemble.Load(fsys)
+	pl, diags := open(fsys, opts)
 	if len(diags) > 0 {
 		return nil
 	}
-	arts, diags := prog.Build()
-	if len(diags) > 0 || len(arts) != len(gold) {
+	arts, err := pl.Artifacts()
+	if err != nil || len(arts) != len(gold) {
 		return nil
 	}
 	text := make(map[string]string, len(gold))
@@ -55,5 +57,5 @@ func committedGolden(root string, gold []*assemble.Artifact) *assemble.Program {
 			return nil
 		}
 	}
-	return prog
+	return pl.Program()
 }
