@@ -1763,6 +1763,15 @@ issue_id = "X"
 			}
 		})
 	}
+	// Render checks the task it is asked for as NewSession does, for a request of values and of a fixture alike.
+	for _, req := range []assemble.RenderRequest{
+		{Task: "tt", Session: values{"name": "A"}},
+		{Task: "tt", Fixture: prog.Project.Fixture("f")},
+	} {
+		if _, err := prog.Render(req); err == nil || !strings.HasSuffix(err.Error(), `unknown task "tt" (did you mean "t"?); the tasks are: t`) {
+			t.Errorf("Render of task tt (fixture %v): %v", req.Fixture != nil, err)
+		}
+	}
 	// int values of any Go integer type gate alike, and so does a whole float64 (how JSON decodes numbers).
 	for _, n := range []any{5, int64(5), int32(5), uint8(5), 5.0} {
 		a, err := prog.Runbook("t", values{"name": "A", "n": n})

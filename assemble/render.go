@@ -54,6 +54,9 @@ type Session struct {
 // are checked against their declarations: unknown names, wrong types and missing required variables are errors.
 // The error, as Render's, Runbook's and Session.Turn's, is a source.Diagnostics listing every problem.
 func (prog *Program) NewSession(task string, session blocks.Values) (*Session, error) {
+	if diags := checkTask(prog, task, origin{}); len(diags) > 0 {
+		return nil, diags
+	}
 	s, diags := prog.newSession(task, session, origin{}, nil, nil)
 	if len(diags) > 0 {
 		return nil, diags
@@ -86,14 +89,11 @@ func (s *Session) Turn(turn blocks.Values) (*Artifact, error) {
 	return a, nil
 }
 
-// newSession renders task's runbook. shared caches the session blocks' outputs and once the prepared values for
+// newSession renders task's runbook. task is one of the manifest's: NewSession and renderRequest, where a caller names it,
+// check it (checkTask); Build takes its tasks from the manifest. shared caches the session blocks' outputs and once the prepared values for
 // every task rendered with vals (Build's fixtures); either may be nil.
 func (prog *Program) newSession(task string, vals blocks.Values, from origin, shared renderCache, once *onceValues) (*Session, source.Diagnostics) {
 	var diags source.Diagnostics
-	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
-		diags.Errorf(from.rng, "%v", err)
-		return nil, diags
-	}
 	pv := &prepared{data: make(map[string]any, len(prog.sessionVars)+1), dropped: map[string]int{}}
 	if ov, ok := once.get(prog, vals, blocks.ScopeSession, from, task); ok {
 		maps.Copy(pv.data, ov.data)
@@ -742,3 +742,14 @@ func kindName(kind blocks.Kind) string {
 }
 
 func quote(s string) string { return `"` + s + `"` }
+
+// checkTask is the diagnostic of a task name the manifest does not list (blocks.CheckTask), at from: the check of
+// the render entry points a caller names a task to (NewSession, Render). promptc.Pipeline.Task checks the same rule
+// for the pipeline's handle.
+func checkTask(prog *Program, task string, from origin) source.Diagnostics {
+	var diags source.Diagnostics
+	if err := blocks.CheckTask(task, prog.Project.Tasks); err != nil {
+		diags.Errorf(from.rng, "%v", err)
+	}
+	return diags
+}

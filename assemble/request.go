@@ -89,6 +89,9 @@ func (prog *Program) renderRequest(req RenderRequest) (*Artifact, source.Diagnos
 	if req.Fixture != nil && session == nil {
 		session, from = req.Fixture.Session, fixtureOrigin(req.Fixture, 0)
 	}
+	if diags := checkTask(prog, req.Task, from); len(diags) > 0 {
+		return nil, diags
+	}
 	s, diags := prog.newSession(req.Task, session, from, nil, nil)
 	if len(diags) > 0 {
 		return nil, diags
