@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // keyedVars declares keyed records hosts (session), and records services (turn) whose field ports is keyed too.
@@ -49,7 +50,7 @@ func keyedProject(fixture string) string {
 // into records in the byte order of the names, each holding its name in the key field; nested keyed records and
 // JSON texts (decode) alike.
 func TestKeyedRecords(t *testing.T) {
-	p, diags := blocks.Load(archive(keyedProject(`
+	p, diags := values.Load(archive(keyedProject(`
 [session.hosts.web]
 addr = "web.internal"
 [session.hosts."Db"]
@@ -132,7 +133,7 @@ func TestKeyedRecordErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(archive(keyedProject("-- fixtures/basic.toml --\ntasks = [\"*\"]\n" + tt.fixture)))
+			_, diags := values.Load(archive(keyedProject("-- fixtures/basic.toml --\ntasks = [\"*\"]\n" + tt.fixture)))
 			if got := strings.TrimSpace(diags.String()); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -143,7 +144,7 @@ func TestKeyedRecordErrors(t *testing.T) {
 // TestKeyedValuesFiles: values files give keyed records as a JSON object of objects or a TOML table of tables, and
 // their mistakes are placed at the key of the record or field.
 func TestKeyedValuesFiles(t *testing.T) {
-	p, diags := blocks.Load(archive(keyedProject("")))
+	p, diags := values.Load(archive(keyedProject("")))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -185,7 +186,7 @@ func TestKeyedValuesFiles(t *testing.T) {
 // TestKeyedValueKeys: the editor's value keys of a keyed records value name the variable and its fields, not the
 // records' names, which are the value's own.
 func TestKeyedValueKeys(t *testing.T) {
-	p, diags := blocks.Load(archive(keyedProject("-- fixtures/basic.toml --\n[session.hosts.web]\naddr = \"w\"\n[[session.hosts.web.tags]]\nlabel = \"x\"\n[session]\nhosts.db.addr = \"d\"\n")))
+	p, diags := values.Load(archive(keyedProject("-- fixtures/basic.toml --\n[session.hosts.web]\naddr = \"w\"\n[[session.hosts.web.tags]]\nlabel = \"x\"\n[session]\nhosts.db.addr = \"d\"\n")))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -213,7 +214,7 @@ func FuzzReadKeyedValues(f *testing.F) {
 		f.Add("v.json", s)
 		f.Add("v.toml", s)
 	}
-	p, diags := blocks.Load(archive(keyedProject("")))
+	p, diags := values.Load(archive(keyedProject("")))
 	if len(diags) > 0 {
 		f.Fatal(diags)
 	}

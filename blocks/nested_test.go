@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // nestedVars declares a records variable with nested fields in each scope, and a turn variable diff.
@@ -68,7 +69,7 @@ pth = "a.go"
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(archive(nestedProject(tt.fixture)))
+			_, diags := values.Load(archive(nestedProject(tt.fixture)))
 			if got := strings.TrimSpace(diags.String()); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -78,7 +79,7 @@ pth = "a.go"
 
 // The same trap in a TOML values file, whose records are top-level arrays of tables.
 func TestSubTableTrapValuesFile(t *testing.T) {
-	p, diags := blocks.Load(archive(nestedProject("")))
+	p, diags := values.Load(archive(nestedProject("")))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -91,7 +92,7 @@ func TestSubTableTrapValuesFile(t *testing.T) {
 
 // Values files give nested data as nested JSON objects and arrays.
 func TestReadValuesNested(t *testing.T) {
-	p, diags := blocks.Load(archive(nestedProject("")))
+	p, diags := values.Load(archive(nestedProject("")))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -145,7 +146,7 @@ type = "string"
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := strings.Replace(base, "-- blocks/base.toml --", tt.vars+"-- blocks/base.toml --", 1)
-			_, diags := blocks.Load(archive(src))
+			_, diags := values.Load(archive(src))
 			if got := strings.TrimSpace(diags.String()); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}

@@ -344,7 +344,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 			}
 			hint := ""
 			if dv.format == FormatTOML {
-				hint = p.subTableHint(e, n, "")
+				hint = p.SubTableHint(e, n, "")
 			}
 			lim.diags.Errorf(rng, "%s%s", e.Summary, hint)
 		}

@@ -173,6 +173,13 @@ func (v *Var) CheckShared(raw any, f ValueFormat) (any, *ValueError) {
 	return v.checkFirst(raw, f, shareRecords)
 }
 
+// CheckDecoded is CheckIn for a value that promptc's own decoder made for this check alone, as Load reads a
+// fixture's: its records become the checked ones, changed in place, not copies (a million records are not held
+// twice).
+func (v *Var) CheckDecoded(raw any, f ValueFormat) (any, *ValueError) {
+	return v.checkFirst(raw, f, ownRecords)
+}
+
 // checkFirst is CheckIn, with records handled as mode says.
 func (v *Var) checkFirst(raw any, f ValueFormat, mode recordMode) (any, *ValueError) {
 	first := true

@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // TestLoadPortKeys: the keys for a platform's own bytes (docs/reference.md#varsname) are read as written, on
 // variables and fields.
 func TestLoadPortKeys(t *testing.T) {
-	p, diags := blocks.Load(with(base, manifestWith(`final_newline = false # in [turn]
+	p, diags := values.Load(with(base, manifestWith(`final_newline = false # in [turn]
 [vars.message]
 scope         = "turn"
 type          = "text"
@@ -66,11 +67,11 @@ keep_newlines = true
 		t.Errorf("[turn] final_newline = false: runbook %v, turn %v", p.Runbook.OmitFinalNewline, p.Turn.OmitFinalNewline)
 	}
 	// final_newline = false at the top applies to both parts; a part's own key wins.
-	p, diags = blocks.Load(with(base, "-- promptc.toml --\nname = \"acme\"\ntasks = [\"issue\", \"chat\"]\nfinal_newline = false\n\n[runbook]\norder = [\"intro\"]\nfinal_newline = true\n\n[turn]\norder = [\"ask\"]\n"))
+	p, diags = values.Load(with(base, "-- promptc.toml --\nname = \"acme\"\ntasks = [\"issue\", \"chat\"]\nfinal_newline = false\n\n[runbook]\norder = [\"intro\"]\nfinal_newline = true\n\n[turn]\norder = [\"ask\"]\n"))
 	if len(diags) > 0 || p.Runbook.OmitFinalNewline || !p.Turn.OmitFinalNewline {
 		t.Errorf("[runbook] final_newline = true: runbook %v, turn %v\n%s", p.Runbook.OmitFinalNewline, p.Turn.OmitFinalNewline, diags)
 	}
-	p, _ = blocks.Load(archive(base))
+	p, _ = values.Load(archive(base))
 	if p.Runbook.OmitFinalNewline || p.Turn.OmitFinalNewline {
 		t.Error("by default, artifacts end with their final newline")
 	}
@@ -172,7 +173,7 @@ func TestLoadPortKeyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(with(base, manifestWith(tt.vars)))
+			_, diags := values.Load(with(base, manifestWith(tt.vars)))
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
