@@ -23,7 +23,7 @@ var fixtureKeys = []key[*Fixture]{
 		sr.doc, sr.at = f.keys, []valueStep{{key: "session", index: -1}}
 		f.SessionTable = sr.src
 		f.SessionTable.ValueKeys = f.keys.valueKeys(r.file, r.l.p.Vars, fixtureTable{name: "session", turn: -1})
-		f.RawSession = r.l.values(sr, ScopeSession, 0)
+		f.RawSession = r.l.values(sr, f, ScopeSession, 0)
 	}},
 	{name: "turn", kind: kindTables, set: func(r *tableReader, f *Fixture, v value) {
 		for i, m := range v.tables {
@@ -33,7 +33,7 @@ var fixtureKeys = []key[*Fixture]{
 			f.TurnTables = append(f.TurnTables, tr.src)
 			f.Replies = append(f.Replies, reply(tr))
 			f.After = append(f.After, after(tr))
-			f.RawTurns = append(f.RawTurns, r.l.values(tr, ScopeTurn, i+1))
+			f.RawTurns = append(f.RawTurns, r.l.values(tr, f, ScopeTurn, i+1))
 		}
 	}},
 }
@@ -49,7 +49,7 @@ func (l *loader) fixture(sf *sourceFile) {
 		keys:  walkKeys(sf.file.Text),
 	}
 	decode(r, f, fixtureKeys)
-	f.keys = nil
+	f.keys, f.place = nil, nil // the tables hold the placer
 	l.p.Fixtures = append(l.p.Fixtures, f)
 }
 
@@ -159,8 +159,11 @@ func after(r *tableReader) time.Duration {
 // [[turn]]), checking their names and scopes: the values themselves are handed back as read, for package values to
 // check against their declarations after loading. A declared variable given in the wrong table is reported and
 // listed in Misplaced: it is there, just wrong, and must not be reported as missing too.
-func (l *loader) values(r *tableReader, scope Scope, turn int) *TableValues {
-	t := &TableValues{Table: r.src, Turn: turn, Raw: Values{}}
+func (l *loader) values(r *tableReader, f *Fixture, scope Scope, turn int) *TableValues {
+	if f.place == nil {
+		f.place = &placer{}
+	}
+	t := &TableValues{Table: r.src, Turn: turn, Raw: Values{}, place: f.place}
 	for _, k := range sortedKeys(r.m) {
 		if scope == ScopeTurn && (k == ReplyKey || k == AfterKey) {
 			continue // the assistant's reply and the turn's time, read by reply and after
@@ -202,6 +205,8 @@ type TableValues struct {
 	// Misplaced lists the variables of the other scope that the table gives (reported by Load), sorted: given,
 	// just in the wrong table, so not to be reported as missing from the table they belong in.
 	Misplaced []string
+	// place is what PlaceValue reads of the fixture's file, shared by the fixture's tables: it goes when they do.
+	place *placer
 }
 
 // PlaceValue returns where a part of the value of variable key in table t of the fixture's own file is written:
@@ -210,10 +215,11 @@ type TableValues struct {
 // key of the field (at any depth), or else the record's [[table.key]] header, or an item of an inline array, or the
 // key of the variable.
 func (f *Fixture) PlaceValue(t *TableValues, key string, record int, field string, keyed bool) source.Range {
-	if f.place == nil {
-		f.place = &placer{ix: scanTOML(f.file), doc: walkKeys(f.file.Text)}
+	pl := t.place
+	if pl.ix == nil {
+		pl.ix, pl.doc = scanTOML(f.file), walkKeys(f.file.Text)
 	}
-	r := &tableReader{file: f.file, ix: f.place.ix, name: "session", src: t.Table, doc: f.place.doc, at: []valueStep{{key: "session", index: -1}}}
+	r := &tableReader{file: f.file, ix: pl.ix, name: "session", src: t.Table, doc: pl.doc, at: []valueStep{{key: "session", index: -1}}}
 	if t.Turn > 0 {
 		r.name, r.n, r.at = "turn", t.Turn-1, []valueStep{{key: "turn", index: -1}, {index: t.Turn - 1}}
 	}
@@ -224,7 +230,7 @@ func (f *Fixture) PlaceValue(t *TableValues, key string, record int, field strin
 	return at
 }
 
-// placer is what Fixture.PlaceValue reads of the fixture's file.
+// placer is what Fixture.PlaceValue reads of a fixture's file, read at its first call.
 type placer struct {
 	ix  *tomlIndex
 	doc *docKeys

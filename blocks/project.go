@@ -293,7 +293,7 @@ type Fixture struct {
 	Implicit bool
 
 	tasksSet bool // tasks is set in the fixture's own file
-	// file is the fixture's file, and place what PlaceValue reads of it.
+	// file is the fixture's file; place is what PlaceValue reads of it, shared by its tables as they are read.
 	file  *source.File
 	place *placer
 	// keys holds every key of the fixture's file with its path, while the file is read (walkKeys).
