@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"fmt"
 	"path"
 	"slices"
 	"strconv"
@@ -234,29 +233,6 @@ func (f *Fixture) PlaceValue(t *TableValues, key string, record int, field strin
 type placer struct {
 	ix  *tomlIndex
 	doc *docKeys
-}
-
-// SubTableHint explains the sub-table trap of TOML: a key written after a [[turn.NAME]] header belongs to the last
-// record of NAME, not to the turn. When an undeclared field of a records value has the name of a session or turn
-// variable, that is what most likely happened, and the hint says where the key belongs. table is the TOML table
-// the records value is in ("turn", "session", or "" at the top of a values file).
-func (p *Project) SubTableHint(e *ValueError, name, table string) string {
-	if !e.Undeclared || e.Record == 0 || strings.ContainsAny(e.Field, ".[") {
-		return ""
-	}
-	v, ok := p.Vars[e.Field]
-	if !ok || !v.scopeSet() {
-		return ""
-	}
-	header := "[[" + joinKey(table, name) + "]]"
-	above := "above the first " + header + " header"
-	if table != "" {
-		above += ", in the [" + table + "] table itself"
-		if table == "turn" {
-			above = "above the first " + header + " header, right after its [[turn]]"
-		}
-	}
-	return fmt.Sprintf("; %q is a %s variable: in TOML, a key written after a %s header belongs to that record, so move the key %s", e.Field, v.Scope, header, above)
 }
 
 func (l *loader) varNamesOfScope(scope Scope) []string {

@@ -103,7 +103,7 @@ func readError(name string, err error) *sourceFile {
 // decodeFile checks and normalises the bytes data read from file name.
 func decodeFile(name string, data []byte) *sourceFile {
 	f := &sourceFile{name: name}
-	if d := checkSourceSize(name, len(data), "source file"); d != nil {
+	if d := CheckSourceSize(name, len(data), "source file"); d != nil {
 		f.diag = d
 		return f
 	}

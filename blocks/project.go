@@ -444,8 +444,8 @@ func (p *Project) Fixture(name string) *Fixture {
 	return nil
 }
 
-// Values holds variable values by name, as a fixture, a values file or a Go program gives them. Check (and so
-// Program.NewSession and Session.Turn) accepts, for each type of variable:
+// Values holds variable values by name, as a fixture, a values file or a Go program gives them. values.TypeCheck
+// (and so Program.NewSession and Session.Turn) accepts, for each type of variable:
 //
 //   - string, text: a string, or a value of a named string type (a code value, trust = "code", is one too: a diff
 //     or a log as its text, fenced by promptc);
@@ -457,7 +457,7 @@ func (p *Project) Fixture(name string) *Fixture {
 //     structs or of pointers to structs;
 //   - keyed records (key = "NAME"): a map with string keys of records (map[string]map[string]any, map[string]T or
 //     map[string]*T of a struct T, a map[string]any of maps), each record's name being its key; or records as
-//     above, each holding its name in field NAME, no name twice. Check gives them back as records in the byte
+//     above, each holding its name in field NAME, no name twice. TypeCheck gives them back as records in the byte
 //     order of their names, each holding its name;
 //
 // and, inside a record, each field as its declared type says, nested record and records fields included (maps and
@@ -469,7 +469,7 @@ func (p *Project) Fixture(name string) *Fixture {
 // so its value must be a slice of maps or structs (…), not a main.Repo`.
 //
 // Values read from fixtures and values files hold the decoded forms: string, bool, int64, []string, and for records
-// []map[string]any (after Check, every declared field present).
+// []map[string]any (after values.TypeCheck, every declared field present).
 type Values map[string]any
 
 // Allow silences the findings of one lint, optionally only for one block, with the reason written down.

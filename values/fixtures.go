@@ -1,9 +1,11 @@
 package values
 
 import (
+	"fmt"
 	"io/fs"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/source"
@@ -12,7 +14,7 @@ import (
 // Load reads the project rooted at fsys as blocks.Load does, then checks the values of its fixtures: the one way a
 // front end loads a project (promptc.Open, assemble.Load, the language server through them), so that none sees a
 // fixture value nobody checked. Each value of a fixture's [session] and [[turn]] tables is checked against its
-// declaration (the type check Var.CheckIn applies, records and keyed records at every depth, decode = "json"
+// declaration (the type check TypeCheckIn applies, records and keyed records at every depth, decode = "json"
 // texts); a value that does not fit is reported at its key (or the record, or the field), and left out. Then each
 // fixture's session values start from those of the fixture it extends (docs/reference.md#fixturestoml), which its
 // own override key by key, and every fixture that renders a task must hold the session values required for every
@@ -140,10 +142,11 @@ func (c *fixtureCheck) table(f *blocks.Fixture, t *blocks.TableValues, bad map[s
 	vals := make(blocks.Values, len(t.Raw))
 	for _, k := range slices.Sorted(maps.Keys(t.Raw)) {
 		v := c.p.Vars[k]
-		val, verr := v.CheckDecoded(t.Raw[k], blocks.FormatTOML)
+		// The table's maps are the loader's own, read once: its records become the checked ones, not copies.
+		val, verr := checkFirst(v, t.Raw[k], FormatTOML, ownRecords)
 		if verr != nil {
 			at := f.PlaceValue(t, k, verr.Record, verr.Field, v.Key != "")
-			c.diags.Errorf(at, "%s%s", verr.Summary, c.p.SubTableHint(verr, k, name))
+			c.diags.Errorf(at, "%s%s", verr.Summary, subTableHint(c.p, verr, k, name))
 			bad[k] = true
 			continue
 		}
@@ -162,4 +165,30 @@ func (c *fixtureCheck) requireAll(at source.Range, vals blocks.Values, bad map[s
 			}
 		}
 	}
+}
+
+// subTableHint explains the sub-table trap of TOML: a key written after a [[turn.NAME]] header belongs to the last
+// record of NAME, not to the turn. When an undeclared field of a records value has the name of a session or turn
+// variable, that is what most likely happened, and the hint says where the key belongs. table is the TOML table
+// the records value is in ("turn", "session", or "" at the top of a values file).
+func subTableHint(p *blocks.Project, e *ValueError, name, table string) string {
+	if !e.Undeclared || e.Record == 0 || strings.ContainsAny(e.Field, ".[") {
+		return ""
+	}
+	v, ok := p.Vars[e.Field]
+	if !ok || !scopeSet(v) {
+		return ""
+	}
+	header := "[[" + name + "]]"
+	if table != "" {
+		header = "[[" + table + "." + name + "]]"
+	}
+	above := "above the first " + header + " header"
+	if table != "" {
+		above += ", in the [" + table + "] table itself"
+		if table == "turn" {
+			above = "above the first " + header + " header, right after its [[turn]]"
+		}
+	}
+	return fmt.Sprintf("; %q is a %s variable: in TOML, a key written after a %s header belongs to that record, so move the key %s", e.Field, v.Scope, header, above)
 }

@@ -1,4 +1,4 @@
-package blocks_test
+package values_test
 
 import (
 	"strings"
@@ -57,7 +57,7 @@ func BenchmarkReadValuesMillionRecords(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				p.ReadValues(c.file, data, blocks.ScopeSession)
+				values.ReadFile(p, c.file, data, blocks.ScopeSession)
 			}
 		})
 	}

@@ -1,4 +1,4 @@
-package blocks_test
+package values_test
 
 import (
 	"fmt"
@@ -89,18 +89,18 @@ n = 25
 	}
 	// A checked value checks the same: the array of named records, in name order.
 	v := p.Vars["hosts"]
-	if again, err := v.CheckIn(f.Session["hosts"], blocks.FormatGo); err != nil || !reflect.DeepEqual(again, hosts) {
+	if again, err := values.TypeCheckIn(v, f.Session["hosts"], values.FormatGo); err != nil || !reflect.DeepEqual(again, hosts) {
 		t.Errorf("checked again: %#v, %v", again, err)
 	}
 	// From Go: a map of structs, and an array of named records in any order.
 	type host struct {
 		Addr string `json:"addr"`
 	}
-	got, err := v.CheckIn(map[string]host{"web": {"w"}, "Db": {"d"}}, blocks.FormatGo)
+	got, err := values.TypeCheckIn(v, map[string]host{"web": {"w"}, "Db": {"d"}}, values.FormatGo)
 	if err != nil || len(got.([]map[string]any)) != 2 || got.([]map[string]any)[0]["name"] != "Db" {
 		t.Errorf("a map of structs: %#v, %v", got, err)
 	}
-	got, err = v.CheckIn([]any{map[string]any{"name": "z", "addr": "1"}, map[string]any{"name": "a", "addr": "2"}}, blocks.FormatGo)
+	got, err = values.TypeCheckIn(v, []any{map[string]any{"name": "z", "addr": "1"}, map[string]any{"name": "a", "addr": "2"}}, values.FormatGo)
 	if err != nil || got.([]map[string]any)[0]["name"] != "a" {
 		t.Errorf("an array of named records: %#v, %v", got, err)
 	}
@@ -166,7 +166,7 @@ func TestKeyedValuesFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			vals, _, diags := p.ReadValues(tt.file, []byte(tt.in), blocks.ScopeSession)
+			vals, _, diags := values.ReadFile(p, tt.file, []byte(tt.in), blocks.ScopeSession)
 			if got := diags.String(); got != tt.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.diags)
 			}
@@ -219,7 +219,7 @@ func FuzzReadKeyedValues(f *testing.F) {
 		f.Fatal(diags)
 	}
 	f.Fuzz(func(t *testing.T, name, in string) {
-		vals, _, diags := p.ReadValues(name+"v", []byte(in), blocks.ScopeSession)
+		vals, _, diags := values.ReadFile(p, name+"v", []byte(in), blocks.ScopeSession)
 		for _, d := range diags {
 			if d.Subject == nil || d.Subject.Filename != name+"v" {
 				t.Fatalf("%q: diagnostic not placed in the file: %s", in, d)
