@@ -24,6 +24,9 @@ const ManifestFile = "promptc.toml"
 // Load reads the project rooted at fsys (promptc.toml, blocks/**/*.toml, templates/, fixtures/*.toml) and checks it.
 // It returns every problem at once. The project is returned even when there are diagnostics, holding what could be
 // read, so that later stages can report their own problems too; it is valid only when the diagnostics are empty.
+//
+// The values of the fixtures are read, not checked against their declarations (Fixture.RawSession, RawTurns): a
+// front end loads through values.Load, which checks them (docs/values.md).
 func Load(fsys fs.FS) (*Project, source.Diagnostics) {
 	l := newLoader(fsys)
 	l.load()
