@@ -14,6 +14,7 @@ import (
 	"github.com/promptc/promptc/stats"
 	"github.com/promptc/promptc/tokens"
 	"github.com/promptc/promptc/usage"
+	"github.com/promptc/promptc/values"
 )
 
 // Options shape a Pipeline.
@@ -75,7 +76,7 @@ func OpenFS(fsys fs.FS, opt Options) (*Pipeline, error) {
 	if opt.Cache != nil {
 		files, bodies = opt.Cache.files, opt.Cache.bodies
 	}
-	proj, diags := blocks.LoadCached(fsys, files)
+	proj, diags := values.LoadCached(fsys, files)
 	prog, cdiags := assemble.CompileCached(proj, bodies)
 	if diags = append(diags, cdiags...); len(diags) > 0 {
 		diags = diags.Sort()

@@ -9,6 +9,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gen"
 	"github.com/promptc/promptc/source"
+	valuespkg "github.com/promptc/promptc/values"
 )
 
 // benchTasks and benchSizes are the shapes the build speed is measured on
@@ -40,7 +41,7 @@ func benchProjectOf(b *testing.B, blocks int) *benchProject {
 
 func benchSource(b *testing.B, fsys fstest.MapFS) *blocks.Project {
 	b.Helper()
-	p, diags := blocks.Load(fsys)
+	p, diags := valuespkg.Load(fsys)
 	if len(diags) > 0 {
 		b.Fatalf("load: %s", diags)
 	}
@@ -83,7 +84,7 @@ func benchEachSize(b *testing.B, f func(b *testing.B, p *benchProject)) {
 	}
 }
 
-// BenchmarkLoad measures reading and checking the sources (blocks.Load) from memory.
+// BenchmarkLoad measures reading and checking the sources (values.Load) from memory.
 func BenchmarkLoad(b *testing.B) {
 	benchEachSize(b, func(b *testing.B, p *benchProject) {
 		for b.Loop() {

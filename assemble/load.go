@@ -3,16 +3,16 @@ package assemble
 import (
 	"io/fs"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/gitfs"
 	"github.com/promptc/promptc/internal/linkfs"
 	"github.com/promptc/promptc/source"
+	"github.com/promptc/promptc/values"
 )
 
 // Load loads and compiles the project in fsys. The Program is usable only when there are no diagnostics; they hold
 // every problem the loader and the compiler found, so a defective project is reported in one pass.
 func Load(fsys fs.FS) (*Program, source.Diagnostics) {
-	p, diags := blocks.Load(fsys)
+	p, diags := values.Load(fsys)
 	prog, cdiags := Compile(p)
 	if diags = append(diags, cdiags...); len(diags) > 0 {
 		return prog, diags.Sort()

@@ -13,6 +13,7 @@ import (
 	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/source"
 	"github.com/promptc/promptc/templates"
+	"github.com/promptc/promptc/values"
 )
 
 // Artifact is one compiled output: a runbook or a turn message, with its source map.
@@ -161,12 +162,12 @@ func fixtureOrigin(f *blocks.Fixture, k int) origin {
 		}}
 }
 
-func fileOrigin(file source.Range, ranges *blocks.ValueRanges) origin {
+func fileOrigin(file source.Range, ranges *values.Ranges) origin {
 	if !file.Known() {
 		return origin{} // values from Go
 	}
 	o := origin{rng: file, desc: "values file " + source.QuoteName(file.Filename)}
-	if r := ranges.At(blocks.RootValues); r.Known() {
+	if r := ranges.At(values.RootPath); r.Known() {
 		o.rng = r // the table a missing value belongs in, not the file with no place
 	}
 	if ranges != nil {

@@ -3,6 +3,7 @@ package assemble
 import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/source"
+	"github.com/promptc/promptc/values"
 )
 
 // RenderRequest names one artifact to render: a task's runbook or one of its turn messages, with values from a fixture,
@@ -17,9 +18,9 @@ type RenderRequest struct {
 	Turn       int
 	TurnValues blocks.Values
 	// SessionOrigin and TurnOrigin name where values came from, for diagnostics (a values file, say), and
-	// SessionRanges and TurnRanges where each value is written in it (blocks.Project.ReadValues gives them).
+	// SessionRanges and TurnRanges where each value is written in it (values.ReadFile gives them).
 	SessionOrigin, TurnOrigin source.Range
-	SessionRanges, TurnRanges *blocks.ValueRanges
+	SessionRanges, TurnRanges *values.Ranges
 	// SessionFile, when set, supplies the session values in place of Session (and of Fixture's), with their
 	// origin and ranges; TurnFile likewise the turn values of Turn -1. See ValuesFile.
 	SessionFile, TurnFile *ValuesFile
@@ -36,7 +37,7 @@ type ValuesFile struct {
 // Render renders the artifact a request names. The error, when there is one, is a source.Diagnostics listing every
 // problem (errors.As finds it), sorted by position.
 //
-// Values files are read and checked against the declarations of their scope (blocks.Project.ReadValues), each
+// Values files are read and checked against the declarations of their scope (values.ReadFile), each
 // value placed at its key. A file with problems does not stop the render: the compiler runs with the values that
 // passed, so that its own problems (a required value missing) are reported along with the file's; a file that
 // could not be decoded at all does, after both files are read. A TurnFile needs Turn -1.
@@ -56,8 +57,8 @@ func (prog *Program) Render(req RenderRequest) (*Artifact, error) {
 // the files' diagnostics; decoded is false when a file could not be decoded at all.
 func (prog *Program) readFiles(req *RenderRequest) (diags source.Diagnostics, decoded bool) {
 	decoded = true
-	read := func(f *ValuesFile, scope blocks.Scope) (blocks.Values, source.Range, *blocks.ValueRanges) {
-		vals, ranges, ds := prog.Project.ReadValues(f.Name, f.Data, scope)
+	read := func(f *ValuesFile, scope blocks.Scope) (blocks.Values, source.Range, *values.Ranges) {
+		vals, ranges, ds := values.ReadFile(prog.Project, f.Name, f.Data, scope)
 		diags, decoded = append(diags, ds...), decoded && vals != nil
 		return vals, f.origin(), ranges
 	}
@@ -78,7 +79,7 @@ func (prog *Program) readFiles(req *RenderRequest) (diags source.Diagnostics, de
 // origin is the file as a whole, where diagnostics about it point.
 func (f *ValuesFile) origin() source.Range {
 	if f.Name == "-" {
-		return source.FileRange(blocks.StdinName)
+		return source.FileRange(values.StdinName)
 	}
 	return source.FileRange(f.Name)
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // BenchmarkUnknownNames loads a project whose runbook.order names n blocks that exist and n that do not, each
@@ -25,7 +25,7 @@ func BenchmarkUnknownNames(b *testing.B) {
 				"blocks/a.toml": {Data: []byte(blocksFile.String())},
 			}
 			for b.Loop() {
-				if _, diags := blocks.Load(fsys); len(diags) != n {
+				if _, diags := values.Load(fsys); len(diags) != n {
 					b.Fatalf("%d diagnostics, want %d", len(diags), n)
 				}
 			}

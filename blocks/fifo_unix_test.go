@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/source"
+	"github.com/promptc/promptc/values"
 )
 
 // TestLoadRefusesNamedPipes: a named pipe (FIFO) among the sources, as blocks/x.toml, a template or a fixture, is
@@ -38,7 +38,7 @@ func TestLoadRefusesNamedPipes(t *testing.T) {
 			}
 			done := make(chan source.Diagnostics, 1)
 			go func() {
-				_, diags := blocks.Load(os.DirFS(dir))
+				_, diags := values.Load(os.DirFS(dir))
 				done <- diags
 			}()
 			select {

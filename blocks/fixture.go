@@ -1,8 +1,6 @@
 package blocks
 
 import (
-	"fmt"
-	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -24,7 +22,7 @@ var fixtureKeys = []key[*Fixture]{
 		sr.doc, sr.at = f.keys, []valueStep{{key: "session", index: -1}}
 		f.SessionTable = sr.src
 		f.SessionTable.ValueKeys = f.keys.valueKeys(r.file, r.l.p.Vars, fixtureTable{name: "session", turn: -1})
-		f.Session = r.l.values(sr, ScopeSession, f.badSession, f.badSession)
+		f.RawSession = r.l.values(sr, f, ScopeSession, 0)
 	}},
 	{name: "turn", kind: kindTables, set: func(r *tableReader, f *Fixture, v value) {
 		for i, m := range v.tables {
@@ -33,15 +31,8 @@ var fixtureKeys = []key[*Fixture]{
 			tr.src.ValueKeys = f.keys.valueKeys(r.file, r.l.p.Vars, fixtureTable{name: "turn", turn: i})
 			f.TurnTables = append(f.TurnTables, tr.src)
 			f.Replies = append(f.Replies, reply(tr))
-			// A turn's invalid values are its own; a session variable misplaced in a turn is the session's.
-			bad := map[string]bool{}
-			for k := range f.badSession {
-				if v := r.l.p.Vars[k]; v != nil && v.Scope == ScopeTurn {
-					bad[k] = true // given in [session] instead: not missing from every turn as well
-				}
-			}
 			f.After = append(f.After, after(tr))
-			f.Turns = append(f.Turns, r.l.values(tr, ScopeTurn, bad, f.badSession))
+			f.RawTurns = append(f.RawTurns, r.l.values(tr, f, ScopeTurn, i+1))
 		}
 	}},
 }
@@ -49,24 +40,23 @@ var fixtureKeys = []key[*Fixture]{
 func (l *loader) fixture(sf *sourceFile) {
 	r := l.table(sf.file, sf.ix, "", 0, sf.name, sf.m)
 	f := &Fixture{
-		Name:    strings.TrimSuffix(path.Base(sf.name), ".toml"),
-		Tasks:   []string{"*"},
-		Session: Values{},
-		Range:   sf.file.Range(0, 0),
-		Table:   r.src,
-		// Filled while [session] and [[turn]] are read, and used once extends is resolved.
-		badSession: map[string]bool{},
-		keys:       walkKeys(sf.file.Text),
+		Name:  strings.TrimSuffix(path.Base(sf.name), ".toml"),
+		Tasks: []string{"*"},
+		Range: sf.file.Range(0, 0),
+		Table: r.src,
+		file:  sf.file,
+		keys:  walkKeys(sf.file.Text),
 	}
 	decode(r, f, fixtureKeys)
-	f.keys = nil
+	f.keys, f.place = nil, nil // the tables hold the placer
 	l.p.Fixtures = append(l.p.Fixtures, f)
 }
 
-// resolveFixtures applies extends (docs/reference.md#fixturestoml), once every fixture is read: a fixture starts from the fixture it extends,
-// whose session values it overrides key by key, whose tasks it keeps unless it sets its own, and whose turns it
-// keeps unless it has [[turn]] entries of its own. Then every fixture that renders a task must hold the session
-// values required for every task.
+// resolveFixtures applies extends (docs/reference.md#fixturestoml) as far as it concerns what the fixtures' files
+// say, once every fixture is read: a fixture keeps the tasks of the fixture it extends unless it sets its own, and
+// its turns unless it has [[turn]] entries of its own, and Base is set once its chain resolves. The values are
+// package values' (docs/values.md): it checks them after loading, starts each fixture's session values from those
+// of its Base, and reports the required ones missing.
 func (l *loader) resolveFixtures() {
 	byName := map[string]*Fixture{}
 	for _, f := range l.p.Fixtures {
@@ -85,10 +75,6 @@ func (l *loader) resolveFixtures() {
 		case 3:
 			return false
 		}
-		f.sessionFrom = map[string]*Table{}
-		for k := range f.Session {
-			f.sessionFrom[k] = f.SessionTable
-		}
 		if f.Extends == "" {
 			state[f] = 2
 			return true
@@ -103,23 +89,15 @@ func (l *loader) resolveFixtures() {
 		case !resolve(base, append(chain, f.Name)):
 			ok = false
 		default:
-			session := maps.Clone(base.Session)
-			maps.Copy(session, f.Session)
-			f.Session = session
-			from := maps.Clone(base.sessionFrom)
-			maps.Copy(from, f.sessionFrom)
-			f.sessionFrom = from
-			bad := maps.Clone(base.badSession)
-			maps.Copy(bad, f.badSession)
-			f.badSession = bad
+			f.Base = base
 			if !f.tasksSet {
 				f.Tasks = base.Tasks
 				if len(f.Tasks) == 0 {
 					l.errorf(f.Table.Value("extends"), "fixture %q inherits tasks = [] from %q, so it renders nothing: set its own tasks (tasks = [\"*\"] for every task)", f.Name, f.Extends)
 				}
 			}
-			if f.Turns == nil {
-				f.Turns, f.TurnTables, f.Replies, f.After = base.Turns, base.TurnTables, base.Replies, base.After
+			if f.RawTurns == nil {
+				f.TurnTables, f.Replies, f.After = base.TurnTables, base.Replies, base.After
 			}
 		}
 		state[f] = 2
@@ -129,17 +107,7 @@ func (l *loader) resolveFixtures() {
 		return ok
 	}
 	for _, f := range l.p.Fixtures {
-		if !resolve(f, nil) || len(f.Tasks) == 0 {
-			continue // a broken chain is reported once; a base with tasks = [] renders nothing and needs nothing
-		}
-		what, at := "[session]", f.Table.Header
-		if f.SessionTable != nil {
-			at = f.SessionTable.Header
-		}
-		if f.Extends != "" {
-			what = "[session] (with what it extends)"
-		}
-		l.requireAll(at, f.Session, f.badSession, ScopeSession, what)
+		resolve(f, nil) // a broken chain is reported once
 	}
 }
 
@@ -186,12 +154,15 @@ func after(r *tableReader) time.Duration {
 	return d
 }
 
-// values reads the variable values of a [session] or [[turn]] table, checking names, scopes and types. A declared
-// variable given a value of the wrong type is added to bad, and one given in the wrong table to misplaced: it is
-// there, just wrong, and must not be reported as missing too. A turn's required variables are checked here, except
-// those in bad.
-func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]bool) Values {
-	vals := Values{}
+// values reads the variable values of a [session] or [[turn]] table (turn 0 for [session], k for the k-th
+// [[turn]]), checking their names and scopes: the values themselves are handed back as read, for package values to
+// check against their declarations after loading. A declared variable given in the wrong table is reported and
+// listed in Misplaced: it is there, just wrong, and must not be reported as missing too.
+func (l *loader) values(r *tableReader, f *Fixture, scope Scope, turn int) *TableValues {
+	if f.place == nil {
+		f.place = &placer{}
+	}
+	t := &TableValues{Table: r.src, Turn: turn, Raw: Values{}, place: f.place}
 	for _, k := range sortedKeys(r.m) {
 		if scope == ScopeTurn && (k == ReplyKey || k == AfterKey) {
 			continue // the assistant's reply and the turn's time, read by reply and after
@@ -212,61 +183,56 @@ func (l *loader) values(r *tableReader, scope Scope, bad, misplaced map[string]b
 				where = "[session]"
 			}
 			r.errorf(k, "%q is a %s variable: set it in %s, not in %s", k, v.Scope, where, r.what)
-			misplaced[k] = true
+			t.Misplaced = append(t.Misplaced, k)
 			continue
 		}
-		// The table's maps are the loader's own, read once: its records become the checked ones, not copies.
-		val, verr := v.checkFirst(r.m[k], FormatTOML, ownRecords)
-		if verr != nil {
-			at := r.recordRange(k, verr.Record, verr.Field)
-			if v.Key != "" && verr.Record == 0 && verr.Field != "" {
-				at = r.namedRange(k, verr.Field, at) // a record of keyed records, by its name
-			}
-			r.l.errorf(at, "%s%s", verr.Summary, l.p.subTableHint(verr, k, r.name))
-			bad[k] = true
-			continue
-		}
-		vals[k] = val
+		t.Raw[k] = r.m[k] // the table's maps are the loader's own, read once: the check may make them its own
 	}
-	if scope == ScopeTurn {
-		l.requireAll(r.src.Header, vals, bad, scope, r.what)
-	}
-	return vals
+	return t
 }
 
-// subTableHint explains the sub-table trap of TOML: a key written after a [[turn.NAME]] header belongs to the last
-// record of NAME, not to the turn. When an undeclared field of a records value has the name of a session or turn
-// variable, that is what most likely happened, and the hint says where the key belongs. table is the TOML table
-// the records value is in ("turn", "session", or "" at the top of a values file).
-func (p *Project) subTableHint(e *ValueError, name, table string) string {
-	if !e.Undeclared || e.Record == 0 || strings.ContainsAny(e.Field, ".[") {
-		return ""
-	}
-	v, ok := p.Vars[e.Field]
-	if !ok || !v.scopeSet() {
-		return ""
-	}
-	header := "[[" + joinKey(table, name) + "]]"
-	above := "above the first " + header + " header"
-	if table != "" {
-		above += ", in the [" + table + "] table itself"
-		if table == "turn" {
-			above = "above the first " + header + " header, right after its [[turn]]"
-		}
-	}
-	return fmt.Sprintf("; %q is a %s variable: in TOML, a key written after a %s header belongs to that record, so move the key %s", e.Field, v.Scope, header, above)
+// TableValues are the variable values of one [session] or [[turn]] table of a fixture's file as Load reads them:
+// each decoded from TOML, but not yet checked against its declaration (docs/values.md: package values checks them
+// after loading, and places its messages with Fixture.PlaceValue).
+type TableValues struct {
+	// Table is where the table is written; Turn is 0 for [session], k for the k-th [[turn]] (from 1).
+	Table *Table
+	Turn  int
+	// Raw holds the value of each variable of the table's scope that the table gives, by name, as decoded: its
+	// records are promptc's own maps, read for this table alone.
+	Raw Values
+	// Misplaced lists the variables of the other scope that the table gives (reported by Load), sorted: given,
+	// just in the wrong table, so not to be reported as missing from the table they belong in.
+	Misplaced []string
+	// place is what PlaceValue reads of the fixture's file, shared by the fixture's tables: it goes when they do.
+	place *placer
 }
 
-// requireAll reports the required variables of scope that vals lacks, except those in bad (given, and reported).
-func (l *loader) requireAll(at source.Range, vals Values, bad map[string]bool, scope Scope, what string) {
-	for _, name := range sortedKeys(l.p.Vars) {
-		v := l.p.Vars[name]
-		if v.Required && v.Scope == scope && !bad[name] {
-			if _, ok := vals[name]; !ok {
-				l.errorf(at, "required %s variable %q is missing from %s", scope, name, what)
-			}
-		}
+// PlaceValue returns where a part of the value of variable key in table t of the fixture's own file is written:
+// record (from 1; 0 for the whole value) and field as a ValueError names them, and for keyed records (keyed) the
+// record by its name at the start of field. It reads the file again at its first call, so it is for messages: the
+// key of the field (at any depth), or else the record's [[table.key]] header, or an item of an inline array, or the
+// key of the variable.
+func (f *Fixture) PlaceValue(t *TableValues, key string, record int, field string, keyed bool) source.Range {
+	pl := t.place
+	if pl.ix == nil {
+		pl.ix, pl.doc = scanTOML(f.file), walkKeys(f.file.Text)
 	}
+	r := &tableReader{file: f.file, ix: pl.ix, name: "session", src: t.Table, doc: pl.doc, at: []valueStep{{key: "session", index: -1}}}
+	if t.Turn > 0 {
+		r.name, r.n, r.at = "turn", t.Turn-1, []valueStep{{key: "turn", index: -1}, {index: t.Turn - 1}}
+	}
+	at := r.recordRange(key, record, field)
+	if keyed && record == 0 && field != "" {
+		at = r.namedRange(key, field, at) // a record of keyed records, by its name
+	}
+	return at
+}
+
+// placer is what Fixture.PlaceValue reads of a fixture's file, read at its first call.
+type placer struct {
+	ix  *tomlIndex
+	doc *docKeys
 }
 
 func (l *loader) varNamesOfScope(scope Scope) []string {

@@ -24,6 +24,9 @@ const ManifestFile = "promptc.toml"
 // Load reads the project rooted at fsys (promptc.toml, blocks/**/*.toml, templates/, fixtures/*.toml) and checks it.
 // It returns every problem at once. The project is returned even when there are diagnostics, holding what could be
 // read, so that later stages can report their own problems too; it is valid only when the diagnostics are empty.
+//
+// The values of the fixtures are read, not checked against their declarations (Fixture.RawSession, RawTurns): a
+// front end loads through values.Load, which checks them (docs/values.md).
 func Load(fsys fs.FS) (*Project, source.Diagnostics) {
 	l := newLoader(fsys)
 	l.load()
@@ -103,7 +106,7 @@ func readError(name string, err error) *sourceFile {
 // decodeFile checks and normalises the bytes data read from file name.
 func decodeFile(name string, data []byte) *sourceFile {
 	f := &sourceFile{name: name}
-	if d := checkSourceSize(name, len(data), "source file"); d != nil {
+	if d := CheckSourceSize(name, len(data), "source file"); d != nil {
 		f.diag = d
 		return f
 	}

@@ -7,6 +7,7 @@ import (
 	"testing/fstest"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // manifestWith is the base manifest with more variable declarations appended.
@@ -17,7 +18,7 @@ func manifestWith(vars string) string {
 // TestLoadValueKeys checks the variable keys of docs/reference.md#varsname beyond types and limits: trim, pattern, invalid,
 // required per task, records with fields, and code with lang, each read as written or reported where it is wrong.
 func TestLoadValueKeys(t *testing.T) {
-	p, diags := blocks.Load(with(base, manifestWith(`
+	p, diags := values.Load(with(base, manifestWith(`
 [vars.email]
 scope   = "session"
 type    = "string"
@@ -130,7 +131,7 @@ func TestLoadValueKeyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(with(base, manifestWith(tt.vars)))
+			_, diags := values.Load(with(base, manifestWith(tt.vars)))
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -140,7 +141,7 @@ func TestLoadValueKeyErrors(t *testing.T) {
 
 // TestLoadLookupTables: a constant whose value is a table of strings is a lookup table (docs/reference.md#blockstoml).
 func TestLoadLookupTables(t *testing.T) {
-	p, diags := blocks.Load(with(base, "-- blocks/consts.toml --\n[const]\nrule = \"x\"\n\n[const.channel_names]\nslack   = \"Slack\"\ndiscord = \"Discord\"\n"))
+	p, diags := values.Load(with(base, "-- blocks/consts.toml --\n[const]\nrule = \"x\"\n\n[const.channel_names]\nslack   = \"Slack\"\ndiscord = \"Discord\"\n"))
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics:\n%s", diags)
 	}
@@ -154,7 +155,7 @@ func TestLoadLookupTables(t *testing.T) {
 	if p.Consts["rule"].Lookup != nil {
 		t.Error("a text constant has entries")
 	}
-	_, diags = blocks.Load(with(base, "-- blocks/consts.toml --\n[const.t]\na = 1\n"))
+	_, diags = values.Load(with(base, "-- blocks/consts.toml --\n[const.t]\na = 1\n"))
 	if want := "blocks/consts.toml:2:1: entry \"a\" of lookup table \"t\" must be a string, not an integer\n"; diags.String() != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", diags, want)
 	}
@@ -165,7 +166,7 @@ func TestLoadLookupTables(t *testing.T) {
 // unknown names are errors naming the fixture file.
 func TestLoadExtends(t *testing.T) {
 	vars := "[vars.agent]\nscope = \"session\"\ntype = \"string\"\nrequired = true\n\n[vars.leader]\nscope = \"session\"\ntype = \"bool\"\n\n[vars.issue_id]\nscope = \"turn\"\ntype = \"string\"\n"
-	p, diags := blocks.Load(with(base, manifestWith(vars), `
+	p, diags := values.Load(with(base, manifestWith(vars), `
 -- fixtures/basic.toml --
 tasks = []
 [session]
@@ -199,7 +200,7 @@ issue_id = "ISS-2"
 		t.Errorf("basic tasks = %q", basic.Tasks)
 	}
 
-	_, diags = blocks.Load(with(base, manifestWith(vars), `
+	_, diags = values.Load(with(base, manifestWith(vars), `
 -- fixtures/basic.toml --
 extends = "loop"
 [session]
@@ -229,7 +230,7 @@ agent = "Ada"
 // (or its field), naming the variable, the record's index from 1 and the field.
 func TestLoadRecordValues(t *testing.T) {
 	vars := "[vars.repos]\nscope = \"session\"\ntype = \"records\"\n[vars.repos.fields.url]\ntype = \"string\"\nrequired = true\n[vars.repos.fields.stars]\ntype = \"int\"\n"
-	p, diags := blocks.Load(with(base, manifestWith(vars), `
+	p, diags := values.Load(with(base, manifestWith(vars), `
 -- fixtures/basic.toml --
 [[session.repos]]
 url = "https://example.com/a"
@@ -252,7 +253,7 @@ url = "https://example.com/b"
 		{"[session]\nrepos = [{url = \"a\"}, {url = \"b\", owner = \"me\"}]\n",
 			"fixtures/basic.toml:2:35: variable \"repos\", record 2 has undeclared field \"owner\" (declared: stars, url)\n"},
 	} {
-		_, diags := blocks.Load(with(base, manifestWith(vars), "-- fixtures/basic.toml --\n"+tt.fixture))
+		_, diags := values.Load(with(base, manifestWith(vars), "-- fixtures/basic.toml --\n"+tt.fixture))
 		if got := diags.String(); got != tt.want {
 			t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 		}
@@ -264,12 +265,12 @@ url = "https://example.com/b"
 func TestLoadSourceSize(t *testing.T) {
 	fsys := with(base, "-- blocks/base.toml --\n[[block]]\nid = \"intro\"\ntemplate = \"big.md\"\n\n[[block]]\nid = \"ask\"\nbody = \"Go.\"\n")
 	fsys["templates/big.md"] = &fstest.MapFile{Data: []byte(strings.Repeat("x", blocks.MaxSourceBytes+1))}
-	_, diags := blocks.Load(fsys)
+	_, diags := values.Load(fsys)
 	if want := "templates/big.md:?:?: source file too large: promptc reads files of at most 8 MiB (8388608 bytes); split it, or move long text into several templates\n"; !strings.HasPrefix(diags.String(), want) {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", diags, want)
 	}
 	fsys["templates/big.md"] = &fstest.MapFile{Data: []byte(strings.Repeat("x", blocks.MaxSourceBytes))}
-	if _, diags := blocks.Load(fsys); len(diags) > 0 {
+	if _, diags := values.Load(fsys); len(diags) > 0 {
 		t.Errorf("a file at the limit: %s", diags)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/source"
+	"github.com/promptc/promptc/values"
 )
 
 // archive turns a txtar-like text into an in-memory project: a line "-- path --" starts a file, and every line up
@@ -95,7 +96,7 @@ tasks = ["*"]
 `
 
 func TestBaseProjectIsValid(t *testing.T) {
-	p, diags := blocks.Load(archive(base))
+	p, diags := values.Load(archive(base))
 	if len(diags) > 0 {
 		t.Fatalf("base project has diagnostics:\n%s", diags)
 	}
@@ -519,7 +520,7 @@ isue_id = "X-2"
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(tt.files)
+			_, diags := values.Load(tt.files)
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -553,7 +554,7 @@ func TestLoadDiagnosticsArchives(t *testing.T) {
 			if !found {
 				t.Fatalf("%s has no diagnostics file", name)
 			}
-			_, diags := blocks.Load(files)
+			_, diags := values.Load(files)
 			if got := diags.String(); got != want {
 				t.Errorf("%s\ndiagnostics:\n%s\nwant:\n%s", a.Comment, got, want)
 			}
@@ -600,7 +601,7 @@ func TestLoadInvalidUTF8(t *testing.T) {
 	tests[3].files["fixtures/basic.toml"] = bad("[session]\nagent = \"\xfe\"\n")
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(tt.files)
+			_, diags := values.Load(tt.files)
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -648,7 +649,7 @@ body = "Go."
 	tests[2].files["blocks/base.toml"] = &fstest.MapFile{Data: []byte("[[block]]\nid = \"intro\"\ntemplate = \"intro.md\"\n\n[[block]]\nid = \"ask\"\nbody = \"Go.\"\n")}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(tt.files)
+			_, diags := values.Load(tt.files)
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -671,7 +672,7 @@ func TestLoadNormalizesSources(t *testing.T) {
 		"templates/b.md":      {Data: []byte(bom + "one\rtwo\r\n\rthree" + bom + "\n")},
 		"fixtures/basic.toml": crlf("[session]\nnote = \"\"\"\nfirst\nsecond\"\"\"\n"),
 	}
-	p, diags := blocks.Load(fsys)
+	p, diags := values.Load(fsys)
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics:\n%s", diags)
 	}
@@ -708,7 +709,7 @@ func TestLoadNormalizesSources(t *testing.T) {
 func TestLoadBOMPositions(t *testing.T) {
 	fsys := with(base)
 	fsys["blocks/base.toml"] = &fstest.MapFile{Data: []byte("\uFEFF[[block]]\r\nid = \"intro\"\r\nbodyy = \"x\"\r\n\r\n[[block]]\r\nid = \"ask\"\r\nbody = \"Go.\"\r\n")}
-	_, diags := blocks.Load(fsys)
+	_, diags := values.Load(fsys)
 	want := "blocks/base.toml:2:1: block \"intro\" has neither body nor template: set exactly one\n" +
 		"blocks/base.toml:3:1: unknown key \"bodyy\" in block \"intro\" (did you mean \"body\"?)\n"
 	if got := diags.String(); got != want {
@@ -762,7 +763,7 @@ Not a blocks file: ignored.
 -- fixtures/a-b.toml --
 tasks = ["issue"]
 `)
-	p, diags := blocks.Load(fsys)
+	p, diags := values.Load(fsys)
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics:\n%s", diags)
 	}
@@ -797,7 +798,7 @@ rule = "deep"
 [const]
 rule = "shallow"
 `)
-	_, diags := blocks.Load(fsys)
+	_, diags := values.Load(fsys)
 	want := "blocks/a/x.toml:2:1: constant \"rule\" is defined twice: here and at blocks/a.toml:2:1; keep one (one rule, one place)\n"
 	if got := diags.String(); got != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
@@ -856,7 +857,7 @@ issue_id = "X-3"
 -- fixtures/chat-only.toml --
 tasks = ["chat"]
 `)
-		p, diags := blocks.Load(fsys)
+		p, diags := values.Load(fsys)
 		if len(diags) > 0 {
 			t.Fatalf("diagnostics:\n%s", diags)
 		}
@@ -892,7 +893,7 @@ tasks = ["chat"]
 		{"fixtures in a subdirectory only", archive(strings.Replace(base, "-- fixtures/basic.toml --", "-- fixtures/old/basic.toml --", 1))},
 	} {
 		t.Run("implicit default/"+tt.name, func(t *testing.T) {
-			p, diags := blocks.Load(tt.files)
+			p, diags := values.Load(tt.files)
 			if len(diags) > 0 {
 				t.Fatalf("diagnostics:\n%s", diags)
 			}
@@ -936,7 +937,7 @@ Chat.
 -- templates/.swap --
 editor litter, skipped
 `)
-	p, diags := blocks.Load(fsys)
+	p, diags := values.Load(fsys)
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics:\n%s", diags)
 	}
@@ -977,7 +978,7 @@ func TestIncompleteProjectHidesConstUses(t *testing.T) {
 		"blocks/a.toml": {Data: []byte("[const]\nrule = \"Do it.\"\n[[block]\nid = \"y\"\n")},
 		"blocks/b.toml": {Data: []byte("[[block]]\nid = \"x\"\nbody = '{{const \"rule\"}}'\n")},
 	}
-	p, diags := blocks.Load(fsys)
+	p, diags := values.Load(fsys)
 	if !p.Incomplete {
 		t.Error("Incomplete = false, want true after a syntax error in blocks/")
 	}
@@ -1056,7 +1057,7 @@ func TestLoadHostileInput(t *testing.T) {
 			for name, text := range tt.files {
 				fsys[name] = &fstest.MapFile{Data: []byte(text)}
 			}
-			_, diags := blocks.Load(fsys)
+			_, diags := values.Load(fsys)
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -1089,7 +1090,7 @@ tasks = ["chat", "issue"]
 body  = """
 x"""
 `)
-	p, diags := blocks.Load(fsys)
+	p, diags := values.Load(fsys)
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics:\n%s", diags)
 	}
@@ -1148,7 +1149,7 @@ func (f brokenFS) Stat(name string) (fs.FileInfo, error) {
 // permission) is reported as such, not as a missing project.
 func TestLoadUnreadableManifest(t *testing.T) {
 	fsys := brokenFS{archive(base), "promptc.toml", errors.New("symbolic link to \"/etc/hostname\" leaves the repository")}
-	_, diags := blocks.Load(fsys)
+	_, diags := values.Load(fsys)
 	want := "promptc.toml:?:?: cannot read file: symbolic link to \"/etc/hostname\" leaves the repository\n"
 	if got := diags.String(); got != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
@@ -1183,7 +1184,7 @@ func TestLoadReportsRepeatedTaskOnce(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			manifest := "name = \"p\"\ntasks = " + tt.tasks + "\n\n[runbook]\norder = []\n"
-			_, diags := blocks.Load(fstest.MapFS{"promptc.toml": {Data: []byte(manifest)}})
+			_, diags := values.Load(fstest.MapFS{"promptc.toml": {Data: []byte(manifest)}})
 			if got := diags.String(); got != tt.want {
 				t.Errorf("Load:\n%s\nwant:\n%s", got, tt.want)
 			}

@@ -262,8 +262,22 @@ type Fixture struct {
 	// Extends names the fixture this one starts from ("" for none).
 	Extends string
 	Tasks   []string // ["*"] when not set
+	// Session and Turns are the fixture's checked values: those of its [session] with what it extends, and those
+	// of each turn. Load leaves them unset, with the values as read in RawSession and RawTurns: package values
+	// checks those and sets these (values.Load; docs/values.md), so a front end loads a project through it.
 	Session Values
 	Turns   []Values
+	// SessionFrom holds, for each session value, the [session] table it is written in: this fixture's, or that of
+	// a fixture it extends (set with Session).
+	SessionFrom map[string]*Table
+	// RawSession and RawTurns are the values of the fixture's own [session] (nil when it has none) and [[turn]]
+	// tables (nil when it has none) as Load reads them, to be checked by package values, which then sets them to
+	// nil.
+	RawSession *TableValues
+	RawTurns   []*TableValues
+	// Base is the fixture that Extends names, once its chain of extends resolves (nil when Extends is "" or the
+	// chain is broken, which Load reports).
+	Base *Fixture
 	// Replies holds, for each turn, the assistant's reply to it (the [[turn]] key assistant, "" when not set), which
 	// a session simulator replays. With extends, replies go with the turns they come from.
 	Replies []string
@@ -279,12 +293,9 @@ type Fixture struct {
 	Implicit bool
 
 	tasksSet bool // tasks is set in the fixture's own file
-	// badSession holds the variables given a value that was reported (a session value of the wrong type, or a
-	// value in the wrong table), with what the fixture extends: present but wrong, so not reported as missing.
-	badSession map[string]bool
-	// sessionFrom holds, for each session value, the [session] table it is written in: this fixture's, or that of
-	// a fixture it extends.
-	sessionFrom map[string]*Table
+	// file is the fixture's file; place is what PlaceValue reads of it, shared by its tables as they are read.
+	file  *source.File
+	place *placer
 	// keys holds every key of the fixture's file with its path, while the file is read (walkKeys).
 	keys *docKeys
 }
@@ -295,7 +306,7 @@ type Fixture struct {
 func (f *Fixture) ValueRange(k int, name string) source.Range {
 	var t *Table
 	if k == 0 {
-		t = f.sessionFrom[name]
+		t = f.SessionFrom[name]
 	} else if k <= len(f.TurnTables) {
 		t = f.TurnTables[k-1]
 	}
@@ -433,8 +444,8 @@ func (p *Project) Fixture(name string) *Fixture {
 	return nil
 }
 
-// Values holds variable values by name, as a fixture, a values file or a Go program gives them. Check (and so
-// Program.NewSession and Session.Turn) accepts, for each type of variable:
+// Values holds variable values by name, as a fixture, a values file or a Go program gives them. values.TypeCheck
+// (and so Program.NewSession and Session.Turn) accepts, for each type of variable:
 //
 //   - string, text: a string, or a value of a named string type (a code value, trust = "code", is one too: a diff
 //     or a log as its text, fenced by promptc);
@@ -446,7 +457,7 @@ func (p *Project) Fixture(name string) *Fixture {
 //     structs or of pointers to structs;
 //   - keyed records (key = "NAME"): a map with string keys of records (map[string]map[string]any, map[string]T or
 //     map[string]*T of a struct T, a map[string]any of maps), each record's name being its key; or records as
-//     above, each holding its name in field NAME, no name twice. Check gives them back as records in the byte
+//     above, each holding its name in field NAME, no name twice. TypeCheck gives them back as records in the byte
 //     order of their names, each holding its name;
 //
 // and, inside a record, each field as its declared type says, nested record and records fields included (maps and
@@ -458,7 +469,7 @@ func (p *Project) Fixture(name string) *Fixture {
 // so its value must be a slice of maps or structs (…), not a main.Repo`.
 //
 // Values read from fixtures and values files hold the decoded forms: string, bool, int64, []string, and for records
-// []map[string]any (after Check, every declared field present).
+// []map[string]any (after values.TypeCheck, every declared field present).
 type Values map[string]any
 
 // Allow silences the findings of one lint, optionally only for one block, with the reason written down.

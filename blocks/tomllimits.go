@@ -26,9 +26,9 @@ const (
 	MaxKeyParts = 64
 )
 
-// checkSourceSize reports a file of size bytes that is over MaxSourceBytes; what names the kind of file ("source
+// CheckSourceSize reports a file of size bytes that is over MaxSourceBytes; what names the kind of file ("source
 // file", "values file").
-func checkSourceSize(name string, size int, what string) *source.Diagnostic {
+func CheckSourceSize(name string, size int, what string) *source.Diagnostic {
 	if size <= MaxSourceBytes {
 		return nil
 	}
@@ -42,7 +42,7 @@ func checkSourceSize(name string, size int, what string) *source.Diagnostic {
 // reports the first limit it passes, where. It reads any text in one pass, valid TOML or not, without panicking: on
 // input that is not TOML it may miss a limit, and then the decoder reports the syntax error anyway.
 func checkTOMLLimits(f *source.File) *source.Diagnostic {
-	if d := checkSourceSize(f.Name, len(f.Text), "file"); d != nil {
+	if d := CheckSourceSize(f.Name, len(f.Text), "file"); d != nil {
 		return d
 	}
 	ls := &limitScanner{f: f, s: tomlScanner{src: f.Text}}

@@ -135,10 +135,10 @@ func (ix *tomlIndex) keyValue(s *tomlScanner, t tableRef) {
 	if len(items) > 0 {
 		// The items come in the order written: a cursor converts their offsets in time linear in the value, where
 		// File.Range would count from the line's last checkpoint for each (an 8 MiB line of a million records).
-		cur := posCursor{f: ix.file}
+		cur := source.NewCursor(ix.file)
 		e.Items = make([]source.Range, len(items))
 		for i, it := range items {
-			e.Items[i] = cur.rangeOf(it[0], it[1])
+			e.Items[i] = cur.Range(it[0], it[1])
 		}
 	}
 	ix.entries = append(ix.entries, e)

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // manyTools is a project with n [[tool]] tables in one file, each with a parameters table and a property
@@ -37,7 +37,7 @@ func BenchmarkLoadTools(b *testing.B) {
 			b.Run(fmt.Sprintf("errors=%t/tools=%d", bad, n), func(b *testing.B) {
 				b.ReportAllocs()
 				for b.Loop() {
-					p, diags := blocks.Load(fsys)
+					p, diags := values.Load(fsys)
 					if bad && len(diags) != n || !bad && (len(diags) != 0 || len(p.Tools) != n) {
 						b.Fatalf("%d diagnostics: %v", len(diags), diags[:min(3, len(diags))])
 					}

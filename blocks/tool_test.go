@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // toolsProject is base with tools in two files, each way TOML can write parameters: subtables, an inline table, and
@@ -45,7 +46,7 @@ parameters  = { type = "object", properties = { body = { type = "string", enum =
 `
 
 func TestLoadTools(t *testing.T) {
-	p, diags := blocks.Load(with(base, toolsProject))
+	p, diags := values.Load(with(base, toolsProject))
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics:\n%s", diags)
 	}
@@ -108,12 +109,12 @@ func TestLoadTools(t *testing.T) {
 
 // TestLoadToolsLayout: where a tool is written does not change what is loaded, nor the order ToolsFor gives.
 func TestLoadToolsLayout(t *testing.T) {
-	one, diags := blocks.Load(with(base, toolsProject))
+	one, diags := values.Load(with(base, toolsProject))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
 	moved := strings.Replace(strings.Replace(toolsProject, "-- blocks/tools/a.toml --", "-- blocks/z.toml --", 1), "-- blocks/tools/b.toml --", "-- blocks/0.toml --", 1)
-	two, diags := blocks.Load(with(base, moved))
+	two, diags := values.Load(with(base, moved))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -194,7 +195,7 @@ func TestLoadToolErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, diags := blocks.Load(with(base, "-- blocks/tools.toml --\n"+tt.file))
+			p, diags := values.Load(with(base, "-- blocks/tools.toml --\n"+tt.file))
 			var want strings.Builder
 			for _, line := range strings.Split(tt.want, "\n") {
 				want.WriteString("blocks/tools.toml:" + line + "\n")
@@ -214,7 +215,7 @@ func TestLoadToolErrors(t *testing.T) {
 // TestLoadToolDuplicate: a tool name is unique across the project; the second definition is reported at its name,
 // pointing at the first.
 func TestLoadToolDuplicate(t *testing.T) {
-	p, diags := blocks.Load(with(base, "-- blocks/a.toml --\n[[tool]]\nname = \"t\"\ndescription = \"x\"\n-- blocks/b.toml --\n\n[[tool]]\nname = \"t\"\ndescription = \"y\"\n"))
+	p, diags := values.Load(with(base, "-- blocks/a.toml --\n[[tool]]\nname = \"t\"\ndescription = \"x\"\n-- blocks/b.toml --\n\n[[tool]]\nname = \"t\"\ndescription = \"y\"\n"))
 	if want := "blocks/b.toml:3:1: tool \"t\" is defined twice: here and at blocks/a.toml:2:1; tool names are unique across the project\n"; diags.String() != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", diags, want)
 	}
@@ -224,7 +225,7 @@ func TestLoadToolDuplicate(t *testing.T) {
 }
 
 func TestLoadModels(t *testing.T) {
-	p, diags := blocks.Load(with(base, manifestWith(`
+	p, diags := values.Load(with(base, manifestWith(`
 [history]
 volatile = ["timestamp", "request_id"]
 
@@ -268,7 +269,7 @@ tool_markers    = false
 		t.Errorf("dashscope row = %+v", d)
 	}
 
-	p, diags = blocks.Load(archive(base))
+	p, diags = values.Load(archive(base))
 	if len(diags) > 0 || p.Volatile != nil || p.Models != nil {
 		t.Errorf("defaults: volatile %q, models %v, %s", p.Volatile, p.Models, diags)
 	}
@@ -332,7 +333,7 @@ func TestLoadModelErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(with(base, manifestWith(tt.manifest)))
+			_, diags := values.Load(with(base, manifestWith(tt.manifest)))
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -343,7 +344,7 @@ func TestLoadModelErrors(t *testing.T) {
 // TestLoadReplies: assistant in a [[turn]] is the assistant's reply to that turn, not a variable; replies go with
 // the turns they come from through extends.
 func TestLoadReplies(t *testing.T) {
-	p, diags := blocks.Load(with(base, `
+	p, diags := values.Load(with(base, `
 -- fixtures/basic.toml --
 tasks = ["*"]
 [[turn]]
@@ -413,7 +414,7 @@ issue_id = "ISS-2"
 			if tt.fixture != "" {
 				files = append(files, "-- fixtures/basic.toml --\n"+tt.fixture)
 			}
-			_, diags := blocks.Load(with(base, files...))
+			_, diags := values.Load(with(base, files...))
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}

@@ -349,7 +349,7 @@ func (d *docKeys) valueKeys(f *source.File, vars map[string]*Var, t fixtureTable
 	// Twice over the keys: first to count the ones that name a variable or field, so that the slice is made at its
 	// size (a fixture of a million records has a million such keys), then to fill it.
 	var out []ValueKey
-	cur := posCursor{f: f} // the keys come in the order written
+	cur := source.NewCursor(f) // the keys come in the order written
 	for pass := range 2 {
 		n := 0
 	next:
@@ -383,7 +383,7 @@ func (d *docKeys) valueKeys(f *source.File, vars map[string]*Var, t fixtureTable
 				named = v.Key != ""
 			}
 			if n++; pass == 1 {
-				out = append(out, ValueKey{Var: rest[0].key, Field: field, Range: cur.rangeOf(k.start, k.end)})
+				out = append(out, ValueKey{Var: rest[0].key, Field: field, Range: cur.Range(k.start, k.end)})
 			}
 		}
 		if pass == 0 {
@@ -398,7 +398,7 @@ func (d *docKeys) valueKeys(f *source.File, vars map[string]*Var, t fixtureTable
 
 // place returns where the part of a value at path is written: a key, or the header of an element of an array of
 // tables, else the closest enclosing one, as long as it is below within (the path of a table's record, say). field
-// continues path in the form ValueError.Field has: "ref.url", "items[2].name" (records from 1).
+// continues path in the form values.ValueError.Field has: "ref.url", "items[2].name" (records from 1).
 func (d *docKeys) place(f *source.File, within []valueStep, field string) (source.Range, bool) {
 	full := slices.Clip(within)
 	for part := range strings.SplitSeq(field, ".") {

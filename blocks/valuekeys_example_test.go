@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"testing/fstest"
 
-	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // Where a fixture writes the fields of the records it gives, for a tool that finds or renames them: every key
@@ -32,7 +32,7 @@ path  = "b.go"
 owner = {login = "ada"}
 `)},
 	}
-	p, diags := blocks.Load(fsys)
+	p, diags := values.Load(fsys)
 	if len(diags) > 0 {
 		fmt.Print(diags)
 		return

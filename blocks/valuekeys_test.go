@@ -8,6 +8,7 @@ import (
 
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/source"
+	"github.com/promptc/promptc/values"
 )
 
 // fixtureShapes declares records nested three deep (resources → ref → tags → label), a record variable and a turn
@@ -105,7 +106,7 @@ turn = [{changed = [{path = "z"}]}, {changed = [{"status" = "M"}]}]
 `
 
 func TestFixtureValueKeys(t *testing.T) {
-	p, diags := blocks.Load(archive(fixtureShapes))
+	p, diags := values.Load(archive(fixtureShapes))
 	if len(diags) > 0 {
 		t.Fatalf("diagnostics: %v", diags)
 	}
@@ -197,7 +198,7 @@ label = 1
 `, `fixtures/one.toml:6:1: variable "resources", record 2, field "ref", field "tags", record 1: field "label" is a string, so its value must be a string, not an integer`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, diags := blocks.Load(archive(manifest + "-- fixtures/one.toml --\n" + tc.fixture))
+			_, diags := values.Load(archive(manifest + "-- fixtures/one.toml --\n" + tc.fixture))
 			if got := strings.TrimSpace(diags.String()); got != tc.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tc.want)
 			}

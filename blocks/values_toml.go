@@ -7,13 +7,41 @@ import (
 	"github.com/promptc/promptc/source"
 )
 
-// tomlValueRanges places the names of a TOML values file, and the records and fields of the names records reports,
-// using the loader's scanner. A name is placed at its key (`name = …`), or at its table header ([name], the first
+// ValuePlaces receives where the parts of a values file are written, as byte offsets [start, end) of its text:
+// package values keeps them (values.Ranges) for its messages and the compiler's.
+type ValuePlaces interface {
+	// Name places a name of the file's table, unless it is placed already; Placed returns where it is.
+	Name(name string, start, end int)
+	Placed(name string) (start, end int, ok bool)
+	// Record places the next record of records value name; NamedRecord the next record of keyed records given as
+	// a table, by its name. RecordKey places a key of the last record of name placed.
+	Record(name string, start, end int)
+	NamedRecord(name, record string, start, end int)
+	RecordKey(name, key string, start, end int)
+}
+
+// DecodeTOMLValues decodes a values file written in TOML, f, as Load decodes a source file (the TOML limits checked
+// first: MaxNesting, MaxKeyParts), and places its names in places, with the records and fields of the names
+// records reports (nil: none). A name is placed at its key (`name = …`), or at its table header ([name], the first
 // [[name]]), or at the first dotted key or header that defines it (`name.x = …`, [name.x]). A record is its inline
-// table in `name = [{…}, {…}]`, or its [[name]] header; a field is its key in that inline table or under that header.
-func tomlValueRanges(f *source.File, ix *tomlIndex, m map[string]any, records func(string) bool) *ValueRanges {
-	ranges := newValueRanges(f)
-	place := func(name string, r source.Range) { ranges.name(name, r.Start.Byte, r.End.Byte) }
+// table in `name = [{…}, {…}]`, or its [[name]] header; a field is its key in that inline table or under that
+// header; a record of keyed records given as a table its [name.RECORD] header or its key. A file that does not
+// decode is a nil map and the diagnostic that says why.
+func DecodeTOMLValues(f *source.File, records func(string) bool, places ValuePlaces) (map[string]any, *source.Diagnostic) {
+	m, ix, d := parseTOML(f)
+	if d != nil {
+		return nil, d
+	}
+	if m == nil {
+		m = map[string]any{}
+	}
+	placeTOMLValues(f, ix, m, records, places)
+	return m, nil
+}
+
+// placeTOMLValues places the parts of a TOML values file, as DecodeTOMLValues says, using the loader's scanner.
+func placeTOMLValues(f *source.File, ix *tomlIndex, m map[string]any, records func(string) bool, places ValuePlaces) {
+	place := func(name string, r source.Range) { places.Name(name, r.Start.Byte, r.End.Byte) }
 	var dotted map[string]source.Range // first place that defines each name through a dotted key or header; built on demand
 	var keyed []string                 // the records values given as tables: keyed records
 	for name, val := range m {
@@ -23,10 +51,9 @@ func tomlValueRanges(f *source.File, ix *tomlIndex, m map[string]any, records fu
 		if e, ok := ix.entry("", 0, name); ok {
 			place(name, e.Key)
 			if records != nil && records(name) {
-				rs := ranges.recordsOf(name)
 				for _, it := range e.Items {
-					rs.item(it.Start.Byte, it.End.Byte)
-					inlineTableKeys(f, it, func(key string, start, end int) { rs.key(key, start, end) })
+					places.Record(name, it.Start.Byte, it.End.Byte)
+					inlineTableKeys(f, it, func(key string, start, end int) { places.RecordKey(name, key, start, end) })
 				}
 			}
 			continue
@@ -34,16 +61,15 @@ func tomlValueRanges(f *source.File, ix *tomlIndex, m map[string]any, records fu
 		if h, ok := ix.headerRange(name, 0); ok {
 			place(name, h)
 			if tables, ok := val.([]map[string]any); ok && records != nil && records(name) {
-				rs := ranges.recordsOf(name)
 				for i := 0; i < ix.count(name) && i < len(tables); i++ {
 					hi, ok := ix.headerRange(name, i)
 					if !ok {
 						hi = h
 					}
-					rs.item(hi.Start.Byte, hi.End.Byte)
+					places.Record(name, hi.Start.Byte, hi.End.Byte)
 					for _, key := range sortedKeys(tables[i]) {
 						if e, ok := ix.entry(name, i, key); ok {
-							rs.key(key, e.Key.Start.Byte, e.Key.End.Byte)
+							places.RecordKey(name, key, e.Key.Start.Byte, e.Key.End.Byte)
 						}
 					}
 				}
@@ -59,9 +85,8 @@ func tomlValueRanges(f *source.File, ix *tomlIndex, m map[string]any, records fu
 	}
 	slices.Sort(keyed)
 	for _, name := range keyed {
-		keyedRanges(ix, ranges, name, m[name].(map[string]any))
+		keyedRanges(ix, places, name, m[name].(map[string]any))
 	}
-	return ranges.done()
 }
 
 // firstDotted returns, for each name that a dotted key of the root table (`name.x = …`) or a table header
@@ -125,25 +150,24 @@ func inlineTableKeys(f *source.File, r source.Range, found func(key string, star
 }
 
 // keyedRanges places the records of keyed records name, given as a table of tables ([name.RECORD] headers, or
-// RECORD.field = … under [name]), and their fields: "name.RECORD" and "name.RECORD.field", as ValueError.Path names
-// them. A record written where neither is found (in an inline table) is placed at the name.
-func keyedRanges(ix *tomlIndex, ranges *ValueRanges, name string, table map[string]any) {
-	rs := ranges.recordsOf(name)
+// RECORD.field = … under [name]), and their fields: "name.RECORD" and "name.RECORD.field", as values.ValueError.Path
+// names them. A record written where neither is found (in an inline table) is placed at the name.
+func keyedRanges(ix *tomlIndex, places ValuePlaces, name string, table map[string]any) {
 	for _, rec := range sortedKeys(table) {
 		path := name + "." + rec
 		if h, ok := ix.headerRange(path, 0); ok {
-			rs.named(rec, h.Start.Byte, h.End.Byte)
+			places.NamedRecord(name, rec, h.Start.Byte, h.End.Byte)
 		} else if e, ok := ix.entry(name, 0, rec); ok {
-			rs.named(rec, e.Key.Start.Byte, e.Key.End.Byte)
-		} else if at, ok := ranges.names[name]; ok {
-			rs.named(rec, at.start, at.end)
+			places.NamedRecord(name, rec, e.Key.Start.Byte, e.Key.End.Byte)
+		} else if start, end, ok := places.Placed(name); ok {
+			places.NamedRecord(name, rec, start, end)
 		} else {
 			continue
 		}
 		fields, _ := table[rec].(map[string]any)
 		for _, key := range sortedKeys(fields) {
 			if e, ok := ix.entry(path, 0, key); ok {
-				rs.key(key, e.Key.Start.Byte, e.Key.End.Byte)
+				places.RecordKey(name, key, e.Key.Start.Byte, e.Key.End.Byte)
 			}
 		}
 	}

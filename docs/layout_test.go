@@ -74,7 +74,9 @@ func TestLayout(t *testing.T) {
 		{pkg: "report", without: []string{"guard", "golden", "lint", "stats"}},
 		{pkg: "tokens", without: []string{"blocks", "assemble", "guard", "golden"}},
 		// Value checking stands between the source model and the templates: values imports blocks, and templates
-		// imports values; neither blocks nor values reaches templates.
+		// imports values; neither blocks nor values reaches templates. blocks hands fixture values back as read, and
+		// values checks them after loading (values.Load): the type check, the values files and their diagnostics limit
+		// are values', and blocks has no value check of its own.
 		{pkg: "values", without: []string{"templates", "assemble"}},
 		{pkg: "blocks", without: []string{"values", "templates"}},
 		// The root package, the pipeline every front end opens, stands below the front ends it serves.

@@ -20,6 +20,7 @@ import (
 	"github.com/promptc/promptc/internal/keytables"
 	"github.com/promptc/promptc/provider"
 	"github.com/promptc/promptc/schema"
+	"github.com/promptc/promptc/values"
 )
 
 // owners says where each key table of the loader is in the schemas: the schema of kind at JSON pointer ptr lists
@@ -458,7 +459,7 @@ quote_empty = "> "
 		blocks.ManifestFile: {Data: []byte(src)},
 		"blocks/a.toml":     {Data: []byte("[[block]]\nid = \"a\"\nbody = \"{{.context}}{{range .hosts}}{{.name}}{{.meta.url}}{{.meta_text}}{{end}}\"\n")},
 	}
-	if _, diags := blocks.Load(fsys); len(diags) > 0 {
+	if _, diags := values.Load(fsys); len(diags) > 0 {
 		t.Errorf("the loader rejects it:\n%s", diags)
 	}
 }

@@ -52,7 +52,7 @@ func zeroFields(v *blocks.Var) map[string]any {
 // map[string]any for a record, a bool or an int. dropped is how many list items or records the limits (max_items and
 // max_bytes together) dropped; 0 for other types. A nil val gives Zero(v). A ValueError never echoes a whole value:
 // the caller knows where the value came from.
-func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, err *blocks.ValueError) {
+func Prepare(v *blocks.Var, val any, markers []string) (value any, dropped int, err *values.ValueError) {
 	if val == nil {
 		return Zero(v), 0, nil
 	}

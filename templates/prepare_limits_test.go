@@ -107,7 +107,7 @@ func TestPrepare(t *testing.T) {
 	})
 }
 
-// TestPrepareErrors: a value of the wrong type is a diagnostic from the one value check, blocks.Var.Check, whether it
+// TestPrepareErrors: a value of the wrong type is a diagnostic from the one value check, values.TypeCheck, whether it
 // comes from a fixture, a values file or Go.
 func TestPrepareErrors(t *testing.T) {
 	typed := func(typ blocks.Type) *blocks.Var { return &blocks.Var{Name: "x", Type: typ} }

@@ -14,7 +14,7 @@ import (
 // prints it (templates.Prepare calls it once per value, then escapes by trust). val must not be nil (a variable with
 // no value is the zero value, which templates.Zero gives).
 //
-// The value is first checked and converted by v.CheckShared (the one type check, for fixtures, values files and Go
+// The value is first checked and converted by TypeCheckShared (the one type check, for fixtures, values files and Go
 // callers alike, here in Go's words), then each string (a string or text value, each list item, each string or
 // text field of each record) goes through, in this order (docs/reference.md#processing-order):
 //
@@ -32,10 +32,10 @@ import (
 // map[string]any for a record, a bool or an int. dropped is how many list items or records the limits (max_items
 // and max_bytes together) dropped; 0 for other types. A ValueError never echoes a whole value: the caller knows
 // where the value came from.
-func Check(v *blocks.Var, val any) (value any, dropped int, err *blocks.ValueError) {
+func Check(v *blocks.Var, val any) (value any, dropped int, err *ValueError) {
 	// Shared: what is kept is copied below, so a value checked already (from a fixture or a values file) is not
 	// copied record by record first.
-	checked, verr := v.CheckShared(val, blocks.FormatGo)
+	checked, verr := TypeCheckShared(v, val, FormatGo)
 	if verr != nil {
 		return nil, 0, verr
 	}
@@ -44,7 +44,7 @@ func Check(v *blocks.Var, val any) (value any, dropped int, err *blocks.ValueErr
 		s, ok := clean(v, x)
 		if !ok {
 			if v.Invalid != blocks.InvalidEmpty {
-				return nil, 0, &blocks.ValueError{Summary: mismatch(fmt.Sprintf("variable %q", v.Name), v, "value", s)}
+				return nil, 0, &ValueError{Summary: mismatch(fmt.Sprintf("variable %q", v.Name), v, "value", s)}
 			}
 			s = ""
 		}
@@ -84,7 +84,7 @@ func clean(v *blocks.Var, s string) (string, bool) {
 }
 
 // list applies steps 1 to 4 of Check to the items of a list value.
-func list(v *blocks.Var, raw []string) ([]string, int, *blocks.ValueError) {
+func list(v *blocks.Var, raw []string) ([]string, int, *ValueError) {
 	items := make([]string, 0, len(raw))
 	for i, it := range raw {
 		s, ok := clean(v, it)
@@ -92,7 +92,7 @@ func list(v *blocks.Var, raw []string) ([]string, int, *blocks.ValueError) {
 			if v.Invalid == blocks.InvalidEmpty {
 				continue
 			}
-			return nil, 0, &blocks.ValueError{Summary: mismatch(fmt.Sprintf("variable %q, item %d,", v.Name, i+1), v, "item", s)}
+			return nil, 0, &ValueError{Summary: mismatch(fmt.Sprintf("variable %q, item %d,", v.Name, i+1), v, "item", s)}
 		}
 		items = append(items, s)
 	}

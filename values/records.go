@@ -81,7 +81,7 @@ func (p path) dot(name string) string {
 // dropped, and the bytes of the string and text fields of those kept. A record
 // past max_items, dropped whatever the sizes, is only checked (a bad value in it is reported as in any other), not
 // processed: a million records with max_items = 10 make ten copies, not a million.
-func (n *walk) records(v *blocks.Var, raw []map[string]any, p path) ([]map[string]any, int, int, *blocks.ValueError) {
+func (n *walk) records(v *blocks.Var, raw []map[string]any, p path) ([]map[string]any, int, int, *ValueError) {
 	limit := len(raw)
 	if v.MaxItems > 0 && limit > v.MaxItems {
 		limit = v.MaxItems
@@ -113,7 +113,7 @@ func (n *walk) records(v *blocks.Var, raw []map[string]any, p path) ([]map[strin
 // returns the bytes of its string and text fields after their cuts, nested ones included. Fields go in
 // declaration order (sorted by name), so that of two bad fields the same one is reported every time. With keep
 // false the record is only checked: no copy is made, and the map and size returned are nil and 0.
-func (n *walk) fields(v *blocks.Var, rec map[string]any, p path, keep bool) (map[string]any, int, *blocks.ValueError) {
+func (n *walk) fields(v *blocks.Var, rec map[string]any, p path, keep bool) (map[string]any, int, *ValueError) {
 	var r map[string]any
 	if keep {
 		r = make(map[string]any, len(rec))
@@ -132,7 +132,7 @@ func (n *walk) fields(v *blocks.Var, rec map[string]any, p path, keep bool) (map
 			if !ok {
 				if f.Invalid != blocks.InvalidEmpty {
 					where := fmt.Sprintf("%s: field %q", n.at(p), f.Name)
-					return nil, 0, &blocks.ValueError{Summary: mismatch(where, f, "value", s), Record: p.record, Field: p.dot(f.Name)}
+					return nil, 0, &ValueError{Summary: mismatch(where, f, "value", s), Record: p.record, Field: p.dot(f.Name)}
 				}
 				s = ""
 			}

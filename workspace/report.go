@@ -10,6 +10,7 @@ import (
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/source"
+	"github.com/promptc/promptc/values"
 )
 
 // Results are what Install, Check or Uninstall did, one per target, in the order of the targets.
@@ -83,7 +84,7 @@ func (r *CheckReport) WriteText(w io.Writer) error {
 // runbook.order or turn.order: those name blocks, and a block renamed or a blocks/ file broken puts them there.
 // With no problem returned, the project's Targets can be trusted; the rest of it may be incomplete.
 func LoadTargets(fsys fs.FS) (*blocks.Project, source.Diagnostics) {
-	p, diags := blocks.Load(fsys)
+	p, diags := values.Load(fsys)
 	var order []source.Range
 	for _, s := range []blocks.Section{p.Runbook, p.Turn} {
 		for i := range s.Order {

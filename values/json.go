@@ -1,4 +1,4 @@
-package blocks
+package values
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/source"
 )
 
@@ -25,11 +26,11 @@ type jsonDecoder struct {
 	src string
 	i   int
 	// cur converts offsets into positions: the decoder asks for them in increasing order.
-	cur posCursor
+	cur source.Cursor
 	// records reports the names whose records (array items) and fields (their keys) are placed in ranges; nil for
 	// none.
 	records func(name string) bool
-	ranges  *ValueRanges
+	ranges  *Ranges
 	diags   *diagLimit
 	// bad holds the names whose value has a problem reported already: it is not checked again.
 	bad map[string]bool
@@ -54,8 +55,8 @@ type keyAt struct {
 // decodeJSONValues decodes f, which must hold one JSON object of variable values, into m, placing its parts in
 // ranges and reporting its problems to diags. ok is false when the file could not be decoded at all; a problem with
 // one value (a duplicate key, a number out of range) is reported, and the name is put in bad.
-func decodeJSONValues(f *source.File, records func(string) bool, diags *diagLimit) (m map[string]any, ranges *ValueRanges, bad map[string]bool, ok bool) {
-	d := &jsonDecoder{f: f, src: f.Text, cur: posCursor{f: f}, records: records, ranges: newValueRanges(f), diags: diags, bad: map[string]bool{}}
+func decodeJSONValues(f *source.File, records func(string) bool, diags *diagLimit) (m map[string]any, ranges *Ranges, bad map[string]bool, ok bool) {
+	d := &jsonDecoder{f: f, src: f.Text, cur: source.NewCursor(f), records: records, ranges: newRanges(f), diags: diags, bad: map[string]bool{}}
 	d.skipSpace()
 	switch c := d.peek(); {
 	case c < 0:
@@ -69,7 +70,7 @@ func decodeJSONValues(f *source.File, records func(string) bool, diags *diagLimi
 		}
 		return nil, nil, nil, false
 	}
-	d.ranges.name(RootValues, d.i, d.i+1) // the object's opening brace
+	d.ranges.name(RootPath, d.i, d.i+1) // the object's opening brace
 	m = d.object(0, nil, -1)
 	if d.failed {
 		return nil, nil, nil, false
@@ -102,14 +103,14 @@ func (d *jsonDecoder) skipSpace() {
 
 // errorAt reports a problem at byte off.
 func (d *jsonDecoder) errorAt(off int, format string, args ...any) {
-	d.diags.errorf(d.cur.rangeOf(off, off), format, args...)
+	d.diags.errorf(d.cur.Range(off, off), format, args...)
 }
 
 // syntaxError reports a syntax error at the current byte and ends the decoding.
 func (d *jsonDecoder) syntaxError(format string, args ...any) {
 	if !d.failed {
 		// Listed whatever came before it: the decoding ends here.
-		d.diags.fatalf(d.cur.rangeOf(d.i, d.i), "invalid JSON: "+format, args...)
+		d.diags.fatalf(d.cur.Range(d.i, d.i), "invalid JSON: "+format, args...)
 	}
 	d.failed = true
 }
@@ -185,11 +186,11 @@ func (d *jsonDecoder) value(depth int, rs *recordSpans, place int) any {
 
 // enter checks that a value at depth may open another array or object.
 func (d *jsonDecoder) enter(depth int) bool {
-	if depth < MaxNesting {
+	if depth < blocks.MaxNesting {
 		return true
 	}
 	if !d.failed {
-		d.diags.fatalf(d.cur.rangeOf(d.i, d.i), "JSON value nested more than %d levels deep: arrays and objects may nest at most %d levels; flatten the value", MaxNesting, MaxNesting)
+		d.diags.fatalf(d.cur.Range(d.i, d.i), "JSON value nested more than %d levels deep: arrays and objects may nest at most %d levels; flatten the value", blocks.MaxNesting, blocks.MaxNesting)
 	}
 	d.failed = true
 	return false
@@ -231,9 +232,9 @@ func (d *jsonDecoder) object(depth int, rs *recordSpans, place int) map[string]a
 		if dup {
 			if d.diags.listed() {
 				p := d.f.Pos(at)
-				d.diags.diags.Errorf(d.cur.rangeOf(start, d.i), "duplicate key %q (first at %d:%d): a JSON object may hold each key once", key, p.Line, p.Column)
+				d.diags.diags.Errorf(d.cur.Range(start, d.i), "duplicate key %q (first at %d:%d): a JSON object may hold each key once", key, p.Line, p.Column)
 			} else {
-				d.diags.skipped(d.cur.rangeOf(start, d.i))
+				d.diags.skipped(d.cur.Range(start, d.i))
 			}
 			d.bad[d.name] = true
 		}
@@ -469,16 +470,16 @@ func (d *jsonDecoder) literal(word string, v any) any {
 
 // decodeJSONText decodes s, a JSON text holding one value (a record or records given as a string, with decode =
 // "json"), by the rules a values file is read by: a key an object holds twice, a number no float64 holds, nesting
-// deeper than MaxNesting and anything after the value are refused, each problem placed in s. encoding/json would
+// deeper than blocks.MaxNesting and anything after the value are refused, each problem placed in s. encoding/json would
 // keep the last of two keys, so that a text written to look like one URL could print another.
 //
-// listed, when not nil, is asked about each problem before it is put into words, as Var.check's report is: the
+// listed, when not nil, is asked about each problem before it is put into words, as check's report is: the
 // problems it refuses are only counted. refused is how many problems the text has, listed or not; the value is nil
 // when there is one.
 func decodeJSONText(s string, listed func() bool) (v any, problems []jsonTextProblem, refused int) {
 	f := source.NewFile("text", s) // named, so that each problem's range is kept
 	lim := &diagLimit{max: math.MaxInt, ask: listed}
-	d := &jsonDecoder{f: f, src: s, cur: posCursor{f: f}, diags: lim, bad: map[string]bool{}, anyBytes: true}
+	d := &jsonDecoder{f: f, src: s, cur: source.NewCursor(f), diags: lim, bad: map[string]bool{}, anyBytes: true}
 	d.skipSpace()
 	if d.peek() < 0 {
 		d.syntaxError("the text is empty")

@@ -1,4 +1,4 @@
-package blocks_test
+package values_test
 
 import (
 	"encoding/json"
@@ -6,12 +6,13 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // TestLoadPortKeys: the keys for a platform's own bytes (docs/reference.md#varsname) are read as written, on
 // variables and fields.
 func TestLoadPortKeys(t *testing.T) {
-	p, diags := blocks.Load(with(base, manifestWith(`final_newline = false # in [turn]
+	p, diags := values.Load(with(base, manifestWith(`final_newline = false # in [turn]
 [vars.message]
 scope         = "turn"
 type          = "text"
@@ -66,11 +67,11 @@ keep_newlines = true
 		t.Errorf("[turn] final_newline = false: runbook %v, turn %v", p.Runbook.OmitFinalNewline, p.Turn.OmitFinalNewline)
 	}
 	// final_newline = false at the top applies to both parts; a part's own key wins.
-	p, diags = blocks.Load(with(base, "-- promptc.toml --\nname = \"acme\"\ntasks = [\"issue\", \"chat\"]\nfinal_newline = false\n\n[runbook]\norder = [\"intro\"]\nfinal_newline = true\n\n[turn]\norder = [\"ask\"]\n"))
+	p, diags = values.Load(with(base, "-- promptc.toml --\nname = \"acme\"\ntasks = [\"issue\", \"chat\"]\nfinal_newline = false\n\n[runbook]\norder = [\"intro\"]\nfinal_newline = true\n\n[turn]\norder = [\"ask\"]\n"))
 	if len(diags) > 0 || p.Runbook.OmitFinalNewline || !p.Turn.OmitFinalNewline {
 		t.Errorf("[runbook] final_newline = true: runbook %v, turn %v\n%s", p.Runbook.OmitFinalNewline, p.Turn.OmitFinalNewline, diags)
 	}
-	p, _ = blocks.Load(archive(base))
+	p, _ = values.Load(archive(base))
 	if p.Runbook.OmitFinalNewline || p.Turn.OmitFinalNewline {
 		t.Error("by default, artifacts end with their final newline")
 	}
@@ -172,7 +173,7 @@ func TestLoadPortKeyErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(with(base, manifestWith(tt.vars)))
+			_, diags := values.Load(with(base, manifestWith(tt.vars)))
 			if got := diags.String(); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -197,14 +198,14 @@ func metaVar(unknown blocks.Unknown, raw string) *blocks.Var {
 func TestDecodeUnknownIgnore(t *testing.T) {
 	text := `{"url": "https://a", "extra": 1, "owner": {"login": "ada", "id": 7}, "tags": [{"label": "x", "color": "red"}]}`
 	want := map[string]any{"url": "https://a", "owner": map[string]any{"login": "ada"}, "tags": []map[string]any{{"label": "x"}}}
-	got, errs := metaVar(blocks.UnknownIgnore, "").CheckAll([]any{map[string]any{"meta": text}}, blocks.FormatTOML)
+	got, errs := values.TypeCheckAll(metaVar(blocks.UnknownIgnore, ""), []any{map[string]any{"meta": text}}, values.FormatTOML)
 	if len(errs) > 0 {
 		t.Fatalf("unknown = ignore: %v", errs[0])
 	}
 	if m := got.([]map[string]any)[0]["meta"]; !equalJSON(m, want) {
 		t.Errorf("meta = %#v, want %#v", m, want)
 	}
-	_, errs = metaVar(blocks.UnknownError, "").CheckAll([]any{map[string]any{"meta": text}}, blocks.FormatTOML)
+	_, errs = values.TypeCheckAll(metaVar(blocks.UnknownError, ""), []any{map[string]any{"meta": text}}, values.FormatTOML)
 	var msgs []string
 	for _, e := range errs {
 		msgs = append(msgs, e.Summary)
@@ -219,12 +220,12 @@ func TestDecodeUnknownIgnore(t *testing.T) {
 	}
 	// tags given as a JSON text inside the text: read with tags' own unknown (error).
 	inner := `{"url": "u", "tags": "[{\"label\": \"x\", \"color\": \"red\"}]"}`
-	if _, errs := metaVar(blocks.UnknownIgnore, "").CheckAll([]any{map[string]any{"meta": inner}}, blocks.FormatTOML); len(errs) != 1 || !strings.Contains(errs[0].Summary, `undeclared field "color"`) {
+	if _, errs := values.TypeCheckAll(metaVar(blocks.UnknownIgnore, ""), []any{map[string]any{"meta": inner}}, values.FormatTOML); len(errs) != 1 || !strings.Contains(errs[0].Summary, `undeclared field "color"`) {
 		t.Errorf("a nested JSON text of its own: %v", errs)
 	}
 	// A table is not a JSON text: its undeclared keys are errors whatever unknown says.
 	table := map[string]any{"url": "u", "extra": 1}
-	if _, errs := metaVar(blocks.UnknownIgnore, "").CheckAll([]any{map[string]any{"meta": table}}, blocks.FormatTOML); len(errs) != 1 || !errs[0].Undeclared {
+	if _, errs := values.TypeCheckAll(metaVar(blocks.UnknownIgnore, ""), []any{map[string]any{"meta": table}}, values.FormatTOML); len(errs) != 1 || !errs[0].Undeclared {
 		t.Errorf("a table with an undeclared key: %v", errs)
 	}
 }
@@ -250,7 +251,7 @@ func TestDecodeRaw(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, errs := v.CheckAll([]any{tt.record}, blocks.FormatJSON)
+			got, errs := values.TypeCheckAll(v, []any{tt.record}, values.FormatJSON)
 			if len(errs) > 0 {
 				t.Fatalf("CheckAll: %v", errs[0])
 			}
@@ -258,19 +259,19 @@ func TestDecodeRaw(t *testing.T) {
 			if !equalJSON(rec["meta"], tt.meta) || rec["meta_text"] != tt.metaText {
 				t.Errorf("meta = %#v, meta_text = %q; want %#v, %q", rec["meta"], rec["meta_text"], tt.meta, tt.metaText)
 			}
-			again, errs := v.CheckAll(got, blocks.FormatGo)
+			again, errs := values.TypeCheckAll(v, got, values.FormatGo)
 			if len(errs) > 0 || !equalJSON(again, got) {
 				t.Errorf("checked again: %#v, %v", again, errs)
 			}
 		})
 	}
 	// Without raw, the same text is an error.
-	if _, errs := metaVar(blocks.UnknownError, "").CheckAll([]any{map[string]any{"meta": "{not json"}}, blocks.FormatJSON); len(errs) != 1 {
+	if _, errs := values.TypeCheckAll(metaVar(blocks.UnknownError, ""), []any{map[string]any{"meta": "{not json"}}, values.FormatJSON); len(errs) != 1 {
 		t.Errorf("without raw: %v", errs)
 	}
 	// The text counts against the value's size, as every string does: a record's fields are bounded together.
 	big := strings.Repeat("x", blocks.MaxValueBytes)
-	if _, errs := v.CheckAll([]any{map[string]any{"meta": big, "title": "t"}}, blocks.FormatJSON); len(errs) != 1 || !strings.Contains(errs[0].Summary, "more than the 64 MiB") {
+	if _, errs := values.TypeCheckAll(v, []any{map[string]any{"meta": big, "title": "t"}}, values.FormatJSON); len(errs) != 1 || !strings.Contains(errs[0].Summary, "more than the 64 MiB") {
 		t.Errorf("a text over the value limit: %v", errs)
 	}
 }
@@ -293,7 +294,7 @@ func FuzzDecodeOptions(f *testing.F) {
 	}
 	v := metaVar(blocks.UnknownIgnore, "meta_text")
 	f.Fuzz(func(t *testing.T, text string) {
-		got, errs := v.CheckAll([]any{map[string]any{"meta": text}}, blocks.FormatJSON)
+		got, errs := values.TypeCheckAll(v, []any{map[string]any{"meta": text}}, values.FormatJSON)
 		if len(errs) > 0 {
 			if len(text) <= blocks.MaxValueBytes/2 {
 				t.Fatalf("CheckAll(%q): %v", text, errs[0])
@@ -319,10 +320,10 @@ func TestDecodeOptionsInPlace(t *testing.T) {
 	bad := `{"url": 3}`
 	file := `{"issues": [{"meta": ` + metaJSON(ignore) + `, "title": "a"}, {"meta": ` + metaJSON(bad) + `, "meta_text": "given", "title": "b"}]}`
 	v := metaVar(blocks.UnknownIgnore, "meta_text")
-	want, errs := v.CheckAll([]any{
+	want, errs := values.TypeCheckAll(v, []any{
 		map[string]any{"meta": ignore, "title": "a"},
 		map[string]any{"meta": bad, "meta_text": "given", "title": "b"},
-	}, blocks.FormatJSON)
+	}, values.FormatJSON)
 	recs, ok := want.([]map[string]any)
 	if len(errs) > 0 || !ok {
 		t.Fatalf("CheckAll = %#v, %v", want, errs)
@@ -331,7 +332,7 @@ func TestDecodeOptionsInPlace(t *testing.T) {
 		t.Fatalf("CheckAll = %#v", recs)
 	}
 	p := &blocks.Project{Vars: map[string]*blocks.Var{"issues": v}}
-	vals, _, diags := p.ReadValues("v.json", []byte(file), blocks.ScopeSession)
+	vals, _, diags := values.ReadFile(p, "v.json", []byte(file), blocks.ScopeSession)
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -344,7 +345,7 @@ func TestDecodeOptionsInPlace(t *testing.T) {
 		{"meta": ignore, "title": "a"},
 		{"meta": bad, "meta_text": "given", "title": "b"},
 	}
-	got, err := v.CheckShared(given, blocks.FormatJSON)
+	got, err := values.TypeCheckShared(v, given, values.FormatJSON)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -355,7 +356,7 @@ func TestDecodeOptionsInPlace(t *testing.T) {
 		t.Errorf("CheckShared changed its input: %#v", given)
 	}
 	// The checked value, checked again, is kept as it is: no record is copied.
-	again, err := v.CheckShared(want, blocks.FormatGo)
+	again, err := values.TypeCheckShared(v, want, values.FormatGo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -379,9 +380,9 @@ func TestDecodeTextProblemsCapped(t *testing.T) {
 	b.WriteString("]}")
 	in := []byte(b.String())
 	p := &blocks.Project{Vars: map[string]*blocks.Var{"issues": metaVar(blocks.UnknownError, "")}}
-	_, _, diags := p.ReadValues("v.json", in, blocks.ScopeSession)
-	if len(diags) != blocks.MaxValuesDiagnostics+1 {
-		t.Fatalf("%d diagnostics, want %d", len(diags), blocks.MaxValuesDiagnostics+1)
+	_, _, diags := values.ReadFile(p, "v.json", in, blocks.ScopeSession)
+	if len(diags) != values.MaxDiagnostics+1 {
+		t.Fatalf("%d diagnostics, want %d", len(diags), values.MaxDiagnostics+1)
 	}
 	first := `v.json:1:14: variable "issues", record 1, field "meta" is a record with decode = "json", but its text is not valid JSON at 1:2 of the text: invalid character 'n' looking for beginning of object key string`
 	if got := diags[0].String(); got != first {
@@ -391,7 +392,7 @@ func TestDecodeTextProblemsCapped(t *testing.T) {
 		t.Errorf("last: %s", got)
 	}
 	p = &blocks.Project{Vars: map[string]*blocks.Var{"issues": metaVar(blocks.UnknownError, "meta_text")}}
-	if vals, _, diags := p.ReadValues("v.json", in, blocks.ScopeSession); len(diags) > 0 || len(vals["issues"].([]map[string]any)) != 300 {
+	if vals, _, diags := values.ReadFile(p, "v.json", in, blocks.ScopeSession); len(diags) > 0 || len(vals["issues"].([]map[string]any)) != 300 {
 		t.Errorf("with raw: %d values, diagnostics %s", len(vals), diags)
 	}
 	// One text with more duplicate keys than the limit: the first ones are listed, the rest counted.
@@ -403,10 +404,10 @@ func TestDecodeTextProblemsCapped(t *testing.T) {
 	text.WriteString("}")
 	p = &blocks.Project{Vars: map[string]*blocks.Var{"issues": metaVar(blocks.UnknownError, "")}}
 	raw, _ := json.Marshal(text.String())
-	_, _, diags = p.ReadValues("v.json", []byte(`{"issues": [{"meta": `+string(raw)+`}]}`), blocks.ScopeSession)
+	_, _, diags = values.ReadFile(p, "v.json", []byte(`{"issues": [{"meta": `+string(raw)+`}]}`), blocks.ScopeSession)
 	// The duplicates are 12 bytes apart from 1:14: the 100th at 1:1202, the first left out at 1:1214.
 	all := diags.String()
-	if len(diags) != blocks.MaxValuesDiagnostics+1 || !strings.Contains(all, `its JSON text is refused at 1:14 of the text: duplicate key "url" (first at 1:2)`) ||
+	if len(diags) != values.MaxDiagnostics+1 || !strings.Contains(all, `its JSON text is refused at 1:14 of the text: duplicate key "url" (first at 1:2)`) ||
 		!strings.Contains(all, "at 1:1202 of the text") || strings.Contains(all, "at 1:1214 of the text") ||
 		!strings.HasPrefix(diags[len(diags)-1].Summary, "50 more problems are not listed") {
 		t.Errorf("%d diagnostics, the first %s, the last %s", len(diags), diags[0], diags[len(diags)-1])

@@ -1,4 +1,4 @@
-package blocks
+package values
 
 import (
 	"encoding/json"
@@ -6,20 +6,21 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
 )
 
 // Record and records values (docs/reference.md, "Records" and "Nested data"): a record is a table of declared
-// fields, a records value a list of them, and a field may itself be a record or records, to MaxRecordDepth.
+// fields, a records value a list of them, and a field may itself be a record or records, to blocks.MaxRecordDepth.
 
-// checkNested checks a record or records value for v; report and mode are as Var.check takes them.
-func (v *Var) checkNested(raw any, f ValueFormat, report func(record int, field string) bool, mode recordMode) (any, []*ValueError, bool) {
+// checkNested checks a record or records value for v; report and mode are as check takes them.
+func checkNested(v *blocks.Var, raw any, f Format, report func(record int, field string) bool, mode recordMode) (any, []*ValueError, bool) {
 	c := nestedCheck{f: f, name: v.Name, report: report, mode: mode}
 	val, errs := c.value(v, raw, valuePath{})
 	if c.problems > 0 {
 		return nil, errs, false
 	}
-	if c.size > MaxValueBytes {
+	if c.size > blocks.MaxValueBytes {
 		if !c.problem(valuePath{}) {
 			return nil, nil, false
 		}
@@ -30,13 +31,13 @@ func (v *Var) checkNested(raw any, f ValueFormat, report func(record int, field 
 
 // nestedCheck is one check of a record or records value.
 type nestedCheck struct {
-	f    ValueFormat
+	f    Format
 	name string // the variable
 	size int    // the bytes of every string in the value
 	// ignore leaves out the keys no field declares: set inside a JSON text whose field says unknown = "ignore".
 	ignore bool
 	// report, when set, says whether the problem found at a record (from 1; 0 for none) and field is put into
-	// words: past a limit, problems are only counted (see Var.check).
+	// words: past a limit, problems are only counted (see check).
 	report func(record int, field string) bool
 	// mode says what to make of the records given (see recordMode).
 	mode recordMode
@@ -124,15 +125,15 @@ func (c *nestedCheck) errorf(p valuePath, format string, args ...any) *ValueErro
 
 // value checks the value of v (a record or records variable or field) at p. The value is good when no problem was
 // counted during the call (c.problems is as before).
-func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
+func (c *nestedCheck) value(v *blocks.Var, raw any, p valuePath) (any, []*ValueError) {
 	w := c.f.words()
-	if s, ok := raw.(string); ok && v.Decode == DecodeJSON {
+	if s, ok := raw.(string); ok && v.Decode == blocks.DecodeJSON {
 		return c.decoded(v, s, p)
 	}
 	if v.Key != "" {
 		return c.keyed(v, raw, p)
 	}
-	if v.Type == TypeRecord {
+	if v.Type == blocks.TypeRecord {
 		rec, ok := recordFields(raw)
 		if !ok {
 			if !c.problem(p) {
@@ -181,12 +182,12 @@ func (c *nestedCheck) value(v *Var, raw any, p valuePath) (any, []*ValueError) {
 }
 
 // decoded checks a record or records value given as a JSON text (decode = "json"): a text that is not valid JSON,
-// holds a key twice in one object, or does not fit v's shape, is an error, or with Invalid = InvalidEmpty the zero
-// record or no records. The text is read as a values file is (decodeJSONText), so that one object means the same
-// in both places.
-func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError) {
-	// With InvalidEmpty a problem of the text is not the value's: the value is then the zero one.
-	empty := v.Invalid == InvalidEmpty
+// holds a key twice in one object, or does not fit v's shape, is an error, or with Invalid = blocks.InvalidEmpty the
+// zero record or no records. The text is read as a values file is (decodeJSONText), so that one object means the
+// same in both places.
+func (c *nestedCheck) decoded(v *blocks.Var, s string, p valuePath) (any, []*ValueError) {
+	// With blocks.InvalidEmpty a problem of the text is not the value's: the value is then the zero one.
+	empty := v.Invalid == blocks.InvalidEmpty
 	raw, problems, refused := decodeJSONText(s, func() bool { return !empty && c.problem(p) })
 	if refused > 0 {
 		if empty {
@@ -202,10 +203,10 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 		}
 		return nil, errs
 	}
-	// The decoded maps are this check's own; with InvalidEmpty its problems are not reported, only known.
+	// The decoded maps are this check's own; with blocks.InvalidEmpty its problems are not reported, only known.
 	inner := nestedCheck{f: FormatJSON, name: c.name, report: c.report, mode: ownRecords, quiet: c.quiet || empty,
-		ignore: v.Unknown == UnknownIgnore}
-	val, errs := inner.value(&Var{Type: v.Type, Fields: v.Fields, Key: v.Key}, raw, p)
+		ignore: v.Unknown == blocks.UnknownIgnore}
+	val, errs := inner.value(&blocks.Var{Type: v.Type, Fields: v.Fields, Key: v.Key}, raw, p)
 	if inner.problems == 0 {
 		c.size += inner.size
 		return val, nil
@@ -223,7 +224,7 @@ func (c *nestedCheck) decoded(v *Var, s string, p valuePath) (any, []*ValueError
 // record checks one record's fields against v's. A record of the check's own (ownRecords) becomes the checked record
 // itself, its values replaced by their canonical forms and its missing fields added, rather than being copied: a
 // values file of a million records is not held twice.
-func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[string]any, []*ValueError) {
+func (c *nestedCheck) record(v *blocks.Var, rec map[string]any, p valuePath) (map[string]any, []*ValueError) {
 	var errs []*ValueError
 	before := c.problems
 	// A key no field declares: counting the keys that are fields finds whether there is one without sorting the
@@ -284,7 +285,7 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 			}
 			continue
 		}
-		if text, isText := raw.(string); isText && fd.Raw != "" && fd.Decode == DecodeJSON && fd.Type.HasFields() {
+		if text, isText := raw.(string); isText && fd.Raw != "" && fd.Decode == blocks.DecodeJSON && fd.Type.HasFields() {
 			// A text that does not decode or fit goes into the field raw names; its problems are no problems of
 			// the record, so they are found quietly and not counted.
 			n, quiet := c.problems, c.quiet
@@ -347,7 +348,7 @@ func (c *nestedCheck) record(v *Var, rec map[string]any, p valuePath) (map[strin
 
 // put stores val as the checked value of field i of v. same says it is the value rec gives: for shareRecords,
 // nothing is stored while every field so far is; at the first that is not, the record is copied.
-func (c *nestedCheck) put(checked *map[string]any, rec map[string]any, v *Var, i int, val any, same bool) {
+func (c *nestedCheck) put(checked *map[string]any, rec map[string]any, v *blocks.Var, i int, val any, same bool) {
 	if *checked == nil {
 		if same {
 			return
@@ -396,7 +397,7 @@ func recordList(raw any) ([]any, bool) {
 			items[i] = m
 		}
 		return items, true
-	case []Values:
+	case []blocks.Values:
 		items := make([]any, len(a))
 		for i, m := range a {
 			items[i] = map[string]any(m)
@@ -408,15 +409,15 @@ func recordList(raw any) ([]any, bool) {
 
 // zeroOf is the canonical value a missing optional field has: for a record, every field at its zero value, so
 // that reading a field of a missing record prints nothing.
-func zeroOf(v *Var) any {
+func zeroOf(v *blocks.Var) any {
 	switch v.Type {
-	case TypeBool:
+	case blocks.TypeBool:
 		return false
-	case TypeInt:
+	case blocks.TypeInt:
 		return int64(0)
-	case TypeRecords:
+	case blocks.TypeRecords:
 		return []map[string]any{}
-	case TypeRecord:
+	case blocks.TypeRecord:
 		m := make(map[string]any, len(v.Fields))
 		for _, f := range v.Fields {
 			m[f.Name] = zeroOf(f)
@@ -428,8 +429,8 @@ func zeroOf(v *Var) any {
 
 // ZeroRecord returns the value a record variable or field has when none is given: every field at its zero value
 // ("" , false, 0, no records, and nested records likewise), with ints as int64.
-func ZeroRecord(v *Var) map[string]any {
-	m, _ := zeroOf(&Var{Type: TypeRecord, Fields: v.Fields}).(map[string]any)
+func ZeroRecord(v *blocks.Var) map[string]any {
+	m, _ := zeroOf(&blocks.Var{Type: blocks.TypeRecord, Fields: v.Fields}).(map[string]any)
 	return m
 }
 
@@ -446,15 +447,15 @@ func describeGo(v any) string {
 	return "a " + t
 }
 
-// goValue converts the Go shapes that Values documents into the decoded forms Check reads: a struct becomes a
-// map[string]any keyed by its fields' json names (a field tagged "-" and an unexported field are left out, an
-// embedded struct's fields are promoted, a nil pointer or interface field is absent), a pointer its target, a slice
-// or array a []any, a map with string keys a map[string]any, a named string, bool, integer or float type its
-// underlying value. Values already in a decoded form are returned as they are, without reflection.
+// goValue converts the Go shapes that blocks.Values documents into the decoded forms the check reads: a struct
+// becomes a map[string]any keyed by its fields' json names (a field tagged "-" and an unexported field are left
+// out, an embedded struct's fields are promoted, a nil pointer or interface field is absent), a pointer its target,
+// a slice or array a []any, a map with string keys a map[string]any, a named string, bool, integer or float type
+// its underlying value. Values already in a decoded form are returned as they are, without reflection.
 func goValue(raw any) any {
 	switch raw.(type) {
 	case nil, string, bool, int64, int, float64, json.Number, []any, []string, map[string]any, []map[string]any,
-		[]map[string]string, map[string]string, Values, []Values:
+		[]map[string]string, map[string]string, blocks.Values, []blocks.Values:
 		return raw
 	}
 	return fromReflect(reflect.ValueOf(raw), 0)
@@ -466,7 +467,7 @@ func fromReflect(rv reflect.Value, depth int) any {
 	if !rv.IsValid() {
 		return nil
 	}
-	if depth > MaxNesting {
+	if depth > blocks.MaxNesting {
 		return rv.Interface() // refused by the check, which names its type
 	}
 	if rv.Type() == jsonNumber {

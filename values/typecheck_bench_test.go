@@ -1,10 +1,11 @@
-package blocks_test
+package values_test
 
 import (
 	"strconv"
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // BenchmarkCheckRecords checks a records value of 100,000 records of three fields, as a values file of 8 MiB
@@ -20,7 +21,7 @@ func BenchmarkCheckRecords(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, errs := v.CheckAll(recs, blocks.FormatJSON); len(errs) > 0 {
+		if _, errs := values.TypeCheckAll(v, recs, values.FormatJSON); len(errs) > 0 {
 			b.Fatal(errs[0])
 		}
 	}

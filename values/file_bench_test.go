@@ -1,4 +1,4 @@
-package blocks_test
+package values_test
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 	"testing/fstest"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // millionRecords returns a values file holding 2^20 records of the given record text (or as many as fit in
@@ -56,7 +57,7 @@ func BenchmarkReadValuesMillionRecords(b *testing.B) {
 			b.SetBytes(int64(len(data)))
 			b.ReportAllocs()
 			for b.Loop() {
-				p.ReadValues(c.file, data, blocks.ScopeSession)
+				values.ReadFile(p, c.file, data, blocks.ScopeSession)
 			}
 		})
 	}
@@ -76,7 +77,7 @@ func BenchmarkLoadFixtureMillionRecords(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				p, diags := blocks.Load(fsys)
+				p, diags := values.Load(fsys)
 				if n := len(p.Fixtures[0].Session); n != 1 && c.name == "valid" || len(diags) > 1 {
 					b.Fatalf("%d session values, %d diagnostics: %v", n, len(diags), diags)
 				}

@@ -1,14 +1,15 @@
-package blocks_test
+package values_test
 
 import (
 	"fmt"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // A platform that receives session values as JSON checks them against the project's declarations before rendering,
 // and shows the author where each problem is.
-func ExampleProject_ReadValues() {
+func ExampleReadFile() {
 	p := &blocks.Project{Vars: map[string]*blocks.Var{
 		"agent_name": {Name: "agent_name", Scope: blocks.ScopeSession, Type: blocks.TypeString},
 		"max_steps":  {Name: "max_steps", Scope: blocks.ScopeSession, Type: blocks.TypeInt},
@@ -18,7 +19,7 @@ func ExampleProject_ReadValues() {
   "max_steps": "ten",
   "agent_nme": "x"
 }`)
-	vals, ranges, diags := p.ReadValues("session.json", data, blocks.ScopeSession)
+	vals, ranges, diags := values.ReadFile(p, "session.json", data, blocks.ScopeSession)
 	fmt.Print(diags.String())
 	fmt.Println(vals["agent_name"], ranges.At("agent_name"))
 	// Output:
@@ -28,9 +29,9 @@ func ExampleProject_ReadValues() {
 }
 
 // A Go program passes records, and nested data, as plain structs with json tags (or pointers to them), as maps and
-// slices, or mixes them. Check converts each into the canonical form templates see; a value of another shape is
+// slices, or mixes them (the shapes blocks.Values lists). TypeCheckIn converts each into the canonical form templates see; a value of another shape is
 // refused in Go's words.
-func ExampleValues() {
+func ExampleTypeCheckIn_goShapes() {
 	ref := &blocks.Var{Name: "ref", Type: blocks.TypeRecord, Fields: []*blocks.Var{
 		{Name: "git_ref", Type: blocks.TypeString},
 		{Name: "url", Type: blocks.TypeString},
@@ -57,7 +58,7 @@ func ExampleValues() {
 		[]map[string]string{{"name": "api"}},
 		[]any{map[string]any{"name": "api", "stars": 3}},
 	} {
-		val, err := resources.CheckIn(v, blocks.FormatGo)
+		val, err := values.TypeCheckIn(resources, v, values.FormatGo)
 		if err != nil {
 			fmt.Println(err)
 			continue
@@ -65,11 +66,11 @@ func ExampleValues() {
 		b, _ := blocks.CanonicalJSON(val, "")
 		fmt.Println(string(b))
 	}
-	_, err := resources.CheckIn(Resource{Name: "api"}, blocks.FormatGo)
+	_, err := values.TypeCheckIn(resources, Resource{Name: "api"}, values.FormatGo)
 	fmt.Println(err)
-	_, err = resources.CheckIn([]Resource{{Name: "api", Ref: &Ref{}}}, blocks.FormatGo)
+	_, err = values.TypeCheckIn(resources, []Resource{{Name: "api", Ref: &Ref{}}}, values.FormatGo)
 	fmt.Println(err == nil)
-	_, err = resources.CheckIn([]map[string]any{{"name": "api", "owner": "ada"}}, blocks.FormatGo)
+	_, err = values.TypeCheckIn(resources, []map[string]any{{"name": "api", "owner": "ada"}}, values.FormatGo)
 	fmt.Println(err)
 	// Output:
 	// [{"name":"api","ref":{"git_ref":"main","url":"https://x.example/api"},"stars":3},{"name":"docs","ref":{"git_ref":"","url":""},"stars":0}]
@@ -77,21 +78,21 @@ func ExampleValues() {
 	// [{"name":"api","ref":{"git_ref":"","url":"https://x.example/api"},"stars":0}]
 	// [{"name":"api","ref":{"git_ref":"","url":""},"stars":0}]
 	// [{"name":"api","ref":{"git_ref":"","url":""},"stars":3}]
-	// variable "resources" is records, so its value must be a slice of maps or structs ([]map[string]any, []map[string]string, []any, []T or []*T of a struct T), not a blocks_test.Resource
+	// variable "resources" is records, so its value must be a slice of maps or structs ([]map[string]any, []map[string]string, []any, []T or []*T of a struct T), not a values_test.Resource
 	// true
 	// variable "resources", record 1 has undeclared field "owner" (declared: name, ref, stars)
 }
 
 // A record or records field with decode = "json" may arrive as the JSON text a database column holds.
-func ExampleVar_CheckIn_json() {
+func ExampleTypeCheckIn_json() {
 	ref := &blocks.Var{Name: "ref", Type: blocks.TypeRecord, Decode: blocks.DecodeJSON, Fields: []*blocks.Var{
 		{Name: "git_ref", Type: blocks.TypeString},
 		{Name: "url", Type: blocks.TypeString},
 	}}
-	val, err := ref.CheckIn(`{"url": "https://x.example/api", "git_ref": "main"}`, blocks.FormatGo)
+	val, err := values.TypeCheckIn(ref, `{"url": "https://x.example/api", "git_ref": "main"}`, values.FormatGo)
 	b, _ := blocks.CanonicalJSON(val, "")
 	fmt.Println(string(b), err)
-	_, err = ref.CheckIn(`{"url": 1}`, blocks.FormatGo)
+	_, err = values.TypeCheckIn(ref, `{"url": 1}`, values.FormatGo)
 	fmt.Println(err)
 	// Output:
 	// {"git_ref":"main","url":"https://x.example/api"} <nil>

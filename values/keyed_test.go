@@ -1,4 +1,4 @@
-package blocks_test
+package values_test
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // keyedVars declares keyed records hosts (session), and records services (turn) whose field ports is keyed too.
@@ -49,7 +50,7 @@ func keyedProject(fixture string) string {
 // into records in the byte order of the names, each holding its name in the key field; nested keyed records and
 // JSON texts (decode) alike.
 func TestKeyedRecords(t *testing.T) {
-	p, diags := blocks.Load(archive(keyedProject(`
+	p, diags := values.Load(archive(keyedProject(`
 [session.hosts.web]
 addr = "web.internal"
 [session.hosts."Db"]
@@ -88,18 +89,18 @@ n = 25
 	}
 	// A checked value checks the same: the array of named records, in name order.
 	v := p.Vars["hosts"]
-	if again, err := v.CheckIn(f.Session["hosts"], blocks.FormatGo); err != nil || !reflect.DeepEqual(again, hosts) {
+	if again, err := values.TypeCheckIn(v, f.Session["hosts"], values.FormatGo); err != nil || !reflect.DeepEqual(again, hosts) {
 		t.Errorf("checked again: %#v, %v", again, err)
 	}
 	// From Go: a map of structs, and an array of named records in any order.
 	type host struct {
 		Addr string `json:"addr"`
 	}
-	got, err := v.CheckIn(map[string]host{"web": {"w"}, "Db": {"d"}}, blocks.FormatGo)
+	got, err := values.TypeCheckIn(v, map[string]host{"web": {"w"}, "Db": {"d"}}, values.FormatGo)
 	if err != nil || len(got.([]map[string]any)) != 2 || got.([]map[string]any)[0]["name"] != "Db" {
 		t.Errorf("a map of structs: %#v, %v", got, err)
 	}
-	got, err = v.CheckIn([]any{map[string]any{"name": "z", "addr": "1"}, map[string]any{"name": "a", "addr": "2"}}, blocks.FormatGo)
+	got, err = values.TypeCheckIn(v, []any{map[string]any{"name": "z", "addr": "1"}, map[string]any{"name": "a", "addr": "2"}}, values.FormatGo)
 	if err != nil || got.([]map[string]any)[0]["name"] != "a" {
 		t.Errorf("an array of named records: %#v, %v", got, err)
 	}
@@ -132,7 +133,7 @@ func TestKeyedRecordErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(archive(keyedProject("-- fixtures/basic.toml --\ntasks = [\"*\"]\n" + tt.fixture)))
+			_, diags := values.Load(archive(keyedProject("-- fixtures/basic.toml --\ntasks = [\"*\"]\n" + tt.fixture)))
 			if got := strings.TrimSpace(diags.String()); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -143,7 +144,7 @@ func TestKeyedRecordErrors(t *testing.T) {
 // TestKeyedValuesFiles: values files give keyed records as a JSON object of objects or a TOML table of tables, and
 // their mistakes are placed at the key of the record or field.
 func TestKeyedValuesFiles(t *testing.T) {
-	p, diags := blocks.Load(archive(keyedProject("")))
+	p, diags := values.Load(archive(keyedProject("")))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -165,7 +166,7 @@ func TestKeyedValuesFiles(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			vals, _, diags := p.ReadValues(tt.file, []byte(tt.in), blocks.ScopeSession)
+			vals, _, diags := values.ReadFile(p, tt.file, []byte(tt.in), blocks.ScopeSession)
 			if got := diags.String(); got != tt.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.diags)
 			}
@@ -185,7 +186,7 @@ func TestKeyedValuesFiles(t *testing.T) {
 // TestKeyedValueKeys: the editor's value keys of a keyed records value name the variable and its fields, not the
 // records' names, which are the value's own.
 func TestKeyedValueKeys(t *testing.T) {
-	p, diags := blocks.Load(archive(keyedProject("-- fixtures/basic.toml --\n[session.hosts.web]\naddr = \"w\"\n[[session.hosts.web.tags]]\nlabel = \"x\"\n[session]\nhosts.db.addr = \"d\"\n")))
+	p, diags := values.Load(archive(keyedProject("-- fixtures/basic.toml --\n[session.hosts.web]\naddr = \"w\"\n[[session.hosts.web.tags]]\nlabel = \"x\"\n[session]\nhosts.db.addr = \"d\"\n")))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -213,12 +214,12 @@ func FuzzReadKeyedValues(f *testing.F) {
 		f.Add("v.json", s)
 		f.Add("v.toml", s)
 	}
-	p, diags := blocks.Load(archive(keyedProject("")))
+	p, diags := values.Load(archive(keyedProject("")))
 	if len(diags) > 0 {
 		f.Fatal(diags)
 	}
 	f.Fuzz(func(t *testing.T, name, in string) {
-		vals, _, diags := p.ReadValues(name+"v", []byte(in), blocks.ScopeSession)
+		vals, _, diags := values.ReadFile(p, name+"v", []byte(in), blocks.ScopeSession)
 		for _, d := range diags {
 			if d.Subject == nil || d.Subject.Filename != name+"v" {
 				t.Fatalf("%q: diagnostic not placed in the file: %s", in, d)

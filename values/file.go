@@ -1,13 +1,14 @@
-package blocks
+package values
 
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/internal/suggest"
 	"github.com/promptc/promptc/source"
 )
@@ -15,25 +16,25 @@ import (
 // StdinName is how diagnostics name the values file "-", read from standard input.
 const StdinName = "<stdin>"
 
-// ValueRanges says where the parts of a values file are written, by the path ValueError.Path gives them: "name" is
+// Ranges says where the parts of a values file are written, by the path ValueError.Path gives them: "name" is
 // where the name's key is written (its table header, in TOML, for a table); "name[2]" where record 2 (from 1) of a
 // records value is; "name[2].field" where that record's key field is; "name.RECORD" where the record named RECORD of
-// keyed records given as a table is, and "name.RECORD.field" its key field; "" (RootValues) is where the table of
+// keyed records given as a table is, and "name.RECORD.field" its key field; "" (RootPath) is where the table of
 // names is, the one every name belongs in: a JSON file's opening brace, a TOML file's first line. A name's range is
 // there even when its value was refused, so a range with no value means the name was given a value that was
-// reported. A nil *ValueRanges places nothing.
+// reported. A nil *Ranges places nothing.
 //
 // Places are kept as byte offsets of the file and turned into lines and columns when asked for, and the records of
 // a records value in slices, not one map entry each: a values file of a million records is placed in a few tens of
 // megabytes.
-type ValueRanges struct {
+type Ranges struct {
 	file    *source.File
 	names   map[string]span
 	records map[string]*recordSpans
 }
 
-// RootValues is the ValueRanges path of the table that holds a values file's names.
-const RootValues = ""
+// RootPath is the Ranges path of the table that holds a values file's names.
+const RootPath = ""
 
 // span is the bytes [start, end) of the file.
 type span struct{ start, end int }
@@ -57,19 +58,19 @@ type keySpan struct {
 	at   span
 }
 
-func newValueRanges(f *source.File) *ValueRanges {
-	return &ValueRanges{file: f, names: map[string]span{}, records: map[string]*recordSpans{}}
+func newRanges(f *source.File) *Ranges {
+	return &Ranges{file: f, names: map[string]span{}, records: map[string]*recordSpans{}}
 }
 
 // name places name at the bytes [start, end), unless it is placed already.
-func (r *ValueRanges) name(name string, start, end int) {
+func (r *Ranges) name(name string, start, end int) {
 	if _, ok := r.names[name]; !ok {
 		r.names[name] = span{start, end}
 	}
 }
 
 // recordsOf returns the places of name's records, to be filled in the order written.
-func (r *ValueRanges) recordsOf(name string) *recordSpans {
+func (r *Ranges) recordsOf(name string) *recordSpans {
 	rs := r.records[name]
 	if rs == nil {
 		rs = &recordSpans{from: []int32{0}}
@@ -79,7 +80,7 @@ func (r *ValueRanges) recordsOf(name string) *recordSpans {
 }
 
 // done ends the placing: it sorts the names of keyed records, so that At may be called from several goroutines.
-func (r *ValueRanges) done() *ValueRanges {
+func (r *Ranges) done() *Ranges {
 	for _, rs := range r.records {
 		if len(rs.names) == 0 {
 			continue
@@ -150,10 +151,10 @@ func (rs *recordSpans) find(path string) (int, string, bool) {
 	}
 }
 
-func (r *ValueRanges) rangeOf(s span) source.Range { return r.file.Range(s.start, s.end) }
+func (r *Ranges) rangeOf(s span) source.Range { return r.file.Range(s.start, s.end) }
 
 // Has reports whether name is written in the file.
-func (r *ValueRanges) Has(name string) bool {
+func (r *Ranges) Has(name string) bool {
 	if r == nil {
 		return false
 	}
@@ -164,7 +165,7 @@ func (r *ValueRanges) Has(name string) bool {
 // At returns where path is written, or else the nearest enclosing part that is placed ("repos[2].url", then
 // "repos[2]", then "repos", then the file's table): a required field that a record lacks is placed at the record,
 // a name the file lacks at the file's table. It returns the zero Range when no part is placed.
-func (r *ValueRanges) At(path string) source.Range {
+func (r *Ranges) At(path string) source.Range {
 	if r == nil {
 		return source.Range{}
 	}
@@ -188,7 +189,7 @@ func (r *ValueRanges) At(path string) source.Range {
 	if rng := r.place(name, record, field); rng.Known() {
 		return rng
 	}
-	if s, ok := r.names[RootValues]; ok {
+	if s, ok := r.names[RootPath]; ok {
 		return r.rangeOf(s)
 	}
 	return source.Range{}
@@ -197,7 +198,7 @@ func (r *ValueRanges) At(path string) source.Range {
 // place returns where field (a path below the record, "url" or "ref.url") of record (from 1; 0 for none) of name is
 // written, or the nearest enclosing part that is placed below the file's table, as At does. With no record, field
 // may start with the name of a record of keyed records ("web.url").
-func (r *ValueRanges) place(name string, record int, field string) source.Range {
+func (r *Ranges) place(name string, record int, field string) source.Range {
 	if r == nil {
 		return source.Range{}
 	}
@@ -232,7 +233,7 @@ func (r *ValueRanges) place(name string, record int, field string) source.Range 
 }
 
 // Paths returns every placed path, sorted: each name, and each record and field of the records values.
-func (r *ValueRanges) Paths() []string {
+func (r *Ranges) Paths() []string {
 	if r == nil {
 		return nil
 	}
@@ -256,32 +257,33 @@ func (r *ValueRanges) Paths() []string {
 	return out
 }
 
-// ReadValues reads the values file name (its bytes are data) for the variables of scope, and checks them against
-// p's declarations.
+// ReadFile reads the values file name (its bytes are data) for the variables of scope, and checks them against p's
+// declarations.
 //
 // The file is a JSON object or a TOML table of name = value. Its format is given by the extension .json or .toml,
 // or else by its first byte other than white space: "{" is JSON. The name "-" stands for standard input (named
 // "<stdin>" in diagnostics), whose format is always taken from its first byte. Records are a JSON array of objects
 // or a TOML array of tables.
 //
-// Every problem is reported at once, up to MaxValuesDiagnostics (the rest counted in one more diagnostic), each at the
+// Every problem is reported at once, up to MaxDiagnostics (the rest counted in one more diagnostic), each at the
 // line and column of the key (or record, or field) it is about:
-// a name that is not declared (with a suggestion), a name of the other scope, a value that Var.CheckIn refuses
+// a name that is not declared (with a suggestion), a name of the other scope, a value that TypeCheckIn refuses
 // (records name the record, from 1, and the field), a duplicate JSON key, a JSON number too large for a float64.
-// A file over MaxSourceBytes, a TOML file past MaxNesting or MaxKeyParts (see checkTOMLLimits), a JSON value nested
-// deeper than MaxNesting, and a syntax error are reported alone. Messages about JSON values use JSON's words ("a
-// JSON number", "a JSON object"). Required variables are not checked: which are required depends on the task, so the
-// compiler reports the missing ones, and can place its own diagnostics with the ranges.
+// A file over blocks.MaxSourceBytes, a TOML file past blocks.MaxNesting or blocks.MaxKeyParts (see
+// blocks.DecodeTOMLValues), a JSON value nested deeper than blocks.MaxNesting, and a syntax error are reported alone.
+// Messages about JSON values use JSON's words ("a JSON number", "a JSON object"). Required variables are not
+// checked: which are required depends on the task, so the compiler reports the missing ones, and can place its own
+// diagnostics with the ranges.
 //
-// The values returned are canonical (as Var.Check returns them), for the names whose values passed; nil when the file
+// The values returned are canonical (as TypeCheck returns them), for the names whose values passed; nil when the file
 // could not be decoded at all. The ranges place every name of the file, and the records and fields of records
 // variables.
-func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *ValueRanges, source.Diagnostics) {
+func ReadFile(p *blocks.Project, name string, data []byte, scope blocks.Scope) (blocks.Values, *Ranges, source.Diagnostics) {
 	records := func(n string) bool {
 		v := p.Vars[n]
-		return v != nil && v.Type == TypeRecords
+		return v != nil && v.Type == blocks.TypeRecords
 	}
-	lim := &diagLimit{max: MaxValuesDiagnostics}
+	lim := &diagLimit{max: MaxDiagnostics}
 	dv := decodeValues(name, data, records, lim)
 	if dv.m == nil {
 		return nil, nil, lim.result("a values file")
@@ -293,7 +295,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 		}
 	}
 	var names *suggest.Suggester
-	vals := make(Values, len(dv.m))
+	vals := make(blocks.Values, len(dv.m))
 	for _, n := range dv.names() {
 		if dv.bad[n] {
 			continue
@@ -318,7 +320,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 			}
 			lim.diags.Errorf(at, "unknown %s variable %q%s", scope, n, hint)
 			continue
-		case v.scopeSet() && v.Scope != scope:
+		case scopeSet(v) && v.Scope != scope:
 			lim.errorf(at, "%q is a %s variable, not a %s variable", n, v.Scope, scope)
 			continue
 		}
@@ -336,7 +338,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 			}
 			return false
 		}
-		val, errs, ok := v.check(dv.m[n], dv.format, report, ownRecords)
+		val, errs, ok := check(v, dv.m[n], dv.format, report, ownRecords)
 		for _, e := range errs {
 			rng := dv.ranges.place(n, e.Record, e.Field)
 			if !rng.Known() {
@@ -344,7 +346,7 @@ func (p *Project) ReadValues(name string, data []byte, scope Scope) (Values, *Va
 			}
 			hint := ""
 			if dv.format == FormatTOML {
-				hint = p.subTableHint(e, n, "")
+				hint = subTableHint(p, e, n, "")
 			}
 			lim.diags.Errorf(rng, "%s%s", e.Summary, hint)
 		}
@@ -360,7 +362,7 @@ const maxListedVars = 12
 
 // declaredHint completes the message about a name that no variable of scope has and none is close to: the
 // variables of scope there are (names, sorted), as unknown keys list the known ones.
-func declaredHint(scope Scope, names []string) string {
+func declaredHint(scope blocks.Scope, names []string) string {
 	switch len(names) {
 	case 0:
 		return fmt.Sprintf(" (the project declares no %s variable)", scope)
@@ -378,26 +380,26 @@ func declaredHint(scope Scope, names []string) string {
 	return fmt.Sprintf(" (%s variables: %s)", scope, list)
 }
 
-// ParseValues reads variable values from a JSON object or a TOML document: a flat table of name = value. The format
-// is taken as ReadValues takes it, and the file must be as valid (no duplicate JSON key, no number out of range);
+// ParseFile reads variable values from a JSON object or a TOML document: a flat table of name = value. The format
+// is taken as ReadFile takes it, and the file must be as valid (no duplicate JSON key, no number out of range);
 // values are nil when it is not. JSON numbers are json.Number values. The values are not checked against any
-// declarations: ReadValues does that, and says where each value is written.
-func ParseValues(name string, data []byte) (Values, source.Diagnostics) {
-	lim := &diagLimit{max: MaxValuesDiagnostics}
+// declarations: ReadFile does that, and says where each value is written.
+func ParseFile(name string, data []byte) (blocks.Values, source.Diagnostics) {
+	lim := &diagLimit{max: MaxDiagnostics}
 	dv := decodeValues(name, data, nil, lim)
 	if dv.m == nil || len(lim.diags) > 0 {
 		return nil, lim.result("a values file")
 	}
-	return Values(dv.m), nil
+	return blocks.Values(dv.m), nil
 }
 
 // decodedValues is a values file, decoded but not checked.
 type decodedValues struct {
 	file   string // the name diagnostics give the file
-	format ValueFormat
+	format Format
 	// m is nil when the file could not be decoded.
 	m      map[string]any
-	ranges *ValueRanges
+	ranges *Ranges
 	// bad holds the names whose values have a problem reported already.
 	bad map[string]bool
 }
@@ -427,7 +429,7 @@ func decodeValues(name string, data []byte, records func(string) bool, diags *di
 	if name == "-" {
 		dv.file = StdinName
 	}
-	if d := checkSourceSize(dv.file, len(data), "values file"); d != nil {
+	if d := blocks.CheckSourceSize(dv.file, len(data), "values file"); d != nil {
 		diags.diags = append(diags.diags, *d)
 		return dv
 	}
@@ -453,55 +455,56 @@ func decodeValues(name string, data []byte, records func(string) bool, diags *di
 		}
 		return dv
 	}
-	m, ix, d := parseTOML(f) // checks the TOML limits first
+	dv.ranges = newRanges(f)
+	m, d := blocks.DecodeTOMLValues(f, records, tomlPlaces{dv.ranges}) // checks the TOML limits first
 	if d != nil {
 		diags.diags = append(diags.diags, *d)
 		return dv
 	}
-	if m == nil {
-		m = map[string]any{}
-	}
 	dv.m = m
-	dv.ranges = tomlValueRanges(f, ix, m, records)
+	dv.ranges.done()
 	// The root table has no header: its names are written from the top of the file.
 	first := strings.IndexByte(text, '\n')
 	if first < 0 {
 		first = len(text)
 	}
-	dv.ranges.names[RootValues] = span{0, first}
+	dv.ranges.names[RootPath] = span{0, first}
 	return dv
 }
 
-// posCursor converts byte offsets of a file into positions, in time linear in the distance between one offset and the
-// next when they come in increasing order, as a decoder meets them. File.Pos counts the runes of a line from its
-// start at every call, which over the many keys of a file written on one line would take quadratic time.
-type posCursor struct {
-	f   *source.File
-	off int
-	pos source.Pos
+// tomlPlaces fills Ranges with what blocks.DecodeTOMLValues places of a TOML values file.
+type tomlPlaces struct{ r *Ranges }
+
+func (t tomlPlaces) Name(name string, start, end int) { t.r.name(name, start, end) }
+
+func (t tomlPlaces) Placed(name string) (int, int, bool) {
+	s, ok := t.r.names[name]
+	return s.start, s.end, ok
 }
 
-// at returns the position of byte offset off (at the start of a character).
-func (c *posCursor) at(off int) source.Pos {
-	text := c.f.Text
-	off = max(0, min(off, len(text)))
-	if c.pos.Line == 0 || off < c.off {
-		c.off, c.pos = off, c.f.Pos(off)
-		return c.pos
-	}
-	gap := text[c.off:off]
-	if i := strings.LastIndexByte(gap, '\n'); i >= 0 {
-		c.pos = source.Pos{Line: c.pos.Line + strings.Count(gap, "\n"), Column: 1 + utf8.RuneCountInString(gap[i+1:]), Byte: off}
-	} else {
-		c.pos = source.Pos{Line: c.pos.Line, Column: c.pos.Column + utf8.RuneCountInString(gap), Byte: off}
-	}
-	c.off = off
-	return c.pos
+func (t tomlPlaces) Record(name string, start, end int) { t.r.recordsOf(name).item(start, end) }
+
+func (t tomlPlaces) NamedRecord(name, record string, start, end int) {
+	t.r.recordsOf(name).named(record, start, end)
 }
 
-// rangeOf returns the range [start, end); start must not come before the last offset converted, for the
-// conversion to take linear time.
-func (c *posCursor) rangeOf(start, end int) source.Range {
-	from := c.at(start)
-	return source.Range{Filename: c.f.Name, Start: from, End: c.at(end)}
+func (t tomlPlaces) RecordKey(name, key string, start, end int) {
+	t.r.recordsOf(name).key(key, start, end)
+}
+
+// sortedKeys returns the keys of m, sorted.
+func sortedKeys[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
+
+// scopeSet reports whether v's scope is declared: a variable's is, a field's is not.
+func scopeSet(v *blocks.Var) bool {
+	return v.Scope == blocks.ScopeSession || v.Scope == blocks.ScopeTurn
+}
+
+// quoteName is a variable's name as messages name it: Go-quoted, so that a name that is not valid (and reported
+// as such) cannot print a control character either, or "(without id)".
+func quoteName(id string) string {
+	if id == "" {
+		return "(without id)"
+	}
+	return strconv.Quote(id)
 }

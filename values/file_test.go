@@ -1,4 +1,4 @@
-package blocks_test
+package values_test
 
 import (
 	"bytes"
@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/internal/hostile"
+	"github.com/promptc/promptc/values"
 
 	"github.com/promptc/promptc/blocks"
 )
@@ -321,7 +322,7 @@ v.toml:1:69: variable "repos" is records, but record 4 is a string, not a table
 			if scope == 0 {
 				scope = blocks.ScopeSession
 			}
-			vals, _, diags := p.ReadValues(tt.file, []byte(tt.in), scope)
+			vals, _, diags := values.ReadFile(p, tt.file, []byte(tt.in), scope)
 			if got := diags.String(); got != tt.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.diags)
 			}
@@ -419,7 +420,7 @@ repos.b.url v.toml:2:1-2:4
 	p := valuesProject()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, ranges, _ := p.ReadValues(tt.file, []byte(tt.in), blocks.ScopeSession)
+			_, ranges, _ := values.ReadFile(p, tt.file, []byte(tt.in), blocks.ScopeSession)
 			var b strings.Builder
 			for _, k := range ranges.Paths() {
 				r := ranges.At(k)
@@ -435,7 +436,7 @@ repos.b.url v.toml:2:1-2:4
 func TestValueRangesAt(t *testing.T) {
 	// repos on line 1, its record 2 on line 3 and that record's url on line 4.
 	in := "{\"repos\": [{\"url\": \"a\"},\n\n {\"stars\": 2,\n  \"url\": \"b\"}],\n \"a.b[1]\": 1}"
-	_, r, _ := valuesProject().ReadValues("v", []byte(in), blocks.ScopeSession)
+	_, r, _ := values.ReadFile(valuesProject(), "v", []byte(in), blocks.ScopeSession)
 	tests := []struct{ path, want string }{
 		{"repos[2].url", "v:4:3"},
 		{"repos[2].stars", "v:3:3"},
@@ -458,7 +459,7 @@ func TestValueRangesAt(t *testing.T) {
 			t.Errorf("At(%q) = %s, want %s", tt.path, got, tt.want)
 		}
 	}
-	var none *blocks.ValueRanges
+	var none *values.Ranges
 	if got := none.At("repos"); got.Known() || none.Has("repos") || none.Paths() != nil {
 		t.Errorf("a nil ValueRanges places %v", got)
 	}
@@ -467,7 +468,7 @@ func TestValueRangesAt(t *testing.T) {
 	}
 	// Keyed records, by name: the longest name that the path starts with, so that a name may hold a dot.
 	in = "{\"repos\": {\"a\": {\"url\": \"x\"},\n \"a.b\": {\"url\": \"y\"}}}"
-	_, r, _ = valuesProject().ReadValues("v", []byte(in), blocks.ScopeSession)
+	_, r, _ = values.ReadFile(valuesProject(), "v", []byte(in), blocks.ScopeSession)
 	for _, tt := range []struct{ path, want string }{
 		{"repos.a.url", "v:1:18"},
 		{"repos.a.b.url", "v:2:10"},
@@ -488,14 +489,14 @@ func TestReadValuesLimits(t *testing.T) {
 	big := bytes.Repeat([]byte(" "), blocks.MaxSourceBytes+1)
 	big[0] = '{'
 	for _, name := range []string{"big.json", "-"} {
-		_, _, diags := p.ReadValues(name, big, blocks.ScopeSession)
+		_, _, diags := values.ReadFile(p, name, big, blocks.ScopeSession)
 		want := strings.NewReplacer("-", "<stdin>").Replace(name) + ":?:?: values file too large: promptc reads files of at most 8 MiB (8388608 bytes); split it, or move long text into several templates\n"
 		if got := diags.String(); got != want {
 			t.Errorf("%s: %s, want %s", name, got, want)
 		}
 	}
 	// At the limit, the file is read.
-	vals, _, diags := p.ReadValues("ok.json", big[:blocks.MaxSourceBytes-1], blocks.ScopeSession)
+	vals, _, diags := values.ReadFile(p, "ok.json", big[:blocks.MaxSourceBytes-1], blocks.ScopeSession)
 	if len(diags) != 1 || vals != nil || !strings.Contains(diags[0].Summary, "unexpected EOF") {
 		t.Errorf("at the limit: %v %v", vals, diags)
 	}
@@ -514,7 +515,7 @@ func TestParseValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			vals, diags := blocks.ParseValues(tt.file, []byte(tt.in))
+			vals, diags := values.ParseFile(tt.file, []byte(tt.in))
 			if got := diags.String(); got != tt.diags {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.diags)
 			}
@@ -547,7 +548,7 @@ func FuzzReadValuesJSON(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, in string) {
-		got, diags := blocks.ParseValues("f.json", []byte(in))
+		got, diags := values.ParseFile("f.json", []byte(in))
 		var want map[string]any
 		dec := json.NewDecoder(strings.NewReader(in))
 		dec.UseNumber()
@@ -599,7 +600,7 @@ func FuzzReadValues(f *testing.F) {
 		if name == "" {
 			name = "v"
 		}
-		_, _, diags := p.ReadValues(name, []byte(in), blocks.ScopeSession)
+		_, _, diags := values.ReadFile(p, name, []byte(in), blocks.ScopeSession)
 		for _, d := range diags {
 			if d.Subject == nil || d.Subject.Filename == "" {
 				t.Fatalf("%q: diagnostic without a file: %s", in, d)
@@ -635,7 +636,7 @@ func TestReadValuesUnknownLists(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := &blocks.Project{Vars: tt.vars}
-			_, _, diags := p.ReadValues("s.toml", []byte("values = \"x\"\n"), blocks.ScopeSession)
+			_, _, diags := values.ReadFile(p, "s.toml", []byte("values = \"x\"\n"), blocks.ScopeSession)
 			if got := strings.TrimSuffix(diags.String(), "\n"); got != tt.want {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
@@ -701,9 +702,9 @@ func TestReadValuesDiagnosticsCapped(t *testing.T) {
 	p := valuesProject()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, _, diags := p.ReadValues(tt.file, []byte(tt.in), blocks.ScopeSession)
-			if len(diags) != blocks.MaxValuesDiagnostics+1 {
-				t.Fatalf("%d diagnostics, want %d:\n%.600s", len(diags), blocks.MaxValuesDiagnostics+1, diags)
+			_, _, diags := values.ReadFile(p, tt.file, []byte(tt.in), blocks.ScopeSession)
+			if len(diags) != values.MaxDiagnostics+1 {
+				t.Fatalf("%d diagnostics, want %d:\n%.600s", len(diags), values.MaxDiagnostics+1, diags)
 			}
 			if got := diags[0].String(); got != tt.first {
 				t.Errorf("first:\n%s\nwant\n%s", got, tt.first)
@@ -719,8 +720,8 @@ func TestReadValuesDiagnosticsCapped(t *testing.T) {
 		})
 	}
 	// At the limit, no count.
-	_, _, diags := p.ReadValues("v.json", []byte(records(true, blocks.MaxValuesDiagnostics, `{"url": "u", "x": 1}`)), blocks.ScopeSession)
-	if len(diags) != blocks.MaxValuesDiagnostics || strings.Contains(diags.String(), "not listed") {
-		t.Errorf("%d problems: %d diagnostics, the last %s", blocks.MaxValuesDiagnostics, len(diags), diags[len(diags)-1])
+	_, _, diags := values.ReadFile(p, "v.json", []byte(records(true, values.MaxDiagnostics, `{"url": "u", "x": 1}`)), blocks.ScopeSession)
+	if len(diags) != values.MaxDiagnostics || strings.Contains(diags.String(), "not listed") {
+		t.Errorf("%d problems: %d diagnostics, the last %s", values.MaxDiagnostics, len(diags), diags[len(diags)-1])
 	}
 }

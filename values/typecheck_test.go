@@ -1,4 +1,4 @@
-package blocks_test
+package values_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // TestCheckIn checks the messages of a value of the wrong type in each format's words: Check keeps TOML's, which it
@@ -72,13 +73,13 @@ func TestCheckIn(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := tt.v.Check(tt.raw); err == nil || err.Summary != tt.toml {
+			if _, err := values.TypeCheck(tt.v, tt.raw); err == nil || err.Summary != tt.toml {
 				t.Errorf("Check: %v\nwant: %s", err, tt.toml)
 			}
-			if _, err := tt.v.CheckIn(tt.raw, blocks.FormatTOML); err == nil || err.Summary != tt.toml {
+			if _, err := values.TypeCheckIn(tt.v, tt.raw, values.FormatTOML); err == nil || err.Summary != tt.toml {
 				t.Errorf("CheckIn TOML: %v\nwant: %s", err, tt.toml)
 			}
-			if _, err := tt.v.CheckIn(tt.raw, blocks.FormatJSON); err == nil || err.Summary != tt.jsonText {
+			if _, err := values.TypeCheckIn(tt.v, tt.raw, values.FormatJSON); err == nil || err.Summary != tt.jsonText {
 				t.Errorf("CheckIn JSON: %v\nwant: %s", err, tt.jsonText)
 			}
 		})
@@ -106,7 +107,7 @@ repos[2].url: variable "repos", record 2: field "url" is a string, so its value 
 repos[4]: variable "repos" is records, but record 4 is a JSON string, not a JSON object
 repos[5].url: variable "repos", record 5 lacks required field "url"
 `
-	val, errs := repos.CheckAll(raw, blocks.FormatJSON)
+	val, errs := values.TypeCheckAll(repos, raw, values.FormatJSON)
 	var b strings.Builder
 	for _, e := range errs {
 		fmt.Fprintf(&b, "%s: %s\n", e.Path("repos"), e.Summary)
@@ -114,11 +115,11 @@ repos[5].url: variable "repos", record 5 lacks required field "url"
 	if got := b.String(); got != want || val != nil {
 		t.Errorf("CheckAll = %v,\n%s\nwant:\n%s", val, got, want)
 	}
-	if _, err := repos.CheckIn(raw, blocks.FormatJSON); err == nil || err != nil && err.Summary != errs[0].Summary {
+	if _, err := values.TypeCheckIn(repos, raw, values.FormatJSON); err == nil || err != nil && err.Summary != errs[0].Summary {
 		t.Errorf("CheckIn = %v, want the first problem", err)
 	}
 
-	val, errs = repos.CheckAll([]any{map[string]any{"url": "a", "stars": json.Number("3")}}, blocks.FormatJSON)
+	val, errs = values.TypeCheckAll(repos, []any{map[string]any{"url": "a", "stars": json.Number("3")}}, values.FormatJSON)
 	if got := fmt.Sprint(val); len(errs) > 0 || got != "[map[stars:3 url:a]]" {
 		t.Errorf("CheckAll = %s, %v", got, errs)
 	}
@@ -144,7 +145,7 @@ func TestCheckValueSize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := tt.v.Check(tt.raw)
+			_, err := values.TypeCheck(tt.v, tt.raw)
 			got := ""
 			if err != nil {
 				got = err.Summary
@@ -188,19 +189,19 @@ func TestCheckShared(t *testing.T) {
 		{Name: "url", Type: blocks.TypeString},
 	}}
 	canonical := []map[string]any{{"stars": int64(1), "url": "a"}, {"stars": int64(2), "url": "b"}}
-	got, err := v.CheckShared(canonical, blocks.FormatGo)
+	got, err := values.TypeCheckShared(v, canonical, values.FormatGo)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if recs := got.([]map[string]any); &recs[0] != &canonical[0] {
 		t.Errorf("canonical records were copied")
 	}
-	if got, _ := v.CheckIn(canonical, blocks.FormatGo); reflect.ValueOf(got.([]map[string]any)[0]).UnsafePointer() == reflect.ValueOf(canonical[0]).UnsafePointer() {
+	if got, _ := values.TypeCheckIn(v, canonical, values.FormatGo); reflect.ValueOf(got.([]map[string]any)[0]).UnsafePointer() == reflect.ValueOf(canonical[0]).UnsafePointer() {
 		t.Errorf("CheckIn shares a record")
 	}
 	// An int for an int64, and a missing field: those two records are copied, the first is kept.
 	mixed := []map[string]any{{"stars": int64(1), "url": "a"}, {"stars": 2, "url": "b"}, {"url": "c"}}
-	got, err = v.CheckShared(mixed, blocks.FormatGo)
+	got, err = values.TypeCheckShared(v, mixed, values.FormatGo)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package blocks
+package values
 
 import (
 	"encoding/json"

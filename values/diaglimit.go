@@ -1,15 +1,15 @@
-package blocks
+package values
 
 import (
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/source"
 )
 
-// MaxValuesDiagnostics is how many problems ReadValues lists for one values file (docs/values.md#values-files): the
+// MaxDiagnostics is how many problems ReadFile lists for one values file (docs/values.md#values-files): the
 // first it finds, in the order of the file; one more diagnostic, placed at the first problem left out, counts the
 // rest. A file of a million bad records is reported in a hundred lines, in memory and time that do not grow with
 // what is left out.
-const MaxValuesDiagnostics = 100
+const MaxDiagnostics = 100
 
 // diagLimit collects at most max diagnostics and counts the ones past them.
 type diagLimit struct {

@@ -1,10 +1,11 @@
-package blocks_test
+package values_test
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/values"
 )
 
 // nestedVars declares a records variable with nested fields in each scope, and a turn variable diff.
@@ -68,7 +69,7 @@ pth = "a.go"
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, diags := blocks.Load(archive(nestedProject(tt.fixture)))
+			_, diags := values.Load(archive(nestedProject(tt.fixture)))
 			if got := strings.TrimSpace(diags.String()); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -78,11 +79,11 @@ pth = "a.go"
 
 // The same trap in a TOML values file, whose records are top-level arrays of tables.
 func TestSubTableTrapValuesFile(t *testing.T) {
-	p, diags := blocks.Load(archive(nestedProject("")))
+	p, diags := values.Load(archive(nestedProject("")))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	_, _, diags = p.ReadValues("turn.toml", []byte("[[changed_files]]\npath = \"a\"\ndiff = \"+x\"\n"), blocks.ScopeTurn)
+	_, _, diags = values.ReadFile(p, "turn.toml", []byte("[[changed_files]]\npath = \"a\"\ndiff = \"+x\"\n"), blocks.ScopeTurn)
 	want := `turn.toml:3:1: variable "changed_files", record 1 has undeclared field "diff" (declared: path, status); "diff" is a turn variable: in TOML, a key written after a [[changed_files]] header belongs to that record, so move the key above the first [[changed_files]] header`
 	if got := strings.TrimSpace(diags.String()); got != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
@@ -91,11 +92,11 @@ func TestSubTableTrapValuesFile(t *testing.T) {
 
 // Values files give nested data as nested JSON objects and arrays.
 func TestReadValuesNested(t *testing.T) {
-	p, diags := blocks.Load(archive(nestedProject("")))
+	p, diags := values.Load(archive(nestedProject("")))
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
-	vals, _, diags := p.ReadValues("s.json", []byte(`{"repos": [{"url": "u", "owner": {"login": "ada"}}, {"url": "v"}]}`), blocks.ScopeSession)
+	vals, _, diags := values.ReadFile(p, "s.json", []byte(`{"repos": [{"url": "u", "owner": {"login": "ada"}}, {"url": "v"}]}`), blocks.ScopeSession)
 	if len(diags) > 0 {
 		t.Fatal(diags)
 	}
@@ -103,7 +104,7 @@ func TestReadValuesNested(t *testing.T) {
 	if got, want := string(b), `{"repos":[{"owner":{"login":"ada"},"url":"u"},{"owner":{"login":""},"url":"v"}]}`; got != want {
 		t.Errorf("values = %s, want %s", got, want)
 	}
-	_, _, diags = p.ReadValues("s.json", []byte("{\"repos\": [{\"url\": \"u\",\n \"owner\": {\"name\": \"ada\"}}]}"), blocks.ScopeSession)
+	_, _, diags = values.ReadFile(p, "s.json", []byte("{\"repos\": [{\"url\": \"u\",\n \"owner\": {\"name\": \"ada\"}}]}"), blocks.ScopeSession)
 	want := `s.json:2:2: variable "repos", record 1, field "owner" has undeclared field "name" (declared: login)`
 	if got := strings.TrimSpace(diags.String()); got != want {
 		t.Errorf("diagnostics:\n%s\nwant:\n%s", got, want)
@@ -145,7 +146,7 @@ type = "string"
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			src := strings.Replace(base, "-- blocks/base.toml --", tt.vars+"-- blocks/base.toml --", 1)
-			_, diags := blocks.Load(archive(src))
+			_, diags := values.Load(archive(src))
 			if got := strings.TrimSpace(diags.String()); got != tt.want {
 				t.Errorf("diagnostics:\n%s\nwant:\n%s", got, tt.want)
 			}
@@ -171,7 +172,7 @@ func FuzzNestedJSON(f *testing.F) {
 	empty := *ref
 	empty.Invalid = blocks.InvalidEmpty
 	f.Fuzz(func(t *testing.T, text string) {
-		if val, err := ref.CheckIn(text, blocks.FormatJSON); err == nil {
+		if val, err := values.TypeCheckIn(ref, text, values.FormatJSON); err == nil {
 			m := val.(map[string]any)
 			if _, ok := m["url"].(string); !ok || len(m) != 3 {
 				t.Fatalf("CheckIn(%q) = %v", text, val)
@@ -179,10 +180,10 @@ func FuzzNestedJSON(f *testing.F) {
 		} else if err.Summary == "" {
 			t.Fatalf("CheckIn(%q): error without a message", text)
 		}
-		if _, err := empty.CheckIn(text, blocks.FormatGo); err != nil {
+		if _, err := values.TypeCheckIn(&empty, text, values.FormatGo); err != nil {
 			t.Fatalf("invalid = empty: CheckIn(%q) = %v", text, err)
 		}
-		_, _ = resources.CheckIn([]any{map[string]any{"name": text, "ref": text}}, blocks.FormatGo)
+		_, _ = values.TypeCheckIn(resources, []any{map[string]any{"name": text, "ref": text}}, values.FormatGo)
 	})
 }
 
@@ -222,14 +223,14 @@ func TestDecodeJSONText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if _, err := tt.v.CheckIn(tt.raw, blocks.FormatTOML); err == nil || err.Summary != tt.want {
+			if _, err := values.TypeCheckIn(tt.v, tt.raw, values.FormatTOML); err == nil || err.Summary != tt.want {
 				t.Errorf("CheckIn: %v\nwant: %s", err, tt.want)
 			}
 		})
 	}
 	empty := *ref
 	empty.Invalid = blocks.InvalidEmpty
-	val, err := empty.CheckIn(`{"url":"a","url":"b"}`, blocks.FormatTOML)
+	val, err := values.TypeCheckIn(&empty, `{"url":"a","url":"b"}`, values.FormatTOML)
 	if err != nil || val.(map[string]any)["url"] != "" {
 		t.Errorf("invalid = empty: CheckIn = %v, %v; want the zero record", val, err)
 	}
