@@ -1,4 +1,4 @@
-# promptc: build, test, check, golden, bench, fuzz. `make test` is what the README and CI run.
+# promptc: build, test, check, golden, bench, fuzz, integration, sdk. `make test` and `make integration` are what CI runs.
 
 GO       ?= go
 BIN      := bin/promptc
@@ -16,7 +16,7 @@ VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null ||
 REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS  := -X main.version=$(VERSION) -X main.revision=$(REVISION)
 
-.PHONY: all build install test golden-check check golden bench fuzz integration clean
+.PHONY: all build install test golden-check check golden bench fuzz integration sdk clean
 
 all: build
 
@@ -41,6 +41,7 @@ check: build
 	$(GO) vet ./...
 	$(GO) test -race ./...
 	$(GO) mod tidy -diff
+	cd sdktest && $(GO) vet ./... && $(GO) test -race ./... && $(GO) mod tidy -diff
 	@$(MAKE) --no-print-directory golden-check
 	@test -z "$$(git status --porcelain)" || { git status --porcelain; echo "check left the tree dirty"; exit 1; }
 
@@ -56,7 +57,7 @@ golden: build
 # headless Chromium (installs chromium with apt and playwright-core with npm when missing), promptc lsp driven by
 # headless Neovim (apt) and the VS Code extension built and packaged with @vscode/vsce (npm), then run under Node.
 # A tool that cannot be installed fails the run when CI is set, and skips its script loudly otherwise
-# (scripts/need.sh, checked first by scripts/test-need.sh).
+# (scripts/need.sh, checked first by scripts/test-need.sh). Then the round trip through the providers' Go SDKs (sdk).
 integration:
 	bash scripts/test-need.sh
 	bash scripts/test-pre-commit.sh
@@ -64,6 +65,13 @@ integration:
 	bash scripts/test-preview.sh
 	bash scripts/test-neovim.sh
 	bash scripts/test-vscode.sh
+	@$(MAKE) --no-print-directory sdk
+
+# The projected bodies sent through the providers' official Go SDKs (anthropic-sdk-go, openai-go, aws-sdk-go-v2,
+# genai) to a local server. They are a module of their own, sdktest/, so that `make test` never fetches the SDKs;
+# its modules are downloaded first, and a failure to fetch them fails the target (it is never skipped).
+sdk:
+	cd sdktest && $(GO) mod download && $(GO) test ./...
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

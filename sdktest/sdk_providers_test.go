@@ -1,4 +1,4 @@
-package projection_test
+package sdktest_test
 
 // The providers added after Anthropic, OpenAI and DashScope, judged by their official Go SDKs as sdk_test.go judges
 // those: the body decoded into the SDK's request types, sent by the SDK's client to a local server, and what arrives

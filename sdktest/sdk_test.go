@@ -1,4 +1,4 @@
-package projection_test
+package sdktest_test
 
 // The official SDKs judge the projected bodies: each body is decoded into the SDK's request type, sent by the SDK's
 // client to a local server, and what arrives on the wire must be the body promptc built. A body that survives this
