@@ -16,7 +16,7 @@ VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null ||
 REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS  := -X main.version=$(VERSION) -X main.revision=$(REVISION)
 
-.PHONY: all build install test golden-check check golden bench fuzz integration sdk clean
+.PHONY: all build install test unit golden-check check golden bench fuzz integration sdk clean
 
 all: build
 
@@ -31,6 +31,10 @@ install:
 test: build
 	$(GO) test ./...
 	@$(MAKE) --no-print-directory golden-check
+
+# The quick loop: the unit tests with -short, where the exhaustive corpora are sampled (README.md, "What each target runs").
+unit:
+	$(GO) test -short ./...
 
 golden-check: build
 	@set -e; for d in $(EXAMPLES); do ./$(BIN) -C $$d check; echo "ok   $$d: promptc check"; done
