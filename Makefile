@@ -16,7 +16,7 @@ VERSION  ?= $(shell git describe --tags --match 'v[0-9]*' --dirty 2>/dev/null ||
 REVISION ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS  := -X main.version=$(VERSION) -X main.revision=$(REVISION)
 
-.PHONY: all build install test golden-check check golden bench fuzz integration clean
+.PHONY: all build install test golden-check check golden bench bench-table fuzz integration clean
 
 all: build
 
@@ -65,10 +65,17 @@ integration:
 	bash scripts/test-neovim.sh
 	bash scripts/test-vscode.sh
 
+# Every Go benchmark, promptc build and check as whole processes, promptc against Nunjucks, and last the table of
+# the speed targets (issue #25), each row measured, its target and whether it is met (scripts/bench-table.sh;
+# make bench-table prints the table alone, in about two minutes).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	bash scripts/bench-process.sh
 	bash scripts/bench-nunjucks.sh
+	@$(MAKE) --no-print-directory bench-table
+
+bench-table:
+	GO=$(GO) bash scripts/bench-table.sh
 
 # Every fuzz target of every package, FUZZTIME each, going on after a failure; a summary table at the end, exit 1 when
 # any failed. FUZZMINIMIZETIME bounds the minimisation of a failing input. scripts/fuzz.sh lists its other knobs.
