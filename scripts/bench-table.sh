@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# bench-table.sh: the table of issue #25 ("Speed, the next order"): each row measured, its target, and whether it
-# is met. Rows that name a process are timed as whole processes (start-up, load, work, exit); rows that name a Go
+# bench-table.sh: the table of promptc's speed targets (README.md, Development): each row measured, its target,
+# and whether it is met. Rows that name a process are timed as whole processes (start-up, load, work, exit); rows that name a Go
 # benchmark run it and read its ns/op. Two commands compared in one row run alternately, A B A B …, so that what
 # else the machine runs in that minute weighs on both alike.
 #
@@ -13,7 +13,8 @@
 #   BENCH_RUNS        timed runs of each process (default 15; 5 for the 10,000-block rows, BENCH_BIG_RUNS)
 #   BENCH_BIG_RUNS    timed runs of each side of the 10,000-block rows (default 5)
 #   BENCH_COUNT       -count of each Go benchmark row (default 5)
-#   BENCH_PROMPTC     a prebuilt promptc binary to measure instead of building ./cmd/promptc (to compare revisions)
+#   BENCH_PROMPTC     a prebuilt promptc binary to measure instead of building ./cmd/promptc (to compare revisions;
+#                     make bench-table passes bin/promptc, as make build links it)
 #   BENCH_ENFORCE=1   exit 1 when a row misses its target
 set -euo pipefail
 
@@ -29,7 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -n "${BENCH_PROMPTC:-}" ]; then
 	cp "$BENCH_PROMPTC" "$tmp/promptc"
 else
-	"$GO" build -o "$tmp/promptc" ./cmd/promptc
+	CGO_ENABLED=${CGO_ENABLED:-0} "$GO" build -o "$tmp/promptc" ./cmd/promptc # as make build links it
 fi
 "$GO" build -o "$tmp/promptc-gen" ./internal/gen/cmd/promptc-gen
 promptc=$tmp/promptc
@@ -229,7 +230,7 @@ row "make test on a fresh clone" "not measured by make bench: see README.md, Dev
 
 # Print the table: aligned columns, the row's name first.
 echo
-echo "Speed targets (issue #25): $header"
+echo "Speed targets (README.md, Development): $header"
 {
 	printf 'row\tmeasured (min / median)\ttarget\tmet\n'
 	printf '%s\n' "${rows[@]}"
