@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # bench-table.sh: the table of promptc's speed targets (README.md, Development): each row measured, its target,
-# and whether it is met. Rows that name a process are timed as whole processes (start-up, load, work, exit); rows that name a Go
-# benchmark run it and read its ns/op. Two commands compared in one row run alternately, A B A B …, so that what
-# else the machine runs in that minute weighs on both alike.
+# and whether it is met. Rows that name a process are timed as whole processes (start-up, load, work, exit); rows
+# that name a Go benchmark run it and read its ns/op. Two commands compared in one row run alternately, A B A B …,
+# so that what else the machine runs in that minute weighs on both alike.
 #
 # Wall time is read from bash's $EPOCHREALTIME around each run, CPU time (user+sys) from the `time` keyword, peak
 # resident size from GNU time (/usr/bin/time -f %M; the Debian package time is installed with apt-get when it is
 # missing, else the memory row says it was not measured). Each process row prints the min and the median over the
-# runs; the target is compared with the median; a ratio row divides median by median.
+# runs; the target is compared with the median; a ratio row divides median by median (the build row also prints
+# the ratio of the mins: its floor, cp, waits on the disk, and other processes' writes can double it).
 #
 # Environment:
 #   BENCH_RUNS        timed runs of each process (default 15; 5 for the 10,000-block rows, BENCH_BIG_RUNS)
@@ -86,16 +87,16 @@ alternate() {
 	done
 }
 
-# stat FILE: "min median" of the numbers in FILE, one a line.
-stat() {
+# minmed FILE: "min median" of the numbers in FILE, one a line.
+minmed() {
 	sort -n "$1" | awk '{ v[NR] = $1 } END { printf "%.6f %.6f\n", v[1], (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
 # wall_ms NAME: "min median" wall time in ms; cpu_ms NAME: the median of user+sys in ms.
-wall_ms() { stat "$tmp/$1.wall" | awk '{ printf "%.1f %.1f\n", $1 / 1000, $2 / 1000 }'; }
+wall_ms() { minmed "$tmp/$1.wall" | awk '{ printf "%.1f %.1f\n", $1 / 1000, $2 / 1000 }'; }
 cpu_ms() {
 	awk '{ print ($1 + $2) * 1000 }' "$tmp/$1.cpu" >"$tmp/$1.cpums"
-	stat "$tmp/$1.cpums" | awk '{ printf "%.1f\n", $2 }'
+	minmed "$tmp/$1.cpums" | awk '{ printf "%.1f\n", $2 }'
 }
 
 # peak_kb N NAME: the largest peak resident size (KB) over N runs of NAME under GNU time.
@@ -122,8 +123,8 @@ gobench() {
 		"$tmp/gobench.out" >"$tmp/gobench.cpu"
 	[ -s "$tmp/gobench.ns" ] || { echo "bench-table: no ns/op for Benchmark$name in $pkg:" >&2; cat "$tmp/gobench.out" >&2; exit 2; }
 	local cpu=-
-	if [ -s "$tmp/gobench.cpu" ]; then cpu=$(stat "$tmp/gobench.cpu" | awk '{ printf "%.1f", $2 }'); fi
-	echo "$(stat "$tmp/gobench.ns" | awk '{ printf "%.1f %.1f", $1, $2 }') $cpu"
+	if [ -s "$tmp/gobench.cpu" ]; then cpu=$(minmed "$tmp/gobench.cpu" | awk '{ printf "%.1f", $2 }'); fi
+	echo "$(minmed "$tmp/gobench.ns" | awk '{ printf "%.1f %.1f", $1, $2 }') $cpu"
 }
 
 # --- the table -------------------------------------------------------------------------------------------------------
