@@ -69,8 +69,8 @@ integration:
 	bash scripts/test-vscode.sh
 
 # Every Go benchmark, promptc build and check as whole processes, promptc against Nunjucks, and last the table of
-# the speed targets (README.md, Development), each row measured, its target and whether it is met (scripts/bench-table.sh;
-# make bench-table prints the table alone, in about two minutes).
+# the speed targets (README.md, Development): each row measured, its target and whether it is met
+# (scripts/bench-table.sh; make bench-table prints the table alone, in half a minute to two and a half).
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...
 	bash scripts/bench-process.sh
