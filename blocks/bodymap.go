@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -25,9 +26,16 @@ type origin struct {
 	whole bool   // the string is the whole file (a template), not a TOML string in it
 
 	once  sync.Once
-	known bool  // the offsets below describe value
-	offs  []int // offs[i] is the file offset of value byte i, offs[len(value)] the end of the content; nil if whole
+	known bool        // the offsets below describe value
+	runs  []offsetRun // where the value's bytes come from, in value order; nil if whole
+	end   int         // the file offset of the end of the content, where value byte len(value) would be
 }
+
+// offsetRun maps the value bytes from at up to the next run's at onto the file: byte at comes from offset off, and
+// each byte after it from step bytes further (1: plain text, copied byte for byte; 0: the bytes of one escape, which
+// all come from its backslash). A body without escapes is one run: lint asks for the source of thousands of bodies
+// (duplicate sentences, scope inversions), and an offset per byte cost eight bytes of memory per byte of body.
+type offsetRun struct{ at, off, step int }
 
 func newOrigin(file *source.File, start int, value string, whole bool) *origin {
 	return &origin{file: file, start: start, value: value, whole: whole}
@@ -47,9 +55,29 @@ func (s *origin) decode() {
 		s.known = s.file.Text == s.value
 		return
 	}
-	value, offs, ok := tomlString(s.file.Text, s.start)
-	if ok && value == s.value {
-		s.known, s.offs = true, offs
+	var runs []offsetRun
+	n, same := 0, true // how many bytes of value the string's pieces have matched, and whether all did
+	end, ok := scanString(s.file.Text, s.start, func(piece string, at int) {
+		if !same || piece == "" {
+			return
+		}
+		if len(piece) > len(s.value)-n || s.value[n:n+len(piece)] != piece {
+			same = false
+			return
+		}
+		last := len(runs) - 1
+		switch {
+		case len(piece) == 1 && last >= 0 && runs[last].step == 1 && runs[last].off+n-runs[last].at == at:
+			// The next byte of the file: the run goes on.
+		case len(piece) == 1:
+			runs = append(runs, offsetRun{at: n, off: at, step: 1})
+		default:
+			runs = append(runs, offsetRun{at: n, off: at})
+		}
+		n += len(piece)
+	})
+	if ok && same && n == len(s.value) {
+		s.known, s.runs, s.end = true, runs, end
 	}
 }
 
@@ -65,8 +93,11 @@ func (s *origin) offset(i int) (int, bool) {
 		return 0, false
 	case s.whole:
 		return i, true
+	case i == len(s.value):
+		return s.end, true
 	}
-	return s.offs[i], true
+	r := s.runs[sort.Search(len(s.runs), func(k int) bool { return s.runs[k].at > i })-1]
+	return r.off + (i-r.at)*r.step, true
 }
 
 // span maps the bytes [start, end) of value onto its file. Without a known mapping it counts from base, the range
@@ -136,8 +167,26 @@ func (c *Const) SourceRange(start, end int) source.Range {
 // backslash), plus one more: where the content ends, at the closing delimiter. ok is false when src holds no string
 // there that this decoder understands.
 func tomlString(src string, start int) (value string, offs []int, ok bool) {
-	if start < 0 || start > len(src) {
+	var b strings.Builder
+	end, ok := scanString(src, start, func(s string, at int) {
+		b.WriteString(s)
+		for range len(s) {
+			offs = append(offs, at)
+		}
+	})
+	if !ok {
 		return "", nil, false
+	}
+	return b.String(), append(offs, end), true
+}
+
+// scanString reads the TOML string whose content starts at byte start of src, as tomlString does, calling emit
+// with each piece of its value in order and the file offset the piece comes from (a byte of text, or what one
+// escape stands for, "" for a line-ending backslash). It returns the file offset where the content ends, and false
+// when src holds no string there that this decoder understands (emit may have been called by then).
+func scanString(src string, start int, emit func(s string, at int)) (end int, ok bool) {
+	if start < 0 || start > len(src) {
+		return 0, false
 	}
 	var delim string
 	for _, d := range []string{`"""`, `'''`, `"`, `'`} {
@@ -151,16 +200,9 @@ func tomlString(src string, start int) (value string, offs []int, ok bool) {
 		}
 	}
 	if delim == "" {
-		return "", nil, false
+		return 0, false
 	}
 	basic, multi := delim[0] == '"', len(delim) == 3
-	var b strings.Builder
-	emit := func(s string, at int) {
-		b.WriteString(s)
-		for range len(s) {
-			offs = append(offs, at)
-		}
-	}
 	for i := start; i < len(src); {
 		if strings.HasPrefix(src[i:], delim) {
 			end := i
@@ -171,24 +213,24 @@ func tomlString(src string, start int) (value string, offs []int, ok bool) {
 					end++
 				}
 			}
-			return b.String(), append(offs, end), true
+			return end, true
 		}
 		switch c := src[i]; {
 		case c == '\n' && !multi:
-			return "", nil, false
+			return 0, false
 		case c != '\\' || !basic:
 			emit(src[i:i+1], i)
 			i++
 		default:
 			n, text := escape(src[i:], multi)
 			if n == 0 {
-				return "", nil, false
+				return 0, false
 			}
 			emit(text, i)
 			i += n
 		}
 	}
-	return "", nil, false
+	return 0, false
 }
 
 // escape decodes the escape at the start of s (a backslash and what follows) in a basic string, returning its

@@ -298,11 +298,28 @@ func TestTOMLString(t *testing.T) {
 			if !ok || got != tt.want || fmt.Sprint(offs) != fmt.Sprint(tt.offs) {
 				t.Errorf("tomlString = %q, %v, %v; want %q, %v", got, offs, ok, tt.want, tt.offs)
 			}
+			checkOriginOffsets(t, tt.src, tt.start, got, offs)
 		})
 	}
 }
 
-// FuzzTOMLString: decoding never panics, and a decoded string maps every byte to a source offset, in order.
+// checkOriginOffsets: an origin of value, loaded from src at start, maps each byte where tomlString's offsets say,
+// through its runs.
+func checkOriginOffsets(t *testing.T, src string, start int, value string, offs []int) {
+	t.Helper()
+	o := newOrigin(source.NewFile("f.toml", src), start, value, false)
+	for i, want := range offs {
+		if got, ok := o.offset(i); !ok || got != want {
+			t.Fatalf("origin offset of byte %d = %d, %v; want %d (tomlString: %v)", i, got, ok, want, offs)
+		}
+	}
+	if _, ok := o.offset(len(value) + 1); ok {
+		t.Fatalf("origin offset past the end is known")
+	}
+}
+
+// FuzzTOMLString: decoding never panics, and a decoded string maps every byte to a source offset, in order, as an
+// origin of it maps them too.
 func FuzzTOMLString(f *testing.F) {
 	for _, seed := range []string{`a = "x\ty"`, `a = 'x'`, "a = \"\"\"\nab\\\n   cd\"\"\"", `a = """x""""`, `a = "\u00e9"`, `a = "\x`} {
 		f.Add(seed, 5)
@@ -323,6 +340,7 @@ func FuzzTOMLString(f *testing.F) {
 				t.Fatalf("offset %d of byte %d out of order or range", o, i)
 			}
 		}
+		checkOriginOffsets(t, src, start, val, offs)
 	})
 }
 

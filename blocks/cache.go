@@ -161,6 +161,17 @@ func (l *loader) blockFileCached(f *sourceFile) {
 	c.nextDecoded[f] = d
 }
 
+// decodeBase returns a copy of l to run decodeAlone on from other goroutines while l loads on: its project and the
+// maps decoding reads or that l goes on writing (the files read, the bad keys) are its own, the rest is only read
+// once the manifest and templates/ are loaded.
+func (l *loader) decodeBase() *loader {
+	p := *l.p
+	p.Files = maps.Clone(l.p.Files)
+	base := *l
+	base.p, base.badKeys = &p, maps.Clone(l.badKeys)
+	return &base
+}
+
 // decodeAlone decodes blocks/ file f as blockFile would in a project where no other blocks/ file has been read.
 func (l *loader) decodeAlone(f *sourceFile) *decodedFile {
 	p := *l.p

@@ -171,6 +171,12 @@ func parseTOMLFiles(fsys fs.FS, names []string) []*sourceFile {
 // the caller's goroutine, as soon as it and those before it are parsed: what each does with a file (decoding its
 // blocks) overlaps with parsing the files after it. Files c holds as they are are not parsed again; c may be nil.
 func eachTOMLFile(fsys fs.FS, c *FileCache, names []string, each func(*sourceFile)) {
+	eachParsed(fsys, c, names, nil, func(_ int, f *sourceFile) { each(f) })
+}
+
+// eachParsed is eachTOMLFile, calling work (when not nil) with each file and its index on the goroutine that
+// parsed it, before each is called with them on the caller's.
+func eachParsed(fsys fs.FS, c *FileCache, names []string, work, each func(int, *sourceFile)) {
 	out := make([]*sourceFile, len(names))
 	ready := make([]chan struct{}, len(names))
 	for i := range ready {
@@ -181,13 +187,16 @@ func eachTOMLFile(fsys fs.FS, c *FileCache, names []string, each func(*sourceFil
 		go func() {
 			for i := int(next.Add(1)) - 1; i < len(names); i = int(next.Add(1)) - 1 {
 				out[i] = c.read(fsys, names[i], true)
+				if work != nil {
+					work(i, out[i])
+				}
 				close(ready[i])
 			}
 		}()
 	}
 	for i := range names {
 		<-ready[i]
-		each(out[i])
+		each(i, out[i])
 	}
 }
 
@@ -294,11 +303,32 @@ func (l *loader) load() {
 	l.manifest(mf)
 	l.vars = suggest.NewSuggester(sortedKeys(l.p.Vars))
 	l.loadTemplates()
-	eachTOMLFile(l.fsys, l.cache, l.listTOML("blocks", true), func(f *sourceFile) {
-		if l.record(f) {
-			l.blockFileCached(f)
-		} else {
+	names := l.listTOML("blocks", true)
+	// Without a cache, each file's blocks are also decoded on the goroutine that parsed it, as decodeAlone decodes
+	// them for the language server's cache, and merged below in path order: decoding them one after the other here
+	// was a quarter of a build's load. A file that defines a name an earlier one defines too is decoded again in
+	// place, so that the clash is reported as it is without this.
+	var alone []*decodedFile
+	var work func(int, *sourceFile)
+	if l.cache == nil {
+		base := l.decodeBase()
+		alone = make([]*decodedFile, len(names))
+		work = func(i int, f *sourceFile) {
+			if f.diag == nil {
+				alone[i] = base.decodeAlone(f)
+			}
+		}
+	}
+	eachParsed(l.fsys, l.cache, names, work, func(i int, f *sourceFile) {
+		switch {
+		case !l.record(f):
 			l.p.Incomplete = true
+		case alone != nil && alone[i] != nil:
+			if !l.merge(alone[i]) {
+				l.blockFile(f)
+			}
+		default:
+			l.blockFileCached(f)
 		}
 	})
 	l.checkBlocks()
