@@ -84,6 +84,21 @@ func (s *Slot) Pick(task string, holds func(*blocks.Block) bool) *blocks.Block {
 	return nil
 }
 
+// PickTask is Pick(task, nil) for the task of index ti in the manifest's tasks (Project.Tasks): the block that fills
+// the slot by the gates alone, whatever its when, with the gates decided when the program was compiled. It is what a
+// pass over every slot of every task calls.
+func (s *Slot) PickTask(ti int) *blocks.Block {
+	for _, r := range s.reps {
+		if r.admit[ti] {
+			return r.Block
+		}
+	}
+	if s.base.admit[ti] {
+		return s.base.Block
+	}
+	return nil
+}
+
 func (s *Slot) pick(task string, holds func(*blocks.Block) bool) *compiled {
 	return s.pickBy(func(c *compiled) bool { return c.AdmitsTask(task) && (holds == nil || holds(c.Block)) })
 }

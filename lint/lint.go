@@ -215,17 +215,18 @@ func RunFixture(prog *assemble.Program, arts []*assemble.Artifact, tok *tokens.C
 	}
 	l := newLinter(prog, arts, tok)
 	l.sample = fixture
-	// The lints run in two halves of about equal cost, one on another goroutine: the one-rule-one-place lints and
+	// The lints run in two halves of about equal cost, one on another goroutine: the one-rule-one-place lints,
 	// short-prefix (which alone touch pasted and the squeezed literal segments; the token counter is safe for
-	// concurrent use), and the rest. Each half has its own findings and its own record of what ran, merged after;
+	// concurrent use) and volatile-text (which only reads the literal segments), and the rest: scope-inversion, the
+	// costliest alone, with the cheap ones. Each half has its own findings and its own record of what ran, merged after;
 	// the findings are sorted before they are returned, so the order they were found in does not show.
 	other := l.half()
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		other.oneRuleOnePlace()
 		other.shortPrefix()
+		other.volatileText()
 	})
-	l.volatileText()
 	l.scopeInversion()
 	l.unusedConstants()
 	l.unusedVariables()

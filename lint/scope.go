@@ -35,11 +35,11 @@ func (l *linter) scopeInversion() {
 	var moves []*invMove
 	byKey := map[invKey][]*invMove{}
 	perTask := make([]map[*blocks.Block]*invMove, len(l.p.Tasks))
-	for ti, task := range l.p.Tasks {
+	for ti := range l.p.Tasks {
 		perTask[ti] = map[*blocks.Block]*invMove{}
 		var seq []invItem
 		for si, s := range slots {
-			if b := s.Pick(task, nil); b != nil {
+			if b := s.PickTask(ti); b != nil {
 				rank, _ := l.prog.Scope(b.ID)
 				seq = append(seq, invItem{b: b, slot: si, rank: min(rank, blocks.ScopeSession)})
 			}
@@ -255,7 +255,7 @@ func (l *linter) inversionCosts(taskIndex map[string]int, perTask []map[*blocks.
 		worst := make([]blocks.Scope, len(a.Spans)) // the least stable picked scope before each span
 		var w blocks.Scope
 		for i, sp := range a.Spans {
-			picked[i] = l.picked(sp.Block, a.Task)
+			picked[i] = l.picked(sp.Block, ti)
 			worst[i] = w
 			if picked[i] {
 				w = max(w, sp.Scope)
@@ -378,10 +378,10 @@ func (l *linter) reportMove(m *invMove, slots []*assemble.Slot) {
 	l.addFix(move, ScopeInversion, l.orderRange(b), b.ID, fix, "%s", summary)
 }
 
-// picked reports whether b fills its slot in task by the gates alone.
-func (l *linter) picked(b *blocks.Block, task string) bool {
+// picked reports whether b fills its slot in the task of index ti by the gates alone.
+func (l *linter) picked(b *blocks.Block, ti int) bool {
 	s := l.slotOf(b)
-	return s != nil && s.Pick(task, nil) == b
+	return s != nil && s.PickTask(ti) == b
 }
 
 // slotOf returns the runbook slot b fills, or nil.
