@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -106,12 +107,46 @@ func (l *linter) pastedAt(bd *lintBody, ct *blocks.Const, start, end int) {
 		"block %q pastes the text of constant %q (%s) instead of using it: one rule, one place; the copy will drift from the constant", bd.b.ID, ct.Name, ct.Range)
 }
 
-// sentenceUse is one place a sentence is written.
+// sentenceUse is one place a sentence is written: bytes [start, end) of a block's body (bd) or a constant's value
+// (ct). Where that is in the source, and how a message names the owner, are worked out only for the sentences
+// written in two places, which are few: a project's every sentence is recorded.
 type sentenceUse struct {
-	owner string // "block \"x\"" or "constant \"y\""
-	name  string // block id or constant name
-	at    source.Range
-	text  string
+	bd         *lintBody
+	ct         *blocks.Const
+	start, end int
+	at         source.Range // set for the sentences of a key with two owners
+}
+
+// owner names the block or constant: `block "x"`, `constant "y"`.
+func (o *sentenceUse) owner() string {
+	if o.bd != nil {
+		return fmt.Sprintf("block %q", o.bd.b.ID)
+	}
+	return fmt.Sprintf("constant %q", o.ct.Name)
+}
+
+// name is the block's id or the constant's name.
+func (o *sentenceUse) name() string {
+	if o.bd != nil {
+		return o.bd.b.ID
+	}
+	return o.ct.Name
+}
+
+// of is the block or constant, one value per owner.
+func (o *sentenceUse) of() any {
+	if o.bd != nil {
+		return o.bd
+	}
+	return o.ct
+}
+
+// source is where the sentence is written.
+func (o *sentenceUse) source() source.Range {
+	if o.bd != nil {
+		return o.bd.b.SourceRange(o.start, o.end)
+	}
+	return o.ct.SourceRange(o.start, o.end)
 }
 
 // duplicateSentences reports a sentence written literally in two blocks or constants (or a block and a constant).
@@ -133,23 +168,22 @@ func (l *linter) duplicateSentences() {
 				if l.insidePasted(bd, start, end) {
 					continue
 				}
-				record(sentenceUse{fmt.Sprintf("block %q", bd.b.ID), bd.b.ID, bd.b.SourceRange(start, end), seg.text[s.start:s.end]}, s.key)
+				record(sentenceUse{bd: bd, start: start, end: end}, s.key)
 			}
 		}
 	}
 	for _, ct := range l.consts {
 		for _, s := range splitSentences(ct.Value) {
-			record(sentenceUse{fmt.Sprintf("constant %q", ct.Name), ct.Name, ct.SourceRange(s.start, s.end), ct.Value[s.start:s.end]}, s.key)
+			record(sentenceUse{ct: ct, start: s.start, end: s.end}, s.key)
 		}
 	}
 	for _, key := range keys {
 		occ := byKey[key]
-		owners := map[string]bool{}
-		for _, o := range occ {
-			owners[o.owner] = true
+		if !slices.ContainsFunc(occ[1:], func(o sentenceUse) bool { return o.of() != occ[0].of() }) {
+			continue // one owner
 		}
-		if len(owners) < 2 {
-			continue
+		for i := range occ {
+			occ[i].at = occ[i].source()
 		}
 		sort.SliceStable(occ, func(i, j int) bool { return occ[i].at.Compare(occ[j].at) < 0 })
 		first := occ[0]
@@ -157,16 +191,16 @@ func (l *linter) duplicateSentences() {
 		// blocks print them (docs/decisions.md, shared fragments).
 		places := map[source.Range]bool{first.at: true}
 		for _, o := range occ[1:] {
-			if o.owner == first.owner || places[o.at] {
+			if o.of() == first.of() || places[o.at] {
 				continue
 			}
 			places[o.at] = true
 			fix := "define the sentence once as a constant in blocks/ and emit it with {{const \"name\"}} in both places"
-			if strings.HasPrefix(first.owner, "constant") {
-				fix = fmt.Sprintf("emit %s with {{const %q}} instead of repeating its sentence (split the constant if only this sentence is shared)", first.owner, first.name)
+			if first.ct != nil {
+				fix = fmt.Sprintf("emit %s with {{const %q}} instead of repeating its sentence (split the constant if only this sentence is shared)", first.owner(), first.name())
 			}
-			l.add(DuplicateSentence, o.at, o.name, fix,
-				"%s repeats a sentence of %s (%s): %q; one rule, one place: two copies drift apart", o.owner, first.owner, first.at, lintClip(key, 80))
+			l.add(DuplicateSentence, o.at, o.name(), fix,
+				"%s repeats a sentence of %s (%s): %q; one rule, one place: two copies drift apart", o.owner(), first.owner(), first.at, lintClip(key, 80))
 		}
 	}
 }

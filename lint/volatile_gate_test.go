@@ -75,3 +75,21 @@ func TestFindVolatileMerge(t *testing.T) {
 		}
 	}
 }
+
+// TestHasWordFold: the one-pass check finds a relative word exactly when the text in lower case contains one.
+func TestHasWordFold(t *testing.T) {
+	pieces := []string{"Today", "toNIGHT", "yesterdaY", "TOMORROW", "Currently", "nowadays", "Right Now", "AS OF NOW",
+		"as of Today", "At The Moment", "at present", "This ", "LAST ", "next ", "this", "las", "t", "o", "x", " ", "a", "s"}
+	r := rand.New(rand.NewPCG(7, 8))
+	for n := 0; n < 20000; n++ {
+		var b strings.Builder
+		for range 1 + r.IntN(4) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		text := b.String()
+		want := slices.ContainsFunc(relativeWords, func(w string) bool { return strings.Contains(strings.ToLower(text), w) })
+		if got := hasWordFold(text); got != want {
+			t.Fatalf("hasWordFold(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
