@@ -22,8 +22,17 @@ func NewCursor(f *File) Cursor { return Cursor{f: f} }
 func (c *Cursor) Pos(off int) Pos {
 	text := c.f.Text
 	off = max(0, min(off, len(text)))
-	if c.pos.Line == 0 || off < c.off {
-		c.off, c.pos = off, c.f.Pos(off)
+	at := off
+	// An offset inside a character is that character's, as File.Pos reads it; the runes between two offsets so
+	// taken are then counted as File.Pos counts them, whatever invalid bytes the text holds.
+	for k := 0; k < utf8.UTFMax-1 && off > 0 && off < len(text) && !utf8.RuneStart(text[off]); k++ {
+		off--
+	}
+	// Counting on from the last offset is exact only between character starts; inside a run of stray continuation
+	// bytes, or when going back, the position is taken from the file.
+	if c.pos.Line == 0 || off < c.off || !runeStartAt(text, c.off) || !runeStartAt(text, off) {
+		c.pos = c.f.Pos(at)
+		c.off = c.pos.Byte
 		return c.pos
 	}
 	gap := text[c.off:off]
@@ -42,3 +51,6 @@ func (c *Cursor) Range(start, end int) Range {
 	from := c.Pos(start)
 	return Range{Filename: c.f.Name, Start: from, End: c.Pos(end)}
 }
+
+// runeStartAt reports whether off is the start of a character of text, or its end.
+func runeStartAt(text string, off int) bool { return off >= len(text) || utf8.RuneStart(text[off]) }
