@@ -453,7 +453,7 @@ func newRefChecker(root string, doc any) *refChecker {
 	rc.resources[root] = doc
 	rc.ptrs[root] = ""
 	if m, ok := doc.(map[string]any); ok {
-		if id, ok := m["$id"].(string); ok {
+		if id := schemaID(m); id != "" {
 			rc.base = resolveURL(root, id)
 			rc.resources[rc.base] = doc
 			rc.ptrs[rc.base] = ""
@@ -536,8 +536,8 @@ func (rc *refChecker) collect(s any, base string, loc []string) {
 			return
 		}
 	}
-	// An empty $id names no resource (as the JSON Schema library reads it).
-	if id, ok := m["$id"].(string); ok && len(loc) > 0 && id != "" {
+	// An empty $id, or one that is a fragment alone, names no resource (schemaID).
+	if id := schemaID(m); len(loc) > 0 && id != "" {
 		base = resolveURL(base, id)
 		if prev, dup := rc.ptrs[base]; dup {
 			rc.problem = fmt.Sprintf("duplicate id %q in %q at %q and %q", base, "", jsonPointer(loc), prev) + "; correct the schema"
@@ -570,7 +570,7 @@ func (rc *refChecker) apply(s any, base string, loc []string) {
 	if !ok || rc.problem != "" {
 		return
 	}
-	if id, ok := m["$id"].(string); ok && len(loc) > 0 {
+	if id := schemaID(m); len(loc) > 0 && id != "" {
 		base = resolveURL(base, id)
 	}
 	key := base + "#" + jsonPointer(loc)
@@ -690,4 +690,12 @@ func isMetaSchemaURL(u string) bool {
 		}
 	}
 	return false
+}
+
+// schemaID is the $id of schema m without its fragment, as the JSON Schema library reads it: "" (no $id, an empty
+// one, or a fragment alone such as "#") names no resource of its own.
+func schemaID(m map[string]any) string {
+	id, _ := m["$id"].(string)
+	id, _, _ = strings.Cut(id, "#")
+	return id
 }
