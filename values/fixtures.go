@@ -50,12 +50,19 @@ type fixtureCheck struct {
 	// bad holds, for each fixture checked, its session variables given a value that was reported (of the wrong
 	// type, or in the wrong table), with those of what it extends: present but wrong, so not reported as missing.
 	bad map[*blocks.Fixture]map[string]bool
+	// required holds the required variables of each scope, by name: what requireAll looks for in every table.
+	required map[blocks.Scope][]string
 }
 
 // checkFixtures checks the values of every fixture of p that Load read (docs/values.md), sets its Session, Turns
 // and SessionFrom, and returns the problems found.
 func checkFixtures(p *blocks.Project) source.Diagnostics {
-	c := &fixtureCheck{p: p, bad: map[*blocks.Fixture]map[string]bool{}}
+	c := &fixtureCheck{p: p, bad: map[*blocks.Fixture]map[string]bool{}, required: map[blocks.Scope][]string{}}
+	for _, name := range slices.Sorted(maps.Keys(p.Vars)) {
+		if v := p.Vars[name]; v.Required {
+			c.required[v.Scope] = append(c.required[v.Scope], name)
+		}
+	}
 	for _, f := range p.Fixtures {
 		c.fixture(f)
 	}
@@ -157,12 +164,9 @@ func (c *fixtureCheck) table(f *blocks.Fixture, t *blocks.TableValues, bad map[s
 
 // requireAll reports the required variables of scope that vals lacks, except those in bad (given, and reported).
 func (c *fixtureCheck) requireAll(at source.Range, vals blocks.Values, bad map[string]bool, scope blocks.Scope, what string) {
-	for _, name := range slices.Sorted(maps.Keys(c.p.Vars)) {
-		v := c.p.Vars[name]
-		if v.Required && v.Scope == scope && !bad[name] {
-			if _, ok := vals[name]; !ok {
-				c.diags.Errorf(at, "required %s variable %q is missing from %s", scope, name, what)
-			}
+	for _, name := range c.required[scope] {
+		if _, ok := vals[name]; !ok && !bad[name] {
+			c.diags.Errorf(at, "required %s variable %q is missing from %s", scope, name, what)
 		}
 	}
 }
