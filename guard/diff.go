@@ -67,7 +67,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 		default:
 			pl, diags := open(fsys, opts)
 			if len(diags) == 0 {
-				s.arts, diags = artifactsOf(pl)
+				s.arts, diags = pl.Program().Build()
 			}
 			if len(diags) > 0 {
 				s.arts, s.diags = nil, diags
@@ -83,7 +83,7 @@ func diff(root, rev string, built []*assemble.Artifact, opts Options) (*Result, 
 	if arts == nil {
 		pl, diags = openDir(root, opts)
 		if len(diags) == 0 {
-			arts, diags = artifactsOf(pl)
+			arts, diags = pl.Program().Build()
 		}
 	}
 	old := <-olds

@@ -91,7 +91,7 @@ func ReadLog(root, rng string, opts Options) (*Log, error) {
 		pl, diags := open(fsys, opts)
 		var built []*assemble.Artifact
 		if len(diags) == 0 {
-			built, diags = artifactsOf(pl)
+			built, diags = pl.Program().Build()
 		}
 		if len(diags) > 0 {
 			pl, built = nil, nil

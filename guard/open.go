@@ -5,7 +5,6 @@ import (
 	"io/fs"
 
 	"github.com/promptc/promptc"
-	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/source"
 )
 
@@ -28,15 +27,4 @@ func diagnosticsOf(pl *promptc.Pipeline, err error) (*promptc.Pipeline, source.D
 		return pl, diags
 	}
 	return pl, nil
-}
-
-// artifactsOf is pl's artifacts, with a build's error as the diagnostics it is (a pipeline that opened with no
-// diagnostics fails to build with nothing else).
-func artifactsOf(pl *promptc.Pipeline) ([]*assemble.Artifact, source.Diagnostics) {
-	arts, err := pl.Artifacts()
-	var diags source.Diagnostics
-	if errors.As(err, &diags) {
-		return nil, diags
-	}
-	return arts, nil
 }
