@@ -13,13 +13,7 @@ import (
 
 func buildCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "build",
-		Usage:     "write every artifact: a runbook per task and fixture, and its turn messages",
-		UsageText: "promptc build [--out DIR] [--verbose]",
-		Description: "Compiles the project and writes TASK/FIXTURE.runbook.md and TASK/FIXTURE.turn-K.md under DIR,\n" +
-			"each file atomically, and lists them in DIR/" + assemble.BuildManifest + ". Files an earlier build listed there\n" +
-			"that the project no longer produces are removed; nothing else under DIR is touched. DIR may not be\n" +
-			"the project root, nor golden/, blocks/, templates/ or fixtures/ or a directory inside them.",
+		Name: "build",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the artifacts under `DIR` (default: build/ in the project root)"},
 			&cli.BoolFlag{Name: "verbose", Usage: "say what was built and what changed on disk"},

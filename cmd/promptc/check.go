@@ -12,19 +12,7 @@ import (
 
 func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "check",
-		Usage:     "compare every artifact with golden/; exit 1 when a byte differs",
-		UsageText: "promptc check [--update [--force]] [--verbose] [--tokenizer o200k_base|cl100k_base] [--traffic FILE...]",
-		Description: "Compiles the project, runs the lints and compares each artifact with its golden file byte for byte.\n" +
-			"Clean: prints nothing and exits 0. Otherwise prints a report (which artifact, the first differing\n" +
-			"byte, the block and scope that own it, the cached tokens invalidated, a unified diff), any\n" +
-			"error-level lint findings, and the command that accepts the change; exits 1. Compile errors exit 2.\n" +
-			"With no golden files yet, it prints how many artifacts each task has instead of every byte (--verbose\n" +
-			"prints them all) and the command that writes golden/.\n" +
-			"With --update, rewrites golden/ atomically (stale files removed), lists what it wrote and removed on\n" +
-			"stderr and exits 0; in CI (the CI environment variable set) it refuses unless given --force.\n" +
-			"In GitHub Actions (GITHUB_ACTIONS=true) it also prints ::error annotations on the sources.\n" +
-			"With traffic ([traffic] or --traffic usage logs) the report adds the price of the change per task and model.",
+		Name: "check",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "update", Usage: "accept the current artifacts: rewrite golden/"},
 			&cli.BoolFlag{Name: "force", Usage: "with --update: rewrite golden/ even in CI"},

@@ -10,15 +10,7 @@ import (
 func diffCommand(e *env) *cli.Command {
 	format := report.Formats(report.AllFormats...)
 	return &cli.Command{
-		Name:      "diff",
-		Usage:     "compare the artifacts of a git revision with the working tree's",
-		UsageText: "promptc diff [REV] [--format text|markdown|json] [--exit-code] [--tokenizer o200k_base|cl100k_base] [--traffic FILE...]",
-		Description: "Compiles the project as committed at REV (default HEAD; read from git objects, the working tree\n" +
-			"and index are not touched) and as in the working tree, and reports every artifact that differs:\n" +
-			"the first differing byte, the block and scope that own it, the cached tokens it invalidates and a\n" +
-			"unified diff. --format markdown writes a ready pull-request comment; json is documented in\n" +
-			"docs/guard.md. With traffic (promptc.toml's [traffic], or --traffic usage logs) it adds the price\n" +
-			"of the change per task and model (docs/usage.md#the-price-of-a-change). Exits 0, or 1 with --exit-code when something differs; 2 on invalid input.",
+		Name: "diff",
 		Flags: []cli.Flag{
 			formatChoiceFlag("report as", format),
 			&cli.BoolFlag{Name: "exit-code", Usage: "exit 1 when an artifact differs"},

@@ -14,18 +14,7 @@ import (
 func explainCommand(e *env) *cli.Command {
 	format := report.Formats(explain.Formats...)
 	return &cli.Command{
-		Name:      "explain",
-		Usage:     "say why a block renders (or not) in a task, or which block and source wrote a line of an artifact",
-		UsageText: "promptc explain --task T [--fixture F] [--format text|json] BLOCK\npromptc explain [--format text|json] PATH:LINE",
-		Description: "With --task T BLOCK: whether BLOCK renders in T's runbook (or turn messages) and why: its order entry,\n" +
-			"its gate (tasks, except), its when condition (decided with the fixture's values), the blocks it replaces or\n" +
-			"that replace it, each with its source position; its scope and what makes it so (the session variable or\n" +
-			".task use, with its position); and where it sits in the artifacts rendered with fixture F (default: the\n" +
-			"only fixture rendering T, else the first by name): bytes, lines and the prefix it belongs to.\n" +
-			"With PATH:LINE (an artifact path such as golden/chat/basic.runbook.md:12, with or without build/ or\n" +
-			"golden/): the block that wrote the line, its scope and prefix, the source line it comes from, and the\n" +
-			"constants, variables and references it shows. The artifact is rendered from the current sources.\n" +
-			"--format json prints one object; its fields are listed in docs/explain.md.",
+		Name: "explain",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "explain BLOCK in task `T`"},
 			&cli.StringFlag{Name: "fixture", Usage: "decide when conditions and placement with fixtures/`F`.toml"},

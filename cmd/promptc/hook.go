@@ -18,15 +18,12 @@ import (
 
 func hookCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "hook",
-		Usage: "install (or uninstall) a git pre-commit hook that runs promptc check; run the checks hook managers call",
-		UsageText: "promptc hook install [--force]\npromptc hook uninstall\npromptc hook check|lint [PROJECT_DIR...]\n" +
-			"promptc hook install-check --task T (--target NAME... | --all-targets) --dir DIR [--fixture F | --session FILE] [PROJECT_DIR]",
+		Name: "hook",
 		Subcommands: []*cli.Command{
 			hookInstallCommand(e),
 			hookUninstallCommand(e),
-			hookRunCommand(e, "check", "fail when compiled prompts differ from golden/"),
-			hookRunCommand(e, "lint", "fail on error-level stability lints"),
+			hookRunCommand(e, "check"),
+			hookRunCommand(e, "lint"),
 			hookInstallCheckCommand(e),
 		},
 		HideHelpCommand: true,
@@ -43,14 +40,7 @@ func hookCommand(e *env) *cli.Command {
 
 func hookInstallCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "install",
-		Usage:     "install a git pre-commit hook that runs promptc check for this project",
-		UsageText: "promptc [-C DIR] hook install [--force]",
-		Description: "Writes the pre-commit hook of the git repository holding the project (core.hooksPath and\n" +
-			"worktrees respected). At commit time it runs \"promptc -C PROJECT check\" from the top of the work\n" +
-			"tree, with promptc from PATH or from $PROMPTC, and stops the commit when the check fails.\n" +
-			"A pre-commit hook that is not promptc's is moved to pre-commit.local and runs first; installing\n" +
-			"from a second project adds its check to the same hook; installing again changes nothing.",
+		Name: "install",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing pre-commit hook that is not promptc's instead of keeping it"},
 		},
@@ -72,14 +62,7 @@ func hookInstallCommand(e *env) *cli.Command {
 
 func hookUninstallCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "uninstall",
-		Usage:     "take this project's check back out of the git pre-commit hook promptc hook install wrote",
-		UsageText: "promptc [-C DIR] hook uninstall",
-		Description: "Removes the line of the pre-commit hook that checks this project, and nothing else: the checks\n" +
-			"of other projects stay. A hook that checked only this project is removed, and the repository's own\n" +
-			"hook, which hook install kept as pre-commit.local, is the pre-commit hook again. A hook that is not\n" +
-			"promptc's is left alone; lines added to promptc's hook by hand are kept. Each change is atomic;\n" +
-			"uninstalling again changes nothing.",
+		Name:         "uninstall",
 		OnUsageError: hookUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
@@ -98,15 +81,9 @@ func hookUninstallCommand(e *env) *cli.Command {
 
 // hookRunCommand runs promptc CMD in each project directory named as an argument. Hook managers such as pre-commit
 // append their arguments after the command they run, where the global -C flag cannot go.
-func hookRunCommand(e *env, name, does string) *cli.Command {
+func hookRunCommand(e *env, name string) *cli.Command {
 	return &cli.Command{
-		Name:      name,
-		Usage:     "run promptc " + name + " in each PROJECT_DIR: " + does,
-		UsageText: "promptc hook " + name + " [PROJECT_DIR...]",
-		Description: "Runs \"promptc -C PROJECT_DIR " + name + "\" for each PROJECT_DIR, all of them even when one fails, and\n" +
-			"exits with the highest status. Without arguments, runs it for the project holding the working\n" +
-			"directory. This is the entry point for hook managers, such as pre-commit, that append the\n" +
-			"arguments a user configures after the command, where -C cannot go.",
+		Name:         name,
 		OnUsageError: hookUsageError(e),
 		Action: func(c *cli.Context) error {
 			dirs := c.Args().Slice()
@@ -151,16 +128,7 @@ func hookRunCommand(e *env, name, does string) *cli.Command {
 // to the project as they are under -C.
 func hookInstallCheckCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "install-check",
-		Usage: "run promptc install --check for PROJECT_DIR: fail when a committed context file is not current",
-		UsageText: "promptc hook install-check --task T (--target NAME... | --all-targets) --dir DIR " +
-			"[--fixture F | --session FILE] [PROJECT_DIR]",
-		Description: "Runs \"promptc -C PROJECT_DIR install --check\" with these flags (see promptc install --help): exit 1,\n" +
-			"with the stale files and the install command that updates them on stdout, when installing would change\n" +
-			"a context file; 0 when every one is current. Without PROJECT_DIR, checks the project holding the\n" +
-			"working directory. Unlike under -C, a relative --dir or --session is relative to the working\n" +
-			"directory (the top of the repository, under pre-commit), not to the project. The flags come before\n" +
-			"PROJECT_DIR: with pre-commit, args: [--task, T, --target, NAME, --dir, ., path/to/project].",
+		Name:         "install-check",
 		Flags:        installFlags(),
 		OnUsageError: hookUsageError(e),
 		Action: func(c *cli.Context) error {

@@ -14,16 +14,7 @@ import (
 
 func importCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "import",
-		Usage:     "turn existing markdown prompts (CLAUDE.md, AGENTS.md, …) into a project",
-		UsageText: "promptc import FILE... [--out DIR] [--task NAME=FILE]...",
-		Description: "Writes a project whose runbooks reproduce the files byte for byte: one task per file, named after\n" +
-			"the file (review.md: task review) or by --task NAME=FILE; headings become blocks, sections identical\n" +
-			"in several files one block gated to those tasks, and golden/ is written so that promptc check passes\n" +
-			"at once. Where promptc cannot reproduce a byte (trailing white space, irregular blank lines, a missing\n" +
-			"final newline, CRLF), the runbook is normalised and each normalisation printed as FILE:LINE: what.\n" +
-			"Overwrites nothing: when DIR (default: the working directory) holds promptc.toml or a non-empty\n" +
-			"blocks/, fixtures/, templates/ or golden/, it names them, writes nothing and exits 2. See docs/import.md.",
+		Name: "import",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "out", Usage: "write the project into `DIR` (default: the working directory; created when missing)"},
 			&cli.StringSliceFlag{Name: "task", Usage: "import `NAME=FILE` as task NAME (repeat for several)"},

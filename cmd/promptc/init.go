@@ -17,15 +17,7 @@ import (
 
 func initCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "init",
-		Usage:     "write a small working project to start from",
-		UsageText: "promptc init [DIR]",
-		Description: "Writes a starter project into DIR (default: the working directory; created when missing):\n" +
-			"promptc.toml with two tasks and a session and a turn variable, blocks/ with a constant and global,\n" +
-			"task, session and turn blocks, a fixture, a .gitignore holding build/, and golden/ as check --update\n" +
-			"writes it, so that promptc check passes and promptc lint is clean at once. Every key is commented.\n" +
-			"Overwrites nothing: when DIR holds any file init would write, or a non-empty blocks/, fixtures/,\n" +
-			"templates/ or golden/, it names them, writes nothing and exits 2.",
+		Name:         "init",
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {

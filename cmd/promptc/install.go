@@ -14,17 +14,7 @@ import (
 
 func installCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "install",
-		Usage:     "install a task's runbook into the context files of a working directory",
-		UsageText: "promptc install --task T (--target NAME... | --all-targets) --dir DIR [--fixture F | --session FILE] [--check]",
-		Description: "Renders the runbook of task T (values from fixture F, by default the only fixture rendering T, or\n" +
-			"from the values FILE) and writes it between the target's begin and end markers in DIR/FILE, the\n" +
-			"target's file: a missing file is created, a block already there is replaced in place, and otherwise\n" +
-			"the block is appended after a blank line. Every other byte of the file stays as it is; installing the\n" +
-			"same runbook again writes nothing. --target may repeat; --all-targets installs into every target.\n" +
-			"DIR must exist; with -C, a relative DIR (like FILE) is relative to the project.\n" +
-			"With --check nothing is written: exit 1, with a report on stdout, when installing would change a\n" +
-			"file; exit 0, silently, when every file is current.",
+		Name: "install",
 		Flags: append(installFlags(),
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when installing would change a file"},
 		),
@@ -44,13 +34,7 @@ func installCommand(e *env) *cli.Command {
 
 func uninstallCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "uninstall",
-		Usage:     "take a runbook back out of the context files of a working directory",
-		UsageText: "promptc uninstall (--target NAME... | --all-targets) --dir DIR",
-		Description: "Removes the target's block, and the blank line install put before it, from DIR/FILE, keeping\n" +
-			"every other byte as it is now, edits made since the install included. A file that held only the\n" +
-			"block is removed, with the directories between DIR and it that are left empty. A file with no\n" +
-			"block, or no file, is left alone. Only promptc.toml's targets are read: the blocks need not compile.",
+		Name:         "uninstall",
 		Flags:        targetFlags(),
 		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {

@@ -14,15 +14,7 @@ import (
 func lintCommand(e *env) *cli.Command {
 	format := report.Formats(report.Text, report.JSON)
 	return &cli.Command{
-		Name:      "lint",
-		Usage:     "report text that makes prompts unstable or repeats itself (exit 1 on errors)",
-		UsageText: "promptc lint [--format text|json] [--tokenizer o200k_base|cl100k_base] [--fixture F] [--verbose]",
-		Description: "Compiles the project, builds every artifact in memory and runs the stability lints: volatile text in\n" +
-			"runbooks, blocks placed before more stable ones, repeated sentences and pasted constants, unused\n" +
-			"constants and variables, invisible characters, task prefixes too short to cache (measured on each task's\n" +
-			"runbook of fixture F, default the first by name rendering the task). Silence a deliberate\n" +
-			"finding with a [[lint.allow]] entry in promptc.toml. Exit status: 0 no error-level finding, 1 at least\n" +
-			"one, 2 the project does not compile. See docs/lint.md.",
+		Name: "lint",
 		Flags: append(measureFlags(format),
 			&cli.BoolFlag{Name: "verbose", Usage: "say what was linted, also when nothing is found (text format)"}),
 		OnUsageError: commandUsageError(e),

@@ -16,13 +16,7 @@ import (
 
 func lspCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "lsp",
-		Usage:     "run the language server (LSP 3.17 over stdio) for editors",
-		UsageText: "promptc lsp",
-		Description: "Speaks the Language Server Protocol on standard input and output: diagnostics from unsaved\n" +
-			"buffers, definition, references, hover, completion, rename, document symbols and lint fixes, for\n" +
-			"every promptc project an opened file belongs to (the nearest promptc.toml above it). Editors start it\n" +
-			"themselves: docs/editors.md shows the setup for VS Code, Neovim, Helix, Zed and Emacs.",
+		Name:         "lsp",
 		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			gc.CollectSteady()

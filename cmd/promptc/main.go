@@ -179,6 +179,7 @@ func newApp(e *env) *cli.App {
 			_, _ = fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, suggest.DidYouMean(name, commandNames(c.App)))
 		},
 	}
+	describe(app.Commands, "")
 	return app
 }
 

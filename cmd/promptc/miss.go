@@ -15,16 +15,7 @@ import (
 
 func missCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "miss",
-		Usage:     "say whether request body B reuses A's prompt cache, and if not, which byte and which source broke it",
-		UsageText: "promptc miss [--provider P] A B",
-		Description: "Compares two request bodies as sent (any supported provider, told from the body's shape unless\n" +
-			"--provider names it) in the provider's cached order: tools, system, messages; cache markers are not\n" +
-			"content. Exit 0 when B extends A byte for byte; exit 1 when it breaks A's prefix, with the first differing\n" +
-			"byte, the cache breakpoint it fell behind and the tokens re-billed, and, inside a project that renders\n" +
-			"the bodies' system text, the block, constant, template line or value behind that byte. A file that is no\n" +
-			"request of the provider (a values file, a response, another API's body) is refused with exit 2. See\n" +
-			"docs/usage.md.",
+		Name: "miss",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "provider", Usage: "the API both bodies are for: `P` is one of anthropic, openai, dashscope, bedrock, gemini, deepseek (default: told from each body)"},
 		},

@@ -81,16 +81,7 @@ func (e *env) requireProvider(c *cli.Context, cmd string) error {
 
 func projectCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:  "project",
-		Usage: "print the request body a client sends for one turn, with cache markers placed",
-		UsageText: "promptc project --task T --provider P [--model M] [--fixture F | --session FILE]\n" +
-			"    [--turn K | --turn-file FILE] [--history FILE] [--tools text|native] [--cache explicit|automatic|implicit] [--ttl T]\n" +
-			"    [--max-history-tokens N] [--max-tokens N]",
-		Description: "Prints the JSON body of the request for one turn (no credentials, no network): the runbook as the system\n" +
-			"prompt, split where its scope steps up, with cache markers where the provider's rules let them pay; the\n" +
-			"history; the turn's message last. With --fixture F --turn K, the history is turns 1 to K-1 of F, each\n" +
-			"followed by its assistant reply; --history FILE (JSON Lines) is appended after it. Without --turn or\n" +
-			"--turn-file, the turn is turn 1 of the fixture. A summary of the markers goes to stderr.",
+		Name: "project",
 		Flags: append(providerFlags(),
 			&cli.StringFlag{Name: "fixture", Usage: "take values (and turns, and replies) from fixtures/`F`.toml"},
 			&cli.StringFlag{Name: "session", Usage: "take session values from `FILE` (JSON or TOML)"},
@@ -135,19 +126,7 @@ func projectCommand(e *env) *cli.Command {
 func simulateCommand(e *env) *cli.Command {
 	format := report.Formats(projection.SimulationFormats...)
 	return &cli.Command{
-		Name:  "simulate",
-		Usage: "replay fixtures' turns as sessions and report cache reads, writes and cost per turn",
-		UsageText: "promptc simulate --task T --provider P [--model M] [--tools text|native] [--cache MODE] [--ttl T]\n" +
-			"    [--max-history-tokens N] [--gap D] [--fixture F...] [--format text|json]",
-		Description: "Replays each fixture's turns as one session (fixtures in the order given; by default every fixture that\n" +
-			"renders T and has turns, by name), with the assistant replies of its [[turn]] tables, and counts for\n" +
-			"each request the input tokens read from the cache, written to it and sent uncached, under the model's\n" +
-			"rules, and the cost relative to sending everything uncached. The same sessions are shown under two naive\n" +
-			"layouts beside promptc's: volatile-first (the turn's message before the runbook) and rewrite (the history\n" +
-			"replaced by a fresh summary every turn), and with --max-history-tokens a client trimming at every turn.\n" +
-			"Cache entries expire by their lifetime from their last use: the time\n" +
-			"between turns is each [[turn]]'s after (default 30s), or --gap for every turn. Every lifetime the model\n" +
-			"offers is costed for promptc's layout, and the cheapest named. Token counts are o200k_base estimates.",
+		Name: "simulate",
 		Flags: append(providerFlags(),
 			&cli.StringSliceFlag{Name: "fixture", Usage: "replay fixtures/`F`.toml (repeat for several sessions, in order)"},
 			&cli.DurationFlag{Name: "gap", DefaultText: "each turn's after, else 30s", Usage: "the time `D` between every two turns (e.g. 4m30s), instead of each turn's after"},

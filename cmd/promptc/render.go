@@ -19,15 +19,7 @@ import (
 
 func renderCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "render",
-		Usage:     "print one runbook, or one turn message, to stdout",
-		UsageText: "promptc render --task T [--fixture F | --session FILE] [--turn K | --turn-file FILE]",
-		Description: "Without --turn or --turn-file, prints the runbook of task T; with one, prints that turn message.\n" +
-			"Session values come from fixture F (default: the only fixture rendering T) or from FILE; turn values\n" +
-			"from turn K (1-based) of the fixture, or from FILE. A values FILE is a JSON object or a TOML table of\n" +
-			"variable values (name = value), read as JSON when it ends in .json or starts with \"{\". FILE - reads\n" +
-			"standard input (for one of --session and --turn-file). Every value is checked against its declaration.\n" +
-			"A turn message over [turn] max_tokens is cut by the turn budget; what it cut is said on stderr.",
+		Name: "render",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "task", Usage: "the task kind `T` (required)"},
 			&cli.StringFlag{Name: "fixture", Usage: "take values from fixtures/`F`.toml"},

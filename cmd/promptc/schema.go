@@ -11,13 +11,7 @@ import (
 
 func schemaCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "schema",
-		Usage:     "print the JSON Schema of promptc.toml, of a blocks file or of a fixture, for editors",
-		UsageText: "promptc schema [manifest|blocks|fixture]",
-		Description: "Prints the JSON Schema (draft 2020-12) of one kind of source file: manifest (promptc.toml),\n" +
-			"blocks (blocks/**/*.toml) or fixture (fixtures/*.toml). The same files are in the repository's schema/\n" +
-			"directory. With no argument, lists the schemas. Editor setup (the #:schema directive, Taplo, Tombi):\n" +
-			"docs/editors.md.",
+		Name:         "schema",
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			switch c.NArg() {

@@ -19,19 +19,7 @@ import (
 func serveCommand(e *env) *cli.Command {
 	by := usage.Day
 	return &cli.Command{
-		Name:      "serve",
-		Usage:     "a local preview page: every artifact with its blocks and scopes, prefixes and cache charts, live",
-		UsageText: "promptc serve [--addr 127.0.0.1:PORT] [--base REV] [--export DIR] [--usage FILE... [--by hour|day] [--log REV_RANGE]]",
-		Description: "Serves a page on the loopback interface that shows every artifact with its blocks outlined by scope,\n" +
-			"where the shared prefixes end and where a provider's cache breakpoints go, the shared prefixes and the\n" +
-			"cache simulation as charts, and the diagnostics and lint findings. The page follows the sources: when a\n" +
-			"file changes it updates within a second, and a project that stops compiling shows its diagnostics.\n" +
-			"Everything it loads is in the promptc binary; it fetches nothing from the network. The URL is printed\n" +
-			"on stderr; stop it with Ctrl-C. --base REV compares every view with the project at git revision REV\n" +
-			"(what promptc diff REV reports, drawn). --export DIR writes the same views as one self-contained page,\n" +
-			"DIR/index.html, that opens from disk with no server, and exits. --usage FILE (repeatable) adds a timeline: the hit\n" +
-			"rate per period of those logs (promptc usage --by), with the commits of --log that invalidated a prefix\n" +
-			"as markers. See docs/preview.md.",
+		Name: "serve",
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "addr", Value: "127.0.0.1:7420", Usage: "listen on `ADDR`, a loopback address and port (port 0 picks a free one)"},
 			&cli.StringFlag{Name: "base", Usage: "compare the working tree with git revision `REV` (a commit, branch or tag)"},

@@ -9,13 +9,7 @@ import (
 func statsCommand(e *env) *cli.Command {
 	format := report.Formats(report.Text, report.JSON)
 	return &cli.Command{
-		Name:      "stats",
-		Usage:     "bytes and tokens per task, block and scope, and the prefixes runbooks share",
-		UsageText: "promptc stats [--format text|json] [--tokenizer o200k_base|cl100k_base] [--fixture F]",
-		Description: "Compiles the project, builds every artifact in memory and measures it: for each task, the bytes and\n" +
-			"tokens of every block of its runbook of fixture F (default: the first by name rendering it), totals per scope, where the global and task\n" +
-			"prefixes end, and the prefix common to all its fixtures; then the prefix every task shares. Token\n" +
-			"counts are estimates. See docs/stats.md.",
+		Name:         "stats",
 		Flags:        measureFlags(format),
 		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {

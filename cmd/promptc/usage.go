@@ -17,24 +17,7 @@ func usageCommand(e *env) *cli.Command {
 	format := report.Formats(report.AllFormats...)
 	var by usage.Period
 	return &cli.Command{
-		Name:      "usage",
-		Usage:     "read logs of real provider responses: tokens, cache hit rate and cost per provider, model and task",
-		UsageText: "promptc usage [--format text|markdown|json] [--predict] [--task-attribute KEY] [--turn-attribute KEY] [--by hour|day [--log REV_RANGE]] FILE...",
-		Description: "Reads JSON Lines of provider responses (each line a response body of Anthropic, OpenAI, DashScope,\n" +
-			"Bedrock, Gemini or DeepSeek, or a wrapper {\"response\": …, \"request_id\", \"task\", \"turn\", \"time\", \"model\"};\n" +
-			"FILE - is stdin) and OTLP JSON (each line an ExportTraceServiceRequest, as the OpenTelemetry collector's\n" +
-			"file exporter writes: the spans with the GenAI conventions' gen_ai.usage token counts, their task and\n" +
-			"turn from the attributes promptc.task and promptc.turn, or those --task-attribute and --turn-attribute\n" +
-			"name), counts each request once (by request id, else the response id), and reports input,\n" +
-			"cache-read, cache-write and output tokens, the hit rate and the input cost per provider, model and task,\n" +
-			"priced with the model table (promptc.toml's [[model]] rows apply inside a project). A line that is\n" +
-			"neither (or holds a key twice, or a count past the most a count holds), or a model call's span with a\n" +
-			"problem, is reported as FILE:LINE:COL and skipped, the first 100 of them one by one. With --predict,\n" +
-			"each task is simulated with the project's fixtures and the report names where the real hit rate falls\n" +
-			"more than 1 point below the prediction. --by hour|day reports the hit rate and cost per period (UTC)\n" +
-			"instead, and --log lists under each period the commits of REV_RANGE made in it that invalidated a\n" +
-			"stable prefix (by commit time: promptc does not know deploy times).\n" +
-			"See docs/usage.md.",
+		Name: "usage",
 		Flags: []cli.Flag{
 			formatChoiceFlag("write the report as", format),
 			&cli.GenericFlag{Name: "by", Value: &by, Usage: "report per `PERIOD`: hour or day (UTC)"},
