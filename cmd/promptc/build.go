@@ -18,7 +18,6 @@ func buildCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "write the artifacts under `DIR` (default: build/ in the project root)"},
 			&cli.BoolFlag{Name: "verbose", Usage: "say what was built and what changed on disk"},
 		},
-		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
 			if err != nil {

@@ -20,7 +20,6 @@ func checkCommand(e *env) *cli.Command {
 			tokenizerFlag(),
 			trafficFlag(),
 		},
-		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			// The diagnostics that stop check are also annotations on the sources in GitHub Actions.
 			e.annotate = true

@@ -17,7 +17,6 @@ func diffCommand(e *env) *cli.Command {
 			tokenizerFlag(),
 			trafficFlag(),
 		},
-		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usageErr(e, "diff takes at most one revision, got %d arguments", c.NArg())

@@ -20,7 +20,6 @@ func explainCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "fixture", Usage: "decide when conditions and placement with fixtures/`F`.toml"},
 			formatChoiceFlag("output", format),
 		},
-		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			if c.NArg() != 1 {
 				return usageErr(e, "explain: give one BLOCK (with --task T) or one PATH:LINE (see promptc explain --help)")

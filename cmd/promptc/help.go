@@ -16,8 +16,9 @@ import (
 var helpText embed.FS
 
 // describe sets the summary, usage lines and description of every command in cmds (and their subcommands) from its
-// help file; prefix is the parent command's file name and a dash ("hook-"), or "" at the top.
-func describe(cmds []*cli.Command, prefix string) {
+// help file, and its flag errors' handler; prefix is the parent command's file name and a dash ("hook-"), or "" at
+// the top.
+func (e *env) describe(cmds []*cli.Command, prefix string) {
 	for _, c := range cmds {
 		name := prefix + c.Name
 		data, err := helpText.ReadFile("help/" + name + ".txt")
@@ -26,7 +27,8 @@ func describe(cmds []*cli.Command, prefix string) {
 			c.Usage, c.UsageText, _ = strings.Cut(head, "\n")
 			c.Description = desc
 		}
-		describe(c.Subcommands, name+"-")
+		c.OnUsageError = e.usageError
+		e.describe(c.Subcommands, name+"-")
 	}
 }
 
@@ -37,8 +39,7 @@ func describe(cmds []*cli.Command, prefix string) {
 // unknown topic with exit status 3.
 func helpCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:         "help",
-		OnUsageError: commandUsageError(e),
+		Name: "help",
 		Action: func(c *cli.Context) error {
 			return cli.ShowAppHelp(c)
 		},

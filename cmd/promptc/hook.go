@@ -27,7 +27,6 @@ func hookCommand(e *env) *cli.Command {
 			hookInstallCheckCommand(e),
 		},
 		HideHelpCommand: true,
-		OnUsageError:    commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr(e, "hook: unknown command %q%s (see promptc hook --help)", c.Args().First(),
@@ -44,7 +43,6 @@ func hookInstallCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "force", Usage: "overwrite an existing pre-commit hook that is not promptc's instead of keeping it"},
 		},
-		OnUsageError: hookUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
 			if err != nil {
@@ -62,8 +60,7 @@ func hookInstallCommand(e *env) *cli.Command {
 
 func hookUninstallCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:         "uninstall",
-		OnUsageError: hookUsageError(e),
+		Name: "uninstall",
 		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
 			if err != nil {
@@ -83,8 +80,7 @@ func hookUninstallCommand(e *env) *cli.Command {
 // append their arguments after the command they run, where the global -C flag cannot go.
 func hookRunCommand(e *env, name string) *cli.Command {
 	return &cli.Command{
-		Name:         name,
-		OnUsageError: hookUsageError(e),
+		Name: name,
 		Action: func(c *cli.Context) error {
 			dirs := c.Args().Slice()
 			if len(dirs) == 0 {
@@ -128,9 +124,8 @@ func hookRunCommand(e *env, name string) *cli.Command {
 // to the project as they are under -C.
 func hookInstallCheckCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:         "install-check",
-		Flags:        installFlags(),
-		OnUsageError: hookUsageError(e),
+		Name:  "install-check",
+		Flags: installFlags(),
 		Action: func(c *cli.Context) error {
 			const cmd = "hook install-check"
 			if c.NArg() > 1 {
@@ -176,12 +171,5 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 			fix.Dir, fix.Session = hook.InstallCheckPaths(fix.Project, dir, session)
 			return e.install(c, cmd, dir, true, fix)
 		},
-	}
-}
-
-// hookUsageError makes flag errors of hook subcommands exit with status 2, naming the full command.
-func hookUsageError(e *env) cli.OnUsageErrorFunc {
-	return func(c *cli.Context, err error, _ bool) error {
-		return e.flagProblem("hook "+c.Command.Name, c.Command.Flags, err)
 	}
 }

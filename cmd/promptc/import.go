@@ -19,7 +19,6 @@ func importCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "out", Usage: "write the project into `DIR` (default: the working directory; created when missing)"},
 			&cli.StringSliceFlag{Name: "task", Usage: "import `NAME=FILE` as task NAME (repeat for several)"},
 		},
-		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			out, tasks := c.String("out"), c.StringSlice("task")
 			files := c.Args().Slice()

@@ -17,8 +17,7 @@ import (
 
 func initCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:         "init",
-		OnUsageError: commandUsageError(e),
+		Name: "init",
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usageErr(e, "init takes one directory, got %d arguments", c.NArg())

@@ -18,7 +18,6 @@ func installCommand(e *env) *cli.Command {
 		Flags: append(installFlags(),
 			&cli.BoolFlag{Name: "check", Usage: "write nothing; exit 1 when installing would change a file"},
 		),
-		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			const cmd = "install"
 			dir, err := e.installArgs(c, cmd)
@@ -34,9 +33,8 @@ func installCommand(e *env) *cli.Command {
 
 func uninstallCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:         "uninstall",
-		Flags:        targetFlags(),
-		OnUsageError: commandUsageError(e),
+		Name:  "uninstall",
+		Flags: targetFlags(),
 		Action: e.noArgs(func(c *cli.Context) error {
 			const cmd = "uninstall"
 			dir, err := e.installDir(c, cmd)

@@ -17,7 +17,6 @@ func lintCommand(e *env) *cli.Command {
 		Name: "lint",
 		Flags: append(measureFlags(format),
 			&cli.BoolFlag{Name: "verbose", Usage: "say what was linted, also when nothing is found (text format)"}),
-		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			pl, err := e.measure(c)
 			if err != nil {

@@ -10,9 +10,8 @@ import (
 func logCommand(e *env) *cli.Command {
 	format := report.Formats(report.AllFormats...)
 	return &cli.Command{
-		Name:         "log",
-		Flags:        []cli.Flag{formatChoiceFlag("report as", format), tokenizerFlag(), trafficFlag()},
-		OnUsageError: commandUsageError(e),
+		Name:  "log",
+		Flags: []cli.Flag{formatChoiceFlag("report as", format), tokenizerFlag(), trafficFlag()},
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 1 {
 				return usageErr(e, "log takes at most one revision range, got %d arguments", c.NArg())

@@ -16,8 +16,7 @@ import (
 
 func lspCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:         "lsp",
-		OnUsageError: commandUsageError(e),
+		Name: "lsp",
 		Action: e.noArgs(func(c *cli.Context) error {
 			gc.CollectSteady()
 			info, _ := debug.ReadBuildInfo()

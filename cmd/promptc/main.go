@@ -179,7 +179,7 @@ func newApp(e *env) *cli.App {
 			_, _ = fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, suggest.DidYouMean(name, commandNames(c.App)))
 		},
 	}
-	describe(app.Commands, "")
+	e.describe(app.Commands, "")
 	return app
 }
 
@@ -209,11 +209,10 @@ func commandName(c *cli.Context) string {
 	return strings.TrimPrefix(c.Command.HelpName, c.App.Name+" ")
 }
 
-// commandUsageError makes flag errors of a command exit with status 2.
-func commandUsageError(e *env) cli.OnUsageErrorFunc {
-	return func(c *cli.Context, err error, _ bool) error {
-		return e.flagProblem(c.Command.Name, c.Command.Flags, err)
-	}
+// usageError is the OnUsageError of every command (describe sets it): a flag error exits with status 2, naming the
+// command as the user wrote it ("render", "hook install").
+func (e *env) usageError(c *cli.Context, err error, _ bool) error {
+	return e.flagProblem(commandName(c), c.Command.Flags, err)
 }
 
 // flagProblem prints a flag error of command cmd ("lint", "hook install"), whose flags are flags, and returns exit

@@ -19,7 +19,6 @@ func missCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "provider", Usage: "the API both bodies are for: `P` is one of anthropic, openai, dashscope, bedrock, gemini, deepseek (default: told from each body)"},
 		},
-		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			const cmd = "miss"
 			if c.NArg() != 2 {

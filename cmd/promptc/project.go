@@ -90,7 +90,6 @@ func projectCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "history", Usage: "append the messages of `FILE` (JSON Lines: role, content, tool_calls, tool_call_id) to the history"},
 			&cli.IntFlag{Name: "max-tokens", Value: 4096, Usage: "Anthropic's max_tokens `N`"},
 		),
-		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			const cmd = "project"
 			if err := e.requireProvider(c, cmd); err != nil {
@@ -132,7 +131,6 @@ func simulateCommand(e *env) *cli.Command {
 			&cli.DurationFlag{Name: "gap", DefaultText: "each turn's after, else 30s", Usage: "the time `D` between every two turns (e.g. 4m30s), instead of each turn's after"},
 			formatChoiceFlag("write the report as", format),
 		),
-		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			const cmd = "simulate"
 			if err := e.requireProvider(c, cmd); err != nil {

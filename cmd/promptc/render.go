@@ -27,7 +27,6 @@ func renderCommand(e *env) *cli.Command {
 			&cli.GenericFlag{Name: "turn", Value: new(cliflag.Turn), Usage: "print the message of turn `K` (from 1) of the fixture"},
 			&cli.StringFlag{Name: "turn-file", Usage: "print the turn message for the turn values in `FILE` (JSON or TOML)"},
 		},
-		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			if c.String("task") == "" {
 				return usageErr(e, "render: --task T is required (see promptc render --help)")

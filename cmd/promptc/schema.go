@@ -11,8 +11,7 @@ import (
 
 func schemaCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:         "schema",
-		OnUsageError: commandUsageError(e),
+		Name: "schema",
 		Action: func(c *cli.Context) error {
 			switch c.NArg() {
 			case 0:

@@ -28,7 +28,6 @@ func serveCommand(e *env) *cli.Command {
 			&cli.GenericFlag{Name: "by", Value: &by, Usage: "with --usage: one bar per `PERIOD`, hour or day (UTC; default day)"},
 			&cli.StringFlag{Name: "log", Usage: "with --usage: mark the commits of `REV_RANGE` that invalidated a prefix (promptc log)"},
 		},
-		OnUsageError: commandUsageError(e),
 		Action: e.noArgs(func(c *cli.Context) error {
 			root, err := e.projectRoot()
 			if err != nil {

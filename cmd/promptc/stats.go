@@ -9,9 +9,8 @@ import (
 func statsCommand(e *env) *cli.Command {
 	format := report.Formats(report.Text, report.JSON)
 	return &cli.Command{
-		Name:         "stats",
-		Flags:        measureFlags(format),
-		OnUsageError: commandUsageError(e),
+		Name:  "stats",
+		Flags: measureFlags(format),
 		Action: func(c *cli.Context) error {
 			pl, err := e.measure(c)
 			if err != nil {

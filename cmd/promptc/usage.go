@@ -26,7 +26,6 @@ func usageCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "task-attribute", Value: usage.TaskAttribute, Usage: "read an OTLP span's task from its attribute `KEY`"},
 			&cli.StringFlag{Name: "turn-attribute", Value: usage.TurnAttribute, Usage: "read an OTLP span's turn (an integer from 1) from its attribute `KEY`"},
 		},
-		OnUsageError: commandUsageError(e),
 		Action: func(c *cli.Context) error {
 			const cmd = "usage"
 			if c.NArg() == 0 {
