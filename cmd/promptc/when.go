@@ -1,6 +1,6 @@
 package main
 
-import "fmt"
+import "github.com/promptc/promptc/internal/enum"
 
 // when is a mode that turns a feature of the output on or off: always, never, or (whenAuto, the zero value) as the
 // output's destination suggests. The --color and --snippets flags hold one; it implements flag.Value and
@@ -17,27 +17,14 @@ const (
 	whenNever
 )
 
-var whenNames = [...]string{whenAuto: "auto", whenAlways: "always", whenNever: "never"}
+var whens = enum.New[when]("When", "mode", "auto", "always", "never").MustBe()
 
 // String is the mode as the flag takes it: auto, always or never.
-func (w when) String() string {
-	if int(w) < len(whenNames) {
-		return whenNames[w]
-	}
-	return fmt.Sprintf("When(%d)", uint8(w))
-}
+func (w when) String() string { return whens.String(w) }
 
 // Set parses s, which must be auto, always or never (exactly, in lower case). On error w is unchanged and the
 // message reads after the flag's name: `must be auto, always or never, not "sometimes"`.
-func (w *when) Set(s string) error {
-	for i, n := range whenNames {
-		if s == n {
-			*w = when(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("must be auto, always or never, not %q", s)
-}
+func (w *when) Set(s string) error { return whens.Set(w, s) }
 
 // UnmarshalText is Set, for cliflag.InvalidChoice.
 func (w *when) UnmarshalText(text []byte) error { return w.Set(string(text)) }
