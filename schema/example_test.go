@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/promptc/promptc/schema"
 )
@@ -26,4 +27,14 @@ func ExampleGet() {
 	// manifest promptc.toml     manifest.schema.json promptc.toml
 	// blocks   blocks/**/*.toml blocks.schema.json   promptc blocks file
 	// fixture  fixtures/*.toml  fixture.schema.json  promptc fixture
+}
+
+func ExampleWriteList() {
+	if err := schema.WriteList(os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+	// Output:
+	// manifest  promptc.toml      schema/manifest.schema.json
+	// blocks    blocks/**/*.toml  schema/blocks.schema.json
+	// fixture   fixtures/*.toml   schema/fixture.schema.json
 }

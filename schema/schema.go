@@ -3,6 +3,7 @@ package schema
 import (
 	"embed"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 
@@ -54,4 +55,15 @@ func Get(kind FileKind) ([]byte, error) {
 		return nil, fmt.Errorf("no schema %q%s: the schemas are %s", string(kind), suggest.DidYouMean(string(kind), names), strings.Join(names, ", "))
 	}
 	return files.ReadFile(kind.File())
+}
+
+// WriteList writes what promptc schema prints with no argument: a line for each kind of source file, with the files
+// that follow its schema and the schema's file in the repository.
+func WriteList(w io.Writer) error {
+	var b strings.Builder
+	for _, k := range FileKinds {
+		fmt.Fprintf(&b, "%-9s %-17s %s\n", k, k.Sources(), "schema/"+k.File())
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
 }

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"fmt"
-	"strings"
-
 	"github.com/urfave/cli/v2"
 
 	"github.com/promptc/promptc/schema"
@@ -15,12 +12,7 @@ func schemaCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			switch c.NArg() {
 			case 0:
-				var b strings.Builder
-				for _, k := range schema.FileKinds {
-					fmt.Fprintf(&b, "%-9s %-17s %s\n", k, k.Sources(), "schema/"+k.File())
-				}
-				_, err := fmt.Fprint(e.stdout, b.String())
-				return err
+				return schema.WriteList(e.stdout)
 			case 1:
 			default:
 				return usageErr(e, "schema takes one schema name, got %d arguments", c.NArg())
