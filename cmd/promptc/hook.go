@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"github.com/urfave/cli/v2"
 
@@ -84,13 +83,9 @@ func hookRunCommand(e *env, name string) *cli.Command {
 		Action: func(c *cli.Context) error {
 			dirs := c.Args().Slice()
 			if len(dirs) == 0 {
-				quiet := *e
-				quiet.stderr = io.Discard
-				root, err := quiet.projectRoot()
+				root, err := e.hookRoot("hook "+name, "directories as arguments (with pre-commit: args: [path/to/project])", "promptc hook "+name+" %s")
 				if err != nil {
-					return usageErr(e, "hook %s: no promptc.toml in %s or any parent directory: name the project "+
-						"directories as arguments (with pre-commit: args: [path/to/project])%s", name, source.QuoteName(e.dir),
-						e.belowHint("promptc hook "+name+" %s"))
+					return err
 				}
 				dirs = []string{root}
 			}
@@ -117,11 +112,8 @@ func hookRunCommand(e *env, name string) *cli.Command {
 }
 
 // hookInstallCheckCommand runs promptc install --check for one project, for hook managers such as pre-commit: they
-// append the arguments a user configures after the command, where -C cannot go, and they run hooks from the top of
-// the repository, where the context file is most likely to be. So the project is an argument (flags may come before or
-// after it), and
-// --dir and --session are relative to the working directory (as every path in the hook's configuration is), not
-// to the project as they are under -C.
+// append their arguments after the command, where -C cannot go, and run hooks from the top of the repository, which
+// every path of the hook's configuration is relative to; so --dir and --session are relative to the working directory.
 func hookInstallCheckCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:  "install-check",
@@ -151,13 +143,9 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 				}
 				e.root, fix.Project = root, source.QuoteName(e.shown(arg))
 			} else {
-				quiet := *e
-				quiet.stderr = io.Discard
-				root, err := quiet.projectRoot()
+				root, err := e.hookRoot(cmd, "directory as the last argument (with pre-commit: args: [..., path/to/project])", "promptc "+cmd+" ... %s")
 				if err != nil {
-					return usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project directory "+
-						"as the last argument (with pre-commit: args: [..., path/to/project])%s", cmd, source.QuoteName(e.dir),
-						e.belowHint("promptc "+cmd+" ... %s"))
+					return err
 				}
 				// The project holding the working directory is the one install finds from there too: the command
 				// to suggest needs no -C, beyond the one this command was given.
@@ -172,4 +160,18 @@ func hookInstallCheckCommand(e *env) *cli.Command {
 			return e.install(c, cmd, dir, true, fix)
 		},
 	}
+}
+
+// hookRoot is the project a hook command cmd given no project directory runs for: the -C directory, or the project
+// holding the working directory. Without one it is a usage error that says how to name the project (how) and, when
+// one is below the working directory, the command to run for it (run, as blocks.BelowHint takes it).
+func (e *env) hookRoot(cmd, how, run string) (string, error) {
+	if e.root != "" {
+		return e.root, nil
+	}
+	root, err := blocks.FindRoot(e.dir)
+	if err != nil {
+		return "", usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project %s%s", cmd, source.QuoteName(e.dir), how, e.belowHint(run))
+	}
+	return root, nil
 }
