@@ -220,3 +220,30 @@ func ExampleChoice_Set() {
 	// openai native automatic
 	// unknown provider "openia" (did you mean "openai"?): use anthropic, openai, dashscope, bedrock, gemini or deepseek
 }
+
+// Explain says why a block renders in a task, what makes its scope, and where it sits in the artifacts of a fixture.
+func ExampleTask_Explain() {
+	pl, err := promptc.Open("examples/tracker", promptc.Options{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	t, err := pl.Task("chat")
+	if err != nil {
+		log.Fatal(err)
+	}
+	r, err := t.Explain("identity", "basic")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(r.Renders, r.Scope, r.Fixture)
+	for _, p := range r.Placements {
+		fmt.Printf("%s lines %d-%d\n", p.Artifact, p.FirstLine, p.LastLine)
+	}
+	_, err = t.Explain("identity", "nope")
+	var fe *blocks.FixtureError
+	fmt.Println(errors.As(err, &fe))
+	// Output:
+	// true session basic
+	// chat/basic.runbook.md lines 129-137
+	// true
+}

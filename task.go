@@ -9,6 +9,7 @@ import (
 
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
+	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/internal/overlay"
 	"github.com/promptc/promptc/internal/plural"
 	"github.com/promptc/promptc/projection"
@@ -163,6 +164,24 @@ func (t Task) Render(r Request) (*assemble.Artifact, error) {
 		}
 	}
 	return t.p.prog.Render(req)
+}
+
+// Explain says whether block renders in the task and why, what makes its scope, and where it sits in the task's
+// artifacts rendered with fixture ("" for the default: the only fixture rendering the task, else the first by name),
+// as promptc explain --task does (docs/explain.md). A fixture that cannot be had, or does not render the task, is a
+// *blocks.FixtureError; an unknown block is an error that suggests a known one.
+func (t Task) Explain(block, fixture string) (*explain.BlockReport, error) {
+	if err := t.usable(); err != nil {
+		return nil, err
+	}
+	var f *blocks.Fixture
+	if fixture != "" {
+		var err error
+		if f, err = t.p.prog.Project.FixtureFor(t.name, fixture); err != nil {
+			return nil, err
+		}
+	}
+	return explain.Block(t.p.prog, t.name, block, f)
 }
 
 // Input renders the runbook, the history and the turn message of one provider request, as promptc project builds

@@ -5,7 +5,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/source"
@@ -35,26 +34,20 @@ func explainCommand(e *env) *cli.Command {
 				}
 				return e.explainLine(arg, format.Format)
 			}
+			if c.IsSet("fixture") && c.String("fixture") == "" {
+				return cmdErr(e, "explain", "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
+			}
 			pl, err := e.load()
 			if err != nil {
 				return err
-			}
-			var f *blocks.Fixture
-			if c.IsSet("fixture") {
-				if c.String("fixture") == "" {
-					return cmdErr(e, "explain", "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
-				}
-				if f, err = pl.Project().FixtureFor(task, c.String("fixture")); err != nil {
-					return e.requestError("explain", err)
-				}
 			}
 			t, err := e.task("explain", pl, task)
 			if err != nil {
 				return err
 			}
-			r, err := explain.Block(pl.Program(), t.Name(), arg, f)
+			r, err := t.Explain(arg, c.String("fixture"))
 			if err != nil {
-				return e.explainErr(err)
+				return e.requestError("explain", err)
 			}
 			return r.Write(e.stdout, format.Format)
 		},
