@@ -10,8 +10,8 @@ import (
 
 	"github.com/promptc/promptc/internal/gc"
 	buildversion "github.com/promptc/promptc/internal/version"
-
 	"github.com/promptc/promptc/lsp"
+	"github.com/promptc/promptc/schema"
 )
 
 func lspCommand(e *env) *cli.Command {
@@ -29,5 +29,26 @@ func lspCommand(e *env) *cli.Command {
 			}
 			return err
 		}),
+	}
+}
+
+func schemaCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name: "schema",
+		Action: func(c *cli.Context) error {
+			switch c.NArg() {
+			case 0:
+				return schema.WriteList(e.stdout)
+			case 1:
+			default:
+				return usageErr(e, "schema takes one schema name, got %d arguments", c.NArg())
+			}
+			b, err := schema.Get(schema.FileKind(c.Args().First()))
+			if err != nil {
+				return usageErr(e, "schema: %v", err)
+			}
+			_, err = e.stdout.Write(b)
+			return err
+		},
 	}
 }
