@@ -29,7 +29,7 @@ func hookCommand(e *env) *cli.Command {
 		Action: func(c *cli.Context) error {
 			if c.NArg() > 0 {
 				return usageErr(e, "hook: unknown command %q%s (see promptc hook --help)", c.Args().First(),
-					suggest.DidYouMean(c.Args().First(), []string{"install", "uninstall", "check", "lint", "install-check"}))
+					suggest.DidYouMean(c.Args().First(), commandNames(c.Command.Subcommands)))
 			}
 			return usageErr(e, "hook: missing command: install, uninstall, check, lint or install-check (see promptc hook --help)")
 		},

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
@@ -56,7 +54,7 @@ func uninstallCommand(e *env) *cli.Command {
 				return err
 			}
 			res, err := workspace.Uninstall(dir, targets...)
-			e.summary(res)
+			_ = res.WriteText(e.stderr) // a line per file changed or found current
 			if err != nil {
 				return e.workspaceError(err)
 			}
@@ -168,28 +166,14 @@ func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix workspace
 		return nil
 	}
 	res, err := workspace.Install(dir, runbook, targets...)
-	e.summary(res)
+	_ = res.WriteText(e.stderr) // a line per file changed or found current
 	if err != nil {
 		return e.workspaceError(err)
 	}
 	return nil
 }
 
-// summary prints one line per file install or uninstall changed or found current.
-func (e *env) summary(results workspace.Results) {
-	_ = results.WriteText(e.stderr)
-}
-
 // workspaceError prints the problems workspace reported and returns exit status 2.
 func (e *env) workspaceError(err error) error {
 	return e.fail(err, func(err error) error { return usageErr(e, "%v", err) })
-}
-
-// unwrapPathError drops the operation and path an *fs.PathError adds, for a message that names the path already.
-func unwrapPathError(err error) error {
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err
-	}
-	return err
 }

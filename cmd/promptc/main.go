@@ -176,16 +176,17 @@ func newApp(e *env) *cli.App {
 		CommandNotFound: func(c *cli.Context, name string) {
 			e.unknownCommand = true
 			// Exit status 2 follows whether or not this message could be written.
-			_, _ = fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, suggest.DidYouMean(name, commandNames(c.App)))
+			_, _ = fmt.Fprintf(e.stderr, "promptc: unknown command %q%s (see promptc --help)\n", name, suggest.DidYouMean(name, commandNames(c.App.Commands)))
 		},
 	}
 	e.describe(app.Commands, "")
 	return app
 }
 
-func commandNames(app *cli.App) []string {
+// commandNames are the names of cmds, for a suggestion.
+func commandNames(cmds []*cli.Command) []string {
 	var names []string
-	for _, c := range app.Commands {
+	for _, c := range cmds {
 		names = append(names, c.Name)
 	}
 	return names
@@ -238,7 +239,9 @@ func (e *env) path(p string) string {
 // where it was looked for: the -C directory's, as git -C and make -C read it, not the working directory's, which a
 // shell glob such as logs/*.jsonl was expanded from.
 func (e *env) pathError(name string, err error) error {
-	err = unwrapPathError(err)
+	if pe := (*fs.PathError)(nil); errors.As(err, &pe) {
+		err = pe.Err
+	}
 	if e.cdir == "" || name == "-" || filepath.IsAbs(name) || !errors.Is(err, fs.ErrNotExist) {
 		return err
 	}
