@@ -196,4 +196,4 @@ func (e *env) guardOptions(c *cli.Context, cmd string) (string, guard.Options, e
 
 // reader is who reads a report: the working directory promptc ran in, the project root and whether stdout takes
 // colour.
-func (e *env) reader() guard.Reader { return guard.Reader{WD: e.wd, Root: e.root, Color: e.color()} }
+func (e *env) reader() guard.Reader { return guard.Reader{WD: e.wd, Root: e.root, Color: e.colorOn(e.stdout)} }

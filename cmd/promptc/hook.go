@@ -171,7 +171,7 @@ func (e *env) hookRoot(cmd, how, run string) (string, error) {
 	}
 	root, err := blocks.FindRoot(e.dir)
 	if err != nil {
-		return "", usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project %s%s", cmd, source.QuoteName(e.dir), how, e.belowHint(run))
+		return "", usageErr(e, "%s: no promptc.toml in %s or any parent directory: name the project %s%s", cmd, source.QuoteName(e.dir), how, blocks.BelowHint(e.dir, run))
 	}
 	return root, nil
 }

@@ -210,14 +210,10 @@ func commandName(c *cli.Context) string {
 }
 
 // usageError is the OnUsageError of every command (describe sets it): a flag error exits with status 2, naming the
-// command as the user wrote it ("render", "hook install").
+// command as the user wrote it ("render", "hook install"). A value a closed set refused lists the choices already;
+// any other error points at the command's help.
 func (e *env) usageError(c *cli.Context, err error, _ bool) error {
-	return e.flagProblem(commandName(c), c.Command.Flags, err)
-}
-
-// flagProblem prints a flag error of command cmd ("lint", "hook install"), whose flags are flags, and returns exit
-// status 2: a value a closed set refused lists the choices already; any other error points at the command's help.
-func (e *env) flagProblem(cmd string, flags []cli.Flag, err error) error {
+	cmd, flags := commandName(c), c.Command.Flags
 	if msg, ok := cliflag.InvalidChoice(err, flags); ok {
 		return cmdErr(e, cmd, "%s", msg)
 	}
@@ -248,10 +244,6 @@ func (e *env) pathError(name string, err error) error {
 		err, source.QuoteName(e.shown(name)), source.QuoteName(e.cdir))
 }
 
-// belowHint completes a message that found no project above the working directory with where one is below it, and
-// the command to run for it (blocks.BelowHint).
-func (e *env) belowHint(run string) string { return blocks.BelowHint(e.dir, run) }
-
 // projectRoot returns the -C directory, or the nearest ancestor of the working directory holding promptc.toml.
 func (e *env) projectRoot() (string, error) {
 	if e.root != "" {
@@ -259,7 +251,7 @@ func (e *env) projectRoot() (string, error) {
 	}
 	root, err := blocks.FindRoot(e.dir)
 	if err != nil {
-		if hint := e.belowHint("run promptc -C %s " + strings.ReplaceAll(cmp.Or(e.command, "COMMAND"), "%", "%%")); hint != "" {
+		if hint := blocks.BelowHint(e.dir, "run promptc -C %s " + strings.ReplaceAll(cmp.Or(e.command, "COMMAND"), "%", "%%")); hint != "" {
 			return "", usageErr(e, "%v%s", err, hint)
 		}
 		return "", usageErr(e, "%v: run promptc inside a project, or pass -C DIR", err)
@@ -292,12 +284,9 @@ func (e *env) invocation() string {
 	return "promptc"
 }
 
-// color reports whether the report on stdout may be coloured: always with --color=always, never with --color=never;
-// with --color=auto (the default), when stdout is a terminal and NO_COLOR is unset or empty (https://no-color.org: a
-// command-line flag overrides it).
-func (e *env) color() bool { return e.colorOn(e.stdout) }
-
-// colorOn is color for output written to w.
+// colorOn reports whether output written to w (stdout's report, stderr's snippets) may be coloured: always with
+// --color=always, never with --color=never; with --color=auto (the default), when w is a terminal and NO_COLOR is
+// unset or empty (https://no-color.org: a command-line flag overrides it).
 func (e *env) colorOn(w io.Writer) bool {
 	return e.colorMode.On(os.Getenv("NO_COLOR") == "" && isTerminal(w))
 }
