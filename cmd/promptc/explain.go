@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/explain"
 	"github.com/promptc/promptc/report"
 	"github.com/promptc/promptc/source"
@@ -37,11 +38,7 @@ func explainCommand(e *env) *cli.Command {
 			if c.IsSet("fixture") && c.String("fixture") == "" {
 				return cmdErr(e, "explain", "--fixture needs a fixture's name (a file name of fixtures/ without .toml)")
 			}
-			pl, err := e.load()
-			if err != nil {
-				return err
-			}
-			t, err := e.task("explain", pl, task)
+			_, t, err := e.openTask(c, "explain", promptc.Options{})
 			if err != nil {
 				return err
 			}
@@ -67,16 +64,11 @@ func (e *env) explainLine(arg string, format report.Format) error {
 	prog := pl.Program()
 	r, err := explain.Line(prog, path, n)
 	if err != nil {
-		return e.explainErr(err)
+		return e.requestError("explain", err)
 	}
 	// The line was traced in the current rendering: say so when the file named differs from it.
 	if file, _, _ := strings.Cut(arg, ":"); explain.Stale(prog, e.root, file, path) {
 		_, _ = e.stderr.Write([]byte("promptc explain: note: " + source.QuoteName(strings.ReplaceAll(file, `\`, "/")) + " differs from what the sources render now; explaining the current rendering\n"))
 	}
 	return r.Write(e.stdout, format)
-}
-
-// explainErr prints an explain error: diagnostics one per line, anything else as a usage problem; both exit 2.
-func (e *env) explainErr(err error) error {
-	return e.fail(err, func(err error) error { return usageErr(e, "explain: %v", err) })
 }

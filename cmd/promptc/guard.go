@@ -196,4 +196,6 @@ func (e *env) guardOptions(c *cli.Context, cmd string) (string, guard.Options, e
 
 // reader is who reads a report: the working directory promptc ran in, the project root and whether stdout takes
 // colour.
-func (e *env) reader() guard.Reader { return guard.Reader{WD: e.wd, Root: e.root, Color: e.colorOn(e.stdout)} }
+func (e *env) reader() guard.Reader {
+	return guard.Reader{WD: e.wd, Root: e.root, Color: e.colorOn(e.stdout)}
+}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/promptc/promptc"
 	"github.com/promptc/promptc/assemble"
 	"github.com/promptc/promptc/blocks"
 	"github.com/promptc/promptc/workspace"
@@ -138,7 +139,7 @@ func (e *env) targets(c *cli.Context, cmd string, p *blocks.Project) ([]*blocks.
 // install renders the runbook and installs it into the context files of the targets under dir, or, with check,
 // reports the files installing would change (fix is the command that would).
 func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix workspace.InstallCommand) error {
-	pl, err := e.load()
+	pl, t, err := e.openTask(c, cmd, promptc.Options{})
 	if err != nil {
 		return err
 	}
@@ -147,7 +148,7 @@ func (e *env) install(c *cli.Context, cmd, dir string, check bool, fix workspace
 		return err
 	}
 	// Rendered before any file is touched: a runbook that cannot render, or a bad value, leaves every file as it is.
-	runbook, err := e.render(c, pl)
+	runbook, err := e.render(c, t)
 	if err != nil {
 		return err
 	}

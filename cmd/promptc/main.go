@@ -251,7 +251,7 @@ func (e *env) projectRoot() (string, error) {
 	}
 	root, err := blocks.FindRoot(e.dir)
 	if err != nil {
-		if hint := blocks.BelowHint(e.dir, "run promptc -C %s " + strings.ReplaceAll(cmp.Or(e.command, "COMMAND"), "%", "%%")); hint != "" {
+		if hint := blocks.BelowHint(e.dir, "run promptc -C %s "+strings.ReplaceAll(cmp.Or(e.command, "COMMAND"), "%", "%%")); hint != "" {
 			return "", usageErr(e, "%v%s", err, hint)
 		}
 		return "", usageErr(e, "%v: run promptc inside a project, or pass -C DIR", err)

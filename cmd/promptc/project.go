@@ -36,11 +36,7 @@ func (e *env) projectTask(c *cli.Context, cmd string) (promptc.Task, projection.
 	tok := tokens.New(tokens.O200k)
 	tok.Preload()
 	var opt projection.Options
-	pl, err := e.open(promptc.Options{Counter: tok})
-	if err != nil {
-		return promptc.Task{}, opt, err
-	}
-	t, err := e.task(cmd, pl, c.String("task"))
+	_, t, err := e.openTask(c, cmd, promptc.Options{Counter: tok})
 	if err != nil {
 		return t, opt, err
 	}

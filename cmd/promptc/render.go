@@ -84,11 +84,11 @@ func renderCommand(e *env) *cli.Command {
 			if c.String("session") == "-" && c.String("turn-file") == "-" {
 				return usageErr(e, "render: --session and --turn-file cannot both read standard input (-); give one of them as a file")
 			}
-			prog, err := e.load()
+			_, t, err := e.openTask(c, "render", promptc.Options{})
 			if err != nil {
 				return err
 			}
-			text, err := e.render(c, prog)
+			text, err := e.render(c, t)
 			if err != nil {
 				return err
 			}
@@ -98,12 +98,9 @@ func renderCommand(e *env) *cli.Command {
 	}
 }
 
-func (e *env) render(c *cli.Context, pl *promptc.Pipeline) (string, error) {
+// render renders what the flags ask of task t (render, install): its runbook, or a turn message.
+func (e *env) render(c *cli.Context, t promptc.Task) (string, error) {
 	cmd := commandName(c)
-	t, err := e.task(cmd, pl, c.String("task"))
-	if err != nil {
-		return "", err
-	}
 	r, err := e.request(c, cmd, false)
 	if err != nil {
 		return "", err
@@ -123,13 +120,18 @@ func (e *env) render(c *cli.Context, pl *promptc.Pipeline) (string, error) {
 	return a.Text, nil
 }
 
-// task takes the task --task names, the one check of its name (promptc.Pipeline.Task).
-func (e *env) task(cmd string, pl *promptc.Pipeline, name string) (promptc.Task, error) {
-	t, err := pl.Task(name)
+// openTask opens the project (promptc.Open with opt) and takes the task --task names: the one check of its name
+// (promptc.Pipeline.Task).
+func (e *env) openTask(c *cli.Context, cmd string, opt promptc.Options) (*promptc.Pipeline, promptc.Task, error) {
+	pl, err := e.open(opt)
 	if err != nil {
-		return t, cmdErr(e, cmd, "%v", err)
+		return nil, promptc.Task{}, err
 	}
-	return t, nil
+	t, err := pl.Task(c.String("task"))
+	if err != nil {
+		return nil, t, cmdErr(e, cmd, "%v", err)
+	}
+	return pl, t, nil
 }
 
 // sources is the request the flags --fixture, --session, --turn and --turn-file name, before any file is read:
