@@ -119,8 +119,9 @@ func newApp(e *env) *cli.App {
 		Flags:           e.globals,
 		HideHelpCommand: true,
 		Before: func(c *cli.Context) error {
-			// Without it, reports name source files from the project root.
-			e.wd, _ = os.Getwd()
+			// The working directory is where a report's reader stands: without it, reports name files from the root.
+			wd, wdErr := os.Getwd()
+			e.wd, e.dir = wd, wd
 			if dir := c.String("C"); dir != "" {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
@@ -135,11 +136,9 @@ func newApp(e *env) *cli.App {
 				e.dir, e.root, e.cdir = abs, abs, dir
 				return nil
 			}
-			wd, err := os.Getwd()
-			if err != nil {
-				return usageErr(e, "cannot read the working directory: %v", err)
+			if wdErr != nil {
+				return usageErr(e, "cannot read the working directory: %v", wdErr)
 			}
-			e.dir = wd
 			return nil
 		},
 		Commands: []*cli.Command{
