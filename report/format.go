@@ -54,6 +54,15 @@ func Formats(choices ...Format) *FormatChoice {
 // Choices are the formats c accepts, the default first.
 func (c *FormatChoice) Choices() []Format { return slices.Clone(c.choices) }
 
+// Names are the names of the formats c accepts, the default first: what a --format flag's usage lists.
+func (c *FormatChoice) Names() []string {
+	names := make([]string, len(c.choices))
+	for i, f := range c.choices {
+		names[i] = f.String()
+	}
+	return names
+}
+
 // String is the chosen format's name.
 func (c *FormatChoice) String() string { return c.Format.String() }
 

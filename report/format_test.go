@@ -70,6 +70,9 @@ func TestFormatChoice(t *testing.T) {
 	if err := one.Set("text"); err == nil || err.Error() != `must be json, not "text"` {
 		t.Errorf("one choice: Set(text) = %v", err)
 	}
+	if got := fmt.Sprint(c.Names(), report.Formats(report.AllFormats...).Names()); got != "[text json] [text markdown json]" {
+		t.Errorf("Names() = %s", got)
+	}
 	// Choices is a copy: changing it does not widen the set.
 	ch := c.Choices()
 	ch[0] = report.Markdown

@@ -55,23 +55,18 @@ func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code)
 type env struct {
 	stdout, stderr io.Writer
 	// dir is the directory relative paths in flags are resolved against: the -C directory, or the working directory.
-	dir string
-	// wd is the working directory, where the reader of a report stands.
-	wd string
-	// root is the project root, found on first use.
-	root string
-	// cdir is the -C argument as given, to repeat it in suggested commands.
-	cdir string
-	// unknownCommand is set when the command line named no known command: a usage error.
-	unknownCommand bool
-	// colorMode is the --color flag; snippetMode the --snippets flag.
-	colorMode, snippetMode when
-	// annotate is set by commands whose diagnostics also become GitHub Actions annotations (check).
-	annotate bool
-	// globals are promptc's own flags, which every command also takes after its name (flagsFirst moves them).
-	globals []cli.Flag
+	dir  string
+	wd   string // the working directory, where the reader of a report stands
+	root string // the project root, found on first use
+	cdir string // the -C argument as given, to repeat it in suggested commands
 	// command is the command being run as the user names it ("build", "hook install"), to suggest running it again.
 	command string
+	// globals are promptc's own flags, which every command also takes after its name (cliflag.Reorder moves them).
+	globals []cli.Flag
+
+	colorMode, snippetMode when // the --color and --snippets flags
+	unknownCommand         bool // the command line named no known command: a usage error
+	annotate               bool // diagnostics also become GitHub Actions annotations (check sets it)
 }
 
 // run is the whole command line: it never calls os.Exit, so tests can drive it.

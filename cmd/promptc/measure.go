@@ -32,16 +32,14 @@ func lintCommand(e *env) *cli.Command {
 			if err := lint.Write(e.stdout, format.Format, findings); err != nil {
 				return usageErr(e, "lint: %v", err)
 			}
-			errs, warns := lint.CountSeverities(findings)
 			if arts, _ := pl.Artifacts(); c.Bool("verbose") && format.Format == report.Text {
-				_, err = fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s, %s\n",
-					plural.Count(len(pl.Project().Blocks), "block"), plural.Count(len(pl.Project().Consts), "constant"),
-					assemble.CoverageOf(arts), plural.Count(errs, "error"), plural.Count(warns, "warning"))
-				if err != nil {
+				p := pl.Project()
+				if _, err := fmt.Fprintf(e.stdout, "promptc lint: %s, %s and %s linted: %s\n", plural.Count(len(p.Blocks), "block"),
+					plural.Count(len(p.Consts), "constant"), assemble.CoverageOf(arts), lint.Summary(findings)); err != nil {
 					return err
 				}
 			}
-			if errs > 0 {
+			if errs, _ := lint.CountSeverities(findings); errs > 0 {
 				return exitError{exitChanged}
 			}
 			return nil
@@ -78,11 +76,7 @@ func measureFlags(format *report.FormatChoice) []cli.Flag {
 
 // formatChoiceFlag is --format, holding one of format's choices (the first is the default).
 func formatChoiceFlag(usage string, format *report.FormatChoice) cli.Flag {
-	var names []string
-	for _, f := range format.Choices() {
-		names = append(names, f.String())
-	}
-	return cliflag.Choice("format", format, usage+" `FORMAT`: "+enum.OrList(names))
+	return cliflag.Choice("format", format, usage+" `FORMAT`: "+enum.OrList(format.Names()))
 }
 
 // measure reads the flags of measureFlags, refusing arguments, and opens the project with the --tokenizer counter;
