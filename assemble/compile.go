@@ -86,8 +86,11 @@ func (s *Slot) Pick(task string, holds func(*blocks.Block) bool) *blocks.Block {
 
 // PickTask is Pick(task, nil) for the task of index ti in the manifest's tasks (Project.Tasks): the block that fills
 // the slot by the gates alone, whatever its when, with the gates decided when the program was compiled. It is what a
-// pass over every slot of every task calls.
+// pass over every slot of every task calls. An index outside the tasks picks nothing.
 func (s *Slot) PickTask(ti int) *blocks.Block {
+	if ti < 0 || ti >= len(s.base.admit) {
+		return nil
+	}
 	for _, r := range s.reps {
 		if r.admit[ti] {
 			return r.Block

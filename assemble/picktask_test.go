@@ -27,6 +27,11 @@ func TestPickTask(t *testing.T) {
 		picks := 0
 		for _, kind := range []blocks.Kind{blocks.Runbook, blocks.Turn} {
 			for _, s := range prog.Slots(kind) {
+				for _, ti := range []int{-1, len(prog.Project.Tasks)} {
+					if b := s.PickTask(ti); b != nil {
+						t.Errorf("%s: slot %s: PickTask(%d), outside the tasks, picks %s", name, s.Base.ID, ti, b.ID)
+					}
+				}
 				for ti, task := range prog.Project.Tasks {
 					want, got := s.Pick(task, nil), s.PickTask(ti)
 					if got != want {
